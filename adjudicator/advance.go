@@ -1,0 +1,316 @@
+package adjudicator
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// batch is everything that one advance resolved, which the results mails tell.
+type batch struct {
+	steps         []stepRecord
+	revealed      []store.Order
+	seedsRevealed []store.Seed
+	commitments   []store.Seed
+	notes         []string
+}
+
+type stepRecord struct {
+	Title  string
+	Events []Event
+}
+
+// advanced is the result of running the phase machine after a change.
+type advanced struct {
+	game    store.Game
+	rs      Ruleset
+	state   State
+	waiting []Side
+	batch   *batch // nil when no phase was resolved
+	journal store.JournalEntry
+	cause   string
+	now     time.Time
+}
+
+// OrdersDigest is the digest of the orders a phase resolved, mixed into every roll of that
+// phase. Sealed orders enter by their commitment, so that the digest reveals nothing.
+func OrdersDigest(inputs []Order) string {
+	parts := make([]string, len(inputs))
+	for i, o := range inputs {
+		body := o.Commitment
+		if !o.Sealed || body == "" {
+			sum := sha256.Sum256([]byte(o.Text))
+			body = hex.EncodeToString(sum[:])
+		}
+		parts[i] = o.ID() + "\x00" + body
+	}
+	sort.Strings(parts)
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// resolvePhase resolves the current phase with dice derived from the turn's seed. It is
+// the one path both play and replay take (invariant 4).
+func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.Seed) (Outcome, []dice.Roll, string, error) {
+	digest := OrdersDigest(inputs)
+	src := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest})
+	out, err := rs.Resolve(st, inputs, src)
+	if err != nil {
+		return Outcome{}, nil, digest, fmt.Errorf("resolve turn %d phase %s: %w", st.Turn(), st.Phase(), err)
+	}
+	if err := src.Err(); err != nil {
+		return Outcome{}, nil, digest, fmt.Errorf("resolve turn %d phase %s: bad dice request: %w", st.Turn(), st.Phase(), err)
+	}
+	return out, src.Rolls(), digest, nil
+}
+
+// advance resolves every phase that waits for nobody, until one needs a decision or the
+// game ends. Everything is written in tx; the results mails are queued by flushResults.
+func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, now time.Time, cause string) (advanced, error) {
+	adv := advanced{rs: rs, cause: cause, now: now}
+	st, err := rs.Decode(g.State)
+	if err != nil {
+		return adv, fmt.Errorf("decode state of %s: %w", g.Name, err)
+	}
+	filed, err := filedOrders(tx, g.Name)
+	if err != nil {
+		return adv, err
+	}
+	b := &batch{}
+	var steps []store.JournalStep
+	for !st.Over() && len(rs.Waiting(st, filed)) == 0 {
+		if err := ctx.Err(); err != nil {
+			return adv, err
+		}
+		turn, phase, title := st.Turn(), st.Phase(), st.PhaseTitle()
+		inputs := rs.Inputs(st, filed)
+		stored, err := tx.Orders(g.Name)
+		if err != nil {
+			return adv, err
+		}
+		byID := map[string]store.Order{}
+		for _, o := range stored {
+			byID[fromStore(o).ID()] = o
+		}
+		seed, err := d.turnSeed(tx, g.Name, turn, now, nil)
+		if err != nil {
+			return adv, err
+		}
+		out, rolls, digest, err := resolvePhase(rs, g.Name, st, inputs, seed)
+		if err != nil {
+			return adv, err
+		}
+		for _, r := range rolls {
+			e := store.AuditEntry{Time: now, Kind: r.Kind, Turn: turn, Phase: phase, Index: r.Index, Purpose: r.Purpose, Rule: r.Rule,
+				Count: r.Count, Sides: r.Sides, Values: r.Values, Modifier: r.Modifier, Result: r.Result, OrdersDigest: digest}
+			if _, err := tx.AppendAudit(g.Name, e); err != nil {
+				return adv, fmt.Errorf("audit roll %d of turn %d phase %s: %w", r.Index, turn, phase, err)
+			}
+		}
+		js := store.JournalStep{Turn: turn, Phase: phase, OrdersDigest: digest}
+		for _, in := range inputs {
+			js.Orders = append(js.Orders, byID[in.ID()])
+		}
+		steps = append(steps, js)
+		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
+			return adv, err
+		}
+		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events})
+		st = out.State
+		if st.Over() || st.Turn() != turn {
+			if err := d.revealSeed(tx, g.Name, turn, now, b); err != nil {
+				return adv, err
+			}
+			if !st.Over() {
+				if _, err := d.turnSeed(tx, g.Name, st.Turn(), now, b); err != nil {
+					return adv, err
+				}
+			}
+		}
+		if filed, err = filedOrders(tx, g.Name); err != nil {
+			return adv, err
+		}
+	}
+	adv.state = st
+	adv.waiting = rs.Waiting(st, filed)
+	if len(b.steps) == 0 {
+		adv.game = *g
+		return adv, nil
+	}
+	if st.Over() {
+		// Whatever is still sealed (a cancelled plot) is shown now, so that every
+		// commitment can be checked.
+		stored, err := tx.Orders(g.Name)
+		if err != nil {
+			return adv, err
+		}
+		for _, o := range stored {
+			if o.Sealed && !o.Revealed {
+				o.Revealed = true
+				b.revealed = append(b.revealed, o)
+				if err := tx.PutOrder(g.Name, o); err != nil {
+					return adv, err
+				}
+			}
+		}
+		g.Over, g.Deadline, g.RemindAt = true, time.Time{}, time.Time{}
+	} else {
+		d.setDeadline(g, now)
+	}
+	raw, err := rs.Encode(st)
+	if err != nil {
+		return adv, fmt.Errorf("encode state of %s: %w", g.Name, err)
+	}
+	g.State = raw
+	if err := tx.PutGame(*g); err != nil {
+		return adv, err
+	}
+	adv.game, adv.batch = *g, b
+	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hashBytes(raw), State: raw, Revealed: b.revealed,
+		Waiting: sideStrings(adv.waiting), Notes: b.notes}
+	return adv, nil
+}
+
+func sideStrings(sides []Side) []string {
+	out := make([]string, len(sides))
+	for i, s := range sides {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func hashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// applyOrderChanges carries out an outcome's consumed, revealed and fixed orders.
+func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, out Outcome, b *batch) error {
+	for _, id := range out.Revealed {
+		o, ok := byID[id]
+		if !ok {
+			return fmt.Errorf("reveal order %s: not on file", id)
+		}
+		o.Revealed = true
+		byID[id] = o
+		b.revealed = append(b.revealed, o)
+		if err := tx.PutOrder(game, o); err != nil {
+			return err
+		}
+	}
+	for _, id := range out.Fixed {
+		o, ok := byID[id]
+		if !ok {
+			return fmt.Errorf("fix order %s: not on file", id)
+		}
+		o.Fixed = true
+		byID[id] = o
+		if err := tx.PutOrder(game, o); err != nil {
+			return err
+		}
+	}
+	for _, id := range out.Consumed {
+		o, ok := byID[id]
+		if !ok {
+			return fmt.Errorf("consume order %s: not on file", id)
+		}
+		if err := tx.DeleteOrder(game, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// turnSeed returns the seed of a turn, drawing and committing to a new one when the turn
+// has none yet. The commitment is published before any orders for the turn are due.
+func (d *Desk) turnSeed(tx store.Tx, game string, turn int, now time.Time, b *batch) (dice.Seed, error) {
+	seeds, err := tx.Seeds(game)
+	if err != nil {
+		return dice.Seed{}, err
+	}
+	for _, s := range seeds {
+		if s.Turn == turn {
+			return dice.ParseSeed(s.Secret)
+		}
+	}
+	seed, err := dice.NewSeed(d.rand())
+	if err != nil {
+		return dice.Seed{}, fmt.Errorf("seed turn %d of %s: %w", turn, game, err)
+	}
+	rec := store.Seed{Turn: turn, Secret: seed.String(), Commitment: seed.Commitment()}
+	if err := tx.PutSeed(game, rec); err != nil {
+		return dice.Seed{}, err
+	}
+	if _, err := tx.AppendAudit(game, store.AuditEntry{Time: now, Kind: "commit", Turn: turn, Value: rec.Commitment,
+		Purpose: fmt.Sprintf("commitment to the dice seed of turn %d", turn)}); err != nil {
+		return dice.Seed{}, err
+	}
+	if b != nil {
+		b.commitments = append(b.commitments, rec)
+	}
+	return seed, nil
+}
+
+func (d *Desk) revealSeed(tx store.Tx, game string, turn int, now time.Time, b *batch) error {
+	seeds, err := tx.Seeds(game)
+	if err != nil {
+		return err
+	}
+	for _, s := range seeds {
+		if s.Turn != turn || s.Revealed {
+			continue
+		}
+		s.Revealed = true
+		if err := tx.PutSeed(game, s); err != nil {
+			return err
+		}
+		if _, err := tx.AppendAudit(game, store.AuditEntry{Time: now, Kind: "reveal", Turn: turn, Value: s.Secret,
+			Purpose: fmt.Sprintf("the dice seed of turn %d, revealed", turn)}); err != nil {
+			return err
+		}
+		b.seedsRevealed = append(b.seedsRevealed, s)
+	}
+	return nil
+}
+
+func (d *Desk) setDeadline(g *store.Game, now time.Time) {
+	if g.PhaseLength <= 0 {
+		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+		return
+	}
+	g.Deadline = now.Add(g.PhaseLength)
+	g.RemindAt = g.Deadline.Add(-g.PhaseLength / 4)
+	g.Reminded, g.LateNotified = false, false
+}
+
+// flushResults queues the results mail of an advance to every side and journals it.
+func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
+	if adv.batch == nil {
+		return nil
+	}
+	g := adv.game
+	for _, p := range g.Players {
+		subject, body, err := resultsMail(g, adv.rs, adv.state, Side(p.Side), adv.batch, adv.waiting, adv.now)
+		if err != nil {
+			return err
+		}
+		m, err := tx.Enqueue(store.OutMail{
+			MessageID: d.messageID(adv.cause, "results", p.Side, []string{p.Address}),
+			To:        []string{p.Address}, Subject: subject, Body: body,
+			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now,
+		})
+		if err != nil {
+			return err
+		}
+		adv.journal.MailIDs = append(adv.journal.MailIDs, m.MessageID)
+	}
+	_, err := tx.AppendJournal(g.Name, adv.journal)
+	return err
+}

@@ -1,0 +1,371 @@
+package adjudicator
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// Message is one inbound mail as plain text, however it arrived (pipe or IMAP).
+type Message struct {
+	ID              string // Message-ID without brackets, or a hash of the raw message
+	From            string // bare address, lower case
+	Subject         string
+	Text            string
+	InReplyTo       string
+	References      []string
+	Automated       bool // bounce, auto-reply, list mail: never answered
+	AutomatedReason string
+	OwnMail         bool // carries the daemon's own marker header
+	TooLarge        bool // over the size limit: refused unread
+	Arrived         time.Time
+}
+
+// Desk is the game-agnostic adjudicator desk. The zero value is not usable; set Store,
+// Rulesets and Address.
+type Desk struct {
+	Store    store.Store
+	Rulesets map[string]Ruleset
+	// Address is the game mailbox: the From of every mail the desk sends.
+	Address string
+	// Now is the desk's clock (time.Now when nil). Rulesets never see it.
+	Now func() time.Time
+	// Rand supplies seeds, salts and generated passwords (crypto/rand when nil).
+	Rand io.Reader
+	Log  *slog.Logger
+	// PasswordCost is the bcrypt cost (bcrypt.DefaultCost when 0).
+	PasswordCost int
+	// RefusalLimit refusals are sent to one address per RefusalWindow; later ones are
+	// dropped silently so that nobody can make the desk send a mail per mail (default 3
+	// per hour).
+	RefusalLimit  int
+	RefusalWindow time.Duration
+}
+
+// Outcome words returned by Handle, also stored with the processed message id.
+const (
+	Handled    = "handled"
+	Duplicate  = "duplicate"
+	Ignored    = "ignored"
+	Refused    = "refused"
+	Throttled  = "throttled"
+	maxGameLen = 32
+)
+
+func (d *Desk) now() time.Time {
+	if d.Now != nil {
+		return d.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (d *Desk) rand() io.Reader {
+	if d.Rand != nil {
+		return d.Rand
+	}
+	return rand.Reader
+}
+
+func (d *Desk) log() *slog.Logger {
+	if d.Log != nil {
+		return d.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (d *Desk) ruleset(name string) (Ruleset, error) {
+	rs, ok := d.Rulesets[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown ruleset %q", name)
+	}
+	return rs, nil
+}
+
+func (d *Desk) randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(d.rand(), b); err != nil {
+		return "", fmt.Errorf("draw random bytes: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// Handle handles one inbound message: exactly one effect per message id (invariant 1),
+// every effect and every reply in one transaction (invariant 2). It returns what was done;
+// an error means handling itself failed and nothing was committed.
+func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
+	if m.ID == "" {
+		return "", errors.New("handle message: empty message id")
+	}
+	if m.Arrived.IsZero() {
+		m.Arrived = d.now()
+	}
+	m.From = strings.ToLower(strings.TrimSpace(m.From))
+	var outcome string
+	err := d.Store.Write(ctx, func(tx store.Tx) error {
+		done, err := tx.Processed(m.ID)
+		if err != nil {
+			return err
+		}
+		if done {
+			outcome = Duplicate
+			return nil
+		}
+		h := &handling{desk: d, tx: tx, msg: m, now: d.now()}
+		outcome, err = h.run(ctx)
+		if err != nil {
+			return err
+		}
+		return tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: h.game.Name, Outcome: outcome})
+	})
+	if err != nil {
+		return "", fmt.Errorf("handle message %s: %w", m.ID, err)
+	}
+	d.log().Info("message handled", "id", m.ID, "from", m.From, "outcome", outcome)
+	return outcome, nil
+}
+
+// handling is the work of one message inside its transaction.
+type handling struct {
+	desk *Desk
+	tx   store.Tx
+	msg  Message
+	now  time.Time
+	game store.Game
+}
+
+var (
+	subjectGame = regexp.MustCompile(`\[([A-Za-z0-9_.-]{1,32})\]`)
+	subjectWord = regexp.MustCompile(`(?i)\bgame\s+([A-Za-z0-9_.-]{1,32})\b`)
+	validGame   = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,32}$`)
+)
+
+// deskCommands are the commands the desk itself reads; every other line is an order line
+// for the ruleset.
+type deskCommands struct {
+	game, password, side         string
+	help, status, showMap, rolls bool
+	orderLines                   []orders.Line
+	deskLines                    []orders.Line
+}
+
+func readCommands(lines []orders.Line) deskCommands {
+	var c deskCommands
+	for _, l := range lines {
+		arg := ""
+		if len(l.Fields) > 1 {
+			arg = l.Fields[1]
+		}
+		switch l.Keyword() {
+		case "GAME":
+			c.game = arg
+		case "PASSWORD":
+			c.password = l.Rest(1)
+			l.Text = "PASSWORD ********" // never echoed
+		case "SIDE":
+			c.side = strings.ToLower(arg)
+		case "HELP":
+			c.help = true
+		case "STATUS":
+			c.status = true
+		case "MAP":
+			c.showMap = true
+		case "ROLLS":
+			c.rolls = true
+		default:
+			c.orderLines = append(c.orderLines, l)
+			continue
+		}
+		c.deskLines = append(c.deskLines, l)
+	}
+	return c
+}
+
+func gameFromSubject(subject string) string {
+	if m := subjectGame.FindStringSubmatch(subject); m != nil {
+		return m[1]
+	}
+	if m := subjectWord.FindStringSubmatch(subject); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func (h *handling) run(ctx context.Context) (string, error) {
+	d, m := h.desk, h.msg
+	switch {
+	case m.Automated:
+		d.log().Info("not answering automated mail", "id", m.ID, "reason", m.AutomatedReason)
+		return Ignored + ": automated (" + m.AutomatedReason + ")", nil
+	case m.OwnMail || strings.EqualFold(m.From, d.Address):
+		return Ignored + ": our own mail", nil
+	case m.From == "":
+		return Ignored + ": no sender address", nil
+	}
+	if m.TooLarge {
+		return h.refuse("too-large", "Your mail was larger than this mailbox accepts, so it was not read. Nothing was changed. Send your orders as plain text, without attachments.")
+	}
+	lines, ignored := orders.Split(m.Text)
+	cmd := readCommands(lines)
+	name := cmd.game
+	if name == "" {
+		name = gameFromSubject(m.Subject)
+	}
+	if name == "" {
+		if cmd.help {
+			return h.refuseWith("help", generalHelp(d))
+		}
+		return h.refuse("no-game", "Adjutant could not tell which game your mail is for. Put a line GAME <name> (and PASSWORD <password>) at the top of your orders. Nothing was changed. Send HELP for how to write orders.")
+	}
+	g, err := h.tx.Game(name)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	player, ok := findPlayer(g, m.From)
+	if err != nil || !ok || (cmd.side != "" && cmd.side != player.Side) || !d.checkPassword(player, cmd.password) {
+		// One answer for every failure, so that it tells a stranger nothing about the game.
+		return h.refuse("refused", authRefusal)
+	}
+	h.game = g
+	return h.submit(ctx, player, cmd, ignored)
+}
+
+const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders."
+
+func findPlayer(g store.Game, addr string) (store.Player, bool) {
+	for _, p := range g.Players {
+		if strings.EqualFold(p.Address, addr) {
+			return p, true
+		}
+	}
+	return store.Player{}, false
+}
+
+func (d *Desk) checkPassword(p store.Player, password string) bool {
+	if password == "" || p.PassHash == "" {
+		return false
+	}
+	return bcrypt.CompareHashAndPassword([]byte(p.PassHash), []byte(password)) == nil
+}
+
+func (d *Desk) hashPassword(password string) (string, error) {
+	cost := d.PasswordCost
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	b, err := bcrypt.GenerateFromPassword([]byte(password), cost)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	return string(b), nil
+}
+
+// refuse answers an unauthenticated sender, within the per-address limit.
+func (h *handling) refuse(kind, text string) (string, error) {
+	return h.refuseWith(kind, text)
+}
+
+func (h *handling) refuseWith(kind, text string) (string, error) {
+	d := h.desk
+	limit, window := d.RefusalLimit, d.RefusalWindow
+	if limit == 0 {
+		limit = 3
+	}
+	if window == 0 {
+		window = time.Hour
+	}
+	th, err := h.tx.Throttle(h.msg.From)
+	if err != nil {
+		return "", err
+	}
+	if h.now.Sub(th.WindowStart) >= window {
+		th = store.Throttle{WindowStart: h.now}
+	}
+	th.Count++
+	if err := h.tx.PutThrottle(h.msg.From, th); err != nil {
+		return "", err
+	}
+	if th.Count > limit {
+		d.log().Warn("refusal throttled", "from", h.msg.From, "count", th.Count)
+		return Throttled, nil
+	}
+	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": d.Address})
+	if err != nil {
+		return "", err
+	}
+	subject := "Re: " + strings.TrimSpace(strings.TrimPrefix(h.msg.Subject, "Re: "))
+	if strings.TrimSpace(h.msg.Subject) == "" {
+		subject = "Adjutant: your mail"
+	}
+	if _, err := h.enqueue([]string{h.msg.From}, "", "", kind, subject, body, true); err != nil {
+		return "", err
+	}
+	if kind == "help" {
+		return Handled + ": help", nil
+	}
+	return Refused + ": " + kind, nil
+}
+
+// enqueue puts one mail in the outbox with a stable Message-ID derived from its cause.
+func (h *handling) enqueue(to []string, game, side, kind, subject, body string, reply bool) (store.OutMail, error) {
+	m := store.OutMail{
+		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
+		To:          to,
+		Subject:     subject,
+		Body:        body,
+		Game:        game,
+		Side:        side,
+		Kind:        kind,
+		Queued:      h.now,
+		AutoReplied: reply,
+	}
+	if reply {
+		m.InReplyTo = h.msg.ID
+		m.References = append(append([]string(nil), h.msg.References...), h.msg.ID)
+	}
+	return h.tx.Enqueue(m)
+}
+
+// messageID derives a stable Message-ID from the cause of a mail, so that a retried
+// transaction or a resent mail carries the same id (invariant 2).
+func (d *Desk) messageID(cause, kind, side string, to []string) string {
+	sum := sha256.Sum256([]byte(cause + "\x00" + kind + "\x00" + side + "\x00" + strings.Join(to, ",")))
+	domain := "adjutant.invalid"
+	if _, dom, ok := strings.Cut(d.Address, "@"); ok && dom != "" {
+		domain = dom
+	}
+	return "adjutant-" + hex.EncodeToString(sum[:12]) + "@" + domain
+}
+
+func render(name string, data any) (string, error) { return renderTemplate(name, data) }
+
+func sideName(rs Ruleset, side Side) string {
+	for _, s := range rs.Sides() {
+		if s.ID == side {
+			return s.Name
+		}
+	}
+	return string(side)
+}
+
+func sortedSides(rs Ruleset, sides []Side) []string {
+	names := make([]string, 0, len(sides))
+	for _, s := range sides {
+		names = append(names, sideName(rs, s))
+	}
+	sort.Strings(names)
+	return names
+}

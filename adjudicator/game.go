@@ -1,0 +1,169 @@
+package adjudicator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// NewGame is a host's request for a game.
+type NewGame struct {
+	Name      string
+	Ruleset   string
+	Players   map[Side]string // side -> address
+	Passwords map[Side]string // optional; generated when missing
+	Options   Options
+	// PhaseLength is the deadline of each waiting phase (0: no deadlines).
+	PhaseLength time.Duration
+	// Grace is how long after a deadline the no-orders policy applies.
+	Grace time.Duration
+	// NoOrders is "wait" (the default) or "default" (resolve with the ruleset's defaults).
+	NoOrders string
+}
+
+// Credentials are one player's, printed once to the host.
+type Credentials struct {
+	Side     Side
+	Address  string
+	Password string
+}
+
+// passwordAlphabet avoids letters that are easy to misread (0/O, 1/l/I).
+const passwordAlphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+
+func (d *Desk) newPassword() (string, error) {
+	b := make([]byte, 12)
+	out := make([]byte, 0, 12)
+	for len(out) < 12 {
+		if _, err := io.ReadFull(d.rand(), b); err != nil {
+			return "", fmt.Errorf("generate password: %w", err)
+		}
+		for _, c := range b {
+			// 256 = 8*32: no bias.
+			if len(out) < 12 {
+				out = append(out, passwordAlphabet[int(c)%len(passwordAlphabet)])
+			}
+		}
+	}
+	return string(out), nil
+}
+
+// CreateGame creates a game, queues an invitation to every player and returns their
+// credentials.
+func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error) {
+	rs, err := d.ruleset(ng.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	if !validGame.MatchString(ng.Name) {
+		return nil, fmt.Errorf("game name %q: use 1 to %d letters, digits, '-', '_' or '.'", ng.Name, maxGameLen)
+	}
+	switch ng.NoOrders {
+	case "":
+		ng.NoOrders = "wait"
+	case "wait", "default":
+	default:
+		return nil, fmt.Errorf("no-orders policy %q: expected wait or default", ng.NoOrders)
+	}
+	for name := range ng.Options {
+		if _, ok := rs.OptionNames()[name]; !ok {
+			return nil, fmt.Errorf("option %q: %s has no such optional rule", name, rs.Name())
+		}
+	}
+	seen := map[string]bool{}
+	var creds []Credentials
+	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders}
+	for _, s := range rs.Sides() {
+		addr := strings.ToLower(strings.TrimSpace(ng.Players[s.ID]))
+		if !strings.Contains(addr, "@") {
+			return nil, fmt.Errorf("side %s: a player address is needed (--player %s=ADDRESS)", s.ID, s.ID)
+		}
+		if seen[addr] {
+			return nil, fmt.Errorf("side %s: %s already plays another side", s.ID, addr)
+		}
+		if strings.EqualFold(addr, d.Address) {
+			return nil, fmt.Errorf("side %s: %s is the game mailbox itself", s.ID, addr)
+		}
+		seen[addr] = true
+		pw := ng.Passwords[s.ID]
+		if pw == "" {
+			if pw, err = d.newPassword(); err != nil {
+				return nil, err
+			}
+		}
+		hash, err := d.hashPassword(pw)
+		if err != nil {
+			return nil, err
+		}
+		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash})
+		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw})
+	}
+	for side := range ng.Players {
+		if !hasSide(rs, side) {
+			return nil, fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+		}
+	}
+	st, err := rs.New(ng.Options)
+	if err != nil {
+		return nil, fmt.Errorf("set up %s: %w", ng.Name, err)
+	}
+	if g.State, err = rs.Encode(st); err != nil {
+		return nil, err
+	}
+	now := d.now()
+	err = d.Store.Write(ctx, func(tx store.Tx) error {
+		if _, err := tx.Game(ng.Name); err == nil {
+			return fmt.Errorf("game %s already exists", ng.Name)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		d.setDeadline(&g, now)
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		if _, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil); err != nil {
+			return err
+		}
+		seeds, err := tx.Seeds(g.Name)
+		if err != nil {
+			return err
+		}
+		h := &handling{desk: d, tx: tx, msg: Message{ID: "create:" + g.Name}, now: now, game: g}
+		for _, c := range creds {
+			body, err := render("invite.txt", map[string]any{
+				"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
+				"Address": d.Address, "Commitment": seeds[0].Commitment, "Phase": st.PhaseTitle(),
+				"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Options": ng.Options,
+			})
+			if err != nil {
+				return err
+			}
+			if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false); err != nil {
+				return err
+			}
+		}
+		adv, err := d.advance(ctx, tx, &g, rs, now, "create:"+g.Name)
+		if err != nil {
+			return err
+		}
+		return d.flushResults(tx, adv)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create game %s: %w", ng.Name, err)
+	}
+	return creds, nil
+}
+
+func hasSide(rs Ruleset, side Side) bool {
+	for _, s := range rs.Sides() {
+		if s.ID == side {
+			return true
+		}
+	}
+	return false
+}

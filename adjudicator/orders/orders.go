@@ -1,0 +1,166 @@
+// Package orders holds the lexer and the small parsers shared by every ruleset's order
+// grammar: splitting a mail into command lines, hex ids, bombardment plot items such as
+// "4300x3", and hex paths such as "2301-2302-2402". It knows no game's legality rules.
+//
+// The command language is line-oriented and forgiving (DESIGN.md, "Orders by email"):
+// keywords in any case, one command a line, blank lines and "#" comments ignored,
+// everything after a line "END" or a signature separator "-- " ignored, and lines quoted
+// from an earlier mail (">") never executed.
+package orders
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// Line is one command line of a mail, with its 1-based line number in the mail text.
+type Line struct {
+	No     int
+	Text   string   // the line without comment and surrounding space
+	Fields []string // Text split on spaces and tabs
+}
+
+// Keyword returns the first field upper-cased, or "".
+func (l Line) Keyword() string {
+	if len(l.Fields) == 0 {
+		return ""
+	}
+	return strings.ToUpper(l.Fields[0])
+}
+
+// Is reports whether the line's leading fields are the given words, in any case.
+func (l Line) Is(words ...string) bool {
+	if len(l.Fields) < len(words) {
+		return false
+	}
+	for i, w := range words {
+		if !strings.EqualFold(l.Fields[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Rest returns the text after the first n fields.
+func (l Line) Rest(n int) string {
+	if n >= len(l.Fields) {
+		return ""
+	}
+	return strings.Join(l.Fields[n:], " ")
+}
+
+// Ignored is a line that was deliberately not executed, and why.
+type Ignored struct {
+	No   int
+	Text string
+	Why  string
+}
+
+// Split turns a mail's text into command lines. Quoted lines are reported as ignored; the
+// text after END or a signature separator is dropped and reported once.
+func Split(text string) (lines []Line, ignored []Ignored) {
+	raw := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i, s := range raw {
+		no := i + 1
+		trimmed := strings.TrimSpace(s)
+		if s == "-- " || s == "--" {
+			if rest := countNonBlank(raw[i+1:]); rest > 0 {
+				ignored = append(ignored, Ignored{No: no, Text: s, Why: fmt.Sprintf("signature: the %d line(s) after it were not read", rest)})
+			}
+			break
+		}
+		if strings.HasPrefix(trimmed, ">") {
+			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: "quoted from an earlier mail: never executed"})
+			continue
+		}
+		if c := strings.IndexByte(trimmed, '#'); c >= 0 {
+			trimmed = strings.TrimSpace(trimmed[:c])
+		}
+		if trimmed == "" {
+			continue
+		}
+		if strings.EqualFold(trimmed, "END") {
+			if rest := countNonBlank(raw[i+1:]); rest > 0 {
+				ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: fmt.Sprintf("END: the %d line(s) after it were not read", rest)})
+			}
+			break
+		}
+		lines = append(lines, Line{No: no, Text: trimmed, Fields: strings.Fields(trimmed)})
+	}
+	return lines, ignored
+}
+
+func countNonBlank(ss []string) int {
+	n := 0
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// PlotItem is one entry of a bombardment plot: Count markers into Hex ("4300x3").
+type PlotItem struct {
+	Hex   hex.Hex
+	Count int
+}
+
+// String returns the canonical form "4300x3".
+func (p PlotItem) String() string { return fmt.Sprintf("%sx%d", p.Hex, p.Count) }
+
+// ParsePlotItems parses a plot list as the rulebooks write it: "4300x3, 4400x3, 4500x2"
+// with items separated by commas and/or spaces. A hex without "xN" means one marker.
+func ParsePlotItems(s string) ([]PlotItem, error) {
+	var items []PlotItem
+	for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == ';' }) {
+		h, n, found := strings.Cut(strings.ToLower(tok), "x")
+		if !found {
+			n = "1"
+		}
+		id, err := hex.Parse(h)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", tok, err)
+		}
+		count, err := strconv.Atoi(n)
+		if err != nil || count < 1 || count > 99 {
+			return nil, fmt.Errorf("%q: expected a hex and a marker count such as 4300x3", tok)
+		}
+		items = append(items, PlotItem{Hex: id, Count: count})
+	}
+	return items, nil
+}
+
+// FormatPlot returns the canonical text of a plot: "4300x3, 4400x3".
+func FormatPlot(items []PlotItem) string {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = it.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParsePath parses a hex path "2301-2302-2402".
+func ParsePath(s string) ([]hex.Hex, error) {
+	var path []hex.Hex
+	for _, tok := range strings.Split(s, "-") {
+		id, err := hex.Parse(strings.TrimSpace(tok))
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %w", s, err)
+		}
+		path = append(path, id)
+	}
+	return path, nil
+}
+
+// ParseCount parses a small positive count of units or markers.
+func ParseCount(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 999 {
+		return 0, fmt.Errorf("%q: expected a count such as 3", s)
+	}
+	return n, nil
+}

@@ -1,0 +1,152 @@
+package adjudicator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// ReplayReport summarises a replay.
+type ReplayReport struct {
+	Advances int // journal entries replayed
+	Phases   int // phases re-adjudicated
+	Mails    int // results mails re-rendered and compared
+}
+
+// Replay re-adjudicates a game from its scenario, its stored orders and its seeds, and
+// compares every state and every results mail with what was recorded (invariant 4). The
+// error names the first difference.
+func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
+	var (
+		g       store.Game
+		journal []store.JournalEntry
+		seeds   []store.Seed
+		outbox  []store.OutMail
+	)
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		if g, err = tx.Game(game); err != nil {
+			return err
+		}
+		if journal, err = tx.Journal(game); err != nil {
+			return err
+		}
+		if seeds, err = tx.Seeds(game); err != nil {
+			return err
+		}
+		outbox, err = tx.Outbox()
+		return err
+	})
+	if err != nil {
+		return ReplayReport{}, fmt.Errorf("replay %s: %w", game, err)
+	}
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return ReplayReport{}, err
+	}
+	seedOf := map[int]store.Seed{}
+	for _, s := range seeds {
+		seedOf[s.Turn] = s
+	}
+	bodies := map[string]store.OutMail{}
+	for _, m := range outbox {
+		bodies[m.MessageID] = m
+	}
+	st, err := rs.New(Options(g.Options))
+	if err != nil {
+		return ReplayReport{}, fmt.Errorf("replay %s: set up: %w", game, err)
+	}
+	var rep ReplayReport
+	for _, j := range journal {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		b := &batch{revealed: j.Revealed, notes: j.Notes}
+		for _, step := range j.Steps {
+			if st.Turn() != step.Turn || st.Phase() != step.Phase {
+				return rep, fmt.Errorf("replay %s: journal #%d: the game is at turn %d phase %s, the journal at turn %d phase %s", game, j.Seq, st.Turn(), st.Phase(), step.Turn, step.Phase)
+			}
+			inputs := make([]Order, len(step.Orders))
+			for i, o := range step.Orders {
+				inputs[i] = fromStore(o)
+			}
+			rec, ok := seedOf[step.Turn]
+			if !ok {
+				return rep, fmt.Errorf("replay %s: no seed for turn %d", game, step.Turn)
+			}
+			seed, err := dice.ParseSeed(rec.Secret)
+			if err != nil {
+				return rep, fmt.Errorf("replay %s: seed of turn %d: %w", game, step.Turn, err)
+			}
+			title := st.PhaseTitle()
+			out, _, digest, err := resolvePhase(rs, game, st, inputs, seed)
+			if err != nil {
+				return rep, fmt.Errorf("replay %s: %w", game, err)
+			}
+			if digest != step.OrdersDigest {
+				return rep, fmt.Errorf("replay %s: turn %d phase %s: orders digest %s, recorded %s", game, step.Turn, step.Phase, digest, step.OrdersDigest)
+			}
+			b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events})
+			turn := st.Turn()
+			st = out.State
+			rep.Phases++
+			if st.Over() || st.Turn() != turn {
+				s := seedOf[turn]
+				s.Revealed = true
+				b.seedsRevealed = append(b.seedsRevealed, s)
+				if !st.Over() {
+					next := seedOf[st.Turn()]
+					next.Revealed = false
+					b.commitments = append(b.commitments, next)
+				}
+			}
+		}
+		raw, err := rs.Encode(st)
+		if err != nil {
+			return rep, err
+		}
+		if h := hashBytes(raw); h != j.StateHash {
+			return rep, fmt.Errorf("replay %s: journal #%d: state differs from the recorded one\nreplayed: %s\nrecorded: %s", game, j.Seq, raw, j.State)
+		}
+		var waiting []Side
+		for _, w := range j.Waiting {
+			waiting = append(waiting, Side(w))
+		}
+		for _, id := range j.MailIDs {
+			sent, ok := bodies[id]
+			if !ok {
+				return rep, fmt.Errorf("replay %s: journal #%d: mail %s is not in the outbox", game, j.Seq, id)
+			}
+			subject, body, err := resultsMail(g, rs, st, Side(sent.Side), b, waiting, j.Now)
+			if err != nil {
+				return rep, err
+			}
+			if subject != sent.Subject || body != sent.Body {
+				return rep, fmt.Errorf("replay %s: journal #%d: the results mail to %s differs from the one sent (%s)", game, j.Seq, sent.Side, id)
+			}
+			rep.Mails++
+		}
+		rep.Advances++
+	}
+	final, err := rs.Encode(st)
+	if err != nil {
+		return rep, err
+	}
+	if !jsonEqual(final, g.State) {
+		return rep, fmt.Errorf("replay %s: the replayed final state differs from the game's state", game)
+	}
+	return rep, nil
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ax, _ := json.Marshal(x)
+	by, _ := json.Marshal(y)
+	return string(ax) == string(by)
+}

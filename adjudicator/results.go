@@ -1,0 +1,196 @@
+package adjudicator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+type eventView struct {
+	Rule string
+	Text string
+	Roll string
+}
+
+type stepView struct {
+	Title  string
+	Events []eventView
+}
+
+type revealView struct {
+	Side       string
+	Summary    string
+	Text       string
+	Salt       string
+	Commitment string
+}
+
+// resultsMail renders the results of one advance for one side. It is a pure function of
+// its arguments, so that replay re-renders exactly the mail that was sent (invariant 4),
+// and it shows only the events that side may see (invariant 5).
+func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waiting []Side, now time.Time) (string, string, error) {
+	var steps []stepView
+	for _, s := range b.steps {
+		sv := stepView{Title: s.Title}
+		for _, e := range s.Events {
+			if !e.VisibleTo(side) {
+				continue
+			}
+			ev := eventView{Rule: e.Rule, Text: e.Text}
+			if e.Roll != nil {
+				ev.Roll = FormatRoll(*e.Roll)
+			}
+			sv.Events = append(sv.Events, ev)
+		}
+		steps = append(steps, sv)
+	}
+	var revealed []revealView
+	for _, o := range b.revealed {
+		revealed = append(revealed, revealView{Side: sideName(rs, Side(o.Side)), Summary: o.Summary, Text: o.Text, Salt: o.Salt, Commitment: o.Commitment})
+	}
+	view := map[string]any{
+		"Game":          g.Name,
+		"Title":         rs.Title(),
+		"Side":          sideName(rs, side),
+		"Steps":         steps,
+		"Revealed":      revealed,
+		"SeedsRevealed": b.seedsRevealed,
+		"Commitments":   b.commitments,
+		"Notes":         b.notes,
+		"Map":           rs.Map(st, side),
+		"Over":          st.Over(),
+		"Next":          nextText(g, rs, st, waiting, now),
+		"Status":        rs.Status(st, side),
+	}
+	body, err := render("results.txt", view)
+	if err != nil {
+		return "", "", err
+	}
+	subject := fmt.Sprintf("[%s] Results: %s", g.Name, lastTitle(b))
+	if st.Over() {
+		subject = fmt.Sprintf("[%s] Game over", g.Name)
+	}
+	return subject, body, nil
+}
+
+func lastTitle(b *batch) string {
+	if len(b.steps) == 0 {
+		return ""
+	}
+	first, last := b.steps[0].Title, b.steps[len(b.steps)-1].Title
+	if first == last {
+		return first
+	}
+	return first + " to " + last
+}
+
+// nextText says what the game waits for, and until when.
+func nextText(g store.Game, rs Ruleset, st State, waiting []Side, now time.Time) string {
+	if st.Over() {
+		return "The game is over."
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Now: %s.", st.PhaseTitle())
+	if len(waiting) > 0 {
+		fmt.Fprintf(&b, "\nWaiting for orders from: %s.", strings.Join(sortedSides(rs, waiting), ", "))
+	}
+	if g.PhaseLength > 0 {
+		fmt.Fprintf(&b, "\nDeadline: %s.", now.Add(g.PhaseLength).UTC().Format("Mon 2 Jan 2006 15:04 MST"))
+	}
+	return b.String()
+}
+
+// FormatRoll shows a roll as players read it: "1d6 [4] = 4" or "3d6 [2 5 6] +1 = 14".
+func FormatRoll(r dice.Roll) string {
+	if r.Kind == "shuffle" {
+		return fmt.Sprintf("shuffle of %d: %v", r.Count, r.Values)
+	}
+	vals := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		vals[i] = fmt.Sprint(v)
+	}
+	mod := ""
+	if r.Modifier != 0 {
+		mod = fmt.Sprintf(" %+d", r.Modifier)
+	}
+	return fmt.Sprintf("%dd%d [%s]%s = %d (turn roll #%d)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
+}
+
+func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
+	if st.Over() {
+		b.WriteString("The game is over.\n")
+	} else {
+		fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
+		if len(waiting) > 0 {
+			fmt.Fprintf(&b, "Waiting for orders from: %s.\n", strings.Join(sortedSides(rs, waiting), ", "))
+		}
+		if !g.Deadline.IsZero() {
+			fmt.Fprintf(&b, "Deadline: %s.\n", g.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 MST"))
+		}
+	}
+	b.WriteString(rs.Status(st, side))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// rollsText lists the audit trail: every roll, commitment and revealed seed.
+func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
+	entries, err := tx.Audit(game)
+	if err != nil {
+		return "", err
+	}
+	if len(entries) == 0 {
+		return "No rolls yet.", nil
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(FormatAuditEntry(e))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// FormatAuditEntry is one line of the audit trail for players.
+func FormatAuditEntry(e store.AuditEntry) string {
+	switch e.Kind {
+	case "commit":
+		return fmt.Sprintf("#%d turn %d: seed commitment %s", e.Seq, e.Turn, e.Value)
+	case "reveal":
+		return fmt.Sprintf("#%d turn %d: seed revealed %s", e.Seq, e.Turn, e.Value)
+	}
+	r := dice.Roll{Kind: e.Kind, Index: e.Index, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
+	return fmt.Sprintf("#%d turn %d phase %s, rule %s: %s: %s", e.Seq, e.Turn, e.Phase, e.Rule, e.Purpose, FormatRoll(r))
+}
+
+// MapFor renders a game's map as side may see it.
+func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, error) {
+	var text string
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		g, err := tx.Game(game)
+		if err != nil {
+			return err
+		}
+		rs, err := d.ruleset(g.Ruleset)
+		if err != nil {
+			return err
+		}
+		if !hasSide(rs, side) {
+			return fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+		}
+		st, err := rs.Decode(g.State)
+		if err != nil {
+			return err
+		}
+		text = rs.Map(st, side)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("map of %s: %w", game, err)
+	}
+	return text, nil
+}

@@ -1,0 +1,114 @@
+package adjudicator
+
+import (
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// Side names one side of a game, as the ruleset spells it ("us", "de").
+type Side string
+
+// SideInfo describes a side for mails.
+type SideInfo struct {
+	ID   Side
+	Name string // "US", "German"
+}
+
+// State is a ruleset's game state. The desk only asks it where the game stands.
+type State interface {
+	Turn() int     // 0 for set-up
+	Phase() string // the current phase's key, e.g. "II"
+	// PhaseTitle names the current phase for players, with its rule section.
+	PhaseTitle() string
+	Over() bool
+}
+
+// Order is one accepted order block, as canonical text. The ruleset re-parses Text when it
+// resolves, so that a replay from stored orders gives the same results.
+type Order struct {
+	Phase  string // the phase it is for, as the ruleset names it (e.g. "setup", "3.II")
+	Side   Side
+	Key    string // orders with the same phase, side and key replace each other
+	Kind   string // "plot", "placement", "cancel", ...
+	Text   string // canonical text
+	Sealed bool   // hidden from the other side until revealed
+	Fixed  bool   // may no longer be replaced
+	// Commitment is SHA-256(Text | salt) for sealed orders, set by the desk.
+	Commitment string
+	// Summary describes the order for its own side's order check, e.g. "US plot, turn 3".
+	Summary string
+}
+
+// ID identifies an order among a game's filed orders.
+func (o Order) ID() string { return o.Phase + "|" + string(o.Side) + "|" + o.Key }
+
+// Checked is the verdict on one line of a submission.
+type Checked struct {
+	Line   orders.Line
+	OK     bool
+	Reason string // why refused, or what was understood
+	Rule   string // the rule section that decided it
+	Orders []Order
+}
+
+// Event is one thing that happened, in rule order.
+type Event struct {
+	Phase string
+	Rule  string
+	Text  string
+	To    []Side // nil: every side
+	Roll  *dice.Roll
+}
+
+// VisibleTo reports whether side may see the event.
+func (e Event) VisibleTo(side Side) bool {
+	if e.To == nil {
+		return true
+	}
+	for _, s := range e.To {
+		if s == side {
+			return true
+		}
+	}
+	return false
+}
+
+// Outcome is what resolving one phase gives.
+type Outcome struct {
+	State    State
+	Events   []Event
+	Consumed []string // IDs of orders used up: no longer on file
+	Revealed []string // IDs of sealed orders now shown to every side
+	Fixed    []string // IDs of orders that may no longer be replaced
+}
+
+// Options are a game's optional rules, by name (e.g. "york" for Soldiers 1918 12.5).
+type Options map[string]bool
+
+// Ruleset is one rulebook's game, pure: no I/O, no clock, no randomness but the
+// [dice.Source] it is given.
+type Ruleset interface {
+	Name() string // "soldiers1918"
+	Title() string
+	Sides() []SideInfo
+	// OptionNames lists the optional rules a game may turn on, with their rule sections.
+	OptionNames() map[string]string
+	New(opts Options) (State, error)
+	Decode(raw []byte) (State, error)
+	Encode(st State) ([]byte, error)
+	// Check reads one side's order lines against the state and the orders on file. A
+	// submission is accepted only when every line is OK.
+	Check(st State, side Side, lines []orders.Line, filed []Order) []Checked
+	// Waiting lists the sides whose decision the current phase still needs.
+	Waiting(st State, filed []Order) []Side
+	// Inputs returns the filed orders the current phase resolves.
+	Inputs(st State, filed []Order) []Order
+	// Resolve resolves the current phase with the given orders.
+	Resolve(st State, inputs []Order, d dice.Source) (Outcome, error)
+	// Defaults returns the orders a side that missed a deadline is taken to have given.
+	Defaults(st State, side Side, filed []Order) []Order
+	// Map renders what side may see, as text of at most 78 columns.
+	Map(st State, side Side) string
+	// Status summarises the game for side in a few lines.
+	Status(st State, side Side) string
+}

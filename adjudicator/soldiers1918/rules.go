@@ -1,0 +1,632 @@
+// Package soldiers1918 adjudicates Soldiers: Decision in the Trenches, 1918 (Strategy &
+// Tactics 280, rulebook 001): a US division against a German regiment, six turns of phases
+// I-XI (5.2). So far it adjudicates set-up (3.2-3.6) and the three bombardment phases of
+// each turn (I-III, 12.0); phases IV-XI answer "not implemented yet".
+//
+// The ruleset is pure: state, orders and dice in; state and events out.
+package soldiers1918
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// Name is the ruleset's name in games and on the command line.
+const Name = "soldiers1918"
+
+// MaxMarkers is the number of bombardment markers each side has per turn (3.2, 3.3, 12.1).
+const MaxMarkers = 12
+
+// Rules is the Soldiers 1918 ruleset.
+type Rules struct {
+	sc *Scenario
+}
+
+var _ adjudicator.Ruleset = (*Rules)(nil)
+
+// New returns the ruleset with the scenario shipped in data/.
+func New() (*Rules, error) {
+	sc, err := LoadScenario()
+	if err != nil {
+		return nil, fmt.Errorf("load soldiers1918 scenario: %w", err)
+	}
+	return &Rules{sc: sc}, nil
+}
+
+// Scenario returns the loaded scenario.
+func (r *Rules) Scenario() *Scenario { return r.sc }
+
+// Name implements adjudicator.Ruleset.
+func (r *Rules) Name() string { return Name }
+
+// Title implements adjudicator.Ruleset.
+func (r *Rules) Title() string { return "Soldiers: Decision in the Trenches, 1918" }
+
+// Sides implements adjudicator.Ruleset.
+func (r *Rules) Sides() []adjudicator.SideInfo {
+	return []adjudicator.SideInfo{{ID: US, Name: "US"}, {ID: DE, Name: "German"}}
+}
+
+// OptionNames implements adjudicator.Ruleset.
+func (r *Rules) OptionNames() map[string]string {
+	return map[string]string{"york": "12.5 Sergeant York (optional)"}
+}
+
+// New implements adjudicator.Ruleset: the game before set-up (3.1).
+func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+	st := &State{T: 0, P: PhasePlots}
+	for k, v := range opts {
+		if v {
+			if st.Options == nil {
+				st.Options = map[string]bool{}
+			}
+			st.Options[k] = true
+		}
+	}
+	return st, nil
+}
+
+// Decode implements adjudicator.Ruleset.
+func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+	var st State
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return nil, fmt.Errorf("decode soldiers1918 state: %w", err)
+	}
+	return &st, nil
+}
+
+// Encode implements adjudicator.Ruleset.
+func (r *Rules) Encode(st adjudicator.State) ([]byte, error) {
+	return json.Marshal(st.(*State))
+}
+
+// Order keys.
+func plotKey(turn int) string { return fmt.Sprintf("plot-%d", turn) }
+
+const (
+	keyComplete  = "plot-complete"
+	keyCancel    = "cancel"
+	keyPlacement = "placement"
+	phaseSetup   = "setup"
+)
+
+// germanPlotPhase is the phase a German plot for turn n is filed under: set-up for turn 1,
+// else Phase II of the turn before (5.2 II).
+func germanPlotPhase(turn int) string {
+	if turn == 1 {
+		return phaseSetup
+	}
+	return fmt.Sprintf("%d.II", turn-1)
+}
+
+func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side, key string) (adjudicator.Order, bool) {
+	for _, o := range filed {
+		if o.Phase == phase && o.Side == side && o.Key == key {
+			return o, true
+		}
+	}
+	return adjudicator.Order{}, false
+}
+
+// nextGermanPlot is the first turn a German plot may still be written for: the next
+// Phase II to come plots the turn after it (5.2 II).
+func nextGermanPlot(st *State) int {
+	switch {
+	case st.T == 0:
+		if st.P == PhasePlots {
+			return 1
+		}
+		return 2
+	case st.P == PhaseI || st.P == PhaseII:
+		return st.T + 1
+	default:
+		return st.T + 2
+	}
+}
+
+// Check implements adjudicator.Ruleset.
+func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+	st := s.(*State)
+	var out []adjudicator.Checked
+	var placements []block
+	plotsNow := map[int]bool{} // US plots in this submission
+	completeLine := -1
+	for _, b := range parseBlocks(lines) {
+		c := adjudicator.Checked{Line: b.line, Rule: b.rule}
+		if b.err != nil {
+			c.Reason = b.err.Error()
+			out = append(out, c)
+			out = appendContinuations(out, b, false, "")
+			continue
+		}
+		switch b.kind {
+		case "plot":
+			c = r.checkPlot(st, side, b, filed)
+			if c.OK && side == US {
+				plotsNow[b.turn] = true
+			}
+		case "complete":
+			if side != US {
+				c.Reason = "PLOT COMPLETE is the US player's (3.2); the German plots one turn at a time"
+			} else if st.T != 0 || st.P == PhaseOver {
+				c.Reason = "the US plot was fixed when set-up ended (3.2)"
+			} else {
+				completeLine = len(out)
+				c.OK, c.Reason = true, "the US six-turn plot will be complete and fixed (3.2)"
+				c.Orders = []adjudicator.Order{{Phase: phaseSetup, Side: US, Key: keyComplete, Kind: "complete", Text: "PLOT COMPLETE", Summary: "US plot declared complete (3.2)"}}
+			}
+		case "cancel":
+			c = r.checkCancel(st, side, filed)
+		case "setup-default", "place":
+			placements = append(placements, b)
+			continue
+		}
+		out = append(out, c)
+		out = appendContinuations(out, b, c.OK, "plot items, read with the line above")
+	}
+	if completeLine >= 0 {
+		// 3.2: complete means all six turns are plotted, now or earlier.
+		var missing []string
+		for n := 1; n <= LastTurn; n++ {
+			if _, ok := findOrder(filed, phaseSetup, US, plotKey(n)); !ok && !plotsNow[n] {
+				missing = append(missing, fmt.Sprint(n))
+			}
+		}
+		if len(missing) > 0 {
+			out[completeLine].OK = false
+			out[completeLine].Orders = nil
+			out[completeLine].Reason = "the plot is not complete: no plot yet for turn(s) " + strings.Join(missing, ", ") + " (write PLOT TURN n NONE for a turn without bombardment)"
+		}
+	}
+	if len(placements) > 0 {
+		out = append(out, r.checkPlacement(st, side, placements, filed)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line.No < out[j].Line.No })
+	return out
+}
+
+func appendContinuations(out []adjudicator.Checked, b block, ok bool, reason string) []adjudicator.Checked {
+	for _, l := range b.lines {
+		c := adjudicator.Checked{Line: l, OK: ok, Reason: reason, Rule: b.rule}
+		if !ok {
+			c.Reason = "part of the refused order above"
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adjudicator.Order) adjudicator.Checked {
+	c := adjudicator.Checked{Line: b.line, Rule: "3.2"}
+	total := 0
+	for _, it := range b.items {
+		if !r.sc.OnMap(it.Hex) {
+			c.Reason = fmt.Sprintf("hex %s is not on the map (4.1: columns 10-49, rows 00-20)", it.Hex)
+			return c
+		}
+		total += it.Count
+	}
+	if total > MaxMarkers {
+		c.Reason = fmt.Sprintf("%d markers plotted; at most %d a turn (3.2, 12.1)", total, MaxMarkers)
+		return c
+	}
+	var o adjudicator.Order
+	switch side {
+	case US:
+		if b.turn == 0 {
+			c.Reason = "the US plots every turn before play: write PLOT TURN n (n from 1 to 6) followed by its list (3.2)"
+			return c
+		}
+		if st.T != 0 || st.P == PhaseOver {
+			c.Reason = "once set-up is over the US plot may not be altered, only cancelled (3.2, 5.2 I)"
+			return c
+		}
+		o = adjudicator.Order{Phase: phaseSetup, Side: US, Key: plotKey(b.turn), Summary: fmt.Sprintf("US bombardment plot for turn %d", b.turn)}
+	case DE:
+		c.Rule = "3.3, 5.2 II"
+		next := nextGermanPlot(st)
+		if st.P == PhaseOver {
+			c.Reason = "the game is over"
+			return c
+		}
+		if b.turn == 0 {
+			b.turn = next
+		}
+		if b.turn < next {
+			c.Reason = fmt.Sprintf("the German plot for turn %d is already fixed; the next one you may write is for turn %d (5.2 II)", b.turn, next)
+			return c
+		}
+		if b.turn > LastTurn {
+			c.Reason = fmt.Sprintf("there is no turn %d: the game ends with turn %d (4.2)", b.turn, LastTurn)
+			return c
+		}
+		o = adjudicator.Order{Phase: germanPlotPhase(b.turn), Side: DE, Key: plotKey(b.turn), Summary: fmt.Sprintf("German bombardment plot for turn %d", b.turn)}
+	}
+	if old, ok := findOrder(filed, o.Phase, o.Side, o.Key); ok && old.Fixed {
+		c.Reason = fmt.Sprintf("the %s is fixed and may not be altered (3.2)", o.Summary)
+		return c
+	}
+	o.Kind, o.Sealed, o.Text = "plot", true, plotText(b.turn, b.none, b.items)
+	c.OK, c.Orders = true, []adjudicator.Order{o}
+	if b.none {
+		c.Reason = fmt.Sprintf("sealed: no bombardment in turn %d", b.turn)
+	} else {
+		c.Reason = fmt.Sprintf("sealed: %d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
+	}
+	return c
+}
+
+func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicator.Order) adjudicator.Checked {
+	c := adjudicator.Checked{Rule: "5.2 I"}
+	switch {
+	case side != US:
+		c.Reason = "only the US player may cancel bombardments; the German may simply plot none (5.2 III)"
+	case st.USCancelled:
+		c.Reason = "US bombardments are already cancelled for the rest of the game (5.2 I)"
+	case st.P == PhaseOver || (st.T == LastTurn && st.P != PhaseI && st.T != 0):
+		c.Reason = "no US Bombardment Execution Phase is left in this game"
+	default:
+		turn := st.T + 1
+		if st.T == 0 {
+			turn = 1
+		}
+		c.OK = true
+		c.Reason = fmt.Sprintf("standing order: at the start of Phase I of turn %d, attempt to cancel ALL US bombardments for the rest of the game (succeeds on 1-3, 5.2 I)", turn)
+		c.Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.I", turn), Side: US, Key: keyCancel, Kind: "cancel", Sealed: true, Text: "CANCEL BOMBARDMENT",
+			Summary: fmt.Sprintf("US standing order for turn %d, Phase I", turn)}}
+	}
+	return c
+}
+
+// checkPlacement checks a side's whole deployment: every unit of the counter mix placed,
+// in legal hexes, within the stacking limits (3.5, 3.6, 6.3, 6.4, 6.6).
+func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block, filed []adjudicator.Order) []adjudicator.Checked {
+	verdict := func(ok bool, reason, rule string) []adjudicator.Checked {
+		var out []adjudicator.Checked
+		for _, b := range blocks {
+			out = append(out, adjudicator.Checked{Line: b.line, OK: ok, Reason: reason, Rule: rule})
+		}
+		return out
+	}
+	if st.T != 0 || (side == DE && st.P == PhaseUSSetup) {
+		return verdict(false, "set-up is over for your side: units are placed only during set-up (3.5, 3.6)", "3.5, 3.6")
+	}
+	var items []placeItem
+	isDefault := false
+	for _, b := range blocks {
+		if b.kind == "setup-default" {
+			isDefault = true
+		}
+		items = append(items, b.place...)
+	}
+	if isDefault {
+		if len(blocks) > 1 {
+			return verdict(false, "SETUP DEFAULT replaces every PLACE line: send one or the other", "3.5, 3.6")
+		}
+		items = r.defaultPlacement(side)
+	}
+	items = withYork(items)
+	if err := r.legalPlacement(st, side, items); err != nil {
+		rule := "3.6, 6.4"
+		if side == DE {
+			rule = "3.5, 6.3"
+		}
+		return verdict(false, err.Error(), rule)
+	}
+	text := placementText(items)
+	if isDefault {
+		text = "SETUP DEFAULT"
+	}
+	name := "US"
+	if side == DE {
+		name = "German"
+	}
+	out := verdict(true, "part of your placement", "3.5, 3.6")
+	out[0].Reason = fmt.Sprintf("sealed: %s placement of all units, held until the %s set-up step", name, name)
+	out[0].Orders = []adjudicator.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
+		Summary: name + " placement (3.5, 3.6)"}}
+	return out
+}
+
+func (r *Rules) defaultPlacement(side adjudicator.Side) []placeItem {
+	src := r.sc.DefaultUS
+	if side == DE {
+		src = r.sc.DefaultGerman
+	}
+	var items []placeItem
+	for _, p := range src {
+		items = append(items, placeItem{Hex: p.Hex, Kind: p.Kind, Count: p.Count})
+	}
+	return items
+}
+
+// withYork makes the Sergeant York counter explicit: without a YORK item, one ARMY
+// platoon of the first Army hex is him (12.5: he is one of the 144 Army platoons).
+func withYork(items []placeItem) []placeItem {
+	for _, it := range items {
+		if it.Kind == KindYork {
+			return items
+		}
+	}
+	out := append([]placeItem(nil), items...)
+	for i, it := range out {
+		if it.Kind == KindUSArmy {
+			out[i].Count--
+			out = append(out, placeItem{Hex: it.Hex, Kind: KindYork, Count: 1})
+			if out[i].Count == 0 {
+				out = append(out[:i], out[i+1:]...)
+			}
+			return out
+		}
+	}
+	return out
+}
+
+func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []placeItem) error {
+	counts := map[string]int{}
+	perHex := map[hex.Hex]map[string]int{}
+	for _, it := range items {
+		if sideOf(it.Kind) != side {
+			return fmt.Errorf("%s units are not yours to place", kindWord[it.Kind])
+		}
+		if !r.sc.OnMap(it.Hex) {
+			return fmt.Errorf("hex %s is not on the map", it.Hex)
+		}
+		counts[it.Kind] += it.Count
+		if perHex[it.Hex] == nil {
+			perHex[it.Hex] = map[string]int{}
+		}
+		perHex[it.Hex][it.Kind] += it.Count
+	}
+	var want []string
+	if side == DE {
+		want = []string{KindDeInf, KindDeHMG}
+	} else {
+		want = []string{KindUSArmy, KindYork, KindUSMC}
+	}
+	for _, k := range want {
+		if counts[k] != r.sc.Counters[k] {
+			return fmt.Errorf("%d %s placed; the counter mix has exactly %d and all of them set up", counts[k], kindWord[k], r.sc.Counters[k])
+		}
+	}
+	limit := 3
+	if st.Quality == 6 {
+		limit = 4 // 6.3: a shock troop division
+	}
+	hexes := make([]hex.Hex, 0, len(perHex))
+	for h := range perHex {
+		hexes = append(hexes, h)
+	}
+	sort.Slice(hexes, func(i, j int) bool { return hexes[i].String() < hexes[j].String() })
+	for _, h := range hexes {
+		k := perHex[h]
+		if side == DE {
+			if !r.sc.GermanSetupHex(h) {
+				return fmt.Errorf("hex %s is outside the German position: on or behind the Main Trench line, or an outpost such as 3801 (3.5)", h)
+			}
+			if n := k[KindDeInf] + k[KindDeHMG]; n > limit {
+				if st.Quality == 0 {
+					return fmt.Errorf("hex %s holds %d units; the limit is 3 per hex, 4 only with a shock troop division, which the division-quality roll (3.4) has not yet shown (6.3)", h, n)
+				}
+				return fmt.Errorf("hex %s holds %d units; the German limit is %d per hex (6.3)", h, n, limit)
+			}
+			continue
+		}
+		if h.Row != 0 {
+			return fmt.Errorf("hex %s is not in the No Man's Land row xx00 where the US sets up (3.6)", h)
+		}
+		army, usmc := k[KindUSArmy]+k[KindYork], k[KindUSMC]
+		if army > 0 && usmc > 0 {
+			return fmt.Errorf("hex %s mixes US Army and USMC units, which may never stack together (6.4)", h)
+		}
+		if army > 4 || usmc > 4 {
+			return fmt.Errorf("hex %s holds %d units; the US limit is 4 per hex (6.4)", h, army+usmc)
+		}
+	}
+	return nil
+}
+
+// Waiting implements adjudicator.Ruleset.
+func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+	st := s.(*State)
+	has := func(phase string, side adjudicator.Side, key string) bool {
+		_, ok := findOrder(filed, phase, side, key)
+		return ok
+	}
+	var w []adjudicator.Side
+	switch st.P {
+	case PhasePlots:
+		for n := 1; n <= LastTurn; n++ {
+			if !has(phaseSetup, US, plotKey(n)) {
+				w = append(w, US)
+				break
+			}
+		}
+		if !has(phaseSetup, DE, plotKey(1)) {
+			w = append(w, DE)
+		}
+	case PhaseGermanSetup:
+		if !has(phaseSetup, DE, keyPlacement) {
+			w = append(w, DE)
+		}
+	case PhaseUSSetup:
+		if !has(phaseSetup, US, keyPlacement) {
+			w = append(w, US)
+		}
+	case PhaseII:
+		if st.T < LastTurn && !has(germanPlotPhase(st.T+1), DE, plotKey(st.T+1)) {
+			w = append(w, DE)
+		}
+	}
+	return w
+}
+
+// Inputs implements adjudicator.Ruleset.
+func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	var in []adjudicator.Order
+	add := func(phase string, side adjudicator.Side, key string) {
+		if o, ok := findOrder(filed, phase, side, key); ok {
+			in = append(in, o)
+		}
+	}
+	switch st.P {
+	case PhasePlots:
+		for n := 1; n <= LastTurn; n++ {
+			add(phaseSetup, US, plotKey(n))
+		}
+		add(phaseSetup, US, keyComplete)
+		add(phaseSetup, DE, plotKey(1))
+	case PhaseGermanSetup:
+		add(phaseSetup, DE, keyPlacement)
+	case PhaseUSSetup:
+		add(phaseSetup, US, keyPlacement)
+		for n := 1; n <= LastTurn; n++ {
+			add(phaseSetup, US, plotKey(n))
+		}
+	case PhaseI:
+		add(phaseSetup, US, plotKey(st.T))
+		add(fmt.Sprintf("%d.I", st.T), US, keyCancel)
+	case PhaseII:
+		if st.T < LastTurn {
+			add(germanPlotPhase(st.T+1), DE, plotKey(st.T+1))
+		}
+	case PhaseIII:
+		add(germanPlotPhase(st.T), DE, plotKey(st.T))
+	}
+	return in
+}
+
+// Defaults implements adjudicator.Ruleset: no plot, the scenario's deployment (DESIGN.md:
+// no move, no fire, no plot).
+func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	var lines []string
+	switch {
+	case st.P == PhasePlots && side == US:
+		for n := 1; n <= LastTurn; n++ {
+			if _, ok := findOrder(filed, phaseSetup, US, plotKey(n)); !ok {
+				lines = append(lines, plotText(n, true, nil))
+			}
+		}
+	case st.P == PhasePlots && side == DE:
+		lines = append(lines, plotText(1, true, nil))
+	case st.P == PhaseGermanSetup && side == DE, st.P == PhaseUSSetup && side == US:
+		lines = append(lines, "SETUP DEFAULT")
+	case st.P == PhaseII && side == DE && st.T < LastTurn:
+		lines = append(lines, plotText(st.T+1, true, nil))
+	}
+	var out []adjudicator.Order
+	for i, text := range lines {
+		for _, c := range r.Check(st, side, []orders.Line{{No: i + 1, Text: text, Fields: strings.Fields(text)}}, filed) {
+			out = append(out, c.Orders...)
+		}
+	}
+	return out
+}
+
+// Resolve implements adjudicator.Ruleset.
+func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+	st := s.(*State).clone()
+	res := &resolution{rules: r, st: st, d: d}
+	var err error
+	switch st.P {
+	case PhasePlots:
+		err = res.plots(inputs)
+	case PhaseGermanSetup:
+		err = res.setup(DE, inputs, PhaseUSSetup)
+	case PhaseUSSetup:
+		err = res.setup(US, inputs, PhaseI)
+	case PhaseI:
+		err = res.usExecution(inputs)
+	case PhaseII:
+		err = res.germanPlot(inputs)
+	case PhaseIII:
+		err = res.germanExecution(inputs)
+	case PhaseIVtoXI:
+		res.notImplemented()
+	default:
+		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
+	}
+	if err != nil {
+		return adjudicator.Outcome{}, err
+	}
+	res.out.State = st
+	return res.out, nil
+}
+
+// Status implements adjudicator.Ruleset.
+func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	var b strings.Builder
+	if st.Quality > 0 {
+		fmt.Fprintf(&b, "German division quality: rolled %d, German infantry fire strength %d (3.4)", st.Quality, st.GermanFS)
+		if st.Quality == 6 {
+			b.WriteString(", shock troops: 4 per hex (6.3)")
+		}
+		b.WriteString(".\n")
+	} else {
+		b.WriteString("German division quality: not yet rolled (3.4).\n")
+	}
+	if st.USCancelled {
+		b.WriteString("US bombardments: cancelled for the rest of the game (5.2 I).\n")
+	}
+	live, dead := map[adjudicator.Side]int{}, map[adjudicator.Side]int{}
+	for _, u := range st.Units {
+		if u.Carnage {
+			dead[sideOf(u.Kind)]++
+		} else {
+			live[sideOf(u.Kind)]++
+		}
+	}
+	if len(st.Units) > 0 {
+		fmt.Fprintf(&b, "Units on the map: US %d (%d eliminated), German %d (%d eliminated).\n", live[US], dead[US], live[DE], dead[DE])
+	}
+	if st.Options["york"] {
+		b.WriteString("Optional rule 12.5 Sergeant York is in play.\n")
+	}
+	if st.Result != "" {
+		b.WriteString(st.Result + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Map implements adjudicator.Ruleset. Nothing on the map is hidden in this game (6.5):
+// both sides see every unit, carnage and marker.
+func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	v := MapView{Turn: st.T, Phase: st.PhaseTitle(), Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
+	for _, u := range st.Units {
+		h, err := hex.Parse(u.Hex)
+		if err != nil {
+			continue
+		}
+		if u.Carnage {
+			v.Carnage[h]++
+			continue
+		}
+		sk := v.Stacks[h]
+		switch u.Kind {
+		case KindDeInf:
+			sk.DeInf++
+		case KindDeHMG:
+			sk.DeHMG++
+		case KindUSArmy:
+			sk.USArmy++
+		case KindYork:
+			sk.USArmy++
+			sk.York = true
+		case KindUSMC:
+			sk.USMC++
+		}
+		v.Stacks[h] = sk
+	}
+	return RenderMap(r.sc, v)
+}

@@ -1,0 +1,137 @@
+package adjudicator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// Tick processes the reminders and deadlines due at now, for every game. The daemon calls
+// it on its own clock; `adjutant tick` calls it by hand. It returns one line per action.
+func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
+	now = now.UTC()
+	var names []string
+	if err := d.Store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		names, err = tx.GameNames()
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("tick: list games: %w", err)
+	}
+	var report []string
+	for _, name := range names {
+		err := d.Store.Write(ctx, func(tx store.Tx) error {
+			lines, err := d.tickGame(ctx, tx, name, now)
+			report = append(report, lines...)
+			return err
+		})
+		if err != nil {
+			return report, fmt.Errorf("tick game %s: %w", name, err)
+		}
+	}
+	return report, nil
+}
+
+func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.Time) ([]string, error) {
+	g, err := tx.Game(name)
+	if err != nil {
+		return nil, err
+	}
+	if g.Over || g.Deadline.IsZero() {
+		return nil, nil
+	}
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	st, err := rs.Decode(g.State)
+	if err != nil {
+		return nil, err
+	}
+	filed, err := filedOrders(tx, name)
+	if err != nil {
+		return nil, err
+	}
+	waiting := rs.Waiting(st, filed)
+	if len(waiting) == 0 {
+		return nil, nil
+	}
+	cause := "tick:" + name + ":" + g.Deadline.Format(time.RFC3339)
+	h := &handling{desk: d, tx: tx, msg: Message{ID: cause}, now: now, game: g}
+	var report []string
+	due := g.Deadline.Add(g.Grace)
+	switch {
+	case now.Before(g.RemindAt) || (g.Reminded && now.Before(due)):
+		return nil, nil
+	case now.Before(due):
+		for _, side := range waiting {
+			p, _ := playerOf(g, side)
+			body, err := render("reminder.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, side), "Phase": st.PhaseTitle(), "Deadline": g.Deadline, "NoOrders": g.NoOrders})
+			if err != nil {
+				return nil, err
+			}
+			if _, err := h.enqueue([]string{p.Address}, g.Name, string(side), "reminder", fmt.Sprintf("[%s] Reminder: orders due %s", g.Name, g.Deadline.Format("Mon 2 Jan 15:04 MST")), body, false); err != nil {
+				return nil, err
+			}
+			report = append(report, fmt.Sprintf("%s: reminded %s", name, side))
+		}
+		g.Reminded = true
+		return report, tx.PutGame(g)
+	}
+	// The deadline and its grace have passed.
+	var notes []string
+	if late := now.Sub(due); late > time.Hour {
+		notes = append(notes, fmt.Sprintf("Adjutant was not running when the deadline passed (%s); it processed it %s late, at %s.",
+			due.Format(time.RFC3339), late.Round(time.Minute), now.Format(time.RFC3339)))
+	}
+	if g.NoOrders != "default" {
+		if g.LateNotified {
+			return nil, nil
+		}
+		for _, p := range g.Players {
+			body, err := render("late.txt", map[string]any{"Game": g.Name, "Phase": st.PhaseTitle(), "Waiting": strings.Join(sortedSides(rs, waiting), ", "), "Notes": notes})
+			if err != nil {
+				return nil, err
+			}
+			if _, err := h.enqueue([]string{p.Address}, g.Name, p.Side, "late", fmt.Sprintf("[%s] Deadline passed: waiting", g.Name), body, false); err != nil {
+				return nil, err
+			}
+		}
+		g.LateNotified = true
+		report = append(report, fmt.Sprintf("%s: deadline passed, waiting for %v", name, waiting))
+		return report, tx.PutGame(g)
+	}
+	for _, side := range waiting {
+		defaults := rs.Defaults(st, side, filed)
+		var what []string
+		for _, o := range defaults {
+			if _, err := d.fileOrder(tx, name, o, filed, cause, now); err != nil {
+				return nil, err
+			}
+			what = append(what, o.Summary)
+		}
+		notes = append(notes, fmt.Sprintf("%s sent no orders by the deadline: the default orders were used (%s).", sideName(rs, side), strings.Join(what, "; ")))
+		report = append(report, fmt.Sprintf("%s: default orders for %s", name, side))
+	}
+	adv, err := d.advance(ctx, tx, &g, rs, now, cause)
+	if err != nil {
+		return nil, err
+	}
+	if adv.batch != nil {
+		adv.batch.notes = append(notes, adv.batch.notes...)
+		adv.journal.Notes = adv.batch.notes
+	}
+	return report, d.flushResults(tx, adv)
+}
+
+func playerOf(g store.Game, side Side) (store.Player, bool) {
+	for _, p := range g.Players {
+		if p.Side == string(side) {
+			return p, true
+		}
+	}
+	return store.Player{}, false
+}

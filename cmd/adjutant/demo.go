@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// scripted is one mail of a scripted player.
+type scripted struct {
+	From    string
+	Subject string
+	Body    string
+}
+
+// Sample game: addresses and passwords of the scripted players.
+const (
+	sampleGame    = "sample"
+	sampleUS      = "pershing@aef.example"
+	sampleDE      = "ktk@regiment.example"
+	samplePassUS  = "lafayette-we-are-here"
+	samplePassDE  = "gott-strafe-england"
+	sampleAddress = "adjutant@localhost"
+)
+
+// samplePlots are the scripted plots: the US aims at the shipped German deployment
+// (reconstructed data: see adjudicator/soldiers1918/data), the German at the US stacks
+// in No Man's Land. 1015 and 4519 hold nobody: markers there have no effect (12.1).
+var (
+	sampleUSPlots = []string{
+		"3801x3, 1911x3, 2808x3, 3603x3",
+		"1401x2, 2901x2, 4701x2, 1402x2, 2902x2, 3802x2",
+		"1602x4, 2303x4, 4403x4",
+		"NONE",
+		"1102x3, 1802x3, 2103x2, 2502x2, 1015x1, 4519x1",
+		"3202x3, 3502x3, 4002x3, 4303x3",
+	}
+	sampleDEPlots = []string{
+		"2000x4, 2100x4, 2200x4",
+		"3000x4, 3100x4, 3200x4",
+		"1000x3, 1100x3, 1200x3, 1300x3",
+		"NONE",
+		"4000x4, 4100x4, 4200x4",
+		"2500x6, 2600x6",
+	}
+)
+
+// sampleScript is a whole six-turn game of Soldiers 1918 as the two players would mail it.
+func sampleScript() []scripted {
+	var us strings.Builder
+	fmt.Fprintf(&us, "GAME %s\nPASSWORD %s\n\n# The six-turn plot (3.2), then our placement (3.6), held until its step.\n", sampleGame, samplePassUS)
+	for i, p := range sampleUSPlots {
+		fmt.Fprintf(&us, "PLOT TURN %d %s\n", i+1, p)
+	}
+	us.WriteString("PLOT COMPLETE\nSETUP DEFAULT\n\n-- \nJohn J. Pershing\n")
+	mails := []scripted{
+		{From: sampleUS, Subject: "[sample] orders", Body: us.String()},
+		{From: sampleDE, Subject: "Re: [sample] You are invited to play German", Body: fmt.Sprintf(
+			"GAME %s\nPASSWORD %s\nPLOT TURN 1 %s\nSETUP DEFAULT\nSTATUS\n\n> PLOT TURN 1 4300x3 (quoted from the invitation: never executed)\n", sampleGame, samplePassDE, sampleDEPlots[0])},
+	}
+	for turn := 2; turn <= 6; turn++ {
+		mails = append(mails, scripted{From: sampleDE, Subject: fmt.Sprintf("[sample] plot for turn %d", turn),
+			Body: fmt.Sprintf("GAME %s\nPASSWORD %s\nPLOT %s\n", sampleGame, samplePassDE, sampleDEPlots[turn-1])})
+	}
+	return mails
+}
+
+// eml renders a scripted mail as an RFC 5322 message.
+func eml(m scripted, to, messageID string, date time.Time) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
+		m.From, to, m.Subject, date.Format(time.RFC1123Z), messageID)
+	b.WriteString(strings.ReplaceAll(m.Body, "\n", "\r\n"))
+	return b.Bytes()
+}
+
+// cmdDemo plays the sample game through pipe mode in a temporary store and prints every
+// mail as it is queued, then the audit verification and the replay.
+func cmdDemo(e *env, args []string) error {
+	fs := newFlags(e, "demo")
+	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
+	quiet := fs.Bool("quiet", false, "print only the summary")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	path := *keep
+	if path == "" {
+		dir, err := os.MkdirTemp("", "adjutant-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "demo.db")
+	}
+	printed := 0
+	show := func() error {
+		mails, err := outboxOf(e, path)
+		if err != nil {
+			return err
+		}
+		for _, m := range mails[printed:] {
+			if !*quiet {
+				fmt.Fprintf(e.stdout, "%s\nTo: %s\nSubject: %s\n\n%s\n", strings.Repeat("=", 78), strings.Join(m.To, ", "), m.Subject, m.Body)
+			}
+		}
+		printed = len(mails)
+		return nil
+	}
+	db := []string{"--db", path, "--address", sampleAddress}
+	step := func(args []string, stdin []byte) error {
+		var out, errb bytes.Buffer
+		sub := *e
+		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), &out, &errb
+		if code := runEnv(&sub, args); code != 0 {
+			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+		return nil
+	}
+	if err := step(append([]string{"game", "new", "--name", sampleGame, "--ruleset", "soldiers1918",
+		"--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
+		"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, db...), nil); err != nil {
+		return err
+	}
+	if err := show(); err != nil {
+		return err
+	}
+	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for i, m := range sampleScript() {
+		raw := eml(m, sampleAddress, fmt.Sprintf("demo-%d@players.example", i+1), start.Add(time.Duration(i)*time.Hour))
+		if !*quiet {
+			fmt.Fprintf(e.stdout, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
+		}
+		if err := step(append([]string{"handle"}, db...), raw); err != nil {
+			return err
+		}
+		if err := show(); err != nil {
+			return err
+		}
+	}
+	var out bytes.Buffer
+	for _, args := range [][]string{{"audit", "verify", "--game", sampleGame}, {"replay", "--game", sampleGame}} {
+		sub := *e
+		sub.stdout = &out
+		if code := runEnv(&sub, append(args, db...)); code != 0 {
+			return fmt.Errorf("adjutant %s failed", strings.Join(args, " "))
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s", strings.Repeat("=", 78), printed, out.String())
+	return nil
+}
+
+func outboxOf(e *env, path string) ([]outMailJSON, error) {
+	var out bytes.Buffer
+	sub := *e
+	sub.stdout = &out
+	if code := runEnv(&sub, []string{"outbox", "--db", path, "--json"}); code != 0 {
+		return nil, fmt.Errorf("read outbox of %s", path)
+	}
+	var mails []outMailJSON
+	if err := jsonUnmarshal(out.Bytes(), &mails); err != nil {
+		return nil, err
+	}
+	return mails, nil
+}

@@ -1,0 +1,541 @@
+// Package store keeps Adjutant's games in one bbolt file.
+//
+// The store knows the shape of a game's records, never a game's rules: a ruleset's state is
+// an opaque JSON document to it. Everything that one handled message changes is written in
+// one [Store.Update] transaction, so that a crash loses nothing and duplicates nothing
+// (DESIGN.md invariants 1 and 2).
+//
+// # Bucket layout
+//
+//	meta                      "schema" -> schema version, 8-byte big-endian
+//	games                     game name -> Game (JSON)
+//	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
+//	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
+//	game/<name>/audit         seq (8-byte BE) -> AuditEntry (JSON), append-only, hash-chained
+//	game/<name>/journal       seq (8-byte BE) -> JournalEntry (JSON), append-only
+//	processed                 message id -> Processed (JSON)
+//	outbox                    seq (8-byte BE) -> OutMail (JSON)
+//	throttle                  address -> Throttle (JSON)
+//
+// Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
+// records can be walked, exported or deleted together.
+//
+// Append-only logs are keyed by NextSequence as 8-byte big-endian integers so that cursor
+// order is numeric order. Values are copied out of a transaction before it ends (the JSON
+// decoding does that). No network I/O ever happens inside a transaction.
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the version of the bucket layout this code writes.
+const SchemaVersion = 1
+
+var (
+	bucketMeta      = []byte("meta")
+	bucketGames     = []byte("games")
+	bucketGame      = []byte("game")
+	bucketProcessed = []byte("processed")
+	bucketOutbox    = []byte("outbox")
+	bucketThrottle  = []byte("throttle")
+
+	subOrders  = []byte("orders")
+	subSeeds   = []byte("seeds")
+	subAudit   = []byte("audit")
+	subJournal = []byte("journal")
+
+	keySchema = []byte("schema")
+)
+
+// ErrNotFound is returned when a named record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is what the desk needs of persistent storage. The bbolt implementation is [DB];
+// a replicated one (etcd) can take its place without the desk knowing.
+type Store interface {
+	// Read runs fn in a read-only transaction.
+	Read(ctx context.Context, fn func(Tx) error) error
+	// Write runs fn in a read-write transaction, committed only when fn returns nil.
+	Write(ctx context.Context, fn func(Tx) error) error
+}
+
+// Tx is one transaction on the store.
+type Tx interface {
+	Game(name string) (Game, error)
+	PutGame(g Game) error
+	GameNames() ([]string, error)
+
+	Processed(messageID string) (bool, error)
+	MarkProcessed(messageID string, p Processed) error
+
+	PutOrder(game string, o Order) error
+	DeleteOrder(game string, o Order) error
+	Orders(game string) ([]Order, error)
+
+	PutSeed(game string, s Seed) error
+	Seeds(game string) ([]Seed, error)
+
+	AppendAudit(game string, e AuditEntry) (AuditEntry, error)
+	Audit(game string) ([]AuditEntry, error)
+
+	AppendJournal(game string, j JournalEntry) (JournalEntry, error)
+	Journal(game string) ([]JournalEntry, error)
+
+	Enqueue(m OutMail) (OutMail, error)
+	Outbox() ([]OutMail, error)
+	PutOutMail(m OutMail) error
+
+	Throttle(address string) (Throttle, error)
+	PutThrottle(address string, t Throttle) error
+}
+
+// Player is one side's player.
+type Player struct {
+	Side     string `json:"side"`
+	Address  string `json:"address"`
+	PassHash string `json:"pass_hash"` // bcrypt; never the password
+}
+
+// Game is one game's record.
+type Game struct {
+	Name    string          `json:"name"`
+	Ruleset string          `json:"ruleset"`
+	Options map[string]bool `json:"options,omitempty"`
+	Players []Player        `json:"players"`
+	State   json.RawMessage `json:"state"` // the ruleset's, opaque here
+	Created time.Time       `json:"created"`
+
+	// Deadlines (njudge model): each waiting phase has one.
+	PhaseLength  time.Duration `json:"phase_length"`
+	NoOrders     string        `json:"no_orders"` // "wait" or "default"
+	Grace        time.Duration `json:"grace"`
+	Deadline     time.Time     `json:"deadline,omitzero"`
+	RemindAt     time.Time     `json:"remind_at,omitzero"`
+	Reminded     bool          `json:"reminded,omitempty"`
+	LateNotified bool          `json:"late_notified,omitempty"`
+	Over         bool          `json:"over,omitempty"`
+}
+
+// Order is one accepted order block of one side, as canonical text.
+type Order struct {
+	Phase      string    `json:"phase"` // the phase it is for, as the ruleset names it
+	Side       string    `json:"side"`
+	Key        string    `json:"key"`  // replacement key within phase and side
+	Kind       string    `json:"kind"` // the ruleset's word: "plot", "placement", ...
+	Text       string    `json:"text"` // canonical text, what the ruleset re-parses
+	Summary    string    `json:"summary,omitempty"` // what it is, without its content
+	Sealed     bool      `json:"sealed,omitempty"`
+	Salt       string    `json:"salt,omitempty"`
+	Commitment string    `json:"commitment,omitempty"` // SHA-256(text | salt)
+	Fixed      bool      `json:"fixed,omitempty"`      // may no longer be replaced
+	Revealed   bool      `json:"revealed,omitempty"`
+	MessageID  string    `json:"message_id"`
+	Filed      time.Time `json:"filed"`
+}
+
+func (o Order) storeKey() []byte { return []byte(o.Phase + "|" + o.Side + "|" + o.Key) }
+
+// Seed is a turn's dice seed. Secret is the hex seed; it is revealed when the turn ends.
+type Seed struct {
+	Turn       int    `json:"turn"`
+	Secret     string `json:"secret"`
+	Commitment string `json:"commitment"`
+	Revealed   bool   `json:"revealed,omitempty"`
+}
+
+// AuditEntry is one link of a game's audit chain: a roll, a shuffle, a seed commitment or a
+// seed reveal. Hash is SHA-256 over Prev and the entry's other fields ([AuditEntry.ComputeHash]).
+type AuditEntry struct {
+	Seq          uint64    `json:"seq"`
+	Time         time.Time `json:"time"`
+	Kind         string    `json:"kind"` // "roll", "shuffle", "commit", "reveal"
+	Turn         int       `json:"turn"`
+	Phase        string    `json:"phase,omitempty"`
+	Index        int       `json:"index"`
+	Purpose      string    `json:"purpose,omitempty"`
+	Rule         string    `json:"rule,omitempty"`
+	Count        int       `json:"count,omitempty"`
+	Sides        int       `json:"sides,omitempty"`
+	Values       []int     `json:"values,omitempty"`
+	Modifier     int       `json:"modifier,omitempty"`
+	Result       int       `json:"result,omitempty"`
+	OrdersDigest string    `json:"orders_digest,omitempty"`
+	Value        string    `json:"value,omitempty"` // the commitment or the revealed seed
+	Prev         string    `json:"prev"`
+	Hash         string    `json:"hash"`
+}
+
+// ComputeHash returns the hash the entry must carry: SHA-256 of its JSON encoding with Hash
+// empty (Prev included, so the entries form a chain).
+func (e AuditEntry) ComputeHash() string {
+	e.Hash = ""
+	e.Time = e.Time.UTC()
+	b, err := json.Marshal(e)
+	if err != nil {
+		panic(fmt.Sprintf("audit entry is always encodable: %v", err)) // only plain fields
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// JournalEntry records one advance of a game (the phases resolved together), so that
+// `adjutant replay` can re-adjudicate it.
+type JournalEntry struct {
+	Seq       uint64          `json:"seq"`
+	Now       time.Time       `json:"now"`
+	Steps     []JournalStep   `json:"steps"`
+	MailIDs   []string        `json:"mail_ids"`
+	StateHash string          `json:"state_hash"`
+	State     json.RawMessage `json:"state"`
+	Revealed  []Order         `json:"revealed,omitempty"` // sealed orders shown by this advance
+	Waiting   []string        `json:"waiting,omitempty"`  // sides the next phase waits for
+	Notes     []string        `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
+}
+
+// JournalStep is one resolved phase: which turn and phase, and the orders it used.
+type JournalStep struct {
+	Turn         int     `json:"turn"`
+	Phase        string  `json:"phase"`
+	Orders       []Order `json:"orders"`
+	OrdersDigest string  `json:"orders_digest"`
+}
+
+// Processed records a handled message.
+type Processed struct {
+	At      time.Time `json:"at"`
+	Game    string    `json:"game,omitempty"`
+	Outcome string    `json:"outcome"`
+}
+
+// OutMail is one mail waiting in, or sent from, the outbox.
+type OutMail struct {
+	Seq         uint64    `json:"seq"`
+	MessageID   string    `json:"message_id"`
+	To          []string  `json:"to"`
+	Subject     string    `json:"subject"`
+	Body        string    `json:"body"`
+	InReplyTo   string    `json:"in_reply_to,omitempty"`
+	References  []string  `json:"references,omitempty"`
+	AutoReplied bool      `json:"auto_replied,omitempty"` // answers a player's mail
+	Game        string    `json:"game,omitempty"`
+	Side        string    `json:"side,omitempty"`
+	Kind        string    `json:"kind"`
+	Queued      time.Time `json:"queued"`
+	Sent        bool      `json:"sent"`
+	SentAt      time.Time `json:"sent_at,omitzero"`
+	Attempts    int       `json:"attempts,omitempty"`
+	NextAttempt time.Time `json:"next_attempt,omitzero"`
+	LastError   string    `json:"last_error,omitempty"`
+}
+
+// Throttle counts refusals sent to one address in the current window.
+type Throttle struct {
+	WindowStart time.Time `json:"window_start"`
+	Count       int       `json:"count"`
+}
+
+// DB is the bbolt implementation of [Store].
+type DB struct {
+	bolt *bolt.DB
+}
+
+var _ Store = (*DB)(nil)
+
+// Open opens (creating if needed) the bbolt file at path, creates every bucket and checks
+// the schema version.
+func Open(path string) (*DB, error) {
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	err = b.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketMeta, bucketGames, bucketGame, bucketProcessed, bucketOutbox, bucketThrottle} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if v := meta.Get(keySchema); v != nil {
+			if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
+				return fmt.Errorf("schema version %d, this program knows %d", got, SchemaVersion)
+			}
+			return nil
+		}
+		return meta.Put(keySchema, u64(SchemaVersion))
+	})
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &DB{bolt: b}, nil
+}
+
+// Close closes the file.
+func (d *DB) Close() error { return d.bolt.Close() }
+
+// Read implements [Store].
+func (d *DB) Read(ctx context.Context, fn func(Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.bolt.View(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
+}
+
+// Write implements [Store].
+func (d *DB) Write(ctx context.Context, fn func(Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
+}
+
+// Size returns the size of the bbolt file in bytes.
+func (d *DB) Size() (int64, error) {
+	var n int64
+	err := d.bolt.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
+	return n, err
+}
+
+type btx struct{ tx *bolt.Tx }
+
+func u64(n uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return b[:]
+}
+
+func getJSON(b *bolt.Bucket, key []byte, v any) (bool, error) {
+	raw := b.Get(key)
+	if raw == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, fmt.Errorf("decode %s: %w", key, err)
+	}
+	return true, nil
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	return b.Put(key, raw)
+}
+
+// gameBucket returns the nested bucket sub of a game, creating it when writable.
+func (t *btx) gameBucket(game string, sub []byte) (*bolt.Bucket, error) {
+	root := t.tx.Bucket(bucketGame)
+	g := root.Bucket([]byte(game))
+	if g == nil {
+		if !t.tx.Writable() {
+			return nil, nil
+		}
+		var err error
+		if g, err = root.CreateBucket([]byte(game)); err != nil {
+			return nil, fmt.Errorf("create game bucket %s: %w", game, err)
+		}
+	}
+	b := g.Bucket(sub)
+	if b == nil && t.tx.Writable() {
+		var err error
+		if b, err = g.CreateBucket(sub); err != nil {
+			return nil, fmt.Errorf("create %s bucket of %s: %w", sub, game, err)
+		}
+	}
+	return b, nil
+}
+
+func eachJSON[T any](b *bolt.Bucket, what string) ([]T, error) {
+	if b == nil {
+		return nil, nil
+	}
+	var out []T
+	err := b.ForEach(func(k, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
+			return fmt.Errorf("decode %s %x: %w", what, k, err)
+		}
+		out = append(out, x)
+		return nil
+	})
+	return out, err
+}
+
+func (t *btx) Game(name string) (Game, error) {
+	var g Game
+	ok, err := getJSON(t.tx.Bucket(bucketGames), []byte(name), &g)
+	if err != nil {
+		return Game{}, fmt.Errorf("read game %s: %w", name, err)
+	}
+	if !ok {
+		return Game{}, fmt.Errorf("game %s: %w", name, ErrNotFound)
+	}
+	return g, nil
+}
+
+func (t *btx) PutGame(g Game) error {
+	if g.Name == "" {
+		return errors.New("put game: empty name")
+	}
+	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), g)
+}
+
+func (t *btx) GameNames() ([]string, error) {
+	var names []string
+	err := t.tx.Bucket(bucketGames).ForEach(func(k, _ []byte) error {
+		names = append(names, string(k))
+		return nil
+	})
+	return names, err
+}
+
+func (t *btx) Processed(id string) (bool, error) {
+	return t.tx.Bucket(bucketProcessed).Get([]byte(id)) != nil, nil
+}
+
+func (t *btx) MarkProcessed(id string, p Processed) error {
+	if id == "" {
+		return errors.New("mark processed: empty message id")
+	}
+	return putJSON(t.tx.Bucket(bucketProcessed), []byte(id), p)
+}
+
+func (t *btx) PutOrder(game string, o Order) error {
+	b, err := t.gameBucket(game, subOrders)
+	if err != nil {
+		return err
+	}
+	return putJSON(b, o.storeKey(), o)
+}
+
+func (t *btx) DeleteOrder(game string, o Order) error {
+	b, err := t.gameBucket(game, subOrders)
+	if err != nil {
+		return err
+	}
+	return b.Delete(o.storeKey())
+}
+
+func (t *btx) Orders(game string) ([]Order, error) {
+	b, err := t.gameBucket(game, subOrders)
+	if err != nil {
+		return nil, err
+	}
+	out, err := eachJSON[Order](b, "order")
+	// Filing order, then key, so that "in the order written" survives the key order.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Filed.Before(out[j].Filed) })
+	return out, err
+}
+
+func (t *btx) PutSeed(game string, s Seed) error {
+	b, err := t.gameBucket(game, subSeeds)
+	if err != nil {
+		return err
+	}
+	return putJSON(b, u64(uint64(s.Turn)), s)
+}
+
+func (t *btx) Seeds(game string) ([]Seed, error) {
+	b, err := t.gameBucket(game, subSeeds)
+	if err != nil {
+		return nil, err
+	}
+	return eachJSON[Seed](b, "seed")
+}
+
+func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
+	b, err := t.gameBucket(game, subAudit)
+	if err != nil {
+		return e, err
+	}
+	prev := ""
+	if _, v := b.Cursor().Last(); v != nil {
+		var last AuditEntry
+		if err := json.Unmarshal(v, &last); err != nil {
+			return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
+		}
+		prev = last.Hash
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return e, err
+	}
+	b.FillPercent = 1.0 // append-only
+	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
+	e.Hash = e.ComputeHash()
+	return e, putJSON(b, u64(seq), e)
+}
+
+func (t *btx) Audit(game string) ([]AuditEntry, error) {
+	b, err := t.gameBucket(game, subAudit)
+	if err != nil {
+		return nil, err
+	}
+	return eachJSON[AuditEntry](b, "audit entry")
+}
+
+func (t *btx) AppendJournal(game string, j JournalEntry) (JournalEntry, error) {
+	b, err := t.gameBucket(game, subJournal)
+	if err != nil {
+		return j, err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return j, err
+	}
+	b.FillPercent = 1.0
+	j.Seq = seq
+	return j, putJSON(b, u64(seq), j)
+}
+
+func (t *btx) Journal(game string) ([]JournalEntry, error) {
+	b, err := t.gameBucket(game, subJournal)
+	if err != nil {
+		return nil, err
+	}
+	return eachJSON[JournalEntry](b, "journal entry")
+}
+
+func (t *btx) Enqueue(m OutMail) (OutMail, error) {
+	b := t.tx.Bucket(bucketOutbox)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return m, err
+	}
+	m.Seq = seq
+	return m, putJSON(b, u64(seq), m)
+}
+
+func (t *btx) Outbox() ([]OutMail, error) {
+	return eachJSON[OutMail](t.tx.Bucket(bucketOutbox), "outbox mail")
+}
+
+func (t *btx) PutOutMail(m OutMail) error {
+	b := t.tx.Bucket(bucketOutbox)
+	if m.Seq == 0 || b.Get(u64(m.Seq)) == nil {
+		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
+	}
+	return putJSON(b, u64(m.Seq), m)
+}
+
+func (t *btx) Throttle(addr string) (Throttle, error) {
+	var th Throttle
+	_, err := getJSON(t.tx.Bucket(bucketThrottle), []byte(addr), &th)
+	return th, err
+}
+
+func (t *btx) PutThrottle(addr string, th Throttle) error {
+	return putJSON(t.tx.Bucket(bucketThrottle), []byte(addr), th)
+}
