@@ -81,11 +81,7 @@ func lastTitle(b *batch) string {
 	if len(b.steps) == 0 {
 		return ""
 	}
-	first, last := b.steps[0].Title, b.steps[len(b.steps)-1].Title
-	if first == last {
-		return first
-	}
-	return first + " to " + last
+	return "up to " + b.steps[len(b.steps)-1].Title
 }
 
 // nextText says what the game waits for, and until when.

@@ -712,6 +712,33 @@ func TestReadEnvelopeDeepNesting(t *testing.T) {
 	}
 }
 
+// TestReadEnvelopeBoundedOutput feeds crafted messages of about the size
+// limit whose text could blow up (nested quotes repeated on every line, many
+// parts, long flowed paragraphs) and checks that Text stays within a small
+// multiple of the input.
+func TestReadEnvelopeBoundedOutput(t *testing.T) {
+	const m = 1 << 19
+	h := "From: a@example.org\r\n"
+	tests := map[string]string{
+		"nested blockquotes": h + "Content-Type: text/html\r\n\r\n" +
+			strings.Repeat("<blockquote>", m/24) + strings.Repeat("a<br>", m/10),
+		"flowed deep quotes": h + "Content-Type: text/plain; format=flowed\r\n\r\n" +
+			strings.Repeat(strings.Repeat(">", 1000)+" a \r\n", m/1010),
+		"flowed one paragraph": h + "Content-Type: text/plain; format=flowed\r\n\r\n" + strings.Repeat("a \r\n", m/4),
+		"many html parts": h + "Content-Type: multipart/mixed; boundary=x\r\n\r\n" +
+			strings.Repeat("--x\r\nContent-Type: text/html\r\n\r\n<p>a\r\n", m/40),
+		"many references": h + "References: " + strings.Repeat("<a@b> ", m/7) + "\r\n\r\nhi",
+	}
+	for name, raw := range tests {
+		t.Run(name, func(t *testing.T) {
+			env := read(t, []byte(raw))
+			if len(env.Text) > 4*len(raw) {
+				t.Errorf("Text is %d bytes from %d bytes of input", len(env.Text), len(raw))
+			}
+		})
+	}
+}
+
 func BenchmarkReadEnvelope(b *testing.B) {
 	for _, name := range []string{"plain.eml", "nested.eml", "html-outlook.eml", "flowed.eml"} {
 		raw := fixture(b, name)

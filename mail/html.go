@@ -61,6 +61,12 @@ type htmlConv struct {
 	skip         int             // depth inside elements whose text is not shown
 }
 
+// maxQuotePrefix bounds the ">" written before a quoted line. Deeper
+// <blockquote> nesting is shown at this depth: the prefix only has to mark
+// the line as quoted, and an unbounded one would let a 1 MiB message of
+// nested blockquotes and <br>s expand to gigabytes of text (depth × lines).
+const maxQuotePrefix = 16
+
 // skippedElements hold no visible text. script, style, title, noscript,
 // iframe, noembed and noframes are raw-text elements for the tokenizer, which
 // treats them as opened even when written self-closing.
@@ -183,7 +189,7 @@ func (c *htmlConv) text(s string) {
 func (c *htmlConv) put(r rune) {
 	if !c.hasContent {
 		if c.quote > 0 {
-			c.line.WriteString(strings.Repeat(">", c.quote))
+			c.line.WriteString(c.quotePrefix())
 			c.line.WriteByte(' ')
 		}
 		c.prefixLen = c.line.Len()
@@ -191,6 +197,11 @@ func (c *htmlConv) put(r rune) {
 	}
 	c.pendingSpace = false
 	c.line.WriteRune(r)
+}
+
+// quotePrefix is the ">" marker for the current <blockquote> depth.
+func (c *htmlConv) quotePrefix() string {
+	return strings.Repeat(">", min(c.quote, maxQuotePrefix))
 }
 
 // newline ends the current line, even an empty one.
@@ -212,7 +223,7 @@ func (c *htmlConv) newline() {
 	case trimmed != "":
 		c.lines = append(c.lines, prefix+trimmed)
 	case c.quote > 0:
-		c.lines = append(c.lines, strings.Repeat(">", c.quote))
+		c.lines = append(c.lines, c.quotePrefix())
 	default:
 		c.lines = append(c.lines, "")
 	}

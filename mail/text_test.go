@@ -43,6 +43,7 @@ func TestTextFromHTML(t *testing.T) {
 		{"list", "<ul><li>one</li><li>two</li></ul>after", "one\ntwo\nafter\n"},
 		{"signature separator thunderbird", `<p>HOLD</p><div class="moz-signature">-- <br>Alice</div>`, "HOLD\n-- \nAlice\n"},
 		{"signature separator div", "<div>HOLD</div><div>-- </div><div>Alice</div>", "HOLD\n-- \nAlice\n"},
+		{"quote prefix capped", strings.Repeat("<blockquote>", 40) + "a", strings.Repeat(">", 16) + " a\n"},
 		{"signature in quote", "<blockquote>-- <br>Bob</blockquote>", "> -- \n> Bob\n"},
 		{"headings and hr", "<h1>Turn 3</h1>text<hr>more", "Turn 3\ntext\nmore\n"},
 		{"broken markup", "<p>unclosed <b>bold <div", "unclosed bold\n"},

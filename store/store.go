@@ -131,9 +131,9 @@ type Game struct {
 type Order struct {
 	Phase      string    `json:"phase"` // the phase it is for, as the ruleset names it
 	Side       string    `json:"side"`
-	Key        string    `json:"key"`  // replacement key within phase and side
-	Kind       string    `json:"kind"` // the ruleset's word: "plot", "placement", ...
-	Text       string    `json:"text"` // canonical text, what the ruleset re-parses
+	Key        string    `json:"key"`               // replacement key within phase and side
+	Kind       string    `json:"kind"`              // the ruleset's word: "plot", "placement", ...
+	Text       string    `json:"text"`              // canonical text, what the ruleset re-parses
 	Summary    string    `json:"summary,omitempty"` // what it is, without its content
 	Sealed     bool      `json:"sealed,omitempty"`
 	Salt       string    `json:"salt,omitempty"`

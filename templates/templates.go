@@ -20,7 +20,32 @@ var all = template.Must(template.New("").Funcs(template.FuncMap{
 		return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
 	},
 	"upper": strings.ToUpper,
+	"wrap":  Wrap,
 }).ParseFS(files, "*.txt"))
+
+// Wrap breaks s into lines of at most width columns at spaces, indenting continuation
+// lines by indent spaces, so that prose reads on a phone. Existing line breaks are kept;
+// a word longer than the width (a hash) stays whole.
+func Wrap(width, indent int, s string) string {
+	pad := strings.Repeat(" ", indent)
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = w
+			case len([]rune(line))+1+len([]rune(w)) > width:
+				out = append(out, line)
+				line = pad + w
+			default:
+				line += " " + w
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
 
 // Render executes the template file name (e.g. "order-check.txt") with data.
 func Render(name string, data any) (string, error) {

@@ -111,7 +111,7 @@ func mvHeader(v MapView) string {
 	if phase == "" {
 		phase = "-"
 	}
-	head := "Soldiers 1918 -- " + turn + ", " + vis + ", phase "
+	head := "Soldiers map -- " + turn + ", " + vis + ", phase "
 	if room := mvWidth - len(head); len([]rune(phase)) > room {
 		phase = string([]rune(phase)[:room-3]) + "..."
 	}

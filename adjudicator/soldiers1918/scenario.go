@@ -131,7 +131,7 @@ type Scenario struct {
 
 	MapSources     map[MapFact]Value // provenance of every map claim (N is 1)
 	CounterSources map[string]Value  // provenance of Counters (N is the count)
-	Sources        []SourceLine           // every data line, in load order
+	Sources        []SourceLine      // every data line, in load order
 
 	scHexes   map[hex.Hex]*HexInfo
 	scOrder   []hex.Hex   // sorted by column then row

@@ -64,8 +64,8 @@ type State struct {
 	P       string          `json:"phase"`
 	Options map[string]bool `json:"options,omitempty"`
 	// Quality is the 3.4 division-quality roll, 0 until rolled.
-	Quality  int `json:"quality,omitempty"`
-	GermanFS int `json:"german_fs,omitempty"`
+	Quality  int    `json:"quality,omitempty"`
+	GermanFS int    `json:"german_fs,omitempty"`
 	Units    []Unit `json:"units,omitempty"`
 	// USCancelled is set once a 5.2 I cancellation succeeds: no US bombardment after.
 	USCancelled bool   `json:"us_cancelled,omitempty"`

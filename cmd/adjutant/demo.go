@@ -29,22 +29,24 @@ const (
 // samplePlots are the scripted plots: the US aims at the shipped German deployment
 // (reconstructed data: see adjudicator/soldiers1918/data), the German at the US stacks
 // in No Man's Land. 1015 and 4519 hold nobody: markers there have no effect (12.1).
+// No hex is plotted twice, and none is one of the HELP text's examples, so that the
+// secrecy test can look for every plotted hex in every mail before its reveal.
 var (
 	sampleUSPlots = []string{
-		"3801x3, 1911x3, 2808x3, 3603x3",
-		"1401x2, 2901x2, 4701x2, 1402x2, 2902x2, 3802x2",
-		"1602x4, 2303x4, 4403x4",
+		"1911x3, 3603x3, 1401x3, 2901x3",
+		"4701x3, 1402x3, 2902x3, 3802x3",
+		"1602x4, 4403x4, 1102x4",
 		"NONE",
-		"1102x3, 1802x3, 2103x2, 2502x2, 1015x1, 4519x1",
+		"1802x3, 2103x3, 2502x2, 1015x1, 4519x1",
 		"3202x3, 3502x3, 4002x3, 4303x3",
 	}
 	sampleDEPlots = []string{
 		"2000x4, 2100x4, 2200x4",
 		"3000x4, 3100x4, 3200x4",
-		"1000x3, 1100x3, 1200x3, 1300x3",
+		"1200x3, 1300x3, 1400x3, 1500x3",
 		"NONE",
 		"4000x4, 4100x4, 4200x4",
-		"2500x6, 2600x6",
+		"3300x6, 3400x6",
 	}
 )
 

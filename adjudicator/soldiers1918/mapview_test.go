@@ -1,0 +1,272 @@
+package soldiers1918_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+)
+
+// The golden map is rewritten with: go test ./adjudicator/soldiers1918/ -run MapRenderGolden -update
+//
+// The flag is registered in init, and only if no other test file of the
+// package has registered one already: package-level variables (where a
+// flag.Bool("update", ...) elsewhere would live) are initialised before any
+// init runs, so the two never collide.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func mvUpdating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+const mvGolden = "testdata/mapview.golden"
+
+// mvSampleView is the default set-up in mid-game, with each kind of marker.
+func mvSampleView(s *soldiers1918.Scenario) soldiers1918.MapView {
+	v := soldiers1918.MapView{
+		Turn: 2, Phase: "VII US Movement", Visibility: 11,
+		Stacks:      map[hex.Hex]soldiers1918.Stack{},
+		Carnage:     map[hex.Hex]int{scH("2102"): 2, scH("1100"): 1},
+		COWed:       map[hex.Hex]bool{scH("3801"): true},
+		Bombardment: map[hex.Hex]int{scH("3802"): 3},
+	}
+	for _, ps := range [][]soldiers1918.Placement{s.DefaultGerman, s.DefaultUS} {
+		for _, p := range ps {
+			st := v.Stacks[p.Hex]
+			switch p.Kind {
+			case "de-inf":
+				st.DeInf += p.Count
+			case "de-hmg":
+				st.DeHMG += p.Count
+			case "us-army":
+				st.USArmy += p.Count
+			case "york":
+				st.USArmy += p.Count
+				st.York = true
+			case "usmc":
+				st.USMC += p.Count
+			}
+			v.Stacks[p.Hex] = st
+		}
+	}
+	return v
+}
+
+var mvStripRE = regexp.MustCompile(`^Strip (\d+) of (\d+): columns (\d\d)-(\d\d)$`)
+
+// mvCellAt reads the cell of hex h from a rendered map, following the
+// documented layout: find the strip holding h's column, the x of the column
+// label, and the line of h's row (odd columns on the upper of the row's
+// two lines, even columns on the lower).
+func mvCellAt(t *testing.T, out string, h hex.Hex) string {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		m := mvStripRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		first, _ := strconv.Atoi(m[3])
+		last, _ := strconv.Atoi(m[4])
+		if h.Col < first || h.Col > last {
+			continue
+		}
+		strip := lines[i+1:]
+		for j, sl := range strip {
+			if sl == "" {
+				strip = strip[:j]
+				break
+			}
+		}
+		label := fmt.Sprintf("%02d", h.Col)
+		x := -1
+		for _, ll := range strip[:2] {
+			if k := strings.Index(ll+" ", " "+label+" "); k >= 0 {
+				x = k + 1
+			}
+		}
+		if x < 0 {
+			t.Fatalf("no label for column %s in strip %s", label, m[1])
+		}
+		var rows []string
+		for _, sl := range strip[2 : len(strip)-2] {
+			if strings.HasPrefix(sl, fmt.Sprintf("%02d ", h.Row)) {
+				rows = append(rows, sl)
+			}
+		}
+		if len(rows) == 0 {
+			t.Fatalf("no line for row %02d in strip %s", h.Row, m[1])
+		}
+		row := rows[len(rows)-1]
+		if h.Col%2 == 1 {
+			row = rows[0]
+		}
+		if x >= len(row) {
+			return ""
+		}
+		return strings.TrimRight(row[x:min(len(row), x+9)], " ")
+	}
+	t.Fatalf("no strip holds column %02d", h.Col)
+	return ""
+}
+
+func TestMapRenderLayout(t *testing.T) {
+	s := scLoad(t)
+	for _, v := range []soldiers1918.MapView{
+		mvSampleView(s),
+		{},
+		{Turn: 6, Phase: strings.Repeat("a very long phase name ", 10), Visibility: 16},
+	} {
+		out := mvRender(t, s, v)
+		for i, l := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(l); n > 78 {
+				t.Errorf("line %d is %d runes long, over 78: %q", i+1, n, l)
+			}
+		}
+		// No four-digit hex id anywhere: mails are searched for them.
+		if ids := regexp.MustCompile(`\d{4}`).FindAllString(out, -1); len(ids) > 0 {
+			t.Errorf("map prints hex ids %v", ids)
+		}
+		var strips []string
+		for _, l := range strings.Split(out, "\n") {
+			if mvStripRE.MatchString(l) {
+				strips = append(strips, l)
+			}
+		}
+		want := []string{
+			"Strip 1 of 3: columns 10-23",
+			"Strip 2 of 3: columns 24-36",
+			"Strip 3 of 3: columns 37-49",
+		}
+		if strings.Join(strips, "\n") != strings.Join(want, "\n") {
+			t.Errorf("strips:\n%s\nwant:\n%s", strings.Join(strips, "\n"), strings.Join(want, "\n"))
+		}
+		head := strings.SplitN(out, "\n", 2)[0]
+		if !strings.HasPrefix(head, "Soldiers map -- ") || !strings.Contains(head, "phase") || !strings.Contains(head, "visibility") {
+			t.Errorf("header %q lacks turn, phase or visibility", head)
+		}
+		for _, w := range []string{"Legend", "Terrain", "Units", "Markers", "COWed", "bombardment", "carnage", "odd columns (upper line)"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("legend lacks %q", w)
+			}
+		}
+	}
+}
+
+// mvRender renders and fails on an empty map.
+func mvRender(t *testing.T, s *soldiers1918.Scenario, v soldiers1918.MapView) string {
+	t.Helper()
+	out := soldiers1918.RenderMap(s, v)
+	if len(out) < 1000 {
+		t.Fatalf("RenderMap() = %q, too short", out)
+	}
+	return out
+}
+
+func TestMapRenderHeader(t *testing.T) {
+	s := scLoad(t)
+	for _, tc := range []struct {
+		v    soldiers1918.MapView
+		want string
+	}{
+		{soldiers1918.MapView{Turn: 2, Phase: "VII US Movement", Visibility: 11},
+			"Soldiers map -- turn 2, visibility 11, phase VII US Movement"},
+		{soldiers1918.MapView{Turn: 3, Phase: "I US Bombardment Execution"},
+			"Soldiers map -- turn 3, visibility not yet determined, phase I US Bombardment Execution"[:75] + "..."},
+		{soldiers1918.MapView{Phase: "German set-up"},
+			"Soldiers map -- set-up, visibility not yet determined, phase German set-up"},
+	} {
+		out := soldiers1918.RenderMap(s, tc.v)
+		if head := strings.SplitN(out, "\n", 2)[0]; head != tc.want {
+			t.Errorf("header = %q, want %q", head, tc.want)
+		}
+	}
+}
+
+func TestMapRenderCells(t *testing.T) {
+	s := scLoad(t)
+	v := mvSampleView(s)
+	v.Stacks[scH("2104")] = soldiers1918.Stack{DeInf: 1, USArmy: 2} // both sides, for the format
+	out := soldiers1918.RenderMap(s, v)
+	for _, tc := range []struct {
+		h, want, why string
+	}{
+		{"1911", "BC 1g2h", "bunker on a communication trench, German infantry and HMG"},
+		{"3801", "O 1g!", "outpost, one German infantry, COWed"},
+		{"3802", "M 1g*3", "Main Trench, bombardment markers"},
+		{"2102", "# x2", "wire on open ground, carnage"},
+		{"3800", "~# 4ay", "No Man's Land and wire, four Army platoons with Sergeant York"},
+		{"3000", "~ 4m", "USMC"},
+		{"1100", "~ 4ax1", "Army and carnage"},
+		{"1306", "SC", "support and communication trench, empty"},
+		{"1302", "MC", "main and communication trench"},
+		{"1510", ".", "open ground"},
+		{"4900", "~", "empty No Man's Land"},
+		{"4919", ".", "an odd column's top hex"},
+		{"4820", ".", "an even column's top hex"},
+		{"2104", ". 1g2a", "both sides in one hex"},
+	} {
+		if got := mvCellAt(t, out, scH(tc.h)); got != tc.want {
+			t.Errorf("cell %s = %q, want %q (%s)", tc.h, got, tc.want, tc.why)
+		}
+	}
+}
+
+func TestMapRenderOverflow(t *testing.T) {
+	s := scLoad(t)
+	h := scH("1302")
+	v := soldiers1918.MapView{
+		Stacks:      map[hex.Hex]soldiers1918.Stack{h: {DeInf: 2, DeHMG: 1}},
+		COWed:       map[hex.Hex]bool{h: true},
+		Bombardment: map[hex.Hex]int{h: 12},
+		Carnage:     map[hex.Hex]int{h: 11},
+	}
+	out := soldiers1918.RenderMap(s, v)
+	if got, want := mvCellAt(t, out, h), "MC2g1h!*+"; got != want {
+		t.Errorf("overflowing cell = %q, want %q", got, want)
+	}
+	if want := "+ column 13, row 02: MC 2g 1h ! *12 x11"; !strings.Contains(out, want) {
+		t.Errorf("map lacks the note %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, "A cell ending in + is spelt out") {
+		t.Error("legend does not explain +")
+	}
+}
+
+func TestMapRenderGolden(t *testing.T) {
+	s := scLoad(t)
+	got := soldiers1918.RenderMap(s, mvSampleView(s))
+	if mvUpdating() {
+		if err := os.WriteFile(mvGolden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(mvGolden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("RenderMap() differs from %s (run with -update after checking):\n%s", mvGolden, got)
+	}
+}
+
+func BenchmarkRenderMap(b *testing.B) {
+	s := scLoad(b)
+	v := mvSampleView(s)
+	b.ReportAllocs()
+	for b.Loop() {
+		soldiers1918.RenderMap(s, v)
+	}
+}
