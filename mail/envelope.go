@@ -303,8 +303,11 @@ func automatedReason(h message.Header, env *Envelope) string {
 	// RFC 3834: any value but "no" marks automatic mail. An empty value is
 	// no human's doing either.
 	if h.Has("Auto-Submitted") {
-		v := headerToken(h.Get("Auto-Submitted"))
-		if v != "no" {
+		switch v := headerToken(h.Get("Auto-Submitted")); v {
+		case "no":
+		case "":
+			return "Auto-Submitted header"
+		default:
 			return "Auto-Submitted: " + v
 		}
 	}
@@ -378,14 +381,19 @@ func reportReason(reportType string) string {
 	return "multipart/report"
 }
 
-// headerToken returns the lower-cased first token of a structured header
-// value ("auto-replied; owner-email=..." gives "auto-replied"), bounded so
-// that it can be quoted in AutomatedReason and in logs.
+// headerToken returns the lower-cased first word of a structured header
+// value ("auto-replied; owner-email=..." and "bulk (mass mail)" give
+// "auto-replied" and "bulk"), bounded so that it can be quoted in
+// AutomatedReason and in logs.
 func headerToken(v string) string {
-	if i := strings.IndexByte(v, ';'); i >= 0 {
+	if i := strings.IndexAny(v, ";("); i >= 0 {
 		v = v[:i]
 	}
-	v = strings.ToLower(cleanHeaderText(v))
+	f := strings.Fields(strings.ToLower(cleanHeaderText(v)))
+	if len(f) == 0 {
+		return ""
+	}
+	v = f[0]
 	if len(v) > 64 {
 		v = strings.ToValidUTF8(v[:64], "")
 	}
@@ -475,7 +483,7 @@ func bareAddress(a string) string {
 		return ""
 	}
 	for _, r := range a {
-		if r <= ' ' || r == 0x7f || r == '<' || r == '>' || r == ',' || r == '(' || r == ')' {
+		if r <= ' ' || isControl(r) || r == '<' || r == '>' || r == ',' || r == '(' || r == ')' {
 			return ""
 		}
 	}
@@ -516,6 +524,10 @@ func msgIDs(v string) []string {
 		return ids
 	}
 	for _, f := range strings.Fields(v) {
+		// Words of a comment are not ids.
+		if strings.ContainsAny(f, "()") {
+			continue
+		}
 		if validMsgID(f) {
 			ids = append(ids, f)
 		}
@@ -529,7 +541,7 @@ func validMsgID(id string) bool {
 		return false
 	}
 	for _, r := range id {
-		if r <= ' ' || r == 0x7f || r == '<' || r == '>' || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError {
+		if r <= ' ' || isControl(r) || r == '<' || r == '>' || r == utf8.RuneError {
 			return false
 		}
 	}
@@ -537,15 +549,20 @@ func validMsgID(id string) bool {
 }
 
 // cleanHeaderText makes a decoded header value safe to store, log and quote
-// in a reply header: valid UTF-8, control characters turned into spaces,
-// surrounding blanks trimmed.
+// in a reply header: valid UTF-8, control characters (tab included) turned
+// into spaces, surrounding blanks trimmed.
 func cleanHeaderText(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
+		if isControl(r) {
 			return ' '
 		}
 		return r
 	}, s)
 	return strings.TrimSpace(s)
+}
+
+// isControl reports whether r is a C0 or C1 control character or DEL.
+func isControl(r rune) bool {
+	return r < ' ' || (r >= 0x7f && r <= 0x9f)
 }

@@ -46,6 +46,13 @@ func FuzzReadEnvelope(f *testing.F) {
 				if !utf8.ValidString(s) {
 					t.Fatalf("limit %d: invalid UTF-8 %q", limit, s)
 				}
+				// The documented promise: no control characters, except
+				// newline and tab in Text.
+				for _, r := range s {
+					if (r < ' ' || (r >= 0x7f && r <= 0x9f)) && !(s == a.Text && (r == '\n' || r == '\t')) {
+						t.Fatalf("limit %d: control character %U in %q", limit, r, s)
+					}
+				}
 			}
 			if !sameEnvelope(a, b) {
 				t.Fatalf("limit %d: not deterministic:\n%+v\n%+v", limit, a, b)

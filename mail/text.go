@@ -244,13 +244,17 @@ func normalizeNewlines(s string) string {
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
-// cleanText removes control characters other than tab and newline. They mean
-// nothing in orders, and would otherwise travel into logs (terminal escapes)
-// and into quoted lines of replies (NUL is not allowed in SMTP data).
+// cleanText removes control characters (C0, DEL, C1) other than tab and
+// newline. They mean nothing in orders, and would otherwise travel into logs
+// (terminal escapes) and into quoted lines of replies (NUL is not allowed in
+// SMTP data).
 func cleanText(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < ' ' && c != '\n' && c != '\t') || c == 0x7f {
+		c := s[i]
+		// A C1 control is 0xC2 0x80..0x9F in UTF-8.
+		if (c < ' ' && c != '\n' && c != '\t') || c == 0x7f ||
+			(c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f) {
 			clean = false
 			break
 		}
@@ -259,7 +263,7 @@ func cleanText(s string) string {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if (r < ' ' && r != '\n' && r != '\t') || r == 0x7f {
+		if isControl(r) && r != '\n' && r != '\t' {
 			return -1
 		}
 		return r
