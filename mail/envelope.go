@@ -523,16 +523,35 @@ func msgIDs(v string) []string {
 		}
 		return ids
 	}
-	for _, f := range strings.Fields(v) {
-		// Words of a comment are not ids.
-		if strings.ContainsAny(f, "()") {
-			continue
-		}
+	for _, f := range strings.Fields(stripComments(v)) {
 		if validMsgID(f) {
 			ids = append(ids, f)
 		}
 	}
 	return ids
+}
+
+// stripComments removes RFC 5322 comments, "(...)" possibly nested, from v.
+func stripComments(v string) string {
+	if strings.IndexByte(v, '(') < 0 {
+		return v
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+			b.WriteByte(' ')
+		case c == '\\' && depth > 0:
+			i++ // quoted-pair inside a comment
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // validMsgID reports whether id can be used as a message id.

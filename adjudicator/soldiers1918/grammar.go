@@ -108,7 +108,7 @@ func parseBlocks(lines []orders.Line) []block {
 			b.kind, b.rule = "unknown", notYet[kw]
 			b.err = fmt.Errorf("not implemented yet: rule %s; only set-up and bombardment (phases I-III) are adjudicated so far", notYet[kw])
 		default:
-			b.kind = "unknown"
+			b.kind, b.rule = "unknown", "5.2"
 			b.err = fmt.Errorf("unknown order %q: expected PLOT, CANCEL BOMBARDMENT, SETUP DEFAULT or PLACE (send HELP for examples)", l.Fields[0])
 		}
 		out = append(out, b)

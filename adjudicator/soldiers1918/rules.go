@@ -164,6 +164,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			}
 		case "cancel":
 			c = r.checkCancel(st, side, filed)
+			c.Line = b.line
 		case "setup-default", "place":
 			placements = append(placements, b)
 			continue
@@ -385,17 +386,6 @@ func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []placeIt
 		}
 		perHex[it.Hex][it.Kind] += it.Count
 	}
-	var want []string
-	if side == DE {
-		want = []string{KindDeInf, KindDeHMG}
-	} else {
-		want = []string{KindUSArmy, KindYork, KindUSMC}
-	}
-	for _, k := range want {
-		if counts[k] != r.sc.Counters[k] {
-			return fmt.Errorf("%d %s placed; the counter mix has exactly %d and all of them set up", counts[k], kindWord[k], r.sc.Counters[k])
-		}
-	}
 	limit := 3
 	if st.Quality == 6 {
 		limit = 4 // 6.3: a shock troop division
@@ -428,6 +418,17 @@ func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []placeIt
 		}
 		if army > 4 || usmc > 4 {
 			return fmt.Errorf("hex %s holds %d units; the US limit is 4 per hex (6.4)", h, army+usmc)
+		}
+	}
+	var want []string
+	if side == DE {
+		want = []string{KindDeInf, KindDeHMG}
+	} else {
+		want = []string{KindUSArmy, KindYork, KindUSMC}
+	}
+	for _, k := range want {
+		if counts[k] != r.sc.Counters[k] {
+			return fmt.Errorf("%d %s placed; the counter mix has exactly %d and all of them set up", counts[k], kindWord[k], r.sc.Counters[k])
 		}
 	}
 	return nil

@@ -1,0 +1,175 @@
+package store_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+func open(t *testing.T) (*store.DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+func TestAuditChain(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(tx store.Tx) error {
+		for i := 0; i < 3; i++ {
+			if _, err := tx.AppendAudit("g", store.AuditEntry{Kind: "roll", Turn: 1, Index: i, Values: []int{i + 1}, Result: i + 1, Time: time.Unix(int64(i), 0)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []store.AuditEntry
+	db.Read(ctx, func(tx store.Tx) error { got, err = tx.Audit("g"); return err })
+	if len(got) != 3 {
+		t.Fatalf("Audit() = %d entries, want 3", len(got))
+	}
+	prev := ""
+	for i, e := range got {
+		if e.Seq != uint64(i+1) || e.Prev != prev || e.Hash != e.ComputeHash() || e.Hash == "" {
+			t.Errorf("entry %d: seq %d prev %q hash %q (computed %q), want a chain", i, e.Seq, e.Prev, e.Hash, e.ComputeHash())
+		}
+		prev = e.Hash
+	}
+	changed := got[1]
+	changed.Values = []int{6}
+	if changed.ComputeHash() == got[1].Hash {
+		t.Error("changing a value does not change the hash")
+	}
+}
+
+func TestWriteRollsBackOnError(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.MarkProcessed("m1", store.Processed{Outcome: "handled"}); err != nil {
+			return err
+		}
+		if _, err := tx.Enqueue(store.OutMail{MessageID: "x@y", To: []string{"a@b"}}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Write = %v, want boom", err)
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		done, _ := tx.Processed("m1")
+		out, _ := tx.Outbox()
+		if done || len(out) != 0 {
+			t.Errorf("after a failed transaction: processed %v, outbox %d; want nothing kept", done, len(out))
+		}
+		return nil
+	})
+}
+
+func TestOutboxAndOrders(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(tx store.Tx) error {
+		for _, id := range []string{"a@x", "b@x"} {
+			if _, err := tx.Enqueue(store.OutMail{MessageID: id}); err != nil {
+				return err
+			}
+		}
+		o := store.Order{Phase: "setup", Side: "us", Key: "plot-1", Text: "PLOT TURN 1 NONE"}
+		if err := tx.PutOrder("g", o); err != nil {
+			return err
+		}
+		o.Text = "PLOT TURN 1 4300x3"
+		if err := tx.PutOrder("g", o); err != nil { // same key: replaces
+			return err
+		}
+		return tx.PutOrder("g", store.Order{Phase: "setup", Side: "de", Key: "plot-1", Text: "PLOT TURN 1 NONE"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Write(ctx, func(tx store.Tx) error {
+		mails, _ := tx.Outbox()
+		if len(mails) != 2 || mails[0].MessageID != "a@x" || mails[1].Seq != 2 {
+			t.Fatalf("Outbox() = %+v, want two mails in order", mails)
+		}
+		mails[0].Sent = true
+		if err := tx.PutOutMail(mails[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.PutOutMail(store.OutMail{Seq: 99}); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("PutOutMail(unknown) = %v, want ErrNotFound", err)
+		}
+		orders, _ := tx.Orders("g")
+		if len(orders) != 2 {
+			t.Fatalf("Orders() = %+v, want 2", orders)
+		}
+		for _, o := range orders {
+			if o.Side == "us" && o.Text != "PLOT TURN 1 4300x3" {
+				t.Errorf("replaced order = %q", o.Text)
+			}
+		}
+		if err := tx.DeleteOrder("g", orders[0]); err != nil {
+			t.Fatal(err)
+		}
+		if orders, _ = tx.Orders("g"); len(orders) != 1 {
+			t.Errorf("after delete: %d orders", len(orders))
+		}
+		return nil
+	})
+	db.Read(ctx, func(tx store.Tx) error {
+		mails, _ := tx.Outbox()
+		if !mails[0].Sent || mails[1].Sent {
+			t.Errorf("sent flags = %v %v", mails[0].Sent, mails[1].Sent)
+		}
+		if _, err := tx.Game("nope"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("Game(nope) = %v", err)
+		}
+		return nil
+	})
+}
+
+func TestCancelledContext(t *testing.T) {
+	db, _ := open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := db.Write(ctx, func(store.Tx) error { t.Error("ran"); return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Write(cancelled) = %v", err)
+	}
+}
+
+func TestSchemaVersionChecked(t *testing.T) {
+	db, path := open(t)
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Update(func(tx *bolt.Tx) error {
+		v := make([]byte, 8)
+		binary.BigEndian.PutUint64(v, store.SchemaVersion+1)
+		return tx.Bucket([]byte("meta")).Put([]byte("schema"), v)
+	})
+	b.Close()
+	if _, err := store.Open(path); err == nil || !strings.Contains(err.Error(), "schema version") {
+		t.Errorf("Open(newer schema) = %v, want a schema version error", err)
+	}
+}
