@@ -143,3 +143,34 @@ func TestReadEnvelopeCharsets(t *testing.T) {
 		})
 	}
 }
+
+// FuzzTextFromHTML checks that any input gives valid UTF-8 without control
+// characters other than newline and tab, and output not much bigger than the
+// input (entities and quote prefixes expand, but only boundedly).
+func FuzzTextFromHTML(f *testing.F) {
+	for _, s := range []string{
+		"", "a<br>b", "<blockquote><blockquote>x<br>y</blockquote></blockquote>",
+		"<pre>\n a\n</pre>", "<table><tr><td>a</td><td>b</td></tr></table>",
+		"<head><title>t</title><style>x</style></head><body>-- <br>Alice</body>",
+		"&nbsp;&amp;&#8211;&#x0;", "<script/>x</script>y", "<p>caf\xe9",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, html string) {
+		got := mail.TextFromHTML(html)
+		if !utf8.ValidString(got) {
+			t.Fatalf("invalid UTF-8: %q", got)
+		}
+		for _, r := range got {
+			if (r < ' ' && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+				t.Fatalf("control character %U in %q", r, got)
+			}
+		}
+		if len(got) > 64+20*len(html) {
+			t.Fatalf("%d bytes of text from %d bytes of HTML", len(got), len(html))
+		}
+		if again := mail.TextFromHTML(html); again != got {
+			t.Fatalf("not deterministic: %q / %q", got, again)
+		}
+	})
+}

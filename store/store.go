@@ -233,6 +233,7 @@ type OutMail struct {
 	Kind        string    `json:"kind"`
 	Queued      time.Time `json:"queued"`
 	Sent        bool      `json:"sent"`
+	Failed      bool      `json:"failed,omitempty"` // refused for good (5xx) after its retries: given up
 	SentAt      time.Time `json:"sent_at,omitzero"`
 	Attempts    int       `json:"attempts,omitempty"`
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
