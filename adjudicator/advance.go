@@ -191,41 +191,36 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// applyOrderChanges carries out an outcome's consumed, revealed and fixed orders.
+// applyOrderChanges carries out an outcome's revealed, fixed and consumed orders.
 func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, out Outcome, b *batch) error {
-	for _, id := range out.Revealed {
-		o, ok := byID[id]
-		if !ok {
-			return fmt.Errorf("reveal order %s: not on file", id)
+	change := func(ids []string, what string, f func(*store.Order) error) error {
+		for _, id := range ids {
+			o, ok := byID[id]
+			if !ok {
+				return fmt.Errorf("%s order %s: not on file", what, id)
+			}
+			if err := f(&o); err != nil {
+				return fmt.Errorf("%s order %s: %w", what, id, err)
+			}
+			byID[id] = o
 		}
+		return nil
+	}
+	err := change(out.Revealed, "reveal", func(o *store.Order) error {
 		o.Revealed = true
-		byID[id] = o
-		b.revealed = append(b.revealed, o)
-		if err := tx.PutOrder(game, o); err != nil {
-			return err
-		}
+		b.revealed = append(b.revealed, *o)
+		return tx.PutOrder(game, *o)
+	})
+	if err == nil {
+		err = change(out.Fixed, "fix", func(o *store.Order) error {
+			o.Fixed = true
+			return tx.PutOrder(game, *o)
+		})
 	}
-	for _, id := range out.Fixed {
-		o, ok := byID[id]
-		if !ok {
-			return fmt.Errorf("fix order %s: not on file", id)
-		}
-		o.Fixed = true
-		byID[id] = o
-		if err := tx.PutOrder(game, o); err != nil {
-			return err
-		}
+	if err == nil {
+		err = change(out.Consumed, "consume", func(o *store.Order) error { return tx.DeleteOrder(game, *o) })
 	}
-	for _, id := range out.Consumed {
-		o, ok := byID[id]
-		if !ok {
-			return fmt.Errorf("consume order %s: not on file", id)
-		}
-		if err := tx.DeleteOrder(game, o); err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }
 
 // turnSeed returns the seed of a turn, drawing and committing to a new one when the turn

@@ -41,9 +41,9 @@ func (r *resolution) plots(inputs []adjudicator.Order) error {
 	if o, ok := orderByKey(inputs, DE, plotKey(1)); ok {
 		r.out.Fixed = append(r.out.Fixed, o.ID())
 	}
-	if _, ok := orderByKey(inputs, US, keyComplete); ok {
-		r.fixUSPlots(inputs, "declared complete")
-	}
+	// 3.2: the US plot is complete before the rest of set-up; from now on it may not be
+	// altered, only cancelled (5.2 I).
+	r.fixUSPlots(inputs, "complete")
 	roll := r.d.Roll(dice.Request{Purpose: "3.4 German division-quality determination", Rule: "3.4", Count: 1, Sides: 6})
 	r.st.Quality = roll.Result
 	fs, ok := r.rules.sc.GermanInfantryFS[roll.Result]
@@ -116,7 +116,6 @@ func (r *resolution) setup(side adjudicator.Side, inputs []adjudicator.Order, ne
 	}
 	r.event(rule, "The %s player sets up %d units in %d hexes (see the map).", name, total, len(hexes))
 	if side == US {
-		r.fixUSPlots(inputs, "fixed now that set-up is over")
 		r.event("3.7", "Set-up is done. Game Turn 1 begins.")
 		r.st.T = 1
 	}

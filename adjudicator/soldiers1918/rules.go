@@ -155,8 +155,8 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		case "complete":
 			if side != US {
 				c.Reason = "PLOT COMPLETE is the US player's (3.2); the German plots one turn at a time"
-			} else if st.T != 0 || st.P == PhaseOver {
-				c.Reason = "the US plot was fixed when set-up ended (3.2)"
+			} else if st.P != PhasePlots {
+				c.Reason = "the US plot was fixed when the plot step of set-up ended (3.2)"
 			} else {
 				completeLine = len(out)
 				c.OK, c.Reason = true, "the US six-turn plot will be complete and fixed (3.2)"
@@ -225,8 +225,12 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 			c.Reason = "the US plots every turn before play: write PLOT TURN n (n from 1 to 6) followed by its list (3.2)"
 			return c
 		}
-		if st.T != 0 || st.P == PhaseOver {
-			c.Reason = "once set-up is over the US plot may not be altered, only cancelled (3.2, 5.2 I)"
+		if st.P != PhasePlots {
+			c.Reason = "the US plot is complete before the rest of set-up and may not be altered, only cancelled (3.2, 5.2 I)"
+			return c
+		}
+		if _, done := findOrder(filed, phaseSetup, US, keyComplete); done {
+			c.Reason = "the US plot is declared complete and may not be altered, only cancelled (3.2, 5.2 I)"
 			return c
 		}
 		o = adjudicator.Order{Phase: phaseSetup, Side: US, Key: plotKey(b.turn), Summary: fmt.Sprintf("US bombardment plot for turn %d", b.turn)}
@@ -489,9 +493,6 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 		add(phaseSetup, DE, keyPlacement)
 	case PhaseUSSetup:
 		add(phaseSetup, US, keyPlacement)
-		for n := 1; n <= LastTurn; n++ {
-			add(phaseSetup, US, plotKey(n))
-		}
 	case PhaseI:
 		add(phaseSetup, US, plotKey(st.T))
 		add(fmt.Sprintf("%d.I", st.T), US, keyCancel)

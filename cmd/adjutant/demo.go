@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,16 +81,36 @@ func eml(m scripted, to, messageID string, date time.Time) []byte {
 	return b.Bytes()
 }
 
-// cmdDemo plays the sample game through pipe mode in a temporary store and prints every
-// mail as it is queued, then the audit verification and the replay.
+// cmdDemo plays the sample game: over real IMAP and SMTP on loopback with the embedded
+// mail servers, or with --pipe through pipe mode, printing every mail.
 func cmdDemo(e *env, args []string) error {
 	fs := newFlags(e, "demo")
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
+	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	path := *keep
+	if !*pipe {
+		out := e.stdout
+		if *quiet {
+			out = io.Discard
+		}
+		res, err := playByMail(e, *keep, out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s\nDemo complete in %s: %d mails delivered to the players over IMAP.\n%s", strings.Repeat("=", 78), res.elapsed.Round(time.Millisecond), res.delivered, res.summary)
+		return nil
+	}
+	return demoPipe(e, *keep, *quiet)
+}
+
+// demoPipe plays the sample game through pipe mode in a temporary store and prints every
+// mail as it is queued, then the audit verification and the replay.
+func demoPipe(e *env, keep string, quietFlag bool) error {
+	quiet := &quietFlag
+	path := keep
 	if path == "" {
 		dir, err := os.MkdirTemp("", "adjutant-demo-")
 		if err != nil {
@@ -162,7 +184,7 @@ func outboxOf(e *env, path string) ([]outMailJSON, error) {
 		return nil, fmt.Errorf("read outbox of %s", path)
 	}
 	var mails []outMailJSON
-	if err := jsonUnmarshal(out.Bytes(), &mails); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &mails); err != nil {
 		return nil, err
 	}
 	return mails, nil

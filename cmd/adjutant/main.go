@@ -2,6 +2,8 @@
 //
 //	adjutant demo                      play a sample game through pipe mode and print the mails
 //	adjutant game new --db F ...       create a game and queue the invitations
+//	adjutant serve --config FILE       the daemon: IMAP in, SMTP out, deadlines on its clock
+//	adjutant config sample             an annotated sample configuration
 //	adjutant handle --db F < msg.eml   handle one RFC 5322 message (procmail, .forward, Postfix pipe)
 //	adjutant outbox --db F --json      print the queued mails
 //	adjutant tick --db F [--now T]     process reminders and deadlines
@@ -22,7 +24,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -56,6 +57,8 @@ const usage = `usage: adjutant <command> [flags]
 commands:
   demo                  play a sample Soldiers 1918 game through pipe mode, printing every mail
   game new              create a game: --db --ruleset --name --player side=ADDR ...
+  serve                 run the daemon on real mailboxes: --config FILE
+  config sample|check   print an annotated sample configuration, or check one: --config
   handle                handle one message from standard input: --db
   outbox                print the outbox: --db [--json] [--unsent]
   tick                  process reminders and deadlines: --db [--now RFC3339]
@@ -87,6 +90,10 @@ func runEnv(e *env, args []string) int {
 		err = cmdGameNew(e, rest[1:])
 	case "handle":
 		err = cmdHandle(e, rest)
+	case "serve":
+		err = cmdServe(e, rest)
+	case "config":
+		err = cmdConfig(e, rest)
 	case "outbox":
 		err = cmdOutbox(e, rest)
 	case "tick":
@@ -266,6 +273,22 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 	}
 }
 
+// readMessage is the one path from a raw message to the desk's message, for pipe mode and
+// for IMAP intake. truncated says the intake fetched only the header of a message over
+// the size limit.
+func readMessage(r io.Reader, maxSize int64, truncated bool, arrived time.Time) (adjudicator.Message, error) {
+	env, err := mail.ReadEnvelope(r, maxSize)
+	tooLarge := truncated || errors.Is(err, mail.ErrTooLarge)
+	switch {
+	case err != nil && env == nil:
+		return adjudicator.Message{}, fmt.Errorf("read message: %w", err) // nothing consumed: try again
+	case err != nil && !tooLarge:
+		// It will never parse better: record it by its stable id, answer nobody.
+		env.Automated, env.AutomatedReason = true, "unreadable"
+	}
+	return toMessage(env, tooLarge, arrived), nil
+}
+
 func cmdHandle(e *env, args []string) error {
 	fs := newFlags(e, "handle")
 	var c common
@@ -279,12 +302,11 @@ func cmdHandle(e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	env, err := mail.ReadEnvelope(e.stdin, *maxSize)
-	tooLarge := errors.Is(err, mail.ErrTooLarge)
-	if err != nil && !tooLarge {
-		return fmt.Errorf("read message: %w", err)
+	msg, err := readMessage(e.stdin, *maxSize, false, time.Time{})
+	if err != nil {
+		return err
 	}
-	outcome, err := desk.Handle(e.ctx, toMessage(env, tooLarge, time.Time{}))
+	outcome, err := desk.Handle(e.ctx, msg)
 	if err != nil {
 		return err
 	}
@@ -384,103 +406,72 @@ func cmdTick(e *env, args []string) error {
 	return err
 }
 
-func gameFlags(e *env, name string) (*flag.FlagSet, *common, *string) {
+// gameCommand parses the flags of a command about one game (--db, --address, --game and
+// those flags adds), opens the store and runs fn with the desk.
+func gameCommand(e *env, name string, args []string, flags func(*flag.FlagSet), fn func(desk *adjudicator.Desk, game string) error) error {
 	fs := newFlags(e, name)
 	var c common
 	c.register(fs)
 	game := fs.String("game", "", "the game's name (required)")
-	return fs, &c, game
+	if flags != nil {
+		flags(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *game == "" {
+		return usageError(name + ": --game is required")
+	}
+	desk, db, err := c.open(e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return fn(desk, *game)
 }
 
 func cmdAuditVerify(e *env, args []string) error {
-	fs, c, game := gameFlags(e, "audit verify")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *game == "" {
-		return usageError("audit verify: --game is required")
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	rep, err := desk.VerifyAudit(e.ctx, *game)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
-		*game, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
-	return nil
+	return gameCommand(e, "audit verify", args, nil, func(desk *adjudicator.Desk, game string) error {
+		rep, err := desk.VerifyAudit(e.ctx, game)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
+			game, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+		return nil
+	})
 }
 
 func cmdAuditExport(e *env, args []string) error {
-	fs, c, game := gameFlags(e, "audit export")
-	format := fs.String("format", "json", "csv or json")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *game == "" {
-		return usageError("audit export: --game is required")
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return desk.ExportAudit(e.ctx, *game, *format, e.stdout)
+	var format *string
+	return gameCommand(e, "audit export", args, func(fs *flag.FlagSet) {
+		format = fs.String("format", "json", "csv or json")
+	}, func(desk *adjudicator.Desk, game string) error {
+		return desk.ExportAudit(e.ctx, game, *format, e.stdout)
+	})
 }
 
 func cmdReplay(e *env, args []string) error {
-	fs, c, game := gameFlags(e, "replay")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *game == "" {
-		return usageError("replay: --game is required")
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	rep, err := desk.Replay(e.ctx, *game)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "replay of %s matches: %d advances, %d phases, %d results mails identical\n", *game, rep.Advances, rep.Phases, rep.Mails)
-	return nil
+	return gameCommand(e, "replay", args, nil, func(desk *adjudicator.Desk, game string) error {
+		rep, err := desk.Replay(e.ctx, game)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "replay of %s matches: %d advances, %d phases, %d results mails identical\n", game, rep.Advances, rep.Phases, rep.Mails)
+		return nil
+	})
 }
 
 func cmdMap(e *env, args []string) error {
-	fs, c, game := gameFlags(e, "map")
-	side := fs.String("side", "", "the side whose view to print")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *game == "" {
-		return usageError("map: --game is required")
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	text, err := desk.MapFor(e.ctx, *game, adjudicator.Side(*side))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, text)
-	return nil
+	var side *string
+	return gameCommand(e, "map", args, func(fs *flag.FlagSet) {
+		side = fs.String("side", "", "the side whose view to print")
+	}, func(desk *adjudicator.Desk, game string) error {
+		text, err := desk.MapFor(e.ctx, game, adjudicator.Side(*side))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, text)
+		return nil
+	})
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,0 +1,219 @@
+package soldiers1918
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// CaseAdapter lets the conformance runner (package adjudicator/conformance) drive Soldiers
+// 1918: it builds a State from a case's STATE lines and describes a State as lines that a
+// case's EXPECT section can name. It satisfies conformance.Adapter without importing that
+// package, so that this non-test file does not link package testing into the binary; the
+// compile-time check is in conformance_test.go.
+//
+// STATE lines (any order; each at most once except unit, carnage and option):
+//
+//	turn N                  0 (set-up, the default) to 6
+//	phase P                 setup-plots (the default), setup-german, setup-us, I, II, III,
+//	                        IV-XI or over; set-up phases need turn 0, the others turn 1-6
+//	quality Q               the 3.4 roll, 0 (not rolled) to 6; sets german-fs from the table
+//	german-fs N             the German infantry FS, overriding the table
+//	cancelled               US bombardments cancelled (5.2 I)
+//	option NAME             an optional rule, e.g. option york (12.5)
+//	unit KIND HEX [N]       N (default 1) live units; KIND: de-inf, de-hmg, us-army, usmc, york
+//	carnage KIND HEX [N]    N eliminated units, flipped in place (2.6)
+//
+// Units get ids in the order written, and a phase resolves a hex's units in id order
+// (10.5: one roll each). Live units of both sides may not share a hex (9.6).
+//
+// Describe gives, sorted: "turn N", "phase P", "quality Q", "german-fs N", "cancelled"
+// when set, "option NAME" for each option, "over" when the game is over, and one
+// "unit KIND HEX N" or "carnage KIND HEX N" line per kind and hex.
+type CaseAdapter struct {
+	Rules *Rules
+}
+
+// Ruleset returns the rules the cases run against.
+func (a CaseAdapter) Ruleset() adjudicator.Ruleset { return a.Rules }
+
+var casePhases = []string{PhasePlots, PhaseGermanSetup, PhaseUSSetup, PhaseI, PhaseII, PhaseIII, PhaseIVtoXI, PhaseOver}
+
+// State builds a game state from STATE lines; errors name the offending line.
+func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
+	if a.Rules == nil {
+		return nil, errors.New("CaseAdapter has no Rules")
+	}
+	sc := a.Rules.sc
+	st := &State{T: 0, P: PhasePlots}
+	seen := map[string]bool{}
+	fsSet := false
+	var errs []error
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		bad := func(format string, args ...any) {
+			errs = append(errs, fmt.Errorf("%q: %s", l, fmt.Sprintf(format, args...)))
+		}
+		word := f[0]
+		switch word {
+		case "turn", "phase", "quality", "german-fs", "cancelled":
+			if seen[word] {
+				bad("%s given twice", word)
+				continue
+			}
+			seen[word] = true
+		}
+		switch word {
+		case "turn", "quality", "german-fs":
+			if len(f) != 2 {
+				bad("want %s <number>", word)
+				continue
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil {
+				bad("want %s <number>", word)
+				continue
+			}
+			switch word {
+			case "turn":
+				if n < 0 || n > LastTurn {
+					bad("turn is 0 (set-up) to %d (4.2)", LastTurn)
+				}
+				st.T = n
+			case "quality":
+				if n < 0 || n > 6 {
+					bad("quality is the 3.4 roll of one die, 1-6, or 0 before it is rolled")
+					continue
+				}
+				st.Quality = n
+				if n > 0 && !fsSet {
+					st.GermanFS = sc.GermanInfantryFS[n].N
+				}
+			case "german-fs":
+				st.GermanFS, fsSet = n, true
+			}
+		case "phase":
+			if len(f) != 2 || !slices.Contains(casePhases, f[1]) {
+				bad("want phase <%s>", strings.Join(casePhases, "|"))
+				continue
+			}
+			st.P = f[1]
+		case "cancelled":
+			if len(f) != 1 {
+				bad("cancelled takes nothing after it")
+			}
+			st.USCancelled = true
+		case "option":
+			if len(f) != 2 || a.Rules.OptionNames()[f[1]] == "" {
+				bad("want option <name>, one of %v", slices.Sorted(maps.Keys(a.Rules.OptionNames())))
+				continue
+			}
+			if st.Options == nil {
+				st.Options = map[string]bool{}
+			}
+			st.Options[f[1]] = true
+		case "unit", "carnage":
+			if len(f) != 3 && len(f) != 4 {
+				bad("want %s <kind> <hex> [<count>]", word)
+				continue
+			}
+			if !slices.Contains(kindOrder, f[1]) {
+				bad("unit kind %q: want one of %s", f[1], strings.Join(kindOrder, ", "))
+				continue
+			}
+			h, err := hex.Parse(f[2])
+			if err != nil {
+				bad("%v", err)
+				continue
+			}
+			if !sc.OnMap(h) {
+				bad("hex %s is not on the map", h)
+				continue
+			}
+			n := 1
+			if len(f) == 4 {
+				if n, err = strconv.Atoi(f[3]); err != nil || n < 1 {
+					bad("count %q: want a number of units, at least 1", f[3])
+					continue
+				}
+			}
+			for range n {
+				st.Units = append(st.Units, Unit{ID: len(st.Units) + 1, Kind: f[1], Hex: h.String(), Carnage: word == "carnage"})
+			}
+		default:
+			bad("unknown state line: want turn, phase, quality, german-fs, cancelled, option, unit or carnage")
+		}
+	}
+	switch {
+	case st.P == PhaseOver:
+	case strings.HasPrefix(st.P, "setup-") && st.T != 0:
+		errs = append(errs, fmt.Errorf("phase %s is part of set-up, turn 0, not turn %d", st.P, st.T))
+	case !strings.HasPrefix(st.P, "setup-") && st.T == 0:
+		errs = append(errs, fmt.Errorf("phase %s needs a turn from 1 to %d", st.P, LastTurn))
+	}
+	live := map[string]adjudicator.Side{}
+	for _, u := range st.Units {
+		if u.Carnage {
+			continue
+		}
+		if s, ok := live[u.Hex]; ok && s != sideOf(u.Kind) {
+			errs = append(errs, fmt.Errorf("hex %s holds live units of both sides, which never share a hex (9.6)", u.Hex))
+			break
+		}
+		live[u.Hex] = sideOf(u.Kind)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return st, nil
+}
+
+// Describe gives the canonical lines of a state, sorted.
+func (a CaseAdapter) Describe(s adjudicator.State) []string {
+	st, ok := s.(*State)
+	if !ok {
+		return []string{fmt.Sprintf("not a soldiers1918 state: %T", s)}
+	}
+	out := []string{
+		"turn " + strconv.Itoa(st.T),
+		"phase " + st.P,
+		"quality " + strconv.Itoa(st.Quality),
+		"german-fs " + strconv.Itoa(st.GermanFS),
+	}
+	if st.USCancelled {
+		out = append(out, "cancelled")
+	}
+	if st.Over() {
+		out = append(out, "over")
+	}
+	for k, on := range st.Options {
+		if on {
+			out = append(out, "option "+k)
+		}
+	}
+	type stack struct {
+		word, kind, hex string
+	}
+	counts := map[stack]int{}
+	for _, u := range st.Units {
+		w := "unit"
+		if u.Carnage {
+			w = "carnage"
+		}
+		counts[stack{w, u.Kind, u.Hex}]++
+	}
+	for k, n := range counts {
+		out = append(out, fmt.Sprintf("%s %s %s %d", k.word, k.kind, k.hex, n))
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,467 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/mail/devserver"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// TestMain lets a test run the command in a child process (the SIGKILL fault test): with
+// ADJUTANT_TEST_MAIN=1 the test binary is adjutant itself.
+func TestMain(m *testing.M) {
+	if os.Getenv("ADJUTANT_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// rig is the embedded servers, a sample game and its players, for the daemon's tests.
+type rig struct {
+	t       *testing.T
+	srv     *devserver.Server
+	db      string
+	cfg     *Config
+	us, de  *player
+	ctx     context.Context
+	logs    *syncBuffer
+	stopped bool
+}
+
+// syncBuffer collects the daemon's logs from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newRig(t *testing.T, gameFlags ...string) *rig {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	srv, err := demoServers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	r := &rig{t: t, srv: srv, db: filepath.Join(t.TempDir(), "game.db"), ctx: ctx, logs: &syncBuffer{}}
+	args := append([]string{"game", "new", "--db", r.db, "--address", sampleAddress, "--name", sampleGame,
+		"--player", "us=" + sampleUS, "--player", "de=" + sampleDE, "--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, gameFlags...)
+	mustCLI(t, nil, args...)
+	r.cfg = demoConfig(srv, r.db)
+	r.us = &player{addr: sampleUS, password: samplePassUS + "-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
+	r.de = &player{addr: sampleDE, password: samplePassDE + "-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("daemon log:\n%s", r.logs)
+		}
+	})
+	return r
+}
+
+// start runs the daemon in this process; now overrides its clock when non-nil.
+func (r *rig) start(now func() time.Time) *daemon {
+	r.t.Helper()
+	e := &env{ctx: r.ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: r.logs, cost: 4, now: now}
+	d, stop, err := startDaemon(e, r.cfg, r.logs)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() {
+		if err := stop(); err != nil {
+			r.t.Errorf("daemon stopped with %v", err)
+		}
+	})
+	return d
+}
+
+// replies waits until p has received a mail answering id, and returns all mails read.
+func (r *rig) reply(p *player, id string) []received {
+	r.t.Helper()
+	got, err := p.waitFor(r.ctx, nil, func(m received) bool { return m.Env.InReplyTo == id })
+	if err != nil {
+		r.t.Fatalf("waiting for the reply to %s: %v", id, err)
+	}
+	return got
+}
+
+// settle waits until the game mailbox's INBOX is empty (every mail handled and moved).
+func (r *rig) settle(wantProcessed int) {
+	r.t.Helper()
+	for {
+		inbox, err1 := r.srv.Mailbox(sampleAddress, "INBOX")
+		done, err2 := r.srv.Mailbox(sampleAddress, "Processed")
+		if err1 == nil && err2 == nil && len(inbox) == 0 && len(done) >= wantProcessed {
+			return
+		}
+		select {
+		case <-r.ctx.Done():
+			r.t.Fatalf("the game mailbox never settled: %d in INBOX, %d processed (want %d)", len(inbox), len(done), wantProcessed)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func ordersFor(pass, body string) string {
+	return "GAME " + sampleGame + "\nPASSWORD " + pass + "\n" + body
+}
+
+// TestGameByMail plays the whole sample game over IMAP and SMTP: the demo itself.
+func TestGameByMail(t *testing.T) {
+	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
+	res, err := playByMail(e, "", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, addr := range []string{sampleUS, sampleDE} {
+		mails := res.mails[addr]
+		if len(mails) < 8 || !strings.Contains(mails[len(mails)-1].Env.Subject, "Game over") {
+			t.Errorf("%s received %d mails, the last %q; want the whole game", addr, len(mails), mails[len(mails)-1].Env.Subject)
+		}
+		for _, m := range mails {
+			auto := headerOf(m.Raw, "Auto-Submitted")
+			if m.Env.InReplyTo != "" && auto != "auto-replied" || m.Env.InReplyTo == "" && auto != "auto-generated" {
+				t.Errorf("%q: Auto-Submitted %q with In-Reply-To %q", m.Env.Subject, auto, m.Env.InReplyTo)
+			}
+			if headerOf(m.Raw, "X-Adjutant") == "" || m.Env.MessageID == "" {
+				t.Errorf("%q lacks X-Adjutant or Message-ID", m.Env.Subject)
+			}
+		}
+	}
+	if !strings.Contains(res.summary, "0 awaiting") || !strings.Contains(res.summary, "replay of sample matches") {
+		t.Errorf("summary: %s", res.summary)
+	}
+}
+
+func headerOf(raw []byte, name string) string {
+	for _, line := range strings.Split(string(raw), "\r\n") {
+		if line == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, name) {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// TestSameMessageTwice: a message delivered twice has one effect and one reply.
+func TestSameMessageTwice(t *testing.T) {
+	r := newRig(t)
+	r.start(nil)
+	raw := eml(scripted{From: sampleUS, Subject: "orders", Body: ordersFor(samplePassUS, "PLOT TURN 1 1911x3\n")}, sampleAddress, "twice@aef.example", time.Now())
+	for i := 0; i < 2; i++ {
+		if err := r.srv.Deliver(sampleAddress, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.settle(2)
+	r.reply(r.us, "twice@aef.example")
+	time.Sleep(300 * time.Millisecond) // a second reply, if any, would come now
+	more, _ := r.us.fetchNew(r.ctx)
+	for _, m := range more {
+		if m.Env.InReplyTo == "twice@aef.example" {
+			t.Errorf("a second reply to the same message: %q", m.Env.Subject)
+		}
+	}
+}
+
+// TestIMAPDroppedDuringIdle: the daemon reconnects and nothing is lost.
+func TestIMAPDroppedDuringIdle(t *testing.T) {
+	r := newRig(t)
+	r.start(nil)
+	first, _ := r.us.send(r.ctx, sampleAddress, "orders", ordersFor(samplePassUS, "STATUS"))
+	r.reply(r.us, first) // the daemon is connected and idling now
+	if n := r.srv.DropIMAPConnections(); n == 0 {
+		t.Fatal("no IMAP connection to drop")
+	}
+	id, err := r.us.send(r.ctx, sampleAddress, "orders", ordersFor(samplePassUS, "MAP"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.reply(r.us, id)
+	if last := got[len(got)-1]; !strings.Contains(last.Env.Text, "== MAP ==") {
+		t.Errorf("reply after the drop: %s", last.Env.Text)
+	}
+}
+
+// TestSMTPDownThenBack: replies queue while the SMTP server is down and every one arrives,
+// once, when it is back.
+func TestSMTPDownThenBack(t *testing.T) {
+	r := newRig(t)
+	r.srv.SetSMTPDown(true)
+	d := r.start(nil)
+	ids := []string{"down-1@aef.example", "down-2@aef.example"}
+	for i, id := range ids {
+		raw := eml(scripted{From: sampleUS, Subject: "orders", Body: ordersFor(samplePassUS, fmt.Sprintf("PLOT TURN %d NONE\n", i+1))}, sampleAddress, id, time.Now())
+		if err := r.srv.Deliver(sampleAddress, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.settle(2)
+	// The replies wait in the outbox, retried with back-off.
+	for {
+		var waiting, tried int
+		d.db.Read(r.ctx, func(tx store.Tx) error {
+			mails, _ := tx.Outbox()
+			for _, m := range mails {
+				if !m.Sent {
+					waiting++
+					if m.Attempts > 0 {
+						tried++
+					}
+				}
+			}
+			return nil
+		})
+		if tried > 0 && waiting >= 4 { // two invitations, two replies at least
+			break
+		}
+		select {
+		case <-r.ctx.Done():
+			t.Fatalf("the outbox never retried: %d waiting, %d tried", waiting, tried)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if n := r.srv.Accepted(); n != 0 {
+		t.Fatalf("%d mails accepted while the server was down", n)
+	}
+	r.srv.SetSMTPDown(false)
+	answered := func(all []received, id string) bool {
+		for _, m := range all {
+			if m.Env.InReplyTo == id {
+				return true
+			}
+		}
+		return false
+	}
+	var all []received
+	for !answered(all, ids[0]) || !answered(all, ids[1]) {
+		got, err := r.us.waitFor(r.ctx, nil, func(received) bool { return true })
+		if err != nil {
+			t.Fatalf("replies after the SMTP server came back: %v", err)
+		}
+		all = append(all, got...)
+	}
+	time.Sleep(500 * time.Millisecond)
+	more, _ := r.us.fetchNew(r.ctx)
+	all = append(all, more...)
+	seen := map[string]int{}
+	for _, m := range all {
+		seen[m.Env.MessageID]++
+		if seen[m.Env.MessageID] > 1 {
+			t.Errorf("mail %s (%q) arrived twice", m.Env.MessageID, m.Env.Subject)
+		}
+	}
+	for _, id := range ids {
+		n := 0
+		for _, m := range all {
+			if m.Env.InReplyTo == id {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d replies to %s, want 1", n, id)
+		}
+	}
+}
+
+// TestOversizeMessage is refused with a reply, unread.
+func TestOversizeMessage(t *testing.T) {
+	r := newRig(t)
+	r.cfg.MaxMessageSize = 4096
+	r.start(nil)
+	id, err := r.us.send(r.ctx, sampleAddress, "big orders", ordersFor(samplePassUS, strings.Repeat("# padding padding padding\n", 400)+"PLOT TURN 1 1911x3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.reply(r.us, id)
+	if last := got[len(got)-1]; !strings.Contains(last.Env.Text, "larger than this mailbox accepts") {
+		t.Errorf("reply to an oversize mail:\n%s", last.Env.Text)
+	}
+}
+
+// TestAutoResponderNoLoop: a player's mailbox answers every mail. A well-behaved
+// responder gets nothing back; a naive one (no Auto-Submitted) is throttled, so the loop
+// dies out.
+func TestAutoResponderNoLoop(t *testing.T) {
+	for _, naive := range []bool{false, true} {
+		t.Run(fmt.Sprintf("naive=%v", naive), func(t *testing.T) {
+			r := newRig(t)
+			r.start(nil)
+			received, answered := 0, 0
+			quiet := time.Now()
+			for time.Since(quiet) < 1500*time.Millisecond {
+				got, err := r.us.fetchNew(r.ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range got {
+					received++
+					quiet = time.Now()
+					hdr := "Auto-Submitted: auto-replied\r\n"
+					if naive {
+						hdr = ""
+					}
+					raw := []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <away-%d@aef.example>\r\nIn-Reply-To: <%s>\r\n%s\r\nI am away from my desk until Monday.\r\n",
+						sampleUS, sampleAddress, m.Env.Subject, received, m.Env.MessageID, hdr))
+					if err := r.us.sendRaw(r.ctx, sampleAddress, raw); err != nil {
+						t.Fatal(err)
+					}
+					answered++
+				}
+				if received > 20 {
+					t.Fatalf("mail loop: the US mailbox received %d mails", received)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			want := 1 // the invitation
+			if naive {
+				want += 3 // refusals, then throttled
+			}
+			if received != want {
+				t.Errorf("the auto-responding mailbox received %d mails, want %d", received, want)
+			}
+		})
+	}
+}
+
+// TestDownDaemonResolvesOverduePhase: started after a deadline passed, the daemon resolves
+// the phase with the default orders and says it was down.
+func TestDownDaemonResolvesOverduePhase(t *testing.T) {
+	r := newRig(t, "--deadline", "1h", "--no-orders", "default")
+	later := time.Now().Add(5 * time.Hour)
+	r.start(func() time.Time { return later })
+	got, err := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Text, "was not running") })
+	if err != nil {
+		t.Fatalf("no mail said the daemon was down: %v (%d mails)", err, len(got))
+	}
+	if last := got[len(got)-1]; !strings.Contains(last.Env.Text, "default orders were used") {
+		t.Errorf("results after the overdue deadline:\n%s", last.Env.Text)
+	}
+}
+
+// TestKilledBetweenCommitAndFlag kills the daemon (SIGKILL) right after it committed a
+// message and before it flagged it; restarted, it has no double effect and loses no reply.
+func TestKilledBetweenCommitAndFlag(t *testing.T) {
+	r := newRig(t)
+	cfgPath := filepath.Join(t.TempDir(), "adjutant.toml")
+	writeConfig(t, cfgPath, r.cfg)
+	start := func(kill bool) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "serve", "--config", cfgPath)
+		cmd.Env = append(os.Environ(), "ADJUTANT_TEST_MAIN=1")
+		if kill {
+			cmd.Env = append(cmd.Env, "ADJUTANT_TEST_KILL_AFTER_COMMIT=1")
+		}
+		cmd.Stderr = r.logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	id, err := r.us.send(r.ctx, sampleAddress, "orders", ordersFor(samplePassUS, "PLOT TURN 1 1911x3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := start(true)
+	err = first.Wait()
+	if ws, ok := first.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the daemon was not killed by the test hook: %v", err)
+	}
+	inbox, _ := r.srv.Mailbox(sampleAddress, "INBOX")
+	if len(inbox) != 1 || len(inbox[0].Flags) != 0 {
+		t.Fatalf("after the kill the message should be in INBOX, unflagged: %+v", inbox)
+	}
+	second := start(false)
+	defer func() {
+		second.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- second.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("after SIGTERM the daemon exited with %v, want 0", err)
+			}
+		case <-time.After(20 * time.Second):
+			second.Process.Kill()
+			t.Error("the daemon did not stop on SIGTERM")
+		}
+	}()
+	r.settle(1)
+	got := r.reply(r.us, id)
+	time.Sleep(300 * time.Millisecond)
+	more, _ := r.us.fetchNew(r.ctx)
+	replies := 0
+	for _, m := range append(got, more...) {
+		if m.Env.InReplyTo == id {
+			replies++
+		}
+	}
+	if replies != 1 {
+		t.Errorf("%d replies to the message, want exactly 1", replies)
+	}
+	// One effect: the plot was filed once (one notice to the German).
+	notices, _ := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Subject, "sealed") })
+	time.Sleep(300 * time.Millisecond)
+	moreDE, _ := r.de.fetchNew(r.ctx)
+	n := 0
+	for _, m := range append(notices, moreDE...) {
+		if strings.Contains(m.Env.Subject, "sealed") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the German got %d notices of the sealed plot, want 1", n)
+	}
+}
+
+func writeConfig(t *testing.T, path string, c *Config) {
+	t.Helper()
+	text := fmt.Sprintf(`address = %q
+database = %q
+poll_interval = "1s"
+tick_interval = "1s"
+max_message_size = %d
+log_level = "info"
+[imap]
+host = %q
+port = %d
+security = "none"
+username = %q
+password = %q
+move_to = "Processed"
+[smtp]
+host = %q
+port = %d
+security = "none"
+`, c.Address, c.Database, c.MaxMessageSize, c.IMAP.Host, c.IMAP.Port, c.IMAP.Username, c.IMAP.Password, c.SMTP.Host, c.SMTP.Port)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(path); err != nil {
+		t.Fatal(err)
+	}
+}

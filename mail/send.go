@@ -1,0 +1,752 @@
+package mail
+
+// The outbox drain: DESIGN.md "The flow of one message", step 5.
+//
+// The desk writes every mail it wants sent into the store's outbox in the same transaction
+// as the effects that caused it (invariant 2). The Sender reads the due mails, sends them
+// over SMTP with go-mail, and marks each one Sent in its own small transaction right after
+// the server accepted it. No network I/O ever happens inside a transaction, so a crash
+// between acceptance and marking can only cause the mail to be sent again, with the same
+// Message-ID, which makes the duplicate recognisable; it can never lose a mail.
+//
+// Failures are sorted in three kinds:
+//
+//   - the server refuses one mail (a 4xx or 5xx reply to RCPT, DATA or the end of DATA):
+//     that mail gets Attempts+1, LastError and NextAttempt = now + Backoff(Attempts), and
+//     the pass goes on with the next mail. A permanent refusal (5xx) on the MaxAttempts-th
+//     try or later marks the mail Failed: given up, kept in the outbox, never Sent.
+//   - the connection or the session fails (server down, TLS or AUTH failure, 421, a
+//     refused MAIL FROM, which concerns the game mailbox and not one mail, an I/O error or
+//     a timeout): the pass ends; the mail being sent and every due mail after it keep
+//     their place and get the back-off. These are retried for ever.
+//   - the mail cannot be built (no recipient, an invalid address or Message-ID): it can
+//     never be sent, so it is marked Failed at once.
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	netmail "net/mail"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+	gosmtp "github.com/wneessen/go-mail/smtp"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// Defaults of [Sender] and [SMTPConfig].
+const (
+	DefaultSMTPTimeout     = 30 * time.Second
+	DefaultSendMinBackoff  = 30 * time.Second
+	DefaultSendMaxBackoff  = time.Hour
+	DefaultSendMaxAttempts = 8
+)
+
+// sendMaxReferences bounds the References header of a reply: the first id of the thread
+// and the most recent ones are kept (RFC 5322 3.6.4 allows trimming a long chain).
+const sendMaxReferences = 20
+
+// SMTPConfig says how to reach the submission server.
+type SMTPConfig struct {
+	Host string
+	// Port; 0 means the usual port of Security: 465 for tls, 587 for starttls, 25 for none.
+	Port int
+	// Security is "tls" (implicit TLS), "starttls" (mandatory: a server that does not
+	// offer STARTTLS is refused), or "none" (plain text: refused unless Host is a loopback
+	// address).
+	Security string
+	// Username turns on AUTH when non-empty: PLAIN, or LOGIN if that is all the server
+	// offers. A server offering neither (or no AUTH at all) is refused.
+	Username string
+	Password string
+	// From is the game mailbox address, From and envelope sender of every mail.
+	From string
+	// HeloName is the name given in EHLO; empty means the host name of this machine.
+	HeloName string
+	// Timeout bounds each network step (dial and greeting, and each mail); 0 means 30s.
+	Timeout time.Duration
+	// TLSInsecureSkipVerify is for tests against self-signed loopback servers only.
+	TLSInsecureSkipVerify bool
+}
+
+// Validate checks the configuration without any network I/O.
+func (c SMTPConfig) Validate() error {
+	if c.Host == "" {
+		return errors.New("smtp: host is required")
+	}
+	if strings.ContainsAny(c.Host, " \t\r\n/") {
+		return fmt.Errorf("smtp: host %q is not a host name or address", c.Host)
+	}
+	if c.Port < 0 || c.Port > 65535 {
+		return fmt.Errorf("smtp: port %d: expected 1 to 65535 (or 0 for the default)", c.Port)
+	}
+	switch c.Security {
+	case "tls", "starttls":
+	case "none":
+		if !smtpIsLoopback(c.Host) {
+			return fmt.Errorf("smtp: security %q (plain text) is refused for %s, which is not a loopback address: use \"tls\" or \"starttls\"", c.Security, c.Host)
+		}
+	default:
+		return fmt.Errorf("smtp: security %q: expected tls, starttls or none", c.Security)
+	}
+	if c.From == "" {
+		return errors.New("smtp: from (the game mailbox address) is required")
+	}
+	if _, err := netmail.ParseAddress(c.From); err != nil {
+		return fmt.Errorf("smtp: from %q: %w", c.From, err)
+	}
+	if c.Timeout < 0 {
+		return fmt.Errorf("smtp: timeout %v is negative", c.Timeout)
+	}
+	if strings.ContainsAny(c.HeloName, " \t\r\n") {
+		return fmt.Errorf("smtp: helo name %q contains blanks", c.HeloName)
+	}
+	return nil
+}
+
+func (c SMTPConfig) port() int {
+	if c.Port != 0 {
+		return c.Port
+	}
+	switch c.Security {
+	case "tls":
+		return 465
+	case "starttls":
+		return 587
+	}
+	return 25
+}
+
+func (c SMTPConfig) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultSMTPTimeout
+}
+
+// smtpIsLoopback says whether host is "localhost" or a loopback IP address. Names are not
+// resolved: what a name resolves to can change behind the daemon's back.
+func smtpIsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Sender drains the outbox.
+//
+// One Sender drains one store: DrainOnce calls on the same Sender are serialised, but two
+// Senders (or two processes) on the same outbox would send the same mails twice.
+type Sender struct {
+	Config SMTPConfig
+	Store  store.Store
+	Log    *slog.Logger     // nil: discard
+	Now    func() time.Time // nil: time.Now
+	// MinBackoff and MaxBackoff bound the wait before a retry (see [Backoff]).
+	MinBackoff time.Duration // default 30s
+	MaxBackoff time.Duration // default 1h
+	// MaxAttempts: a mail refused permanently (5xx) on its MaxAttempts-th try or later is
+	// marked Failed; default 8. Temporary failures (4xx, connection errors) are retried
+	// for ever with back-off.
+	MaxAttempts int
+
+	mu sync.Mutex // one pass at a time
+}
+
+func (s *Sender) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Sender) log() *slog.Logger {
+	if s.Log != nil {
+		return s.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (s *Sender) minBackoff() time.Duration {
+	if s.MinBackoff > 0 {
+		return s.MinBackoff
+	}
+	return DefaultSendMinBackoff
+}
+
+func (s *Sender) maxBackoff() time.Duration {
+	m := s.MaxBackoff
+	if m <= 0 {
+		m = DefaultSendMaxBackoff
+	}
+	return max(m, s.minBackoff())
+}
+
+func (s *Sender) maxAttempts() int {
+	if s.MaxAttempts > 0 {
+		return s.MaxAttempts
+	}
+	return DefaultSendMaxAttempts
+}
+
+// Build returns the message exactly as it is sent (exported for tests and for
+// `adjutant outbox --eml`). The same OutMail always gives the same bytes: Date is the
+// time the mail was queued (the time of the build only when Queued is zero) and the
+// Message-ID is the stored one, so that a retry or a resend is recognisably the same mail.
+func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
+	id := sendTrimID(m.MessageID)
+	if !sendValidID(id) {
+		return nil, fmt.Errorf("build mail %d: invalid Message-ID %q", m.Seq, m.MessageID)
+	}
+	if len(m.To) == 0 {
+		return nil, fmt.Errorf("build %s: no recipient", id)
+	}
+	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	if err := msg.From(s.Config.From); err != nil {
+		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
+	}
+	if err := msg.To(m.To...); err != nil {
+		return nil, fmt.Errorf("build %s: to %v: %w", id, m.To, err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetMessageIDWithValue(id)
+	date := m.Queued
+	if date.IsZero() {
+		date = s.now()
+	}
+	msg.SetDateWithValue(date)
+	if irt := sendTrimID(m.InReplyTo); sendValidID(irt) {
+		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+irt+">")
+	}
+	if refs := sendReferences(m.References); len(refs) > 0 {
+		// One value: go-mail joins several values with ", ", References wants blanks.
+		msg.SetGenHeader(gomail.HeaderReferences, strings.Join(refs, " "))
+	}
+	// RFC 3834, so that auto-responders do not answer; X-Auto-Response-Suppress for
+	// Exchange, which does not look at Auto-Submitted (bounces are not suppressed).
+	if m.AutoReplied {
+		msg.SetGenHeader("Auto-Submitted", "auto-replied")
+	} else {
+		msg.SetGenHeader("Auto-Submitted", "auto-generated")
+	}
+	msg.SetGenHeader(gomail.HeaderXAutoResponseSuppress, "OOF, AutoReply")
+	// The daemon recognises its own mail by this header and never answers it (invariant 7).
+	game := m.Game
+	if game == "" {
+		game = "desk"
+	}
+	msg.SetGenHeader("X-Adjutant", game)
+	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
+	return msg, nil
+}
+
+// sendTrimID removes blanks and one pair of angle brackets around a message id.
+func sendTrimID(id string) string {
+	id = strings.TrimSpace(id)
+	if len(id) >= 2 && id[0] == '<' && id[len(id)-1] == '>' {
+		id = id[1 : len(id)-1]
+	}
+	return id
+}
+
+// sendValidID accepts a message id that can go into a header as it is: printable ASCII
+// without blanks or angle brackets, not longer than a header line allows.
+func sendValidID(id string) bool {
+	if id == "" || len(id) > 900 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c > '~' || c == '<' || c == '>' {
+			return false
+		}
+	}
+	return true
+}
+
+// sendReferences returns the valid ids of refs in brackets, the first one and the most
+// recent ones when there are more than sendMaxReferences. Invalid ids (they come from
+// players' mail) are dropped rather than holding the reply back.
+func sendReferences(refs []string) []string {
+	var out []string
+	for _, r := range refs {
+		if r = sendTrimID(r); sendValidID(r) {
+			out = append(out, "<"+r+">")
+		}
+	}
+	if len(out) > sendMaxReferences {
+		out = append(out[:1], out[len(out)-sendMaxReferences+1:]...)
+	}
+	return out
+}
+
+// sendDue returns the mails to try now, in outbox order.
+func (s *Sender) sendDue(ctx context.Context, now time.Time) ([]store.OutMail, error) {
+	var due []store.OutMail
+	err := s.Store.Read(ctx, func(tx store.Tx) error {
+		all, err := tx.Outbox()
+		if err != nil {
+			return err
+		}
+		for _, m := range all {
+			if !m.Sent && !m.Failed && !m.NextAttempt.After(now) {
+				due = append(due, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read outbox: %w", err)
+	}
+	slices.SortStableFunc(due, func(a, b store.OutMail) int {
+		switch {
+		case a.Seq < b.Seq:
+			return -1
+		case a.Seq > b.Seq:
+			return 1
+		}
+		return 0
+	})
+	return due, nil
+}
+
+// DrainOnce sends every unsent, not failed mail whose NextAttempt has come, in outbox
+// order, over one SMTP connection (reconnecting once when it dropped while idle), and
+// returns how many were sent and how many failed this pass. A mail "failed this pass" when
+// it was due and not sent: refused (it gets a back-off, or is given up), or held back by a
+// connection failure.
+//
+// The error is nil when the pass went through every due mail, refusals of single mails
+// included; it is set when the configuration is invalid, when the connection or the session
+// failed (the remaining mails got their back-off), when the store failed, or when ctx was
+// cancelled (the remaining mails are left as they were). Nothing is dialled when no mail
+// is due.
+func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.Config.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if s.Store == nil {
+		return 0, 0, errors.New("mail: Sender has no Store")
+	}
+	due, err := s.sendDue(ctx, s.now())
+	if err != nil || len(due) == 0 {
+		return 0, 0, err
+	}
+	conn, err := s.newSMTPConn(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer conn.close()
+	log := s.log()
+
+	for i, m := range due {
+		if err := ctx.Err(); err != nil {
+			return sent, failed, err
+		}
+		attempt := m.Attempts + 1
+		msg, err := s.Build(m)
+		if err != nil {
+			failed++
+			m.Attempts, m.Failed, m.LastError = attempt, true, err.Error()
+			log.Error("mail cannot be built; given up", sendLogAttrs(m, attempt, err)...)
+			if werr := s.sendPut(ctx, m); werr != nil {
+				return sent, failed, werr
+			}
+			continue
+		}
+
+		outcome, serr := conn.send(msg)
+		switch outcome {
+		case sendAccepted:
+			sent++
+			m.Sent, m.SentAt, m.Attempts = true, s.now(), attempt
+			m.LastError, m.NextAttempt = "", time.Time{}
+			// The server has the mail: record it even if shutdown began meanwhile.
+			if werr := s.sendPut(context.WithoutCancel(ctx), m); werr != nil {
+				log.Error("mail accepted but not marked sent: it may be sent again, with the same Message-ID",
+					sendLogAttrs(m, attempt, werr)...)
+				return sent, failed, fmt.Errorf("mark %s sent: %w", m.MessageID, werr)
+			}
+			log.Info("mail sent", sendLogAttrs(m, attempt, nil)...)
+
+		case sendCancelled:
+			// Left as it was: it is tried again, with the same Message-ID, next time.
+			return sent, failed, fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, ctx.Err())
+
+		case sendRefusedTemp, sendRefusedPerm:
+			failed++
+			serr = fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)
+			m = s.sendRetry(m, serr)
+			if outcome == sendRefusedPerm && attempt >= s.maxAttempts() {
+				m.Failed = true
+				log.Error("mail refused permanently; given up", sendLogAttrs(m, attempt, serr)...)
+			} else {
+				log.Warn("mail refused; will retry", append(sendLogAttrs(m, attempt, serr), "next_attempt", m.NextAttempt)...)
+			}
+			if werr := s.sendPut(ctx, m); werr != nil {
+				return sent, failed, werr
+			}
+
+		case sendConnLost:
+			rest := due[i:]
+			failed += len(rest)
+			serr = fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)
+			log.Warn("smtp connection failed; pass ended, remaining mails held back",
+				append(sendLogAttrs(m, attempt, serr), "held_back", len(rest))...)
+			held := make([]store.OutMail, len(rest))
+			for j, r := range rest {
+				held[j] = s.sendRetry(r, serr)
+				log.Debug("mail held back", append(sendLogAttrs(r, r.Attempts+1, nil), "next_attempt", held[j].NextAttempt)...)
+			}
+			if werr := s.sendPut(ctx, held...); werr != nil {
+				return sent, failed, errors.Join(serr, werr)
+			}
+			return sent, failed, serr
+		}
+	}
+	return sent, failed, nil
+}
+
+// sendRetry returns m after one more failed try: Attempts+1, LastError, and NextAttempt
+// after the back-off.
+func (s *Sender) sendRetry(m store.OutMail, err error) store.OutMail {
+	m.Attempts++
+	m.LastError = err.Error()
+	m.NextAttempt = s.now().Add(Backoff(m.Attempts, s.minBackoff(), s.maxBackoff()))
+	return m
+}
+
+// sendPut writes mails back to the outbox in one transaction.
+func (s *Sender) sendPut(ctx context.Context, mails ...store.OutMail) error {
+	err := s.Store.Write(ctx, func(tx store.Tx) error {
+		for _, m := range mails {
+			if err := tx.PutOutMail(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("update outbox: %w", err)
+	}
+	return nil
+}
+
+// sendLogAttrs are the attributes of a log line about one mail: never its body (nor its
+// subject, which may say more than the logs should).
+func sendLogAttrs(m store.OutMail, attempt int, err error) []any {
+	a := []any{"message_id", m.MessageID, "to", m.To, "attempt", attempt, "seq", m.Seq, "kind", m.Kind}
+	if m.Game != "" {
+		a = append(a, "game", m.Game)
+	}
+	if err != nil {
+		a = append(a, "err", err)
+	}
+	return a
+}
+
+// Run drains at start, whenever wake receives, and when the earliest NextAttempt comes,
+// until ctx is done; it then returns nil. A pass that ended with an error is followed by at
+// least MinBackoff of quiet (unless wake receives). Run returns an error at once only when
+// the configuration is invalid.
+func (s *Sender) Run(ctx context.Context, wake <-chan struct{}) error {
+	if err := s.Config.Validate(); err != nil {
+		return err
+	}
+	if s.Store == nil {
+		return errors.New("mail: Sender has no Store")
+	}
+	log := s.log()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		sent, failed, err := s.DrainOnce(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		switch {
+		case err != nil:
+			log.Warn("outbox pass ended early", "sent", sent, "failed", failed, "err", err)
+		case sent+failed > 0:
+			log.Info("outbox pass", "sent", sent, "failed", failed)
+		}
+
+		wait, pending, nerr := s.sendNextWait(ctx)
+		if nerr != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			log.Error("outbox", "err", nerr)
+			err = nerr
+		}
+		if err != nil {
+			pending, wait = true, max(wait, s.minBackoff())
+		}
+		var tick <-chan time.Time
+		if pending {
+			timer.Reset(max(wait, 0))
+			tick = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-wake:
+		case <-tick:
+		}
+		timer.Stop()
+	}
+}
+
+// sendNextWait returns how long until the earliest unsent, not failed mail is due, and
+// whether there is one.
+func (s *Sender) sendNextWait(ctx context.Context) (time.Duration, bool, error) {
+	var next time.Time
+	pending := false
+	err := s.Store.Read(ctx, func(tx store.Tx) error {
+		all, err := tx.Outbox()
+		if err != nil {
+			return err
+		}
+		for _, m := range all {
+			if m.Sent || m.Failed {
+				continue
+			}
+			if !pending || m.NextAttempt.Before(next) {
+				next, pending = m.NextAttempt, true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("read outbox: %w", err)
+	}
+	if !pending {
+		return 0, false, nil
+	}
+	return next.Sub(s.now()), true, nil
+}
+
+// sendOutcome is what became of one mail on the wire.
+type sendOutcome int
+
+const (
+	sendAccepted    sendOutcome = iota // the server took it
+	sendRefusedTemp                    // 4xx for this mail
+	sendRefusedPerm                    // 5xx for this mail
+	sendConnLost                       // connection or session failure: end the pass
+	sendCancelled                      // ctx is done
+)
+
+// smtpConn is one pass's SMTP connection: dialled when the first mail needs it, dialled
+// again when it dropped while idle, closed when the context is cancelled (which interrupts
+// any network step at once).
+type smtpConn struct {
+	ctx    context.Context
+	cfg    SMTPConfig
+	addr   string
+	tls    *tls.Config
+	client *gomail.Client
+
+	c    *gosmtp.Client // nil: not connected
+	raw  net.Conn       // the TCP (or implicit TLS) connection under c
+	stop func() bool    // unregisters the close-on-cancel of raw
+	used bool           // a mail went through c (accepted or refused by the server)
+}
+
+func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
+	cfg := s.Config
+	sc := &smtpConn{
+		ctx:  ctx,
+		cfg:  cfg,
+		addr: net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.port())),
+		tls: &tls.Config{
+			ServerName:         cfg.Host,
+			MinVersion:         tls.VersionTLS12,
+			InsecureSkipVerify: cfg.TLSInsecureSkipVerify, //nolint:gosec // tests against loopback only, documented
+		},
+	}
+	opts := []gomail.Option{
+		gomail.WithPort(cfg.port()),
+		gomail.WithTimeout(cfg.timeout()),
+		gomail.WithTLSConfig(sc.tls),
+		gomail.WithDialContextFunc(sc.dial),
+		gomail.WithoutRset(), // the transaction ends with the reply to DATA; RSET would cost a round trip
+	}
+	if cfg.Security == "starttls" {
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	} else {
+		// "tls": the dial function does the TLS; "none": loopback plain text.
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	}
+	if cfg.HeloName != "" {
+		opts = append(opts, gomail.WithHELO(cfg.HeloName))
+	}
+	if cfg.Username != "" {
+		opts = append(opts, gomail.WithSMTPAuthCustom(&smtpAuth{
+			user: cfg.Username, pass: cfg.Password, host: cfg.Host, plainText: cfg.Security == "none",
+		}))
+	}
+	client, err := gomail.NewClient(cfg.Host, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("smtp client for %s: %w", sc.addr, err)
+	}
+	sc.client = client
+	return sc, nil
+}
+
+// dial is go-mail's dial function: TCP, or TLS for "tls", closed as soon as the pass's
+// context is cancelled.
+func (sc *smtpConn) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := &net.Dialer{}
+	var conn net.Conn
+	var err error
+	if sc.cfg.Security == "tls" {
+		conn, err = (&tls.Dialer{NetDialer: d, Config: sc.tls}).DialContext(ctx, network, addr)
+	} else {
+		conn, err = d.DialContext(ctx, network, addr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sc.raw = conn
+	sc.stop = context.AfterFunc(sc.ctx, func() { conn.Close() })
+	return conn, nil
+}
+
+func (sc *smtpConn) connect() error {
+	c, err := sc.client.DialToSMTPClientWithContext(sc.ctx)
+	if err != nil {
+		sc.drop() // go-mail leaves the connection open when EHLO, STARTTLS or AUTH fail
+		return fmt.Errorf("connect to %s (%s): %w", sc.addr, sc.cfg.Security, err)
+	}
+	sc.c, sc.used = c, false
+	return nil
+}
+
+// drop closes the connection without a word to the server.
+func (sc *smtpConn) drop() {
+	if sc.stop != nil {
+		sc.stop()
+		sc.stop = nil
+	}
+	if sc.raw != nil {
+		sc.raw.Close()
+		sc.raw = nil
+	}
+	sc.c = nil
+}
+
+// close ends the session politely (QUIT) unless the context is done, then drops it.
+func (sc *smtpConn) close() {
+	if sc.c != nil && sc.ctx.Err() == nil {
+		_ = sc.client.CloseWithSMTPClient(sc.c)
+	}
+	sc.drop()
+}
+
+// send sends one message and says what became of it.
+func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
+	for try := 0; ; try++ {
+		if sc.c == nil {
+			if err := sc.connect(); err != nil {
+				if sc.ctx.Err() != nil {
+					return sendCancelled, sc.ctx.Err()
+				}
+				return sendConnLost, err
+			}
+		}
+		err := sc.client.SendWithSMTPClient(sc.c, msg)
+		if err == nil || msg.IsDelivered() {
+			sc.used = true
+			if err != nil {
+				sc.drop() // accepted, but the session is in doubt afterwards
+			}
+			return sendAccepted, nil
+		}
+		if sc.ctx.Err() != nil {
+			sc.drop()
+			return sendCancelled, sc.ctx.Err()
+		}
+		outcome := smtpClassify(err)
+		if outcome != sendConnLost {
+			sc.used = true
+			return outcome, err
+		}
+		var se *gomail.SendError
+		idle := errors.As(err, &se) && se.Reason == gomail.ErrConnCheck
+		reused := sc.used
+		sc.drop()
+		if idle && reused && try == 0 {
+			// The server closed the connection between two mails (an idle timeout): dial
+			// once more. A fresh connection that fails at once is a real failure.
+			continue
+		}
+		return sendConnLost, err
+	}
+}
+
+// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
+// server's reply; no code at all means the connection itself failed.
+func smtpClassify(err error) sendOutcome {
+	var se *gomail.SendError
+	if !errors.As(err, &se) {
+		return sendConnLost
+	}
+	switch se.Reason {
+	case gomail.ErrConnCheck:
+		return sendConnLost
+	case gomail.ErrSMTPMailFrom:
+		// MAIL FROM names the game mailbox, the same for every mail: a refusal is about the
+		// session (authentication, the sender address), not this mail. Giving mails up for
+		// it would lose them.
+		return sendConnLost
+	case gomail.ErrGetSender, gomail.ErrGetRcpts, gomail.ErrNoUnencoded:
+		return sendRefusedPerm
+	}
+	code := se.ErrorCode()
+	switch {
+	case code == 421: // service not available, closing the channel
+		return sendConnLost
+	case code >= 500 && code < 600:
+		return sendRefusedPerm
+	case code >= 400 && code < 500:
+		return sendRefusedTemp
+	}
+	return sendConnLost
+}
+
+// smtpAuth authenticates with PLAIN, or with LOGIN when the server offers only that.
+type smtpAuth struct {
+	user, pass, host string
+	plainText        bool // Security "none": loopback, so credentials may go unencrypted
+	next             gosmtp.Auth
+}
+
+func (a *smtpAuth) Start(info *gosmtp.ServerInfo) (string, []byte, error) {
+	switch {
+	case slices.ContainsFunc(info.Auth, func(m string) bool { return strings.EqualFold(m, "PLAIN") }):
+		a.next = gosmtp.PlainAuth("", a.user, a.pass, a.host, a.plainText)
+	case slices.ContainsFunc(info.Auth, func(m string) bool { return strings.EqualFold(m, "LOGIN") }):
+		a.next = gosmtp.LoginAuth(a.user, a.pass, a.host, a.plainText)
+	case len(info.Auth) == 0:
+		return "", nil, errors.New("smtp: a username is configured but the server offers no AUTH")
+	default:
+		return "", nil, fmt.Errorf("smtp: the server offers AUTH %s, neither PLAIN nor LOGIN", strings.Join(info.Auth, " "))
+	}
+	return a.next.Start(info)
+}
+
+func (a *smtpAuth) Next(fromServer []byte, more bool) ([]byte, error) {
+	return a.next.Next(fromServer, more)
+}
