@@ -113,7 +113,7 @@ func FormatRoll(r dice.Roll) string {
 	if r.Modifier != 0 {
 		mod = fmt.Sprintf(" %+d", r.Modifier)
 	}
-	return fmt.Sprintf("%dd%d [%s]%s = %d (turn roll #%d)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
+	return fmt.Sprintf("%dd%d [%s]%s = %d (roll %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
 }
 
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side) string {

@@ -225,7 +225,10 @@ func (in *Intake) Run(ctx context.Context) error {
 
 // Once connects, processes every unseen message once, and logs out. For
 // tests and `adjutant fetch`. It stops at the first Handler error and
-// returns it with the number of messages handled before it.
+// returns it (wrapped) with the number of messages handled before it. When
+// ctx is cancelled it finishes and flags the message being handled, like Run,
+// and returns ctx's error. Mail that arrives during the pass waits for the
+// next call.
 func (in *Intake) Once(ctx context.Context) (handled int, err error) {
 	cfg, err := in.prepare()
 	if err != nil {

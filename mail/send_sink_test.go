@@ -62,7 +62,6 @@ type smtpSink struct {
 	dataDrop func(n int) bool       // close the connection instead of answering the n-th DATA
 	got      []smtpGot              // accepted messages, in order
 	sessions int                    // sessions started (EHLO)
-	mails    int                    // MAIL FROM commands seen
 	datas    int                    // DATA bodies read
 	onData   func(n int, g smtpGot) // called (outside mu) for each accepted message
 }
@@ -236,7 +235,6 @@ func (s *smtpSinkSession) Auth(mech string) (sasl.Server, error) {
 
 func (s *smtpSinkSession) Mail(from string, _ *gosmtp.MailOptions) error {
 	s.k.mu.Lock()
-	s.k.mails++
 	needAuth := len(s.k.users) > 0
 	s.k.mu.Unlock()
 	if needAuth && s.user == "" {

@@ -26,6 +26,8 @@ import (
 //	quality Q               the 3.4 roll, 0 (not rolled) to 6; sets german-fs from the table
 //	german-fs N             the German infantry FS, overriding the table
 //	cancelled               US bombardments cancelled (5.2 I)
+//	visibility N            this turn's visibility (8.2), 3-16
+//	cowed HEX               a COWed marker in HEX this turn (7.3)
 //	option NAME             an optional rule, e.g. option york (12.5)
 //	unit KIND HEX [N]       N (default 1) live units; KIND: de-inf, de-hmg, us-army, usmc, york
 //	carnage KIND HEX [N]    N eliminated units, flipped in place (2.6)
@@ -34,7 +36,8 @@ import (
 // (10.5: one roll each). Live units of both sides may not share a hex (9.6).
 //
 // Describe gives, sorted: "turn N", "phase P", "quality Q", "german-fs N", "cancelled"
-// when set, "option NAME" for each option, "over" when the game is over, and one
+// when set, "visibility N" once rolled, "cowed HEX" per marker, "winner us" after a
+// sudden-death exit, "penetration N" (when above 0) with "over", "option NAME" for each option, "over" when the game is over, and one
 // "unit KIND HEX N" or "carnage KIND HEX N" line per kind and hex.
 type CaseAdapter struct {
 	Rules *Rules
@@ -43,7 +46,7 @@ type CaseAdapter struct {
 // Ruleset returns the rules the cases run against.
 func (a CaseAdapter) Ruleset() adjudicator.Ruleset { return a.Rules }
 
-var casePhases = []string{PhasePlots, PhaseGermanSetup, PhaseUSSetup, PhaseI, PhaseII, PhaseIII, PhaseIVtoXI, PhaseOver}
+var casePhases = append(append([]string{PhasePlots, PhaseGermanSetup, PhaseUSSetup}, phaseOrder...), PhaseOver)
 
 // State builds a game state from STATE lines; errors name the offending line.
 func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
@@ -112,6 +115,25 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 				bad("cancelled takes nothing after it")
 			}
 			st.USCancelled = true
+		case "visibility":
+			n, err := strconv.Atoi(strings.Join(f[1:], ""))
+			if len(f) != 2 || err != nil || n < 3 || n > 16 {
+				bad("want visibility <3-16> (8.2)")
+				continue
+			}
+			st.Visibility = n
+		case "cowed":
+			if len(f) != 2 {
+				bad("want cowed <hex>")
+				continue
+			}
+			h, err := hex.Parse(f[1])
+			if err != nil || !sc.OnMap(h) {
+				bad("cowed %q: want a hex of the map", f[1])
+				continue
+			}
+			st.COWed = append(st.COWed, h.String())
+			slices.Sort(st.COWed)
 		case "option":
 			if len(f) != 2 || a.Rules.OptionNames()[f[1]] == "" {
 				bad("want option <name>, one of %v", slices.Sorted(maps.Keys(a.Rules.OptionNames())))
@@ -150,7 +172,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 				st.Units = append(st.Units, Unit{ID: len(st.Units) + 1, Kind: f[1], Hex: h.String(), Carnage: word == "carnage"})
 			}
 		default:
-			bad("unknown state line: want turn, phase, quality, german-fs, cancelled, option, unit or carnage")
+			bad("unknown state line: want turn, phase, quality, german-fs, cancelled, visibility, cowed, option, unit or carnage")
 		}
 	}
 	switch {
@@ -192,8 +214,20 @@ func (a CaseAdapter) Describe(s adjudicator.State) []string {
 	if st.USCancelled {
 		out = append(out, "cancelled")
 	}
+	if st.Visibility > 0 {
+		out = append(out, "visibility "+strconv.Itoa(st.Visibility))
+	}
+	for _, h := range st.COWed {
+		out = append(out, "cowed "+h)
+	}
+	if st.Winner != "" {
+		out = append(out, "winner "+st.Winner)
+	}
 	if st.Over() {
 		out = append(out, "over")
+		if st.Penetration > 0 {
+			out = append(out, "penetration "+strconv.Itoa(st.Penetration))
+		}
 	}
 	for k, on := range st.Options {
 		if on {

@@ -74,7 +74,7 @@ func TestCaseAdapterStateErrors(t *testing.T) {
 		{[]string{"turn 7"}, "turn is 0 (set-up) to 6"},
 		{[]string{"turn one"}, "want turn <number>"},
 		{[]string{"turn 1", "turn 2"}, "turn given twice"},
-		{[]string{"phase V"}, "want phase <setup-plots|"},
+		{[]string{"phase XII"}, "want phase <setup-plots|"},
 		{[]string{"phase I"}, "phase I needs a turn from 1 to 6"},
 		{[]string{"turn 1", "phase setup-us"}, "phase setup-us is part of set-up, turn 0, not turn 1"},
 		{[]string{"quality 7"}, "quality is the 3.4 roll"},

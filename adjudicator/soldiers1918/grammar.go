@@ -29,8 +29,162 @@ type block struct {
 	none  bool          // plot: no bombardment
 	items []orders.PlotItem
 	place []placeItem
+	hexes []hex.Hex // COW priority list
+	move  moveSpec
+	fire  fireSpec
 	err   error // why the block cannot be read
 	rule  string
+}
+
+// moveSpec is one MOVE line: Count units of Kind (0 and "": every unit of yours that can
+// move) from the first hex of Path along it, off the north edge if Exit (4.1).
+type moveSpec struct {
+	Count int
+	Kind  string
+	Path  []hex.Hex
+	Exit  bool
+}
+
+// String is the canonical form, "MOVE 2 ARMY 2301-2302-EXIT".
+func (m moveSpec) String() string {
+	var b strings.Builder
+	b.WriteString("MOVE")
+	if m.Count > 0 {
+		fmt.Fprintf(&b, " %d", m.Count)
+	}
+	if m.Kind != "" {
+		b.WriteString(" " + kindWord[m.Kind])
+	}
+	parts := make([]string, len(m.Path))
+	for i, h := range m.Path {
+		parts[i] = h.String()
+	}
+	if m.Exit {
+		parts = append(parts, "EXIT")
+	}
+	b.WriteString(" " + strings.Join(parts, "-"))
+	return b.String()
+}
+
+// fireSpec is one FIRE line: the target hex and the firing units by hex (10.3).
+type fireSpec struct {
+	Target hex.Hex
+	From   []fireSource
+}
+
+// fireSource is the units of one hex that fire: all that can (Count 0, Kind ""), all of
+// a kind, or a number of a kind.
+type fireSource struct {
+	Hex   hex.Hex
+	Count int
+	Kind  string
+}
+
+// String is the canonical form, "FIRE 2305 FROM 2304 2 INF 2306".
+func (f fireSpec) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "FIRE %s FROM", f.Target)
+	for _, s := range f.From {
+		fmt.Fprintf(&b, " %s", s.Hex)
+		if s.Count > 0 {
+			fmt.Fprintf(&b, " %d", s.Count)
+		}
+		if s.Kind != "" {
+			b.WriteString(" " + kindWord[s.Kind])
+		}
+	}
+	return b.String()
+}
+
+// parseHexList reads "2301 2302, 2403" or "NONE".
+func parseHexList(fields []string) (none bool, hexes []hex.Hex, err error) {
+	if len(fields) == 1 && strings.EqualFold(fields[0], "NONE") {
+		return true, nil, nil
+	}
+	for _, f := range strings.FieldsFunc(strings.Join(fields, " "), func(r rune) bool { return r == ',' || r == ' ' }) {
+		h, err := hex.Parse(f)
+		if err != nil {
+			return false, nil, fmt.Errorf("%v; write COW followed by hexes in order of priority, e.g. COW 2305 2306, or COW NONE", err)
+		}
+		hexes = append(hexes, h)
+	}
+	if len(hexes) == 0 {
+		return false, nil, fmt.Errorf("expected COW followed by hexes in order of priority, e.g. COW 2305 2306, or COW NONE")
+	}
+	return false, hexes, nil
+}
+
+// parseMove reads "[count] [kind] 2301-2302-2402[-EXIT]".
+func parseMove(fields []string) (moveSpec, error) {
+	var m moveSpec
+	usage := fmt.Errorf("expected MOVE [count] [kind] <path>, e.g. MOVE 2 ARMY 2300-2301-2401, or MOVE NONE")
+	if len(fields) == 0 || len(fields) > 3 {
+		return m, usage
+	}
+	path := fields[len(fields)-1]
+	for _, f := range fields[:len(fields)-1] {
+		if n, err := orders.ParseCount(f); err == nil && m.Count == 0 && m.Kind == "" {
+			m.Count = n
+			continue
+		}
+		kind, ok := placeKinds[strings.ToUpper(f)]
+		if !ok || m.Kind != "" {
+			return m, usage
+		}
+		m.Kind = kind
+	}
+	steps := strings.Split(path, "-")
+	if strings.EqualFold(steps[len(steps)-1], "EXIT") {
+		m.Exit, steps = true, steps[:len(steps)-1]
+	}
+	for _, st := range steps {
+		h, err := hex.Parse(st)
+		if err != nil {
+			return m, fmt.Errorf("path %q: %v", path, err)
+		}
+		m.Path = append(m.Path, h)
+	}
+	if len(m.Path) < 2 && !m.Exit {
+		return m, fmt.Errorf("path %q: a move names the hex the units are in and at least one hex to enter", path)
+	}
+	return m, nil
+}
+
+// parseFire reads "<target> FROM <hex> [count] [kind] <hex> ...".
+func parseFire(fields []string) (fireSpec, error) {
+	var f fireSpec
+	usage := fmt.Errorf("expected FIRE <target hex> FROM <hex> [count kind] ..., e.g. FIRE 2305 FROM 2304 2306, or FIRE NONE")
+	if len(fields) < 3 || !strings.EqualFold(fields[1], "FROM") {
+		return f, usage
+	}
+	t, err := hex.Parse(fields[0])
+	if err != nil {
+		return f, fmt.Errorf("target: %v", err)
+	}
+	f.Target = t
+	for _, tok := range fields[2:] {
+		if h, err := hex.Parse(tok); err == nil {
+			f.From = append(f.From, fireSource{Hex: h})
+			continue
+		}
+		if len(f.From) == 0 {
+			return f, usage
+		}
+		src := &f.From[len(f.From)-1]
+		if n, err := orders.ParseCount(tok); err == nil && src.Count == 0 && src.Kind == "" {
+			src.Count = n
+			continue
+		}
+		kind, ok := placeKinds[strings.ToUpper(tok)]
+		if !ok || src.Kind != "" {
+			return f, fmt.Errorf("%q: after a hex, expected a count and/or a unit kind (INF, HMG, ARMY, USMC, YORK)", tok)
+		}
+		src.Kind = kind
+	}
+	if len(f.From) == 0 {
+		return f, usage
+	}
+	return f, nil
 }
 
 // placeItem is Count units of Kind in Hex.
@@ -46,11 +200,6 @@ var placeKinds = map[string]string{
 	"ARMY": KindUSArmy, "USMC": KindUSMC, "MARINES": KindUSMC, "YORK": KindYork,
 }
 
-// notYet names the rules whose orders are not implemented yet, so that such an order is
-// answered plainly instead of being ignored.
-var notYet = map[string]string{
-	"MOVE": "9.0 (movement)", "FIRE": "10.0 (fire)", "COW": "7.0 (Chaos of War)", "COWED": "7.0 (Chaos of War)",
-}
 
 // parseBlocks reads order lines into blocks. It knows the grammar, not the legality.
 func parseBlocks(lines []orders.Line) []block {
@@ -104,12 +253,31 @@ func parseBlocks(lines []orders.Line) []block {
 		case kw == "PLACE":
 			b.kind, b.rule = "place", "3.5, 3.6"
 			b.place, b.err = parsePlace(l)
-		case notYet[kw] != "":
-			b.kind, b.rule = "unknown", notYet[kw]
-			b.err = fmt.Errorf("not implemented yet: rule %s; only set-up and bombardment (phases I-III) are adjudicated so far", notYet[kw])
+		case kw == "COW" || kw == "COWED":
+			b.kind, b.rule = "cow", "7.1, 7.2, 7.4"
+			b.none, b.hexes, b.err = parseHexList(l.Fields[1:])
+		case kw == "MOVE":
+			b.kind, b.rule = "move", "9.0"
+			if l.Is("MOVE", "NONE") && len(l.Fields) == 2 {
+				b.none = true
+				break
+			}
+			b.move, b.err = parseMove(l.Fields[1:])
+		case kw == "FIRE":
+			b.kind, b.rule = "fire", "10.0"
+			if l.Is("FIRE", "NONE") && len(l.Fields) == 2 {
+				b.none = true
+				break
+			}
+			b.fire, b.err = parseFire(l.Fields[1:])
+		case kw == "OVERSTACK":
+			b.kind, b.rule = "overstack", "6.2"
+			if len(l.Fields) != 2 || (!strings.EqualFold(l.Fields[1], "CARNAGE") && !strings.EqualFold(l.Fields[1], "MOVE")) {
+				b.err = fmt.Errorf("expected OVERSTACK CARNAGE or OVERSTACK MOVE")
+			}
 		default:
 			b.kind, b.rule = "unknown", "5.2"
-			b.err = fmt.Errorf("unknown order %q: expected PLOT, CANCEL BOMBARDMENT, SETUP DEFAULT or PLACE (send HELP for examples)", l.Fields[0])
+			b.err = fmt.Errorf("unknown order %q: expected PLOT, CANCEL BOMBARDMENT, SETUP DEFAULT, PLACE, COW, MOVE, FIRE or OVERSTACK (send HELP for examples)", l.Fields[0])
 		}
 		out = append(out, b)
 	}

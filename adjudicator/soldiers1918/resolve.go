@@ -15,6 +15,7 @@ type resolution struct {
 	st    *State
 	d     dice.Source
 	out   adjudicator.Outcome
+	moved map[int]bool // units moved this phase (9.1)
 }
 
 func (r *resolution) event(rule, format string, args ...any) {
@@ -179,7 +180,7 @@ func (r *resolution) germanExecution(inputs []adjudicator.Order) error {
 	} else if err := r.execute(DE, o, 4); err != nil {
 		return err
 	}
-	r.st.P = PhaseIVtoXI
+	r.st.P = PhaseIV
 	return nil
 }
 
@@ -265,32 +266,3 @@ func (r *resolution) bombard(name string, enemy adjudicator.Side, h hex.Hex, mar
 	}
 }
 
-// notImplemented passes phases IV-XI, saying so plainly, and ends the turn.
-func (r *resolution) notImplemented() {
-	r.event("7.0-11.0", "Phases IV-XI (Chaos of War 7.0, visibility 8.0, movement 9.0, fire 10.0, Marine esprit 11.0, COW removal 7.7): not implemented yet. No unit moves or fires this turn.")
-	if r.st.T < LastTurn {
-		r.st.T++
-		r.st.P = PhaseI
-		r.event("5.2", "Game Turn %d begins.", r.st.T)
-		return
-	}
-	// 4.2: the farthest-north US unit at the end of turn 6.
-	best := -1
-	bestHex := ""
-	for _, u := range r.st.Units {
-		if sideOf(u.Kind) != US || u.Carnage {
-			continue
-		}
-		h, err := hex.Parse(u.Hex)
-		if err == nil && h.Row > best {
-			best, bestHex = h.Row, u.Hex
-		}
-	}
-	if best < 0 {
-		r.st.Result = "End of Game Turn 6: no US unit is left on the map; penetration 00 (4.2)."
-	} else {
-		r.st.Result = fmt.Sprintf("End of Game Turn 6: the farthest-north US unit is in %s; US penetration %02d (4.2). Switch sides and play the second game with the same division quality (4.2).", bestHex, best)
-	}
-	r.event("4.2", "%s", r.st.Result)
-	r.st.P = PhaseOver
-}

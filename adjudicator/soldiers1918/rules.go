@@ -1,7 +1,8 @@
 // Package soldiers1918 adjudicates Soldiers: Decision in the Trenches, 1918 (Strategy &
 // Tactics 280, rulebook 001): a US division against a German regiment, six turns of phases
-// I-XI (5.2). So far it adjudicates set-up (3.2-3.6) and the three bombardment phases of
-// each turn (I-III, 12.0); phases IV-XI answer "not implemented yet".
+// I-XI (5.2): set-up (3.2-3.6), bombardment (I-III, 12.0), Chaos of War (IV, V, XI; 7.0),
+// visibility (VI, 8.0), movement (VII, X; 9.0, 11.1), fire (VIII, IX; 10.0, 11.2) and
+// the end of the game (4.1, 4.2).
 //
 // The ruleset is pure: state, orders and dice in; state and events out.
 package soldiers1918
@@ -135,7 +136,7 @@ func nextGermanPlot(st *State) int {
 func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
 	st := s.(*State)
 	var out []adjudicator.Checked
-	var placements []block
+	var placements, phased []block
 	plotsNow := map[int]bool{} // US plots in this submission
 	completeLine := -1
 	for _, b := range parseBlocks(lines) {
@@ -168,6 +169,15 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		case "setup-default", "place":
 			placements = append(placements, b)
 			continue
+		case "cow":
+			c = r.checkCOW(st, side, b)
+		case "overstack":
+			c = adjudicator.Checked{Line: b.line, OK: true, Rule: "6.2",
+				Reason: "standing choice: when your opponent over-stacks, the excess units " + map[bool]string{true: "become carnage", false: "move to the nearest legal hex"}[strings.EqualFold(b.line.Fields[1], "CARNAGE")] + " (6.2)",
+				Orders: []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: "OVERSTACK " + strings.ToUpper(b.line.Fields[1]), Summary: "standing over-stacking choice (6.2)"}}}
+		case "move", "fire":
+			phased = append(phased, b)
+			continue
 		}
 		out = append(out, c)
 		out = appendContinuations(out, b, c.OK, "plot items, read with the line above")
@@ -188,6 +198,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	}
 	if len(placements) > 0 {
 		out = append(out, r.checkPlacement(st, side, placements, filed)...)
+	}
+	if len(phased) > 0 {
+		out = append(out, r.checkPhased(st, side, phased)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line.No < out[j].Line.No })
 	return out
@@ -469,8 +482,47 @@ func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudi
 		if st.T < LastTurn && !has(germanPlotPhase(st.T+1), DE, plotKey(st.T+1)) {
 			w = append(w, DE)
 		}
+	case PhaseIVPlace:
+		if !has(phaseStanding, US, keyCOW) {
+			w = append(w, US)
+		}
+	case PhaseVPlace:
+		if !has(phaseStanding, DE, keyCOW) {
+			w = append(w, DE)
+		}
+	case PhaseVII, PhaseVIII, PhaseIX, PhaseX:
+		side, key := phaseActor(st.P)
+		if !has(fmt.Sprintf("%d.%s", st.T, st.P), side, key) {
+			w = append(w, side)
+		}
 	}
 	return w
+}
+
+// phaseActor is the side that decides a movement or fire phase, and its order's key.
+func phaseActor(p string) (adjudicator.Side, string) {
+	switch p {
+	case PhaseVII:
+		return US, keyMoves
+	case PhaseVIII:
+		return DE, keyFire
+	case PhaseIX:
+		return US, keyFire
+	}
+	return DE, keyMoves
+}
+
+// phaseOf is the movement or fire phase an order of side and kind ("move", "fire") is for.
+func phaseOf(side adjudicator.Side, kind string) string {
+	switch {
+	case side == US && kind == "move":
+		return PhaseVII
+	case side == DE && kind == "fire":
+		return PhaseVIII
+	case side == US:
+		return PhaseIX
+	}
+	return PhaseX
 }
 
 // Inputs implements adjudicator.Ruleset.
@@ -502,6 +554,20 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 		}
 	case PhaseIII:
 		add(germanPlotPhase(st.T), DE, plotKey(st.T))
+	case PhaseIV, PhaseIVPlace:
+		add(phaseStanding, US, keyCOW)
+	case PhaseV, PhaseVPlace:
+		add(phaseStanding, DE, keyCOW)
+	case PhaseVII, PhaseVIII, PhaseIX, PhaseX:
+		side, key := phaseActor(st.P)
+		add(fmt.Sprintf("%d.%s", st.T, st.P), side, key)
+		if key == keyMoves { // the offended player's standing choice (6.2)
+			other := DE
+			if side == DE {
+				other = US
+			}
+			add(phaseStanding, other, keyOverstack)
+		}
 	}
 	return in
 }
@@ -524,6 +590,12 @@ func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adj
 		lines = append(lines, "SETUP DEFAULT")
 	case st.P == PhaseII && side == DE && st.T < LastTurn:
 		lines = append(lines, plotText(st.T+1, true, nil))
+	case st.P == PhaseIVPlace && side == US, st.P == PhaseVPlace && side == DE:
+		lines = append(lines, "COW NONE")
+	case st.P == PhaseVII || st.P == PhaseX:
+		lines = append(lines, "MOVE NONE")
+	case st.P == PhaseVIII || st.P == PhaseIX:
+		lines = append(lines, "FIRE NONE")
 	}
 	var out []adjudicator.Order
 	for i, text := range lines {
@@ -552,8 +624,26 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		err = res.germanPlot(inputs)
 	case PhaseIII:
 		err = res.germanExecution(inputs)
-	case PhaseIVtoXI:
-		res.notImplemented()
+	case PhaseIV:
+		err = res.chaosOfWar(US, inputs)
+	case PhaseIVPlace:
+		err = res.placeStep(US, inputs, PhaseV)
+	case PhaseV:
+		err = res.chaosOfWar(DE, inputs)
+	case PhaseVPlace:
+		err = res.placeStep(DE, inputs, PhaseVI)
+	case PhaseVI:
+		res.visibility()
+	case PhaseVII:
+		err = res.movement(US, inputs, PhaseVIII)
+	case PhaseVIII:
+		err = res.firePhase(DE, inputs, PhaseIX)
+	case PhaseIX:
+		err = res.firePhase(US, inputs, PhaseX)
+	case PhaseX:
+		err = res.movement(DE, inputs, PhaseXI)
+	case PhaseXI:
+		res.removeCOW()
 	default:
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
 	}
@@ -604,7 +694,12 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 // both sides see every unit, carnage and marker.
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 	st := s.(*State)
-	v := MapView{Turn: st.T, Phase: st.PhaseTitle(), Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
+	v := MapView{Turn: st.T, Phase: st.PhaseTitle(), Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
+	for _, id := range st.COWed {
+		if h, err := hex.Parse(id); err == nil {
+			v.COWed[h] = true
+		}
+	}
 	for _, u := range st.Units {
 		h, err := hex.Parse(u.Hex)
 		if err != nil {
@@ -631,4 +726,146 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 		v.Stacks[h] = sk
 	}
 	return RenderMap(r.sc, v)
+}
+
+// checkCOW reads a standing COW priority list (7.1, 7.2, 7.4).
+func (r *Rules) checkCOW(st *State, side adjudicator.Side, b block) adjudicator.Checked {
+	c := adjudicator.Checked{Line: b.line, Rule: "7.4"}
+	for _, h := range b.hexes {
+		if !r.sc.OnMap(h) {
+			c.Reason = fmt.Sprintf("hex %s is not on the map", h)
+			return c
+		}
+	}
+	text := "COW NONE"
+	c.Reason = "standing order: place no COWed markers (7.1, 7.2)"
+	if !b.none {
+		parts := make([]string, len(b.hexes))
+		for i, h := range b.hexes {
+			parts[i] = h.String()
+		}
+		text = "COW " + strings.Join(parts, " ")
+		c.Reason = "standing order: each turn your COWed markers go on these hexes in this order, skipping any without an enemy unit that can be COWed (7.4-7.6)"
+	}
+	c.OK = true
+	c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyCOW, Kind: "standing", Text: text, Summary: "standing Chaos of War list (7.4)"}}
+	return c
+}
+
+// checkPhased reads MOVE and FIRE lines: each kind together is one order for the next
+// movement or fire phase of the side (held until then, 5.2). For the phase now being
+// played the lines are tried on a copy of the state, so that an illegal move or fire is
+// refused at once with its reason.
+func (r *Rules) checkPhased(st *State, side adjudicator.Side, blocks []block) []adjudicator.Checked {
+	var out []adjudicator.Checked
+	for _, kind := range []string{"move", "fire"} {
+		var these []block
+		for _, b := range blocks {
+			if b.kind == kind {
+				these = append(these, b)
+			}
+		}
+		if len(these) == 0 {
+			continue
+		}
+		phase := phaseOf(side, kind)
+		turn := st.nextTurnOf(phase)
+		verdicts := make([]adjudicator.Checked, len(these))
+		for i, b := range these {
+			verdicts[i] = adjudicator.Checked{Line: b.line, OK: true, Rule: b.rule}
+		}
+		switch {
+		case st.P == PhaseOver:
+			for i := range verdicts {
+				verdicts[i].OK, verdicts[i].Reason = false, "the game is over"
+			}
+		case turn > LastTurn:
+			for i := range verdicts {
+				verdicts[i].OK, verdicts[i].Reason = false, fmt.Sprintf("no %s phase is left in this game", strings.ToLower(kind))
+			}
+		case len(these) > 1 && anyNone(these):
+			for i := range verdicts {
+				verdicts[i].OK, verdicts[i].Reason = false, strings.ToUpper(kind)+" NONE goes alone: it means no "+kind+" at all this phase"
+			}
+		default:
+			r.tryPhased(st, side, phase, turn, these, verdicts)
+		}
+		ok := true
+		var lines []string
+		for i, v := range verdicts {
+			ok = ok && v.OK
+			if these[i].none {
+				lines = append(lines, strings.ToUpper(kind)+" NONE")
+			} else if kind == "move" {
+				lines = append(lines, these[i].move.String())
+			} else {
+				lines = append(lines, these[i].fire.String())
+			}
+		}
+		if ok {
+			key, summary := keyMoves, "movement"
+			if kind == "fire" {
+				key, summary = keyFire, "fire"
+			}
+			verdicts[0].Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.%s", turn, phase), Side: side, Key: key, Kind: kind,
+				Text: strings.Join(lines, "\n"), Summary: fmt.Sprintf("%s %s orders for turn %d, Phase %s", sideName(side), summary, turn, phase)}}
+		}
+		out = append(out, verdicts...)
+	}
+	return out
+}
+
+func anyNone(bs []block) bool {
+	for _, b := range bs {
+		if b.none {
+			return true
+		}
+	}
+	return false
+}
+
+// tryPhased fills the verdicts of MOVE or FIRE lines: tried in order on a copy of the
+// state when their phase is the one being played, else only held.
+func (r *Rules) tryPhased(st *State, side adjudicator.Side, phase string, turn int, these []block, verdicts []adjudicator.Checked) {
+	if st.P != phase || st.T != turn {
+		for i, b := range these {
+			verdicts[i].Reason = fmt.Sprintf("held for turn %d, Phase %s; checked against the map as it then stands", turn, phase)
+			if b.none {
+				verdicts[i].Reason = fmt.Sprintf("nothing in turn %d, Phase %s", turn, phase)
+			}
+		}
+		return
+	}
+	res := &resolution{rules: r, st: st.clone()}
+	for i, b := range these {
+		if b.none {
+			verdicts[i].Reason = "nothing this phase"
+			continue
+		}
+		var err error
+		if b.kind == "move" {
+			var mr moveResult
+			mr, err = res.move(side, b.move, nil)
+			if err == nil {
+				verdicts[i].Reason = fmt.Sprintf("to %s, %d hex(es)", mr.reached, mr.steps)
+				if mr.exited {
+					verdicts[i].Reason = "off the map by the north edge (4.1)"
+				}
+			}
+		} else {
+			err = res.fire(side, b.fire, nil)
+			if err == nil {
+				verdicts[i].Reason = "in range; resolved in the order written (10.2)"
+				res.st.Targets = append(res.st.Targets, b.fire.Target.String())
+				if units, e := res.shooters(side, b.fire); e == nil {
+					for _, u := range units {
+						res.st.Fired = append(res.st.Fired, res.st.Units[u].ID)
+					}
+				}
+			}
+		}
+		if err != nil {
+			verdicts[i].OK, verdicts[i].Reason = false, err.Error()
+		}
+	}
 }

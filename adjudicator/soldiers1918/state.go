@@ -35,7 +35,9 @@ func sideOf(kind string) adjudicator.Side {
 	return US
 }
 
-// Phase keys. Set-up is turn 0 (3.1-3.6); turns 1-6 run phases I-XI (5.2).
+// Phase keys. Set-up is turn 0 (3.1-3.6); turns 1-6 run phases I-XI (5.2). IV and V
+// roll for Chaos of War and place the markers from the placing side's standing list;
+// without a list they go on to IVp and Vp, which wait for one.
 const (
 	PhasePlots       = "setup-plots"
 	PhaseGermanSetup = "setup-german"
@@ -43,9 +45,42 @@ const (
 	PhaseI           = "I"
 	PhaseII          = "II"
 	PhaseIII         = "III"
-	PhaseIVtoXI      = "IV-XI"
+	PhaseIV          = "IV"
+	PhaseIVPlace     = "IVp"
+	PhaseV           = "V"
+	PhaseVPlace      = "Vp"
+	PhaseVI          = "VI"
+	PhaseVII         = "VII"
+	PhaseVIII        = "VIII"
+	PhaseIX          = "IX"
+	PhaseX           = "X"
+	PhaseXI          = "XI"
 	PhaseOver        = "over"
 )
+
+// phaseOrder is the sequence of a game turn (5.2), for placing early orders.
+var phaseOrder = []string{PhaseI, PhaseII, PhaseIII, PhaseIV, PhaseIVPlace, PhaseV, PhaseVPlace, PhaseVI, PhaseVII, PhaseVIII, PhaseIX, PhaseX, PhaseXI}
+
+func phaseIndex(p string) int {
+	for i, q := range phaseOrder {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// nextTurnOf returns the turn whose phase p comes next: this turn if p is still ahead,
+// else the next one (turn 1 during set-up). Orders for a later phase are held (5.2).
+func (s *State) nextTurnOf(p string) int {
+	if s.T == 0 {
+		return 1
+	}
+	if phaseIndex(s.P) <= phaseIndex(p) {
+		return s.T
+	}
+	return s.T + 1
+}
 
 // LastTurn is the end of the game (4.2).
 const LastTurn = 6
@@ -68,7 +103,22 @@ type State struct {
 	GermanFS int    `json:"german_fs,omitempty"`
 	Units    []Unit `json:"units,omitempty"`
 	// USCancelled is set once a 5.2 I cancellation succeeds: no US bombardment after.
-	USCancelled bool   `json:"us_cancelled,omitempty"`
+	USCancelled bool `json:"us_cancelled,omitempty"`
+	// Visibility is this turn's (8.2), 0 before Phase VI.
+	Visibility int `json:"visibility,omitempty"`
+	// COWed lists the hexes holding a COWed marker this turn (7.3, 7.4), sorted.
+	COWed []string `json:"cowed,omitempty"`
+	// COWToPlace is the number of COWed markers rolled and not yet placed (7.1, 7.2).
+	COWToPlace int `json:"cow_to_place,omitempty"`
+	// Fired lists the units that fired, and Targets the hexes fired into, this fire
+	// phase (10.2, 10.5).
+	Fired   []int    `json:"fired,omitempty"`
+	Targets []string `json:"targets,omitempty"`
+	// Winner is set when the game ends: "us" for a sudden-death exit (4.1), "" else.
+	Winner string `json:"winner,omitempty"`
+	// Penetration is the 4.2 score at the end of turn 6: the last two digits of the
+	// farthest-north US unit's hex.
+	Penetration int    `json:"penetration,omitempty"`
 	Result      string `json:"result,omitempty"`
 }
 
@@ -98,8 +148,26 @@ func (s *State) PhaseTitle() string {
 		return fmt.Sprintf("Turn %d, Phase II: German Bombardment Plot (5.2 II)", s.T)
 	case PhaseIII:
 		return fmt.Sprintf("Turn %d, Phase III: German Bombardment Execution (5.2 III)", s.T)
-	case PhaseIVtoXI:
-		return fmt.Sprintf("Turn %d, Phases IV-XI (not implemented yet)", s.T)
+	case PhaseIV:
+		return fmt.Sprintf("Turn %d, Phase IV: US Chaos of War (5.2 IV, 7.1)", s.T)
+	case PhaseIVPlace:
+		return fmt.Sprintf("Turn %d, Phase IV: US places %d COWed marker(s) (7.1, 7.4)", s.T, s.COWToPlace)
+	case PhaseV:
+		return fmt.Sprintf("Turn %d, Phase V: German Chaos of War (5.2 V, 7.2)", s.T)
+	case PhaseVPlace:
+		return fmt.Sprintf("Turn %d, Phase V: German places %d COWed marker(s) (7.2, 7.4)", s.T, s.COWToPlace)
+	case PhaseVI:
+		return fmt.Sprintf("Turn %d, Phase VI: Visibility Determination (5.2 VI, 8.2)", s.T)
+	case PhaseVII:
+		return fmt.Sprintf("Turn %d, Phase VII: US Movement (5.2 VII, 9.0)", s.T)
+	case PhaseVIII:
+		return fmt.Sprintf("Turn %d, Phase VIII: German Fire (5.2 VIII, 10.0)", s.T)
+	case PhaseIX:
+		return fmt.Sprintf("Turn %d, Phase IX: US Fire (5.2 IX, 10.0)", s.T)
+	case PhaseX:
+		return fmt.Sprintf("Turn %d, Phase X: German Movement (5.2 X, 9.0)", s.T)
+	case PhaseXI:
+		return fmt.Sprintf("Turn %d, Phase XI: Mutual COWed Marker Removal (5.2 XI, 7.7)", s.T)
 	case PhaseOver:
 		return "Game over (4.2)"
 	}
@@ -109,6 +177,9 @@ func (s *State) PhaseTitle() string {
 func (s *State) clone() *State {
 	c := *s
 	c.Units = append([]Unit(nil), s.Units...)
+	c.COWed = append([]string(nil), s.COWed...)
+	c.Fired = append([]int(nil), s.Fired...)
+	c.Targets = append([]string(nil), s.Targets...)
 	if s.Options != nil {
 		c.Options = map[string]bool{}
 		for k, v := range s.Options {
@@ -133,6 +204,46 @@ func (s *State) liveIn(h hex.Hex, side adjudicator.Side) []int {
 func (s *State) placed(side adjudicator.Side) bool {
 	for _, u := range s.Units {
 		if sideOf(u.Kind) == side {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCOW reports whether hex id holds a COWed marker this turn.
+func (s *State) hasCOW(id string) bool {
+	for _, h := range s.COWed {
+		if h == id {
+			return true
+		}
+	}
+	return false
+}
+
+// cowImmune reports whether a unit can never be COWed: German units in a bunker hex
+// (7.5), USMC (7.6), and Sergeant York with the 12.5 option.
+func (s *State) cowImmune(u Unit, sc *Scenario) bool {
+	switch u.Kind {
+	case KindUSMC:
+		return true
+	case KindYork:
+		return s.Options["york"]
+	case KindDeInf, KindDeHMG:
+		h, err := hex.Parse(u.Hex)
+		return err == nil && sc.Hex(h).Has(Bunker)
+	}
+	return false
+}
+
+// isCOWed reports whether a unit is COWed: in a hex with a marker and not immune (7.3).
+func (s *State) isCOWed(u Unit, sc *Scenario) bool {
+	return !u.Carnage && s.hasCOW(u.Hex) && !s.cowImmune(u, sc)
+}
+
+// hasFired reports whether unit id fired this phase (10.2).
+func (s *State) hasFired(id int) bool {
+	for _, f := range s.Fired {
+		if f == id {
 			return true
 		}
 	}

@@ -436,6 +436,16 @@ func TestKilledBetweenCommitAndFlag(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the German got %d notices of the sealed plot, want 1", n)
 	}
+	// The daemon logged at info level all along: never a password or a sealed order.
+	logs := r.logs.String()
+	if !strings.Contains(logs, "mail handled") {
+		t.Fatalf("the daemon logged nothing useful:\n%s", logs)
+	}
+	for _, secret := range []string{samplePassUS, samplePassDE, r.cfg.IMAP.Password, "1911x3", "PLOT TURN"} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the logs show %q", secret)
+		}
+	}
 }
 
 func writeConfig(t *testing.T, path string, c *Config) {

@@ -16,6 +16,7 @@
 #
 # Run as root. Teardown: teardown.sh next to this script.
 set -euo pipefail
+export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 
 here="$(cd "$(dirname "$0")" && pwd)"
 E2E_DIR="${ADJUTANT_E2E_DIR:-/var/lib/adjutant-e2e}"
@@ -36,6 +37,11 @@ log() { printf 'e2e setup: %s\n' "$*"; }
 die() { printf 'e2e setup: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "run as root (it installs packages and binds ports 25 and 143)"
+# $E2E_DIR is wiped on every run: it must be a dedicated directory.
+case "$E2E_DIR" in
+/*/*e2e*) ;;
+*) die "ADJUTANT_E2E_DIR=$E2E_DIR: want an absolute path to a dedicated directory whose name contains e2e" ;;
+esac
 
 t0=$(date +%s)
 
@@ -110,22 +116,23 @@ render() { # template > file, replacing @VAR@ placeholders
 }
 render "$here/dovecot.conf.in" "$E2E_DIR/dovecot/dovecot.conf"
 doveconf -c "$E2E_DIR/dovecot/dovecot.conf" -n >/dev/null || die "dovecot.conf does not parse"
-dovecot -c "$E2E_DIR/dovecot/dovecot.conf" || die "dovecot did not start; see $E2E_DIR/log/dovecot.log"
+dovecot -c "$E2E_DIR/dovecot/dovecot.conf" </dev/null >/dev/null 2>&1 || die "dovecot did not start; see $E2E_DIR/log/dovecot.log"
 
-# The game mailbox's folder for handled mail (the daemon's move_to), and every INBOX,
-# exist before the first mail.
+# Log every account in once: its maildir, INBOX and the folder for handled mail (the
+# daemon's move_to; "auto = create" in dovecot.conf) exist before the first mail.
 for user in adjutant us de; do
-	doveadm -c "$E2E_DIR/dovecot/dovecot.conf" mailbox create -s -u "$user@$E2E_DOMAIN" Processed ||
+	doveadm -c "$E2E_DIR/dovecot/dovecot.conf" mailbox status -u "$user@$E2E_DOMAIN" messages Processed >/dev/null ||
 		die "cannot create the mailboxes of $user@$E2E_DOMAIN; see $E2E_DIR/log/dovecot.log"
 done
 
 # --- Postfix -----------------------------------------------------------------------------
 render "$here/main.cf.in" "$E2E_DIR/postfix/etc/main.cf"
 render "$here/master.cf.in" "$E2E_DIR/postfix/etc/master.cf"
+chown postfix "$E2E_DIR/postfix/data"
 pf=(postfix -c "$E2E_DIR/postfix/etc")
-"${pf[@]}" set-permissions >/dev/null 2>&1 || true
-"${pf[@]}" check || die "postfix check failed"
-"${pf[@]}" start >/dev/null 2>&1 || die "postfix did not start; see $E2E_DIR/log/postfix.log"
+# "postfix start" checks the configuration and creates the queue directories.
+"${pf[@]}" start </dev/null >"$E2E_DIR/log/postfix-start.log" 2>&1 ||
+	die "postfix did not start: $(cat "$E2E_DIR/log/postfix-start.log"); see $E2E_DIR/log/postfix.log"
 
 # --- Wait until both answer --------------------------------------------------------------
 greeting() { # port -> the server's first line, or nothing

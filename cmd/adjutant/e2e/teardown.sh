@@ -2,6 +2,7 @@
 # Stops the Dovecot and Postfix instances that setup.sh started. Mailboxes and logs stay
 # in $ADJUTANT_E2E_DIR for inspection until the next setup.sh. Safe to run at any time.
 set -uo pipefail
+export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 
 E2E_DIR="${ADJUTANT_E2E_DIR:-/var/lib/adjutant-e2e}"
 quiet=""

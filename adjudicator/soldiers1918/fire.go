@@ -1,0 +1,204 @@
+package soldiers1918
+
+import (
+	"fmt"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// Phases VIII and IX: fire (10.0), with Marine cooperation (11.2) and the mandatory
+// advance after combat (10.10).
+
+// MaxRange is the longest any unit may fire, whatever the visibility (10.6).
+const MaxRange = 16
+
+func isInfantry(kind string) bool { return kind != KindDeHMG }
+
+// fireStrength is a unit's printed FS: German infantry by the division quality (3.4),
+// Sergeant York double with the 12.5 option, the others from the chart (13.2).
+func (r *resolution) fireStrength(u Unit) int {
+	switch u.Kind {
+	case KindDeInf:
+		return r.st.GermanFS
+	case KindYork:
+		if !r.st.Options["york"] {
+			return r.rules.sc.FireStrength[KindUSArmy].N
+		}
+	}
+	return r.rules.sc.FireStrength[u.Kind].N
+}
+
+// shooters picks the units a FIRE line uses, from the state as it is when the line's turn
+// comes: live, not COWed (7.3), not yet fired this phase (10.2), in range (10.6).
+func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) {
+	st, sc := r.st, r.rules.sc
+	var picked []int
+	for _, src := range f.From {
+		var here []int
+		for _, i := range st.liveIn(src.Hex, side) {
+			u := st.Units[i]
+			if st.isCOWed(u, sc) || st.hasFired(u.ID) {
+				continue
+			}
+			if src.Kind != "" && u.Kind != src.Kind && !(src.Kind == KindUSArmy && u.Kind == KindYork && src.Count == 0) {
+				continue
+			}
+			here = append(here, i)
+		}
+		if len(here) == 0 {
+			return nil, fmt.Errorf("no unit of yours in %s that can fire (COWed units may not, 7.3; each unit fires once a phase, 10.2)", src.Hex)
+		}
+		if src.Count > 0 {
+			if src.Count > len(here) {
+				return nil, fmt.Errorf("%d unit(s) asked for, %s has %d of yours that can fire", src.Count, src.Hex, len(here))
+			}
+			here = here[:src.Count]
+		}
+		dist := sc.Grid.Distance(src.Hex, f.Target)
+		if dist > MaxRange || (st.Visibility > 0 && dist > st.Visibility) {
+			return nil, fmt.Errorf("%s is %d hexes from %s, beyond this turn's visibility of %d (10.6)", f.Target, dist, src.Hex, st.Visibility)
+		}
+		picked = append(picked, here...)
+	}
+	return picked, nil
+}
+
+// fire carries out one FIRE line. With d nil it only checks it.
+func (r *resolution) fire(side adjudicator.Side, f fireSpec, d dice.Source) error {
+	st, sc := r.st, r.rules.sc
+	enemy := DE
+	if side == DE {
+		enemy = US
+	}
+	targets := st.liveIn(f.Target, enemy)
+	if len(targets) == 0 {
+		return errEmptyTarget
+	}
+	for _, t := range st.Targets {
+		if t == f.Target.String() {
+			return fmt.Errorf("%s was already fired into this phase (10.5)", f.Target)
+		}
+	}
+	units, err := r.shooters(side, f)
+	if err != nil {
+		return err
+	}
+	// 11.2: USMC and Army fire together only when every one of them is adjacent.
+	marines, army := false, false
+	for _, i := range units {
+		if st.Units[i].Kind == KindUSMC {
+			marines = true
+		} else if sideOf(st.Units[i].Kind) == US {
+			army = true
+		}
+	}
+	if marines && army {
+		for _, i := range units {
+			h, _ := hex.Parse(st.Units[i].Hex)
+			if !sc.Grid.Adjacent(h, f.Target) {
+				return fmt.Errorf("USMC and US Army units fire at one hex only when all of them are adjacent to it, and %s is not (11.2)", h)
+			}
+		}
+	}
+	if d == nil {
+		return nil
+	}
+	full, halved := 0, 0
+	var adjacentInfantry []int
+	for _, i := range units {
+		u := st.Units[i]
+		h, _ := hex.Parse(u.Hex)
+		fs := r.fireStrength(u)
+		dist := sc.Grid.Distance(h, f.Target)
+		switch {
+		case isInfantry(u.Kind) && dist == 1:
+			full += 2 * fs // 10.6: doubled when adjacent; never HMGs (10.10)
+			adjacentInfantry = append(adjacentInfantry, i)
+		case isInfantry(u.Kind) && st.Visibility > 0 && 2*dist >= st.Visibility:
+			halved += fs // 10.6: one grand division for all halved units
+		default:
+			full += fs
+		}
+		st.Fired = append(st.Fired, u.ID)
+	}
+	total := full + halved/2
+	ds, terrain := sc.Defence(f.Target)
+	odds := Odds(total, ds)
+	hit := HitNumber(odds)
+	oddsText := fmt.Sprintf("%d:1", odds)
+	if odds < 1 {
+		oddsText = "less than 1:1"
+	}
+	st.Targets = append(st.Targets, f.Target.String())
+	text := fmt.Sprintf("%s: %d unit(s), fire strength %d", f, len(units), total)
+	if halved > 0 {
+		text += fmt.Sprintf(" (of it %d halved to %d at half the visibility or more, 10.6)", halved, halved/2)
+	}
+	r.event("10.3, 10.6", "%s against %s (%s, defence %d): odds %s, eliminates on 1-%d (10.8); one roll for each of the %d unit(s) there.",
+		text, f.Target, terrain, ds, oddsText, hit, len(targets))
+	name := sideName(side)
+	for n, i := range targets {
+		u := &st.Units[i]
+		roll := d.Roll(dice.Request{Purpose: fmt.Sprintf("10.8 %s fire into %s at %s, %s %d of %d", name, f.Target, oddsText, kindName[u.Kind], n+1, len(targets)), Rule: "10.8", Count: 1, Sides: 6})
+		if roll.Result <= hit {
+			u.Carnage = true
+			r.rollEvent("10.8, 2.6", roll, "%s in %s: rolled %d: eliminated, now carnage.", kindName[u.Kind], f.Target, roll.Result)
+		} else {
+			r.rollEvent("10.8", roll, "%s in %s: rolled %d: no effect.", kindName[u.Kind], f.Target, roll.Result)
+		}
+	}
+	if len(st.liveIn(f.Target, enemy)) == 0 && len(adjacentInfantry) > 0 {
+		r.advance(side, f.Target, adjacentInfantry)
+	}
+	return nil
+}
+
+var errEmptyTarget = fmt.Errorf("the target hex holds no enemy unit (10.2)")
+
+// advance is 10.10: every adjacent infantry unit that took part must enter the emptied
+// hex, up to the stacking limit; of any excess the first listed go.
+func (r *resolution) advance(side adjudicator.Side, target hex.Hex, units []int) {
+	in := 0
+	kinds := map[bool]int{} // US: USMC or not, never mixed (6.4)
+	for _, i := range units {
+		u := &r.st.Units[i]
+		marine := u.Kind == KindUSMC
+		if in == r.st.stackLimit(side) || (side == US && kinds[!marine] > 0) {
+			continue
+		}
+		u.Hex = target.String()
+		kinds[marine]++
+		in++
+	}
+	r.event("10.10", "Advance after combat: %d infantry unit(s) must enter %s.", in, target)
+}
+
+// firePhase resolves Phase VIII (German) or IX (US): each FIRE line in the order written.
+func (r *resolution) firePhase(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+	r.st.Fired, r.st.Targets = nil, nil
+	fired := 0
+	if o, ok := orderByKey(inputs, side, keyFire); ok {
+		r.out.Consumed = append(r.out.Consumed, o.ID())
+		for _, b := range parseCanonical(o.Text) {
+			if b.none {
+				continue
+			}
+			switch err := r.fire(side, b.fire, r.d); {
+			case err == errEmptyTarget:
+				r.event("10.2", "%s: skipped, the target hex holds no enemy unit any more.", b.fire)
+			case err != nil:
+				r.event("10.0", "%s: not carried out: %v.", b.fire, err)
+			default:
+				fired++
+			}
+		}
+	}
+	if fired == 0 {
+		r.event("10.2", "The %s player fires at nothing.", sideName(side))
+	}
+	r.st.Fired, r.st.Targets = nil, nil
+	r.st.P = next
+	return nil
+}

@@ -1,0 +1,283 @@
+package soldiers1918
+
+import (
+	"fmt"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// Phases VII and X: movement (9.0), with Chaos of War checks (7.4), the exit off the
+// north edge (4.1, 4.3), Marine esprit (11.1) and stacking (6.1, 6.2).
+
+// moveUnits picks the units a MOVE line moves, from the state as it is when the line's
+// turn comes: live units of side in the first hex of the path, not COWed, of the kind
+// asked (York counts as Army unless named), the lowest ids first. A unit moved by an
+// earlier line this phase does not move again (9.1).
+func (st *State) moveUnits(side adjudicator.Side, m moveSpec, sc *Scenario, moved map[int]bool) ([]int, error) {
+	from := m.Path[0]
+	var picked []int
+	for _, i := range st.liveIn(from, side) {
+		u := st.Units[i]
+		if st.isCOWed(u, sc) || moved[i] {
+			continue
+		}
+		if m.Kind != "" && u.Kind != m.Kind && !(m.Kind == KindUSArmy && u.Kind == KindYork && m.Count == 0) {
+			continue
+		}
+		picked = append(picked, i)
+	}
+	if m.Kind == KindUSArmy && m.Count > 0 {
+		// "n ARMY" takes plain Army platoons before Sergeant York's.
+		var plain, york []int
+		for _, i := range picked {
+			if st.Units[i].Kind == KindYork {
+				york = append(york, i)
+			} else {
+				plain = append(plain, i)
+			}
+		}
+		picked = append(plain, york...)
+	}
+	if len(picked) == 0 {
+		return nil, fmt.Errorf("no unit of yours in %s that can move (COWed units may not, 7.3; a unit moves once a phase, 9.1)", from)
+	}
+	if m.Count > 0 {
+		if m.Count > len(picked) {
+			return nil, fmt.Errorf("%d unit(s) asked for, %s has %d of yours that can move", m.Count, from, len(picked))
+		}
+		picked = picked[:m.Count]
+	}
+	return picked, nil
+}
+
+// moveResult is what one MOVE line did.
+type moveResult struct {
+	reached hex.Hex
+	steps   int
+	exited  bool
+}
+
+// move carries out one MOVE line (9.1-9.7). With d nil it only checks the move, as if
+// every Chaos of War check passed: the order check runs it so, on a copy of the state.
+func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (moveResult, error) {
+	st, sc := r.st, r.rules.sc
+	units, err := st.moveUnits(side, m, sc, r.moved)
+	if err != nil {
+		return moveResult{}, err
+	}
+	if r.moved == nil {
+		r.moved = map[int]bool{}
+	}
+	for _, i := range units {
+		r.moved[i] = true
+	}
+	enemy := DE
+	if side == DE {
+		enemy = US
+	}
+	ma := 1 << 30
+	for _, i := range units {
+		ma = min(ma, sc.Movement[st.Units[i].Kind].N)
+	}
+	moving := map[int]bool{}
+	for _, i := range units {
+		moving[i] = true
+	}
+	spent := 0
+	at := m.Path[0]
+	res := moveResult{reached: at}
+	for n, next := range m.Path[1:] {
+		if !sc.Grid.Adjacent(at, next) {
+			return res, fmt.Errorf("%s is not next to %s (9.1)", next, at)
+		}
+		if !sc.OnMap(next) {
+			return res, fmt.Errorf("%s is not on the map (4.3: only US units leave, by the north edge)", next)
+		}
+		if len(st.liveIn(next, enemy)) > 0 {
+			return res, fmt.Errorf("%s holds enemy units, which may never be entered (9.6)", next)
+		}
+		if st.Visibility > 0 && n+1 > st.Visibility {
+			return res, fmt.Errorf("%d hexes is farther than this turn's visibility of %d (9.7)", n+1, st.Visibility)
+		}
+		cost, _ := sc.EnterCost(next)
+		if r.crowded(next, side, moving) {
+			cost++ // 6.1, 9.4: carnage or friendly units in the hex entered
+		}
+		if spent+cost > ma {
+			return res, fmt.Errorf("entering %s costs %d MP, and only %d of %d are left (9.3)", next, cost, ma-spent, ma)
+		}
+		spent += cost
+		for _, i := range units {
+			st.Units[i].Hex = next.String()
+		}
+		at, res.reached, res.steps = next, next, n+1
+		if d != nil && st.hasCOW(next.String()) && (n+2 < len(m.Path) || m.Exit) && r.cowCheck(units, next, d) {
+			return res, nil
+		}
+	}
+	if m.Exit {
+		if side != US {
+			return res, fmt.Errorf("only US units may leave the map (4.3)")
+		}
+		if !sc.Hex(at).Exit {
+			return res, fmt.Errorf("%s is not a north-edge exit hex (4.1: 1020 through 4919)", at)
+		}
+		cost := 1
+		if info := sc.Hex(at); info.Has(MainTrench) || info.Has(SupportTrench) || info.Has(CommTrench) {
+			cost = 2 // 4.3: a trench line crossing the exit hexside (reconstructed: any trench in the hex)
+		}
+		if spent+cost > ma {
+			return res, fmt.Errorf("leaving the map from %s costs %d MP, and only %d are left (4.3)", at, cost, ma-spent)
+		}
+		for _, i := range units {
+			st.Units[i].Hex = "exit"
+		}
+		res.exited = true
+	}
+	return res, nil
+}
+
+// crowded reports carnage or friendly units, other than the moving ones, in h (9.4).
+func (r *resolution) crowded(h hex.Hex, side adjudicator.Side, moving map[int]bool) bool {
+	id := h.String()
+	for i, u := range r.st.Units {
+		if u.Hex != id || moving[i] {
+			continue
+		}
+		if u.Carnage || sideOf(u.Kind) == side {
+			return true
+		}
+	}
+	return false
+}
+
+// cowCheck is 7.4 for a stack entering a COWed hex on its way: a roll of 1-3 COWs it
+// there and ends its move. A stack of immune units only (7.5, 7.6) does not roll.
+func (r *resolution) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
+	exposed := false
+	for _, i := range units {
+		if !r.st.cowImmune(r.st.Units[i], r.rules.sc) {
+			exposed = true
+		}
+	}
+	if !exposed {
+		return false
+	}
+	roll := d.Roll(dice.Request{Purpose: fmt.Sprintf("7.4 Chaos of War check entering %s", h), Rule: "7.4", Count: 1, Sides: 6})
+	if roll.Result <= 3 {
+		r.rollEvent("7.4", roll, "Moving units enter the COWed hex %s: rolled %d (1-3): COWed there, their move ends.", h, roll.Result)
+		return true
+	}
+	r.rollEvent("7.4", roll, "Moving units enter the COWed hex %s: rolled %d (4-6): they may go on.", h, roll.Result)
+	return false
+}
+
+// movement resolves Phase VII (US) or X (German): each MOVE line in the order written.
+func (r *resolution) movement(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+	name := sideName(side)
+	start := map[int]string{}
+	for i, u := range r.st.Units {
+		start[i] = u.Hex
+	}
+	exempt := map[int]bool{}
+	if side == US {
+		for i, u := range r.st.Units {
+			if h, err := hex.Parse(u.Hex); err == nil && u.Kind == KindUSMC && r.nextToGerman(h) {
+				exempt[i] = true // 11.1: started next to a German-occupied hex
+			}
+		}
+	}
+	moved := 0
+	if o, ok := orderByKey(inputs, side, keyMoves); ok {
+		r.out.Consumed = append(r.out.Consumed, o.ID())
+		for _, b := range parseCanonical(o.Text) {
+			if b.none {
+				continue
+			}
+			res, err := r.move(side, b.move, r.d)
+			switch {
+			case err != nil && res.steps == 0:
+				r.event("9.0", "%s: not carried out: %v.", b.move, err)
+			case err != nil:
+				r.event("9.0", "%s: stopped in %s: %v.", b.move, res.reached, err)
+				moved++
+			case res.exited:
+				r.event("4.1", "%s: the units leave the map by the north edge.", b.move)
+				moved++
+			default:
+				r.event("9.0", "%s: the units move %d hex(es) to %s.", b.move, res.steps, res.reached)
+				moved++
+			}
+			if res.exited {
+				r.st.Winner = string(US)
+				r.st.Result = "US sudden death victory: US units left the map by the north edge in the US Movement Phase of turn " + fmt.Sprint(r.st.T) + " (4.1)."
+				r.event("4.1", "%s", r.st.Result)
+				r.st.P = PhaseOver
+				return nil
+			}
+		}
+	}
+	if moved == 0 {
+		r.event("9.2", "The %s player moves no units.", name)
+	}
+	// Units that ended their move in a COWed hex are COWed there (7.4): nothing to do,
+	// COWed-ness follows from the hex; say so for the units concerned.
+	for i, u := range r.st.Units {
+		if start[i] != u.Hex && r.st.isCOWed(u, r.rules.sc) {
+			r.event("7.4", "%s stops in the COWed hex %s and is COWed for the rest of the turn.", kindName[u.Kind], u.Hex)
+		}
+	}
+	if side == US {
+		r.esprit(start, exempt)
+	}
+	offended := DE
+	if side == DE {
+		offended = US
+	}
+	carnage := false
+	if o, ok := orderByKey(inputs, offended, keyOverstack); ok && o.Text == "OVERSTACK CARNAGE" {
+		carnage = true
+	}
+	r.correctStacking(side, carnage)
+	r.st.P = next
+	return nil
+}
+
+// esprit is 11.1 at the end of the US Movement Phase: every USMC unit must end at least
+// one row farther north than it started, unless it started next to a German-occupied hex.
+func (r *resolution) esprit(start map[int]string, exempt map[int]bool) {
+	for i := range r.st.Units {
+		u := &r.st.Units[i]
+		if u.Kind != KindUSMC || u.Carnage || exempt[i] {
+			continue
+		}
+		from, err := hex.Parse(start[i])
+		if err != nil {
+			continue
+		}
+		if to, err := hex.Parse(u.Hex); err == nil && to.Row >= from.Row+1 {
+			continue
+		}
+		u.Carnage = true
+		r.event("11.1", "USMC platoon in %s did not end the phase north of row %02d: it dies trying, now carnage.", u.Hex, from.Row)
+	}
+}
+
+// nextToGerman reports a German-occupied hex next to h, in the state as it now stands.
+func (r *resolution) nextToGerman(h hex.Hex) bool {
+	for _, n := range r.rules.sc.Grid.Neighbours(h) {
+		if len(r.st.liveIn(n, DE)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func sideName(side adjudicator.Side) string {
+	if side == DE {
+		return "German"
+	}
+	return "US"
+}

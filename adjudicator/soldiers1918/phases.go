@@ -1,0 +1,292 @@
+package soldiers1918
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// Phases IV-VI and XI: Chaos of War (7.0) and visibility (8.0).
+
+// usCOWModifier is the 7.1 modifier to the US Chaos of War roll by German infantry FS.
+var usCOWModifier = map[int]int{2: +1, 3: 0, 4: -1, 6: -2}
+
+// Standing orders: not tied to a turn, they hold until replaced.
+const (
+	phaseStanding = "standing"
+	keyCOW        = "cow"
+	keyOverstack  = "overstack"
+	keyMoves      = "moves"
+	keyFire       = "fire"
+)
+
+// chaosOfWar rolls the number of COWed markers for the side in its Chaos of War phase
+// (7.1 for the US in IV, 7.2 for the German in V) and places them from the side's
+// standing list, or goes on to the placing step that waits for one.
+func (r *resolution) chaosOfWar(side adjudicator.Side, inputs []adjudicator.Order) error {
+	var roll dice.Roll
+	if side == US {
+		mod, ok := usCOWModifier[r.st.GermanFS]
+		if !ok {
+			return fmt.Errorf("7.1 has no modifier for German infantry FS %d", r.st.GermanFS)
+		}
+		roll = r.d.Roll(dice.Request{Purpose: fmt.Sprintf("7.1 US Chaos of War, turn %d (German infantry FS %d: %+d)", r.st.T, r.st.GermanFS, mod), Rule: "7.1", Count: 1, Sides: 6, Modifier: mod})
+	} else {
+		roll = r.d.Roll(dice.Request{Purpose: fmt.Sprintf("7.2 German Chaos of War, turn %d (1d6-2)", r.st.T), Rule: "7.2", Count: 1, Sides: 6, Modifier: -2})
+	}
+	n := max(roll.Result, 0)
+	rule, name, next, place := "7.1", "US", PhaseV, PhaseIVPlace
+	if side == DE {
+		rule, name, next, place = "7.2", "German", PhaseVI, PhaseVPlace
+	}
+	r.rollEvent(rule, roll, "The %s player may place %d COWed marker(s) on enemy units (%s).", name, n, rule)
+	r.st.COWToPlace = n
+	if n == 0 {
+		r.st.P = next
+		return nil
+	}
+	if o, ok := orderByKey(inputs, side, keyCOW); ok {
+		r.placeCOW(side, o)
+		r.st.P = next
+		return nil
+	}
+	r.st.P = place
+	return nil
+}
+
+// placeCOW puts COWed markers on the hexes of the side's priority list, in order: one per
+// hex, never on a hex without an enemy unit that can be COWed (7.4, 7.5, 7.6, 12.5).
+func (r *resolution) placeCOW(side adjudicator.Side, o adjudicator.Order) {
+	blocks := parseCanonical(o.Text)
+	enemy := DE
+	if side == DE {
+		enemy = US
+	}
+	placed := 0
+	if len(blocks) == 1 && !blocks[0].none {
+		for _, h := range blocks[0].hexes {
+			if placed == r.st.COWToPlace {
+				break
+			}
+			id := h.String()
+			if r.st.hasCOW(id) {
+				continue
+			}
+			eligible := false
+			for _, i := range r.st.liveIn(h, enemy) {
+				if !r.st.cowImmune(r.st.Units[i], r.rules.sc) {
+					eligible = true
+				}
+			}
+			if !eligible {
+				r.event("7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
+				continue
+			}
+			r.st.COWed = append(r.st.COWed, id)
+			placed++
+			r.event("7.3, 7.4", "COWed marker placed in %s: its units may neither move nor fire for the rest of the turn.", h)
+		}
+	}
+	sort.Strings(r.st.COWed)
+	if left := r.st.COWToPlace - placed; left > 0 {
+		r.event("7.4", "%d COWed marker(s) left unplaced: the priority list named no further hex with units that can be COWed.", left)
+	}
+	r.st.COWToPlace = 0
+}
+
+// placeStep resolves IVp or Vp, once the placing side has sent its list.
+func (r *resolution) placeStep(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+	o, ok := orderByKey(inputs, side, keyCOW)
+	if !ok {
+		return fmt.Errorf("no COW list for %s", side)
+	}
+	r.placeCOW(side, o)
+	r.st.P = next
+	return nil
+}
+
+// visibility is Phase VI: three dice, 17 and 18 count as 16, never under 3 (8.2).
+func (r *resolution) visibility() {
+	roll := r.d.Roll(dice.Request{Purpose: fmt.Sprintf("8.2 visibility for turn %d", r.st.T), Rule: "8.2", Count: 3, Sides: 6})
+	r.st.Visibility = min(max(roll.Result, 3), 16)
+	r.rollEvent("8.2", roll, "Visibility this turn: %d hexes. It limits movement (9.7) and range (10.6).", r.st.Visibility)
+	r.st.P = PhaseVII
+}
+
+// removeCOW is Phase XI (7.7); then the turn ends, or the game (4.2).
+func (r *resolution) removeCOW() {
+	if len(r.st.COWed) > 0 {
+		r.event("7.7", "All COWed markers are removed (%d).", len(r.st.COWed))
+	}
+	r.st.COWed = nil
+	r.st.Visibility = 0
+	if r.st.T < LastTurn {
+		r.st.T++
+		r.st.P = PhaseI
+		r.event("5.2", "Game Turn %d begins.", r.st.T)
+		return
+	}
+	r.endOfGame()
+}
+
+// endOfGame scores the 4.2 penetration: the last two digits of the farthest-north US
+// unit's hex at the end of Game Turn 6.
+func (r *resolution) endOfGame() {
+	best, bestHex := -1, ""
+	for _, u := range r.st.Units {
+		if sideOf(u.Kind) != US || u.Carnage {
+			continue
+		}
+		h, err := hex.Parse(u.Hex)
+		if err == nil && h.Row > best {
+			best, bestHex = h.Row, u.Hex
+		}
+	}
+	if best < 0 {
+		best = 0
+		r.st.Result = "End of Game Turn 6: no US unit is left on the map; US penetration 00 (4.2)."
+	} else {
+		r.st.Result = fmt.Sprintf("End of Game Turn 6: the farthest-north US unit is in %s; US penetration %02d (4.2). Switch sides and play the second game with the same division quality (4.2).", bestHex, best)
+	}
+	r.st.Penetration = best
+	r.event("4.2", "%s", r.st.Result)
+	r.st.P = PhaseOver
+}
+
+// stackLimit is a side's stacking limit (6.3, 6.4).
+func (st *State) stackLimit(side adjudicator.Side) int {
+	if side == DE && st.Quality == 6 {
+		return 4
+	}
+	if side == DE {
+		return 3
+	}
+	return 4
+}
+
+// overStacked returns the hexes of side holding more units than 6.3 or 6.4 allow, sorted.
+func (st *State) overStacked(side adjudicator.Side) []string {
+	var out []string
+	for id, units := range st.stacks(side) {
+		if stackOver(st, side, units) > 0 {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// stacks returns the indexes of side's live units by hex.
+func (st *State) stacks(side adjudicator.Side) map[string][]int {
+	m := map[string][]int{}
+	for i, u := range st.Units {
+		if !u.Carnage && sideOf(u.Kind) == side {
+			m[u.Hex] = append(m[u.Hex], i)
+		}
+	}
+	return m
+}
+
+// stackOver is how many units a stack has beyond its limit; a US stack mixing Army and
+// USMC is over by all of the smaller kind (6.4).
+func stackOver(st *State, side adjudicator.Side, units []int) int {
+	if side == DE {
+		return max(len(units)-st.stackLimit(DE), 0)
+	}
+	army, usmc := 0, 0
+	for _, i := range units {
+		if st.Units[i].Kind == KindUSMC {
+			usmc++
+		} else {
+			army++
+		}
+	}
+	if army > 0 && usmc > 0 {
+		return min(army, usmc) + max(max(army, usmc)-4, 0)
+	}
+	return max(army+usmc-4, 0)
+}
+
+// correctStacking is 6.1/6.2 at the end of a phase: over-stacked units are moved to the
+// nearest legal hex, or converted to carnage when the offended player's standing
+// OVERSTACK order says so. The units that moved last go first.
+func (r *resolution) correctStacking(side adjudicator.Side, carnage bool) {
+	for _, id := range r.st.overStacked(side) {
+		units := r.st.stacks(side)[id]
+		for n := stackOver(r.st, side, units); n > 0; n-- {
+			units = r.st.stacks(side)[id]
+			i := excessUnit(r.st, side, units)
+			u := &r.st.Units[i]
+			if carnage {
+				u.Carnage = true
+				r.event("6.2", "%s in %s is over the stacking limit and becomes carnage, as the offended player chose.", kindName[u.Kind], id)
+				continue
+			}
+			dest, ok := r.nearestRoom(side, id, u.Kind)
+			if !ok {
+				u.Carnage = true
+				r.event("6.2", "%s in %s is over the stacking limit and has no legal hex to go to: it becomes carnage.", kindName[u.Kind], id)
+				continue
+			}
+			u.Hex = dest
+			r.event("6.2", "%s in %s is over the stacking limit and moves to the nearest legal hex, %s.", kindName[u.Kind], id, dest)
+		}
+	}
+}
+
+// excessUnit picks the unit to remove from an over-stacked hex: in a mixed US stack one
+// of the smaller kind, else the highest id (the unit placed or moved there last).
+func excessUnit(st *State, side adjudicator.Side, units []int) int {
+	if side == US {
+		var army, usmc []int
+		for _, i := range units {
+			if st.Units[i].Kind == KindUSMC {
+				usmc = append(usmc, i)
+			} else {
+				army = append(army, i)
+			}
+		}
+		if len(army) > 0 && len(usmc) > 0 {
+			if len(usmc) <= len(army) {
+				return usmc[len(usmc)-1]
+			}
+			return army[len(army)-1]
+		}
+	}
+	return slices.Max(units)
+}
+
+// nearestRoom finds the nearest map hex, by distance and then hex id, where a unit of
+// kind may stand without breaking the stacking rules and without enemy units.
+func (r *resolution) nearestRoom(side adjudicator.Side, from, kind string) (string, bool) {
+	origin, _ := hex.Parse(from)
+	enemy := DE
+	if side == DE {
+		enemy = US
+	}
+	stacks := r.st.stacks(side)
+	best, bestD := "", 1<<30
+	for _, h := range r.rules.sc.Hexes() {
+		id := h.String()
+		if id == from || len(r.st.liveIn(h, enemy)) > 0 {
+			continue
+		}
+		d := r.rules.sc.Grid.Distance(origin, h)
+		if d > bestD || (d == bestD && id > best) {
+			continue
+		}
+		trial := append(slices.Clone(stacks[id]), -1)
+		probe := *r.st
+		probe.Units = append(slices.Clone(r.st.Units), Unit{Kind: kind, Hex: id})
+		trial[len(trial)-1] = len(probe.Units) - 1
+		if stackOver(&probe, side, trial) > 0 {
+			continue
+		}
+		best, bestD = id, d
+	}
+	return best, best != ""
+}
