@@ -200,7 +200,6 @@ var placeKinds = map[string]string{
 	"ARMY": KindUSArmy, "USMC": KindUSMC, "MARINES": KindUSMC, "YORK": KindYork,
 }
 
-
 // parseBlocks reads order lines into blocks. It knows the grammar, not the legality.
 func parseBlocks(lines []orders.Line) []block {
 	var out []block

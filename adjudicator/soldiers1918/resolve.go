@@ -265,4 +265,3 @@ func (r *resolution) bombard(name string, enemy adjudicator.Side, h hex.Hex, mar
 		}
 	}
 }
-
