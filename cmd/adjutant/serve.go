@@ -119,7 +119,8 @@ func (d *daemon) tick(ctx context.Context) {
 }
 
 // run runs until ctx is cancelled (SIGTERM): the intake finishes the message it is
-// handling, the sender the mail it is sending; the rest waits for the next start.
+// handling and flags it; the sender drops its connection, and a mail in flight goes again,
+// with the same Message-ID, at the next start. Nothing else is fetched.
 func (d *daemon) run(ctx context.Context) error {
 	defer d.db.Close()
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host)
