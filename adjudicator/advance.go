@@ -161,6 +161,11 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 			}
 		}
 		g.Over, g.Deadline, g.RemindAt = true, time.Time{}, time.Time{}
+		if verdict, err := matchVerdict(tx, *g, rs, st); err != nil {
+			return adv, err
+		} else if verdict != "" {
+			b.notes = append(b.notes, verdict)
+		}
 	} else {
 		d.setDeadline(g, now)
 	}
@@ -308,4 +313,28 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	}
 	_, err := tx.AppendJournal(g.Name, adv.journal)
 	return err
+}
+
+// matchVerdict judges a finished second game of a match against its first game.
+func matchVerdict(tx store.Tx, g store.Game, rs Ruleset, st State) (string, error) {
+	m, ok := rs.(Matcher)
+	if !ok || g.MatchOf == "" {
+		return "", nil
+	}
+	first, err := tx.Game(g.MatchOf)
+	if err != nil {
+		return "", fmt.Errorf("match verdict: %w", err)
+	}
+	prev, err := rs.Decode(first.State)
+	if err != nil {
+		return "", err
+	}
+	players := func(g store.Game) map[Side]string {
+		out := map[Side]string{}
+		for _, p := range g.Players {
+			out[Side(p.Side)] = p.Address
+		}
+		return out
+	}
+	return m.MatchVerdict(prev, st, players(first), players(g)), nil
 }

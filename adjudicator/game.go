@@ -24,6 +24,10 @@ type NewGame struct {
 	Grace time.Duration
 	// NoOrders is "wait" (the default) or "default" (resolve with the ruleset's defaults).
 	NoOrders string
+	// MatchOf, when set, makes this the second game of a match with that finished game:
+	// sides switched (players may be left empty: each plays the other side, with the
+	// same password) and what carries over carried over (Soldiers 1918 4.2).
+	MatchOf string
 }
 
 // Credentials are one player's, printed once to the host.
@@ -75,6 +79,26 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 			return nil, fmt.Errorf("option %q: %s has no such optional rule", name, rs.Name())
 		}
 	}
+	var first *store.Game
+	if ng.MatchOf != "" {
+		if _, ok := rs.(Matcher); !ok {
+			return nil, fmt.Errorf("match: %s games are not played as matches", rs.Name())
+		}
+		g1, err := d.readGame(ctx, ng.MatchOf)
+		if err != nil {
+			return nil, fmt.Errorf("match of %s: %w", ng.MatchOf, err)
+		}
+		if g1.Ruleset != rs.Name() || !g1.Over {
+			return nil, fmt.Errorf("match of %s: it must be a finished %s game", ng.MatchOf, rs.Name())
+		}
+		if ng.Options == nil {
+			ng.Options = Options(g1.Options)
+		}
+		if len(ng.Players) == 0 {
+			ng.Players = switchedSides(rs, g1)
+		}
+		first = &g1
+	}
 	seen := map[string]bool{}
 	var creds []Credentials
 	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders}
@@ -91,14 +115,18 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		}
 		seen[addr] = true
 		pw := ng.Passwords[s.ID]
-		if pw == "" {
-			if pw, err = d.newPassword(); err != nil {
+		var hash string
+		if prev, ok := findPlayer(derefGame(first), addr); ok && pw == "" {
+			hash, pw = prev.PassHash, "unchanged: the same as in game "+first.Name // second game of a match
+		} else {
+			if pw == "" {
+				if pw, err = d.newPassword(); err != nil {
+					return nil, err
+				}
+			}
+			if hash, err = d.hashPassword(pw); err != nil {
 				return nil, err
 			}
-		}
-		hash, err := d.hashPassword(pw)
-		if err != nil {
-			return nil, err
 		}
 		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash})
 		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw})
@@ -108,13 +136,24 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 			return nil, fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
 		}
 	}
-	st, err := rs.New(ng.Options)
-	if err != nil {
+	var st State
+	if first != nil {
+		prev, err := rs.Decode(first.State)
+		if err != nil {
+			return nil, err
+		}
+		st, err = rs.(Matcher).NewMatchGame(prev, ng.Options)
+		if err != nil {
+			return nil, fmt.Errorf("set up %s: %w", ng.Name, err)
+		}
+		g.MatchOf = first.Name
+	} else if st, err = rs.New(ng.Options); err != nil {
 		return nil, fmt.Errorf("set up %s: %w", ng.Name, err)
 	}
 	if g.State, err = rs.Encode(st); err != nil {
 		return nil, err
 	}
+	g.Initial = g.State
 	now := d.now()
 	err = d.Store.Write(ctx, func(tx store.Tx) error {
 		if _, err := tx.Game(ng.Name); err == nil {
@@ -166,4 +205,38 @@ func hasSide(rs Ruleset, side Side) bool {
 		}
 	}
 	return false
+}
+
+func derefGame(g *store.Game) store.Game {
+	if g == nil {
+		return store.Game{}
+	}
+	return *g
+}
+
+// switchedSides gives each player of a two-sided game the other side (4.2).
+func switchedSides(rs Ruleset, g store.Game) map[Side]string {
+	sides := rs.Sides()
+	out := map[Side]string{}
+	if len(sides) != 2 {
+		return out
+	}
+	for _, p := range g.Players {
+		other := sides[0].ID
+		if Side(p.Side) == other {
+			other = sides[1].ID
+		}
+		out[other] = p.Address
+	}
+	return out
+}
+
+func (d *Desk) readGame(ctx context.Context, name string) (store.Game, error) {
+	var g store.Game
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		g, err = tx.Game(name)
+		return err
+	})
+	return g, err
 }

@@ -59,6 +59,14 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 	if err != nil {
 		return ReplayReport{}, fmt.Errorf("replay %s: set up: %w", game, err)
 	}
+	if g.MatchOf != "" {
+		// The second game of a match starts from what the first one carried over.
+		if st, err = rs.Decode(g.Initial); err != nil {
+			return ReplayReport{}, fmt.Errorf("replay %s: initial state: %w", game, err)
+		}
+	} else if raw, err := rs.Encode(st); err == nil && g.Initial != nil && !jsonEqual(raw, g.Initial) {
+		return ReplayReport{}, fmt.Errorf("replay %s: the scenario no longer sets up the game it started from", game)
+	}
 	var rep ReplayReport
 	for _, j := range journal {
 		if err := ctx.Err(); err != nil {

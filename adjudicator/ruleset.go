@@ -112,3 +112,14 @@ type Ruleset interface {
 	// Status summarises the game for side in a few lines.
 	Status(st State, side Side) string
 }
+
+// Matcher is a ruleset whose games pair into matches, sides switched for the second
+// game (Soldiers 1918 4.2). The desk uses it when a host creates a game as the second of
+// a match.
+type Matcher interface {
+	// NewMatchGame sets up the second game of a match from the first game's final state.
+	NewMatchGame(first State, opts Options) (State, error)
+	// MatchVerdict judges a finished match. players give each side's address in the
+	// first and in the second game.
+	MatchVerdict(first, second State, firstPlayers, secondPlayers map[Side]string) string
+}

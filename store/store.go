@@ -114,7 +114,11 @@ type Game struct {
 	Options map[string]bool `json:"options,omitempty"`
 	Players []Player        `json:"players"`
 	State   json.RawMessage `json:"state"` // the ruleset's, opaque here
+	// Initial is the state the game started from, for replay.
+	Initial json.RawMessage `json:"initial,omitempty"`
 	Created time.Time       `json:"created"`
+	// MatchOf names the first game of a two-game match this game is the second of.
+	MatchOf string `json:"match_of,omitempty"`
 
 	// Deadlines (njudge model): each waiting phase has one.
 	PhaseLength  time.Duration `json:"phase_length"`
@@ -257,6 +261,9 @@ var _ Store = (*DB)(nil)
 // the schema version.
 func Open(path string) (*DB, error) {
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("open store %s: it is locked by another process (is 'adjutant serve' running on it?): %w", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}

@@ -28,6 +28,8 @@ import (
 //	cancelled               US bombardments cancelled (5.2 I)
 //	visibility N            this turn's visibility (8.2), 3-16
 //	cowed HEX               a COWed marker in HEX this turn (7.3)
+//	cow-to-place N          COWed markers rolled and not yet placed (7.1, 7.2), 0-7: for
+//	                        a case that starts in IVp or Vp, waiting for a COW list
 //	option NAME             an optional rule, e.g. option york (12.5)
 //	unit KIND HEX [N]       N (default 1) live units; KIND: de-inf, de-hmg, us-army, usmc, york
 //	carnage KIND HEX [N]    N eliminated units, flipped in place (2.6)
@@ -36,7 +38,8 @@ import (
 // (10.5: one roll each). Live units of both sides may not share a hex (9.6).
 //
 // Describe gives, sorted: "turn N", "phase P", "quality Q", "german-fs N", "cancelled"
-// when set, "visibility N" once rolled, "cowed HEX" per marker, "winner us" after a
+// when set, "visibility N" once rolled, "cowed HEX" per marker, "cow-to-place N" while
+// markers wait for a COW list (IVp, Vp), "winner us" after a
 // sudden-death exit, "penetration N" (when above 0) with "over", "option NAME" for each option, "over" when the game is over, and one
 // "unit KIND HEX N" or "carnage KIND HEX N" line per kind and hex.
 type CaseAdapter struct {
@@ -134,6 +137,18 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 			}
 			st.COWed = append(st.COWed, h.String())
 			slices.Sort(st.COWed)
+		case "cow-to-place":
+			if seen[word] {
+				bad("%s given twice", word)
+				continue
+			}
+			seen[word] = true
+			n, err := strconv.Atoi(strings.Join(f[1:], ""))
+			if len(f) != 2 || err != nil || n < 0 || n > 7 {
+				bad("want cow-to-place <0-7> (7.1, 7.2)")
+				continue
+			}
+			st.COWToPlace = n
 		case "option":
 			if len(f) != 2 || a.Rules.OptionNames()[f[1]] == "" {
 				bad("want option <name>, one of %v", slices.Sorted(maps.Keys(a.Rules.OptionNames())))
@@ -219,6 +234,9 @@ func (a CaseAdapter) Describe(s adjudicator.State) []string {
 	}
 	for _, h := range st.COWed {
 		out = append(out, "cowed "+h)
+	}
+	if st.COWToPlace > 0 {
+		out = append(out, "cow-to-place "+strconv.Itoa(st.COWToPlace))
 	}
 	if st.Winner != "" {
 		out = append(out, "winner "+st.Winner)

@@ -45,6 +45,12 @@ func (r *resolution) plots(inputs []adjudicator.Order) error {
 	// 3.2: the US plot is complete before the rest of set-up; from now on it may not be
 	// altered, only cancelled (5.2 I).
 	r.fixUSPlots(inputs, "complete")
+	if q := r.st.FixedQuality; q > 0 {
+		r.st.Quality, r.st.GermanFS = q, r.rules.sc.GermanInfantryFS[q].N
+		r.event("4.2, 3.4", "Second game of the match: the German division quality of the first game holds, %d, so German infantry fire strength is %d (4.2).", q, r.st.GermanFS)
+		r.st.P = PhaseGermanSetup
+		return nil
+	}
 	roll := r.d.Roll(dice.Request{Purpose: "3.4 German division-quality determination", Rule: "3.4", Count: 1, Sides: 6})
 	r.st.Quality = roll.Result
 	fs, ok := r.rules.sc.GermanInfantryFS[roll.Result]

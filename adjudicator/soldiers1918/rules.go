@@ -30,7 +30,10 @@ type Rules struct {
 	sc *Scenario
 }
 
-var _ adjudicator.Ruleset = (*Rules)(nil)
+var (
+	_ adjudicator.Ruleset = (*Rules)(nil)
+	_ adjudicator.Matcher = (*Rules)(nil)
+)
 
 // New returns the ruleset with the scenario shipped in data/.
 func New() (*Rules, error) {
@@ -868,4 +871,45 @@ func (r *Rules) tryPhased(st *State, side adjudicator.Side, phase string, turn i
 			verdicts[i].OK, verdicts[i].Reason = false, err.Error()
 		}
 	}
+}
+
+// NewMatchGame implements adjudicator.Matcher: the second game of the match uses the
+// first game's division quality (4.2).
+func (r *Rules) NewMatchGame(first adjudicator.State, opts adjudicator.Options) (adjudicator.State, error) {
+	f := first.(*State)
+	if !f.Over() || f.Quality == 0 {
+		return nil, fmt.Errorf("the first game of the match is not finished")
+	}
+	st, err := r.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	st.(*State).FixedQuality = f.Quality
+	return st, nil
+}
+
+// MatchVerdict implements adjudicator.Matcher (4.2): a sudden death victory trumps all
+// penetration; else the higher penetration wins, and equal ones draw.
+func (r *Rules) MatchVerdict(first, second adjudicator.State, p1, p2 map[adjudicator.Side]string) string {
+	a, b := first.(*State), second.(*State)
+	score := func(st *State) string {
+		if st.Winner == string(US) {
+			return "a sudden death victory (4.1)"
+		}
+		return fmt.Sprintf("penetration %02d", st.Penetration)
+	}
+	ua, ub := p1[US], p2[US]
+	text := fmt.Sprintf("Match verdict (4.2): as the US, %s reached %s in the first game and %s %s in the second: ", ua, score(a), ub, score(b))
+	sa, sb := a.Winner == string(US), b.Winner == string(US)
+	switch {
+	case sa && !sb:
+		return text + ua + " wins the match."
+	case sb && !sa:
+		return text + ub + " wins the match."
+	case sa && sb, a.Penetration == b.Penetration:
+		return text + "the match is drawn."
+	case a.Penetration > b.Penetration:
+		return text + ua + " wins the match."
+	}
+	return text + ub + " wins the match."
 }

@@ -99,9 +99,12 @@ type State struct {
 	P       string          `json:"phase"`
 	Options map[string]bool `json:"options,omitempty"`
 	// Quality is the 3.4 division-quality roll, 0 until rolled.
-	Quality  int    `json:"quality,omitempty"`
-	GermanFS int    `json:"german_fs,omitempty"`
-	Units    []Unit `json:"units,omitempty"`
+	Quality int `json:"quality,omitempty"`
+	// FixedQuality is the first game's quality in the second game of a match (4.2): it
+	// replaces the 3.4 roll.
+	FixedQuality int    `json:"fixed_quality,omitempty"`
+	GermanFS     int    `json:"german_fs,omitempty"`
+	Units        []Unit `json:"units,omitempty"`
 	// USCancelled is set once a 5.2 I cancellation succeeds: no US bombardment after.
 	USCancelled bool `json:"us_cancelled,omitempty"`
 	// Visibility is this turn's (8.2), 0 before Phase VI.

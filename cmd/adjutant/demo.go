@@ -21,6 +21,7 @@ type scripted struct {
 // Sample game: addresses and passwords of the scripted players.
 const (
 	sampleGame    = "sample"
+	sampleReturn  = "sample-return" // the second game of the match (4.2)
 	sampleUS      = "pershing@aef.example"
 	sampleDE      = "ktk@regiment.example"
 	samplePassUS  = "lafayette-we-are-here"
@@ -79,7 +80,14 @@ func sampleMarineMoves(turn int) string {
 // orders for a turn once the turn has begun (orders for a later phase are held, 5.2), the
 // German his fire and movement orders with the plot for the next turn (5.2 II).
 func sampleScript() []scripted {
-	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", sampleGame, pass) }
+	return script(sampleGame, sampleUS, samplePassUS, sampleDE, samplePassDE)
+}
+
+// script is the sample game for the given game and players; the second game of a match
+// plays it with the sides switched (4.2).
+func script(game, usAddr, passUS, deAddr, passDE string) []scripted {
+	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
+	sampleUS, sampleDE, samplePassUS, samplePassDE := usAddr, deAddr, passUS, passDE
 	var us strings.Builder
 	us.WriteString(head(samplePassUS))
 	us.WriteString("\n# The six-turn plot (3.2), then our placement (3.6), held until its step.\n")
@@ -88,18 +96,18 @@ func sampleScript() []scripted {
 	}
 	us.WriteString("PLOT COMPLETE\nSETUP DEFAULT\n" + sampleUSCOW + "\n# Turn 1: the Army holds, the Marines go forward (11.1).\n" + sampleMarineMoves(1) + "FIRE NONE\n\n-- \nJohn J. Pershing\n")
 	mails := []scripted{
-		{From: sampleUS, Subject: "[sample] orders", Body: us.String()},
-		{From: sampleDE, Subject: "Re: [sample] You are invited to play German", Body: head(samplePassDE) +
+		{From: sampleUS, Subject: "[" + game + "] orders", Body: us.String()},
+		{From: sampleDE, Subject: "Re: [" + game + "] You are invited to play German", Body: head(samplePassDE) +
 			fmt.Sprintf("PLOT TURN 1 %s\nSETUP DEFAULT\n%s\nFIRE NONE\nMOVE NONE\nSTATUS\n\n> PLOT TURN 1 4300x3 (quoted from the invitation: never executed)\n", sampleDEPlots[0], sampleDECOW)},
-		{From: sampleDE, Subject: "[sample] plot for turn 2", Body: head(samplePassDE) + "PLOT " + sampleDEPlots[1] + "\n"},
+		{From: sampleDE, Subject: "[" + game + "] plot for turn 2", Body: head(samplePassDE) + "PLOT " + sampleDEPlots[1] + "\n"},
 	}
 	for turn := 2; turn <= 6; turn++ {
-		mails = append(mails, scripted{From: sampleUS, Subject: fmt.Sprintf("[sample] turn %d", turn), Body: head(samplePassUS) + sampleMarineMoves(turn) + "FIRE NONE\n"})
+		mails = append(mails, scripted{From: sampleUS, Subject: fmt.Sprintf("[%s] turn %d", game, turn), Body: head(samplePassUS) + sampleMarineMoves(turn) + "FIRE NONE\n"})
 		de := head(samplePassDE) + "FIRE NONE\nMOVE NONE\n"
 		if turn < 6 {
 			de += "PLOT " + sampleDEPlots[turn] + "\n"
 		}
-		mails = append(mails, scripted{From: sampleDE, Subject: fmt.Sprintf("[sample] turn %d", turn), Body: de})
+		mails = append(mails, scripted{From: sampleDE, Subject: fmt.Sprintf("[%s] turn %d", game, turn), Body: de})
 	}
 	return mails
 }

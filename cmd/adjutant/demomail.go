@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/mail/devserver"
 )
 
@@ -111,7 +112,7 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 		return nil, fmt.Errorf("create the sample game: %s", discard.String())
 	}
 	cfg := demoConfig(srv, db)
-	_, stop, err := startDaemon(e, cfg, e.stderr)
+	d, stop, err := startDaemon(e, cfg, e.stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -134,34 +135,52 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 	subjectIs := func(s string) func(received) bool {
 		return func(r received) bool { return strings.Contains(r.Env.Subject, s) }
 	}
-	for addr, p := range players {
-		got, err := p.waitFor(ctx, out, subjectIs("You are invited"))
-		collect(addr, got)
-		if err != nil {
-			return res, err
-		}
+	// The match (4.2): the sample game, then the return game with the sides switched.
+	games := []struct {
+		name  string
+		mails []scripted
+	}{
+		{sampleGame, sampleScript()},
+		{sampleReturn, script(sampleReturn, sampleDE, samplePassDE, sampleUS, samplePassUS)},
 	}
-	for _, m := range sampleScript() {
-		p := players[m.From]
-		fmt.Fprintf(out, "%s\n>>> %s sends to %s over SMTP:\n%s\n", strings.Repeat("#", 78), m.From, sampleAddress, m.Body)
-		id, err := p.send(ctx, sampleAddress, m.Subject, m.Body)
-		if err != nil {
-			return res, err
+	for n, g := range games {
+		if n > 0 {
+			fmt.Fprintf(out, "%s\n>>> The host creates %s, the return game of the match (4.2).\n", strings.Repeat("#", 78), g.name)
+			if _, err := d.desk.CreateGame(ctx, adjudicator.NewGame{Name: g.name, Ruleset: "soldiers1918", MatchOf: sampleGame}); err != nil {
+				return res, err
+			}
+			d.poke()
 		}
-		got, err := p.waitFor(ctx, out, func(r received) bool { return r.Env.InReplyTo == id })
-		collect(m.From, got)
-		if err != nil {
-			return res, err
+		for addr, p := range players {
+			got, err := p.waitFor(ctx, out, subjectIs("["+g.name+"] You are invited"))
+			collect(addr, got)
+			if err != nil {
+				return res, err
+			}
 		}
-	}
-	for addr, p := range players {
-		if hasSubject(res.mails[addr], "Game over") {
-			continue
+		for _, m := range g.mails {
+			p := players[m.From]
+			fmt.Fprintf(out, "%s\n>>> %s sends to %s over SMTP:\n%s\n", strings.Repeat("#", 78), m.From, sampleAddress, m.Body)
+			id, err := p.send(ctx, sampleAddress, m.Subject, m.Body)
+			if err != nil {
+				return res, err
+			}
+			got, err := p.waitFor(ctx, out, func(r received) bool { return r.Env.InReplyTo == id })
+			collect(m.From, got)
+			if err != nil {
+				return res, err
+			}
 		}
-		got, err := p.waitFor(ctx, out, subjectIs("Game over"))
-		collect(addr, got)
-		if err != nil {
-			return res, err
+		over := "[" + g.name + "] Game over"
+		for addr, p := range players {
+			if hasSubject(res.mails[addr], over) {
+				continue
+			}
+			got, err := p.waitFor(ctx, out, subjectIs(over))
+			collect(addr, got)
+			if err != nil {
+				return res, err
+			}
 		}
 	}
 	stopped = true
@@ -169,7 +188,8 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 		return res, fmt.Errorf("daemon: %w", err)
 	}
 	var sum bytes.Buffer
-	for _, args := range [][]string{{"audit", "verify", "--game", sampleGame}, {"replay", "--game", sampleGame}} {
+	for _, args := range [][]string{{"audit", "verify", "--game", sampleGame}, {"replay", "--game", sampleGame},
+		{"audit", "verify", "--game", sampleReturn}, {"replay", "--game", sampleReturn}} {
 		sub := *e
 		sub.stdout, sub.stderr = &sum, &sum
 		if code := runEnv(&sub, append(args, "--db", db, "--address", sampleAddress)); code != 0 {

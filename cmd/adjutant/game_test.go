@@ -271,3 +271,73 @@ func tamper(t *testing.T, path string, sub []byte, f func([]byte) []byte) {
 		t.Fatal(err)
 	}
 }
+
+// TestMatchByPipe plays the two-game match of 4.2: the second game with the sides
+// switched, the same passwords and the first game's division quality, and the verdict.
+func TestMatchByPipe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "match.db")
+	flags := []string{"--db", db, "--address", sampleAddress}
+	mustCLI(t, nil, append([]string{"game", "new", "--name", "first", "--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
+		"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, flags...)...)
+	play := func(game string, mails []scripted) {
+		for i, m := range mails {
+			raw := eml(m, sampleAddress, fmt.Sprintf("%s-%d@players.example", game, i), time.Date(2026, 11, 22, 12, i, 0, 0, time.UTC))
+			if got := mustCLI(t, raw, append([]string{"handle"}, flags...)...); !strings.HasPrefix(got, "handled") {
+				t.Fatalf("%s mail %d: %q", game, i, got)
+			}
+		}
+	}
+	play("first", script("first", sampleUS, samplePassUS, sampleDE, samplePassDE))
+	// A second game before the first is over is refused; after it, sides switch.
+	out := mustCLI(t, nil, append([]string{"game", "new", "--name", "second", "--match-of", "first"}, flags...)...)
+	if !strings.Contains(out, "us\t"+sampleDE) || !strings.Contains(out, "de\t"+sampleUS) || !strings.Contains(out, "same as in game first") {
+		t.Fatalf("game new --match-of printed %q, want the sides switched and the passwords kept", out)
+	}
+	// Pershing now plays the Germans, with his own password.
+	play("second", script("second", sampleDE, samplePassDE, sampleUS, samplePassUS))
+	mails := outbox(t, db)
+	var first, second, verdict string
+	for _, m := range mails {
+		switch {
+		case m.Game == "first" && m.Subject == "[first] Game over" && m.Side == "us":
+			first = m.Body
+		case m.Game == "second" && m.Subject == "[second] Game over" && m.Side == "us":
+			second = m.Body
+		}
+		if m.Game == "second" && strings.Contains(strings.Join(strings.Fields(m.Body), " "), "the first game holds") {
+			verdict = "quality carried over"
+		}
+	}
+	if first == "" || second == "" {
+		t.Fatalf("a game did not end: first %v, second %v", first != "", second != "")
+	}
+	if verdict == "" {
+		t.Error("the second game rolled its own division quality (4.2: the first game's holds)")
+	}
+	i := strings.Index(second, "Match verdict (4.2)")
+	if i < 0 {
+		t.Fatalf("no match verdict in the last mail:\n%s", second)
+	}
+	v := strings.Join(strings.Fields(second[i:strings.Index(second[i:], ".\n")+i]), " ")
+	pen := func(body string) string {
+		j := strings.Index(body, "US penetration ")
+		return body[j+len("US penetration ") : j+len("US penetration ")+2]
+	}
+	p1, p2 := pen(first), pen(second)
+	var want string
+	switch {
+	case p1 > p2:
+		want = sampleUS + " wins the match"
+	case p2 > p1:
+		want = sampleDE + " wins the match"
+	default:
+		want = "the match is drawn"
+	}
+	if !strings.Contains(v, "penetration "+p1) || !strings.Contains(v, "penetration "+p2) || !strings.Contains(v, want) {
+		t.Errorf("verdict %q for penetrations %s and %s, want %q", v, p1, p2, want)
+	}
+	for _, g := range []string{"first", "second"} {
+		mustCLI(t, nil, append([]string{"replay", "--game", g}, flags...)...)
+		mustCLI(t, nil, append([]string{"audit", "verify", "--game", g}, flags...)...)
+	}
+}

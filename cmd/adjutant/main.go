@@ -227,6 +227,7 @@ func cmdGameNew(e *env, args []string) error {
 	noOrders := fs.String("no-orders", "wait", "at a deadline without orders: wait, or default (the ruleset's default orders)")
 	var options list
 	fs.Var(&options, "option", "an optional rule to play, e.g. york (repeatable)")
+	matchOf := fs.String("match-of", "", "make this the second game of a match with that finished game: sides switched, same passwords (4.2)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -239,7 +240,7 @@ func cmdGameNew(e *env, args []string) error {
 	}
 	defer db.Close()
 	ng := adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
-		PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders}
+		PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf}
 	for k, v := range players {
 		ng.Players[adjudicator.Side(k)] = v
 	}

@@ -142,6 +142,7 @@ func (d *daemon) run(ctx context.Context) error {
 				return
 			case <-t.C:
 				d.tick(ctx)
+				d.poke() // mails queued by other means (a host command) go out too
 			}
 		}
 	}()
