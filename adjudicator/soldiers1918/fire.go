@@ -36,25 +36,15 @@ func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) 
 	st, sc := r.st, r.rules.sc
 	var picked []int
 	for _, src := range f.From {
-		var here []int
+		var cands []int
 		for _, i := range st.liveIn(src.Hex, side) {
-			u := st.Units[i]
-			if st.isCOWed(u, sc) || st.hasFired(u.ID) {
-				continue
+			if u := st.Units[i]; !st.isCOWed(u, sc) && !st.hasFired(u.ID) {
+				cands = append(cands, i)
 			}
-			if src.Kind != "" && u.Kind != src.Kind && !(src.Kind == KindUSArmy && u.Kind == KindYork && src.Count == 0) {
-				continue
-			}
-			here = append(here, i)
 		}
-		if len(here) == 0 {
-			return nil, fmt.Errorf("no unit of yours in %s that can fire (COWed units may not, 7.3; each unit fires once a phase, 10.2)", src.Hex)
-		}
-		if src.Count > 0 {
-			if src.Count > len(here) {
-				return nil, fmt.Errorf("%d unit(s) asked for, %s has %d of yours that can fire", src.Count, src.Hex, len(here))
-			}
-			here = here[:src.Count]
+		here, err := st.pickUnits(cands, src.Count, src.Kind, src.Hex.String(), "fire")
+		if err != nil {
+			return nil, err
 		}
 		dist := sc.Grid.Distance(src.Hex, f.Target)
 		if dist > MaxRange || (st.Visibility > 0 && dist > st.Visibility) {

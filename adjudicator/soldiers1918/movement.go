@@ -11,45 +11,41 @@ import (
 // Phases VII and X: movement (9.0), with Chaos of War checks (7.4), the exit off the
 // north edge (4.1, 4.3), Marine esprit (11.1) and stacking (6.1, 6.2).
 
-// moveUnits picks the units a MOVE line moves, from the state as it is when the line's
-// turn comes: live units of side in the first hex of the path, not COWed, of the kind
-// asked (York counts as Army unless named), the lowest ids first. A unit moved by an
-// earlier line this phase does not move again (9.1).
-func (st *State) moveUnits(side adjudicator.Side, m moveSpec, sc *Scenario, moved map[int]bool) ([]int, error) {
-	from := m.Path[0]
+// pickUnits chooses among candidate units (indexes, lowest ids first) those of kind
+// ("" for any; Army includes Sergeant York's platoon unless a count is given: "2 ARMY"
+// means two plain platoons, York is named YORK), count of them (0 for all). It says
+// what is missing, for the order check.
+func (st *State) pickUnits(cands []int, count int, kind, at, verb string) ([]int, error) {
 	var picked []int
-	for _, i := range st.liveIn(from, side) {
-		u := st.Units[i]
-		if st.isCOWed(u, sc) || moved[i] {
-			continue
+	for _, i := range cands {
+		k := st.Units[i].Kind
+		if kind == "" || k == kind || (kind == KindUSArmy && k == KindYork && count == 0) {
+			picked = append(picked, i)
 		}
-		if m.Kind != "" && u.Kind != m.Kind && !(m.Kind == KindUSArmy && u.Kind == KindYork && m.Count == 0) {
-			continue
-		}
-		picked = append(picked, i)
-	}
-	if m.Kind == KindUSArmy && m.Count > 0 {
-		// "n ARMY" takes plain Army platoons before Sergeant York's.
-		var plain, york []int
-		for _, i := range picked {
-			if st.Units[i].Kind == KindYork {
-				york = append(york, i)
-			} else {
-				plain = append(plain, i)
-			}
-		}
-		picked = append(plain, york...)
 	}
 	if len(picked) == 0 {
-		return nil, fmt.Errorf("no unit of yours in %s that can move (COWed units may not, 7.3; a unit moves once a phase, 9.1)", from)
+		return nil, fmt.Errorf("no unit of yours in %s that can %s (COWed units may not, 7.3; a unit %ss once a phase, 9.1, 10.2)", at, verb, verb)
 	}
-	if m.Count > 0 {
-		if m.Count > len(picked) {
-			return nil, fmt.Errorf("%d unit(s) asked for, %s has %d of yours that can move", m.Count, from, len(picked))
+	if count > 0 {
+		if count > len(picked) {
+			return nil, fmt.Errorf("%d unit(s) asked for, %s has %d of yours that can %s", count, at, len(picked), verb)
 		}
-		picked = picked[:m.Count]
+		picked = picked[:count]
 	}
 	return picked, nil
+}
+
+// moveUnits picks the units a MOVE line moves, from the state as it is when the line's
+// turn comes: live units of side in the first hex of the path, not COWed (7.3), not moved
+// by an earlier line this phase (9.1).
+func (st *State) moveUnits(side adjudicator.Side, m moveSpec, sc *Scenario, moved map[int]bool) ([]int, error) {
+	var cands []int
+	for _, i := range st.liveIn(m.Path[0], side) {
+		if !st.isCOWed(st.Units[i], sc) && !moved[i] {
+			cands = append(cands, i)
+		}
+	}
+	return st.pickUnits(cands, m.Count, m.Kind, m.Path[0].String(), "move")
 }
 
 // moveResult is what one MOVE line did.
