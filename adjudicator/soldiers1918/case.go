@@ -187,7 +187,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 				st.Units = append(st.Units, Unit{ID: len(st.Units) + 1, Kind: f[1], Hex: h.String(), Carnage: word == "carnage"})
 			}
 		default:
-			bad("unknown state line: want turn, phase, quality, german-fs, cancelled, visibility, cowed, option, unit or carnage")
+			bad("unknown state line: want turn, phase, quality, german-fs, cancelled, visibility, cowed, cow-to-place, option, unit or carnage")
 		}
 	}
 	switch {

@@ -35,10 +35,11 @@ func (r *resolution) fireStrength(u Unit) int {
 func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) {
 	st, sc := r.st, r.rules.sc
 	var picked []int
+	taken := map[int]bool{} // a unit named twice in one line still fires once (10.2)
 	for _, src := range f.From {
 		var cands []int
 		for _, i := range st.liveIn(src.Hex, side) {
-			if u := st.Units[i]; !st.isCOWed(u, sc) && !st.hasFired(u.ID) {
+			if u := st.Units[i]; !st.isCOWed(u, sc) && !st.hasFired(u.ID) && !taken[i] {
 				cands = append(cands, i)
 			}
 		}
@@ -49,6 +50,9 @@ func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) 
 		dist := sc.Grid.Distance(src.Hex, f.Target)
 		if dist > MaxRange || (st.Visibility > 0 && dist > st.Visibility) {
 			return nil, fmt.Errorf("%s is %d hexes from %s, beyond this turn's visibility of %d (10.6)", f.Target, dist, src.Hex, st.Visibility)
+		}
+		for _, i := range here {
+			taken[i] = true
 		}
 		picked = append(picked, here...)
 	}

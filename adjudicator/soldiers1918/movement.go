@@ -64,10 +64,11 @@ func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (mov
 		return moveResult{}, err
 	}
 	if r.moved == nil {
-		r.moved = map[int]bool{}
+		r.moved, r.arrivals = map[int]bool{}, map[int]int{}
 	}
 	for _, i := range units {
 		r.moved[i] = true
+		r.arrivals[i] = len(r.arrivals) + 1
 	}
 	enemy := DE
 	if side == DE {

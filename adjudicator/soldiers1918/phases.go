@@ -219,7 +219,7 @@ func (r *resolution) correctStacking(side adjudicator.Side, carnage bool) {
 		units := r.st.stacks(side)[id]
 		for n := stackOver(r.st, side, units); n > 0; n-- {
 			units = r.st.stacks(side)[id]
-			i := excessUnit(r.st, side, units)
+			i := excessUnit(r.st, side, units, r.arrivals)
 			u := &r.st.Units[i]
 			if carnage {
 				u.Carnage = true
@@ -239,8 +239,9 @@ func (r *resolution) correctStacking(side adjudicator.Side, carnage bool) {
 }
 
 // excessUnit picks the unit to remove from an over-stacked hex: in a mixed US stack one
-// of the smaller kind, else the highest id (the unit placed or moved there last).
-func excessUnit(st *State, side adjudicator.Side, units []int) int {
+// of the smaller kind; else the unit that moved in last this phase (arrivals), or, with
+// none moved, the highest id.
+func excessUnit(st *State, side adjudicator.Side, units []int, arrivals map[int]int) int {
 	if side == US {
 		var army, usmc []int
 		for _, i := range units {
@@ -252,12 +253,19 @@ func excessUnit(st *State, side adjudicator.Side, units []int) int {
 		}
 		if len(army) > 0 && len(usmc) > 0 {
 			if len(usmc) <= len(army) {
-				return usmc[len(usmc)-1]
+				units = usmc
+			} else {
+				units = army
 			}
-			return army[len(army)-1]
 		}
 	}
-	return slices.Max(units)
+	best := units[0]
+	for _, i := range units[1:] {
+		if arrivals[i] > arrivals[best] || (arrivals[i] == arrivals[best] && i > best) {
+			best = i
+		}
+	}
+	return best
 }
 
 // nearestRoom finds the nearest map hex, by distance and then hex id, where a unit of

@@ -16,6 +16,8 @@ type resolution struct {
 	d     dice.Source
 	out   adjudicator.Outcome
 	moved map[int]bool // units moved this phase (9.1)
+	// arrivals numbers the moves of this phase, by unit: the latest mover has the highest.
+	arrivals map[int]int
 }
 
 func (r *resolution) event(rule, format string, args ...any) {
