@@ -34,8 +34,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
 
+# Every figure of BENCHMARKS.md, measured in one run on this machine and printed as one
+# table: the daemon end to end over loopback and its floor, then the store, adjudication
+# and audit benchmarks (go test -bench, run and parsed by the command), then the daemon's
+# peak RSS. A few minutes; sizes are flags (go run ./cmd/adjutant bench -h).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./cmd/adjutant bench
 
 clean:
 	rm -rf bin

@@ -66,6 +66,7 @@ commands:
   audit export          export it: --db --game --format csv|json
   replay                re-adjudicate a game and compare: --db --game
   map                   print a side's map: --db --game --side
+  bench                 measure throughput, latency, adjudication, audit and memory (BENCHMARKS.md)
 Run "adjutant <command> -h" for its flags.
 `
 
@@ -115,6 +116,8 @@ func runEnv(e *env, args []string) int {
 		err = cmdReplay(e, rest)
 	case "map":
 		err = cmdMap(e, rest)
+	case "bench":
+		err = cmdBench(e, rest)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return 0

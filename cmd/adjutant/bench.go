@@ -1,0 +1,1158 @@
+package main
+
+// `adjutant bench`: the figures of issue 5, all measured in one run on the machine at hand,
+// printed as one table (BENCHMARKS.md keeps the latest).
+//
+//  1. End to end over loopback: the daemon in this process (as `demo` runs it) reads the
+//     game mailbox of the embedded IMAP server (mail/devserver) and sends through a
+//     go-smtp sink that records when it accepted each reply (by In-Reply-To). 2,000 order
+//     mails of 200 games are delivered at once (a burst: messages handled per second) and
+//     then, on fresh games, paced below capacity (latency from delivery into the mailbox
+//     to the reply's acceptance, p50 and p99), with IDLE and with polling.
+//  2. The floor: the same 2,000 mails fetched over one IMAP connection and 2,000 fixed
+//     replies sent over one SMTP connection to the same sink, nothing else.
+//  3-5. The store, adjudication and audit figures of `go test -bench` in store,
+//     adjudicator/soldiers1918 and adjudicator, run and parsed here.
+//  6. The peak RSS (VmHWM) of `adjutant serve` in a child process with 1,000 games.
+//
+// Nothing here runs in ordinary tests except bench_test.go's smoke test with tiny sizes.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	netmail "net/mail"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/mail/devserver"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// benchOpts are the sizes of a bench run; the defaults are issue 5's.
+type benchOpts struct {
+	games, mails   int     // end to end, low bcrypt cost
+	cost           int     // bcrypt cost of the games' passwords in the end-to-end runs
+	costGames      int     // the run at bcrypt.DefaultCost (0: skipped)
+	costMails      int     // mails of that run
+	rate           float64 // paced runs, mails/s; 0: half the burst throughput
+	memGames       int     // games of the RSS run (0: skipped)
+	memMails       int     // order mails per game in the RSS run
+	goTest         bool    // run and parse `go test -bench`
+	cpuProfile     string  // CPU profile of the end-to-end runs
+	timeout        time.Duration
+	progress       io.Writer
+	goTestPackages []string
+}
+
+func cmdBench(e *env, args []string) error {
+	fs := newFlags(e, "bench")
+	o := benchOpts{goTestPackages: []string{"./store/", "./adjudicator/soldiers1918/", "./adjudicator/"}}
+	fs.IntVar(&o.games, "games", 200, "games of the end-to-end runs")
+	fs.IntVar(&o.mails, "mails", 2000, "order mails of each end-to-end run")
+	fs.IntVar(&o.cost, "cost", bcrypt.MinCost, "bcrypt cost of the games' passwords in the end-to-end runs (the default cost makes bcrypt dominate)")
+	fs.IntVar(&o.costGames, "default-cost-games", 20, "games of the run at bcrypt's default cost (0: skip it)")
+	fs.IntVar(&o.costMails, "default-cost-mails", 200, "order mails of the run at bcrypt's default cost")
+	fs.Float64Var(&o.rate, "rate", 0, "mails per second of the paced (latency) runs; 0: half the burst throughput of the same configuration")
+	fs.IntVar(&o.memGames, "memory-games", 1000, "games in the database of the peak-RSS run (0: skip it)")
+	fs.IntVar(&o.memMails, "memory-mails", 2, "order mails per game sent through the peak-RSS run")
+	fs.BoolVar(&o.goTest, "go-test", true, "run `go test -bench` for the store, adjudication and audit figures (needs the source tree)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the end-to-end runs to this file")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
+	quiet := fs.Bool("quiet", false, "print only the table")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.games < 1 || o.mails < 1 {
+		return usageError("bench: --games and --mails must be at least 1")
+	}
+	o.progress = e.stderr
+	if *quiet {
+		o.progress = io.Discard
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, o.timeout)
+	defer cancel()
+	sub := *e
+	sub.ctx = ctx
+	t, err := runBench(&sub, o)
+	if t != nil {
+		t.print(e.stdout)
+	}
+	return err
+}
+
+// benchTable is the one table the bench prints.
+type benchTable struct {
+	rows  [][5]string // item, measure, value, target, verdict
+	notes []string
+}
+
+func (t *benchTable) add(item, measure, value, target, verdict string) {
+	t.rows = append(t.rows, [5]string{item, measure, value, target, verdict})
+}
+
+func (t *benchTable) note(format string, args ...any) {
+	t.notes = append(t.notes, fmt.Sprintf(format, args...))
+}
+
+func (t *benchTable) print(w io.Writer) {
+	head := [5]string{"#", "measure", "value", "target", "verdict"}
+	width := [5]int{}
+	for _, r := range append([][5]string{head}, t.rows...) {
+		for i, c := range r {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	line := func(r [5]string) {
+		var b strings.Builder
+		b.WriteString("|")
+		for i, c := range r {
+			fmt.Fprintf(&b, " %s%s |", c, strings.Repeat(" ", width[i]-len([]rune(c))))
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	line(head)
+	var sep [5]string
+	for i := range sep {
+		sep[i] = strings.Repeat("-", width[i])
+	}
+	line(sep)
+	for _, r := range t.rows {
+		line(r)
+	}
+	for _, n := range t.notes {
+		fmt.Fprintf(w, "\n%s", n)
+	}
+	if len(t.notes) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "MISSED"
+}
+
+func runBench(e *env, o benchOpts) (*benchTable, error) {
+	t := &benchTable{}
+	logf := func(format string, args ...any) { fmt.Fprintf(o.progress, "bench: "+format+"\n", args...) }
+	t.note("Machine: %s; go %s %s/%s; GOMAXPROCS %d.", machine(), strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
+	dir, err := os.MkdirTemp("", "adjutant-bench-")
+	if err != nil {
+		return t, err
+	}
+	defer os.RemoveAll(dir)
+
+	sink, err := startBenchSink()
+	if err != nil {
+		return t, err
+	}
+	defer sink.close()
+
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return t, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return t, err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+
+	// 2. The floor, then 1. the daemon, with IDLE.
+	rc := benchRun{name: "idle", games: o.games, mails: o.mails, cost: o.cost, dir: dir, sink: sink, log: logf}
+	floor, floorMove, err := rc.floor(e.ctx)
+	if err != nil {
+		return t, fmt.Errorf("floor: %w", err)
+	}
+	idleBurst, err := rc.burst(e, false)
+	if err != nil {
+		return t, fmt.Errorf("burst with IDLE: %w", err)
+	}
+	costNote := fmt.Sprintf("bcrypt cost %d", o.cost)
+	t.add("1", fmt.Sprintf("end to end, IDLE, burst of %d mails for %d games (%s): handled", o.mails, o.games, costNote),
+		fmt.Sprintf("%.0f mails/s (%s)", idleBurst.rate(), idleBurst.span.Round(time.Millisecond)), "", "")
+	t.add("1", "  same burst: latency delivery -> reply accepted, p50 / p99", idleBurst.latency(), "", "")
+	ratio := idleBurst.span.Seconds() / floor.Seconds()
+	t.add("2", fmt.Sprintf("floor: fetch %d mails on one IMAP connection, send %d fixed replies on one SMTP connection (median of %d)", o.mails, o.mails, floorRuns),
+		fmt.Sprintf("%s (%.0f mails/s)", floor.Round(time.Millisecond), float64(o.mails)/floor.Seconds()), "", "")
+	t.add("2", "  floor + UID STORE \\Seen + UID MOVE per mail (what the intake also does)",
+		fmt.Sprintf("%s (%.0f mails/s)", floorMove.Round(time.Millisecond), float64(o.mails)/floorMove.Seconds()), "", "")
+	t.add("2", "Adjutant's burst time / floor time", fmt.Sprintf("%.2f", ratio), "<= 1.5", verdict(ratio <= 1.5))
+	t.add("2", "  Adjutant's burst time / (floor + STORE + MOVE)", fmt.Sprintf("%.2f", idleBurst.span.Seconds()/floorMove.Seconds()), "", "")
+
+	rate := o.rate
+	if rate <= 0 {
+		rate = idleBurst.rate() / 2
+	}
+	rc.name = "idle-paced"
+	idlePaced, err := rc.paced(e, false, rate)
+	if err != nil {
+		return t, fmt.Errorf("paced with IDLE: %w", err)
+	}
+	p50 := idlePaced.pct(50)
+	t.add("1", fmt.Sprintf("end to end, IDLE, %d mails paced at %.0f/s: latency p50 / p99", o.mails, rate), idlePaced.latency(), "p50 < 50 ms", verdict(p50 < 50*time.Millisecond))
+
+	// 1. Polling (poll_interval 1 s, the least the configuration allows).
+	rc.name = "poll"
+	pollBurst, err := rc.burst(e, true)
+	if err != nil {
+		return t, fmt.Errorf("burst with polling: %w", err)
+	}
+	t.add("1", "end to end, polling every 1 s, same burst: handled", fmt.Sprintf("%.0f mails/s (%s)", pollBurst.rate(), pollBurst.span.Round(time.Millisecond)), "", "")
+	pollRate := o.rate
+	if pollRate <= 0 {
+		pollRate = pollBurst.rate() / 2
+	}
+	rc.name = "poll-paced"
+	pollPaced, err := rc.paced(e, true, pollRate)
+	if err != nil {
+		return t, fmt.Errorf("paced with polling: %w", err)
+	}
+	t.add("1", fmt.Sprintf("end to end, polling every 1 s, paced at %.0f/s: latency p50 / p99", pollRate), pollPaced.latency(), "", "")
+
+	// 1. Once with bcrypt's default cost.
+	if o.costGames > 0 && o.costMails > 0 {
+		rd := benchRun{name: "cost", games: o.costGames, mails: o.costMails, cost: bcrypt.DefaultCost, dir: dir, sink: sink, log: logf}
+		costBurst, err := rd.burst(e, false)
+		if err != nil {
+			return t, fmt.Errorf("burst at the default cost: %w", err)
+		}
+		t.add("1", fmt.Sprintf("end to end, IDLE, burst of %d mails for %d games, bcrypt default cost %d: handled", o.costMails, o.costGames, bcrypt.DefaultCost),
+			fmt.Sprintf("%.1f mails/s (%s)", costBurst.rate(), costBurst.span.Round(time.Millisecond)), "", "")
+		cr := o.rate
+		if cr <= 0 {
+			cr = costBurst.rate() / 2
+		}
+		rd.name = "cost-paced"
+		costPaced, err := rd.paced(e, false, cr)
+		if err != nil {
+			return t, fmt.Errorf("paced at the default cost: %w", err)
+		}
+		t.add("1", fmt.Sprintf("  same, paced at %.1f/s: latency p50 / p99", cr), costPaced.latency(), "(p50 < 50 ms)", verdict(costPaced.pct(50) < 50*time.Millisecond))
+	}
+	if o.cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
+
+	// 3, 4, 5: go test -bench.
+	if o.goTest {
+		logf("go test -bench %s", strings.Join(o.goTestPackages, " "))
+		if err := benchGoTest(e.ctx, t, o.goTestPackages); err != nil {
+			t.note("go test -bench failed: %v", err)
+		}
+	}
+
+	// 6. Peak RSS of `adjutant serve` with memGames games.
+	if o.memGames > 0 {
+		m, err := benchMemory(e, o, dir, sink, logf)
+		if err != nil {
+			return t, fmt.Errorf("memory: %w", err)
+		}
+		mib := float64(m.hwm) / (1 << 20)
+		t.add("6", fmt.Sprintf("peak RSS (VmHWM) of adjutant serve, %d games, %d mails handled, %d sent", o.memGames, m.handled, m.sent),
+			fmt.Sprintf("%.1f MiB (at the end: VmRSS %.1f MiB = anon %.1f + file %.1f; db file %.1f MiB)", mib, mb(m.rss), mb(m.anon), mb(m.file), mb(m.dbSize)), "< 100 MiB", verdict(mib < 100))
+	}
+	return t, nil
+}
+
+// machine describes the machine: CPUs, model and memory.
+func machine() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "MemTotal:") {
+				f := strings.Fields(l)
+				if len(f) >= 2 {
+					kb, _ := strconv.ParseFloat(f[1], 64)
+					mem = fmt.Sprintf(", %.1f GiB RAM", kb/(1<<20))
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%d CPU(s), %s%s", runtime.NumCPU(), model, mem)
+}
+
+// ---- the SMTP sink ----
+
+// benchSink is a go-smtp server on loopback that accepts every mail and records when it
+// accepted each one, by the In-Reply-To it carries. devserver counts accepted mails but
+// keeps no time per mail, hence this sink.
+type benchSink struct {
+	ln   net.Listener
+	srv  *smtp.Server
+	addr string
+
+	mu       sync.Mutex
+	accepted int
+	replies  map[string]time.Time // In-Reply-To (without brackets) -> accepted at
+	bad      []string             // replies that refused the orders or the password
+	changed  chan struct{}        // closed and replaced at every accepted mail
+}
+
+func startBenchSink() (*benchSink, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	k := &benchSink{ln: ln, addr: ln.Addr().String(), replies: map[string]time.Time{}, changed: make(chan struct{})}
+	k.srv = smtp.NewServer(k)
+	k.srv.Domain = "localhost"
+	k.srv.AllowInsecureAuth = true
+	k.srv.MaxMessageBytes = 10 << 20
+	k.srv.ReadTimeout = 5 * time.Minute
+	k.srv.WriteTimeout = time.Minute
+	k.srv.ErrorLog = benchNoLog{}
+	go k.srv.Serve(ln)
+	return k, nil
+}
+
+type benchNoLog struct{}
+
+func (benchNoLog) Printf(string, ...any) {}
+func (benchNoLog) Println(...any)        {}
+
+func (k *benchSink) close() { k.srv.Close() }
+
+// reset forgets what was accepted.
+func (k *benchSink) reset() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.accepted, k.replies, k.bad = 0, map[string]time.Time{}, nil
+}
+
+func (k *benchSink) NewSession(*smtp.Conn) (smtp.Session, error) { return &benchSinkSession{k: k}, nil }
+
+type benchSinkSession struct{ k *benchSink }
+
+func (s *benchSinkSession) Reset()                               {}
+func (s *benchSinkSession) Logout() error                        { return nil }
+func (s *benchSinkSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *benchSinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+func (s *benchSinkSession) Data(r io.Reader) error               { return s.k.data(r) }
+
+// waitChange returns a channel closed at the next accepted mail.
+func (k *benchSink) waitChange() <-chan struct{} {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.changed
+}
+
+func (k *benchSink) count() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.accepted
+}
+
+func (k *benchSink) replied(id string) (time.Time, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	t, ok := k.replies[id]
+	return t, ok
+}
+
+func (k *benchSink) badReplies() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Clone(k.bad)
+}
+
+func (k *benchSink) countReplies(ids []string) (n int, last time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, id := range ids {
+		if t, ok := k.replies[id]; ok {
+			n++
+			if t.After(last) {
+				last = t
+			}
+		}
+	}
+	return n, last
+}
+
+func (k *benchSink) data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	at := time.Now()
+	irt := ""
+	bad := ""
+	if m, err := netmail.ReadMessage(bytes.NewReader(raw)); err == nil {
+		irt = strings.Trim(strings.TrimSpace(m.Header.Get("In-Reply-To")), "<>")
+		if irt != "" && strings.HasPrefix(irt, "bench-") {
+			switch {
+			case !bytes.Contains(raw, []byte("Password: accepted.")):
+				bad = irt + ": " + m.Header.Get("Subject")
+			case bytes.Contains(raw, []byte("YOUR ORDERS WERE REFUSED")):
+				bad = irt + ": orders refused"
+			}
+		}
+	}
+	k.mu.Lock()
+	k.accepted++
+	if irt != "" {
+		if _, dup := k.replies[irt]; !dup {
+			k.replies[irt] = at
+		}
+	}
+	if bad != "" {
+		k.bad = append(k.bad, bad)
+	}
+	close(k.changed)
+	k.changed = make(chan struct{})
+	k.mu.Unlock()
+	return nil
+}
+
+// ---- the games and their mails ----
+
+const benchMailboxPassword = "game-mailbox-password"
+
+// benchMail is one order mail of the bench.
+type benchMail struct {
+	id  string
+	raw []byte
+}
+
+func benchGameName(run string, i int) string { return fmt.Sprintf("%s%04d", run, i) }
+func benchAddr(side string, run string, i int) string {
+	return fmt.Sprintf("%s-%s%04d@players.example", side, run, i)
+}
+func benchPassword(side string, i int) string { return fmt.Sprintf("%s-password-%04d", side, i) }
+
+// benchScripts returns the mails of game i: the sample game of the demo, played with the
+// game's name and players (the six-turn US plot, both set-ups, then each turn's orders and
+// plots), and STATUS after its end, alternately from either side.
+func benchScripts(run string, i, n int) []scripted {
+	game := benchGameName(run, i)
+	us, de := benchAddr("us", run, i), benchAddr("de", run, i)
+	mails := script(game, us, benchPassword("us", i), de, benchPassword("de", i))
+	for k := len(mails); k < n; k++ {
+		side, from := "us", us
+		if k%2 == 1 {
+			side, from = "de", de
+		}
+		mails = append(mails, scripted{From: from, Subject: fmt.Sprintf("[%s] status", game),
+			Body: fmt.Sprintf("GAME %s\nPASSWORD %s\nSTATUS\n", game, benchPassword(side, i))})
+	}
+	return mails[:n]
+}
+
+// benchMails returns n order mails for games games, in the order they are delivered:
+// the first mail of every game, then the second of every game, and so on, so that every
+// game's mails arrive in the order of its script.
+func benchMails(run string, games, n int) []benchMail {
+	perGame := (n + games - 1) / games
+	scripts := make([][]scripted, games)
+	for i := range scripts {
+		scripts[i] = benchScripts(run, i, perGame)
+	}
+	out := make([]benchMail, 0, n)
+	date := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for k := 0; len(out) < n; k++ {
+		for i := 0; i < games && len(out) < n; i++ {
+			id := fmt.Sprintf("bench-%s-%d-%d@players.example", run, i, k)
+			out = append(out, benchMail{id: id, raw: eml(scripts[i][k], sampleAddress, id, date)})
+		}
+	}
+	return out
+}
+
+// benchCreateGames creates games in a new store at path, with their passwords hashed at
+// cost, and marks their invitations sent (unless keepInvites), so that the runs measure
+// order mails only.
+func benchCreateGames(ctx context.Context, path, run string, games, cost int, keepInvites bool) error {
+	db, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rs, err := rulesets()
+	if err != nil {
+		return err
+	}
+	desk := &adjudicator.Desk{Store: db, Rulesets: rs, Address: sampleAddress, PasswordCost: cost}
+	// Hashing dominates at the default cost: one worker per CPU.
+	work := make(chan int)
+	errs := make(chan error, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				_, err := desk.CreateGame(ctx, adjudicator.NewGame{
+					Name: benchGameName(run, i), Ruleset: "soldiers1918",
+					Players:   map[adjudicator.Side]string{"us": benchAddr("us", run, i), "de": benchAddr("de", run, i)},
+					Passwords: map[adjudicator.Side]string{"us": benchPassword("us", i), "de": benchPassword("de", i)},
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var ferr error
+feed:
+	for i := range games {
+		select {
+		case work <- i:
+		case ferr = <-errs:
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		ferr = errors.Join(ferr, err)
+	}
+	if ferr != nil || keepInvites {
+		return ferr
+	}
+	return db.Write(ctx, func(tx store.Tx) error {
+		mails, err := tx.Outbox()
+		if err != nil {
+			return err
+		}
+		for _, m := range mails {
+			m.Sent, m.SentAt = true, time.Now()
+			if err := tx.PutOutMail(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ---- one end-to-end configuration ----
+
+type benchRun struct {
+	name  string // prefix of the games and message ids; one per run
+	games int
+	mails int
+	cost  int
+	dir   string
+	sink  *benchSink
+	log   func(string, ...any)
+}
+
+// benchResult is what one run measured.
+type benchResult struct {
+	span      time.Duration   // first delivery to the last reply accepted
+	latencies []time.Duration // sorted
+	n         int
+}
+
+func (r benchResult) rate() float64 { return float64(r.n) / r.span.Seconds() }
+
+func (r benchResult) pct(p float64) time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	i := int(float64(len(r.latencies)-1) * p / 100)
+	return r.latencies[i]
+}
+
+func (r benchResult) latency() string {
+	return fmt.Sprintf("%s / %s", fmtDur(r.pct(50)), fmtDur(r.pct(99)))
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond).String()
+	case d >= 10*time.Millisecond:
+		return d.Round(100 * time.Microsecond).String()
+	}
+	return d.Round(10 * time.Microsecond).String()
+}
+
+// setup starts the embedded IMAP server, creates the games and the daemon's config.
+func (rc *benchRun) setup(e *env, noIdle bool) (*devserver.Server, *Config, []benchMail, error) {
+	rc.log("%s: creating %d games (bcrypt cost %d)", rc.name, rc.games, rc.cost)
+	path := filepath.Join(rc.dir, rc.name+".db")
+	if err := benchCreateGames(e.ctx, path, rc.name, rc.games, rc.cost, false); err != nil {
+		return nil, nil, nil, err
+	}
+	srv, err := devserver.Start(devserver.Options{NoIdle: noIdle, Users: map[string]string{sampleAddress: benchMailboxPassword}})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return srv, benchConfig(srv.IMAPAddr(), rc.sink.addr, path), benchMails(rc.name, rc.games, rc.mails), nil
+}
+
+// benchConfig is the daemon's configuration against the embedded IMAP server and the sink.
+func benchConfig(imapAddr, smtpAddr, db string) *Config {
+	host, port := splitAddr(imapAddr)
+	shost, sport := splitAddr(smtpAddr)
+	c := &Config{
+		Address: sampleAddress, Database: db,
+		PollInterval: Duration{time.Second}, TickInterval: Duration{time.Minute}, LogLevel: "warn",
+		IMAP: IMAPSection{Host: host, Port: port, Security: "none", Username: sampleAddress, Password: benchMailboxPassword, MoveTo: "Processed"},
+		SMTP: SMTPSection{Host: shost, Port: sport, Security: "none"},
+	}
+	if err := c.check(); err != nil {
+		panic(fmt.Sprintf("bench config: %v", err)) // built here, always valid
+	}
+	return c
+}
+
+// start runs the daemon in this process and waits until it has answered a first mail
+// (a HELP from a stranger), so that it is connected and idle when the measure begins.
+func (rc *benchRun) start(e *env, srv *devserver.Server, cfg *Config, logs io.Writer) (func() error, error) {
+	_, stop, err := startDaemon(e, cfg, logs)
+	if err != nil {
+		return nil, err
+	}
+	id := "warmup-" + rc.name + "@stranger.example"
+	raw := eml(scripted{From: "someone@stranger.example", Subject: "help", Body: "HELP\n"}, sampleAddress, id, time.Now())
+	if err := srv.Deliver(sampleAddress, raw); err != nil {
+		stop()
+		return nil, err
+	}
+	if err := rc.waitReplies(e.ctx, []string{id}); err != nil {
+		stop()
+		return nil, fmt.Errorf("the daemon did not answer its first mail: %w", err)
+	}
+	rc.sink.reset()
+	return stop, nil
+}
+
+// waitReplies waits until the sink has accepted a reply to every id.
+func (rc *benchRun) waitReplies(ctx context.Context, ids []string) error {
+	last := -1
+	stall := time.Now()
+	for {
+		ch := rc.sink.waitChange()
+		n, _ := rc.sink.countReplies(ids)
+		if n == len(ids) {
+			return nil
+		}
+		if n != last {
+			last, stall = n, time.Now()
+		}
+		if time.Since(stall) > time.Minute {
+			return fmt.Errorf("no progress for a minute: %d of %d replies", n, len(ids))
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d of %d replies: %w", n, len(ids), ctx.Err())
+		case <-ch:
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// measure delivers the mails (all at once when rate is 0, else rate a second) to the
+// running daemon and waits for every reply.
+func (rc *benchRun) measure(ctx context.Context, srv *devserver.Server, mails []benchMail, rate float64) (benchResult, error) {
+	ids := make([]string, len(mails))
+	delivered := make([]time.Time, len(mails))
+	start := time.Now()
+	for i, m := range mails {
+		if rate > 0 {
+			due := start.Add(time.Duration(float64(i) / rate * float64(time.Second)))
+			if d := time.Until(due); d > 0 {
+				time.Sleep(d)
+			}
+		}
+		ids[i] = m.id
+		delivered[i] = time.Now()
+		if err := srv.Deliver(sampleAddress, m.raw); err != nil {
+			return benchResult{}, err
+		}
+	}
+	if err := rc.waitReplies(ctx, ids); err != nil {
+		return benchResult{}, err
+	}
+	if bad := rc.sink.badReplies(); len(bad) > 0 {
+		return benchResult{}, fmt.Errorf("%d replies refused the mail, e.g. %s", len(bad), bad[0])
+	}
+	res := benchResult{n: len(mails)}
+	for i, id := range ids {
+		at, _ := rc.sink.replied(id)
+		res.latencies = append(res.latencies, at.Sub(delivered[i]))
+		res.span = max(res.span, at.Sub(delivered[0]))
+	}
+	slices.Sort(res.latencies)
+	return res, nil
+}
+
+func (rc *benchRun) run(e *env, noIdle bool, rate float64) (benchResult, error) {
+	srv, cfg, mails, err := rc.setup(e, noIdle)
+	if err != nil {
+		return benchResult{}, err
+	}
+	defer srv.Close()
+	var logs syncLog
+	stop, err := rc.start(e, srv, cfg, &logs)
+	if err != nil {
+		return benchResult{}, fmt.Errorf("%w\ndaemon log:\n%s", err, logs.tail())
+	}
+	how := "at once"
+	if rate > 0 {
+		how = fmt.Sprintf("at %.1f/s", rate)
+	}
+	rc.log("%s: %d mails %s (idle %v)", rc.name, len(mails), how, !noIdle)
+	res, err := rc.measure(e.ctx, srv, mails, rate)
+	if serr := stop(); serr != nil && !errors.Is(serr, context.Canceled) && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return res, fmt.Errorf("%w\ndaemon log:\n%s", err, logs.tail())
+	}
+	rc.log("%s: %.1f mails/s, latency p50 %s p99 %s", rc.name, res.rate(), fmtDur(res.pct(50)), fmtDur(res.pct(99)))
+	return res, nil
+}
+
+func (rc *benchRun) burst(e *env, noIdle bool) (benchResult, error) { return rc.run(e, noIdle, 0) }
+func (rc *benchRun) paced(e *env, noIdle bool, rate float64) (benchResult, error) {
+	return rc.run(e, noIdle, rate)
+}
+
+// syncLog keeps the daemon's log lines for an error report.
+type syncLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncLog) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncLog) tail() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.b.Bytes()
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+// ---- 2. the floor ----
+
+// floor measures the floor on the same mails: fetch each over one IMAP connection and
+// send a fixed reply over one SMTP connection; and again with the \Seen flag and the move
+// the intake also makes per mail.
+func (rc *benchRun) floor(ctx context.Context) (plain, withMove time.Duration, err error) {
+	users := map[string]string{"floor@localhost": "floor"}
+	for r := range floorRuns {
+		users[fmt.Sprintf("floor%d@localhost", r+2)] = "floor"
+	}
+	srv, err := devserver.Start(devserver.Options{Users: users})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer srv.Close()
+	mails := benchMails(rc.name, rc.games, rc.mails)
+	for _, m := range mails {
+		if err := srv.Deliver("floor@localhost", m.raw); err != nil {
+			return 0, 0, err
+		}
+	}
+	rc.log("floor: %d mails, median of %d runs", len(mails), floorRuns)
+	var plains, moves []time.Duration
+	for range floorRuns {
+		// The plain floor only peeks: the same mails serve every run.
+		d, err := benchFloor(ctx, srv.IMAPAddr(), "floor@localhost", rc.sink, len(mails), false)
+		if err != nil {
+			return 0, 0, err
+		}
+		plains = append(plains, d)
+	}
+	for r := range floorRuns {
+		user := fmt.Sprintf("floor%d@localhost", r+2)
+		for _, m := range mails {
+			if err := srv.Deliver(user, m.raw); err != nil {
+				return 0, 0, err
+			}
+		}
+		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), true)
+		if err != nil {
+			return 0, 0, err
+		}
+		moves = append(moves, d)
+	}
+	slices.Sort(plains)
+	slices.Sort(moves)
+	plain, withMove = plains[floorRuns/2], moves[floorRuns/2]
+	rc.log("floor: %s, with STORE and MOVE %s", plain.Round(time.Millisecond), withMove.Round(time.Millisecond))
+	return plain, withMove, nil
+}
+
+// floorRuns is how many times the floor is measured; the median is reported.
+const floorRuns = 3
+
+func benchFloor(ctx context.Context, imapAddr, user string, sink *benchSink, n int, move bool) (time.Duration, error) {
+	reply := []byte("From: " + sampleAddress + "\r\nTo: player@players.example\r\nSubject: Re: your orders\r\n" +
+		"Message-ID: <floor@localhost>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
+		strings.Repeat("Order check for game g0001: your orders are accepted and on file.\r\n", 30))
+	sink.reset()
+	start := time.Now()
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	if err := c.Login(user, "floor").Wait(); err != nil {
+		return 0, err
+	}
+	if move {
+		c.Create("Processed", nil).Wait()
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		return 0, err
+	}
+	res, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}, nil).Wait()
+	if err != nil {
+		return 0, err
+	}
+	uids := res.AllUIDs()
+	if len(uids) != n {
+		return 0, fmt.Errorf("%d messages in the mailbox, %d expected", len(uids), n)
+	}
+	s, err := smtp.Dial(sink.addr)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	if err := s.Hello("localhost"); err != nil {
+		return 0, err
+	}
+	for _, uid := range uids {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		set := imap.UIDSetNum(uid)
+		msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+		if err != nil {
+			return 0, err
+		}
+		if len(msgs) != 1 || len(msgs[0].BodySection) != 1 || len(msgs[0].BodySection[0].Bytes) == 0 {
+			return 0, fmt.Errorf("uid %d: no body fetched", uid)
+		}
+		if err := s.SendMail(sampleAddress, []string{"player@players.example"}, bytes.NewReader(reply)); err != nil {
+			return 0, err
+		}
+		if move {
+			if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+				return 0, err
+			}
+			if _, err := c.Move(set, "Processed").Wait(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	took := time.Since(start)
+	if got := sink.count(); got != n {
+		return 0, fmt.Errorf("the sink accepted %d replies, %d expected", got, n)
+	}
+	s.Quit()
+	c.Logout().Wait()
+	return took, nil
+}
+
+// ---- 3, 4, 5: go test -bench ----
+
+// benchGoTest runs the Go benchmarks of pkgs and adds their figures to the table.
+func benchGoTest(ctx context.Context, t *benchTable, pkgs []string) error {
+	gomod, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %w", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(gomod)))
+	if strings.TrimSpace(string(gomod)) == "" || strings.TrimSpace(string(gomod)) == os.DevNull {
+		return errors.New("not in the source tree (no go.mod): run it from the repository")
+	}
+	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-count", "1"}, pkgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out.String())
+	}
+	for _, r := range parseGoBench(out.String()) {
+		item, measure, value, target, ok := describeGoBench(r)
+		if item == "" {
+			continue
+		}
+		v := ""
+		if target != "" {
+			v = verdict(ok)
+		}
+		t.add(item, measure, value, target, v)
+	}
+	t.note("Go benchmarks: go %s", strings.Join(args, " "))
+	return nil
+}
+
+// goBench is one line of `go test -bench` output.
+type goBench struct {
+	pkg     string
+	name    string // without the -GOMAXPROCS suffix
+	n       int
+	metrics map[string]float64 // unit -> value
+}
+
+func parseGoBench(out string) []goBench {
+	var res []goBench
+	pkg := ""
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if p, ok := strings.CutPrefix(line, "pkg: "); ok {
+			pkg = strings.TrimSpace(p)
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		n, err := strconv.Atoi(f[1])
+		if err != nil {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		b := goBench{pkg: pkg, name: name, n: n, metrics: map[string]float64{}}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				break
+			}
+			b.metrics[f[i+1]] = v
+		}
+		res = append(res, b)
+	}
+	return res
+}
+
+func fmtNs(ns float64) string { return fmtDur(time.Duration(ns)) }
+
+func fmtRate(v float64, unit string) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.2f M %s", v/1e6, unit)
+	case v >= 1e4:
+		return fmt.Sprintf("%.0f k %s", v/1e3, unit)
+	}
+	return fmt.Sprintf("%.0f %s", v, unit)
+}
+
+// describeGoBench turns a benchmark into a row of the table; "" for those not reported.
+func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
+	m := b.metrics
+	allocs := fmt.Sprintf(", %.0f allocs/op", m["allocs/op"])
+	switch {
+	case b.name == "BenchmarkGroupCommit/N=1":
+		return "3", "store: one Write (one fsync) per message, as today: processed mark + reply in the outbox + 2 audit entries",
+			fmtRate(m["msgs/s"], "msgs/s") + fmt.Sprintf(" (%s per commit)", fmtNs(m["ns/op"])), "", false
+	case strings.HasPrefix(b.name, "BenchmarkGroupCommit/N="):
+		n := strings.TrimPrefix(b.name, "BenchmarkGroupCommit/N=")
+		return "3", "  group commit: the writes of " + n + " messages in one Write",
+			fmtRate(m["msgs/s"], "msgs/s") + fmt.Sprintf(" (%s per commit)", fmtNs(m["ns/op"])), "", false
+	case b.name == "BenchmarkMarkSent/one-tx-per-mail" || b.name == "BenchmarkMarkSent/one-tx-per-pass":
+		return "3", "store: sender marks mails sent, " + strings.TrimPrefix(b.name, "BenchmarkMarkSent/"),
+			fmtRate(m["mails/s"], "mails/s"), "", false
+	case b.name == "BenchmarkOutboxRead":
+		return "3", fmt.Sprintf("store: Tx.Outbox() with %.0f mails (the sender reads it twice a pass)", m["mails"]),
+			fmtNs(m["ns/op"]) + fmt.Sprintf(", %.1f MB/op", m["B/op"]/1e6), "", false
+	case b.name == "BenchmarkFullTurn":
+		ms := m["ns/op"] / 1e6
+		return "4", fmt.Sprintf("a full Soldiers 1918 turn, every unit on the map, all phases so far (%.0f phases, %.0f rolls)", m["phases/turn"], m["rolls/turn"]),
+			fmtNs(m["ns/op"]) + allocs, "< 5 ms", ms < 5
+	case b.name == "BenchmarkFullTurnWithCodec":
+		return "4", "  the same with the state's JSON decode/encode around each phase (as the desk does)", fmtNs(m["ns/op"]) + allocs, "", false
+	case b.name == "BenchmarkRenderMap":
+		return "4", "text map rendering (BenchmarkRenderMap, mapview_test.go)", fmtNs(m["ns/op"]) + allocs, "", false
+	case b.name == "BenchmarkVerifyChain":
+		return "5", fmt.Sprintf("audit verification, in memory, a game of %.0f rolls (VerifyChain)", m["rolls"]),
+			fmtRate(m["rolls/s"], "rolls/s"), "> 500,000 rolls/s", m["rolls/s"] > 500000
+	case b.name == "BenchmarkVerifyAuditStore":
+		return "5", fmt.Sprintf("  audit verify from bbolt (Desk.VerifyAudit, %.0f rolls)", m["rolls"]),
+			fmtRate(m["rolls/s"], "rolls/s"), "", false
+	case b.name == "BenchmarkAuditAppend":
+		return "5", fmt.Sprintf("bbolt file size per 1,000 rolls (%.0f rolls appended in Writes of %.0f)", m["rolls"], m["batch"]),
+			fmt.Sprintf("%.0f KiB (%s appended)", m["B/1000rolls"]/1024, fmtRate(m["rolls/s"], "rolls/s")), "", false
+	}
+	return "", "", "", "", false
+}
+
+// ---- 6. memory ----
+
+type benchMem struct {
+	hwm, rss, anon, file, dbSize int64
+	handled, sent                int
+}
+
+// benchMemory runs `adjutant serve` in a child process against a store of memGames games,
+// sends memMails order mails per game through it and reads its peak RSS.
+func benchMemory(e *env, o benchOpts, dir string, sink *benchSink, logf func(string, ...any)) (benchMem, error) {
+	var res benchMem
+	run := "mem"
+	path := filepath.Join(dir, "memory.db")
+	logf("memory: creating %d games", o.memGames)
+	if err := benchCreateGames(e.ctx, path, run, o.memGames, o.cost, true); err != nil {
+		return res, err
+	}
+	srv, err := devserver.Start(devserver.Options{Users: map[string]string{sampleAddress: benchMailboxPassword}})
+	if err != nil {
+		return res, err
+	}
+	defer srv.Close()
+	cfg := benchConfig(srv.IMAPAddr(), sink.addr, path)
+	host, port := splitAddr(srv.IMAPAddr())
+	shost, sport := splitAddr(sink.addr)
+	toml := fmt.Sprintf("address = %q\ndatabase = %q\npoll_interval = \"1s\"\ntick_interval = \"1m\"\nlog_level = \"warn\"\n\n"+
+		"[imap]\nhost = %q\nport = %d\nsecurity = \"none\"\nusername = %q\npassword = %q\nmove_to = \"Processed\"\n\n"+
+		"[smtp]\nhost = %q\nport = %d\nsecurity = \"none\"\n",
+		cfg.Address, path, host, port, sampleAddress, benchMailboxPassword, shost, sport)
+	cfgPath := filepath.Join(dir, "memory.toml")
+	if err := os.WriteFile(cfgPath, []byte(toml), 0o600); err != nil {
+		return res, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return res, err
+	}
+	sink.reset()
+	var logs syncLog
+	cmd := exec.Command(exe, "serve", "--config", cfgPath)
+	cmd.Env = append(os.Environ(), "ADJUTANT_TEST_MAIN=1") // lets a test binary act as adjutant
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		return res, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	stopped := false
+	defer func() {
+		if !stopped {
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	mails := benchMails(run, o.memGames, o.memGames*o.memMails)
+	logf("memory: adjutant serve (pid %d), %d mails", cmd.Process.Pid, len(mails))
+	ids := make([]string, len(mails))
+	for i, m := range mails {
+		ids[i] = m.id
+		if err := srv.Deliver(sampleAddress, m.raw); err != nil {
+			return res, err
+		}
+	}
+	rc := benchRun{sink: sink}
+	werr := make(chan error, 1)
+	go func() { werr <- rc.waitReplies(e.ctx, ids) }()
+	select {
+	case err := <-werr:
+		if err != nil {
+			return res, fmt.Errorf("%w\nserve log:\n%s", err, logs.tail())
+		}
+	case err := <-done:
+		stopped = true
+		return res, fmt.Errorf("adjutant serve stopped: %v\n%s", err, logs.tail())
+	}
+	// Let the sender drain what the last mails queued (notices, results).
+	quiet := time.Now()
+	for n := sink.count(); time.Since(quiet) < time.Second; {
+		time.Sleep(200 * time.Millisecond)
+		if m := sink.count(); m != n {
+			n, quiet = m, time.Now()
+		}
+	}
+	res.handled, res.sent = len(mails), sink.count()
+	if res.hwm, res.rss, res.anon, res.file, err = procMemory(cmd.Process.Pid); err != nil {
+		return res, err
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
+	stopped = true
+	if st, err := os.Stat(path); err == nil {
+		res.dbSize = st.Size()
+	}
+	logf("memory: VmHWM %.1f MiB", float64(res.hwm)/(1<<20))
+	return res, nil
+}
+
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+// procMemory reads VmHWM, VmRSS, RssAnon and RssFile of a process, in bytes.
+func procMemory(pid int) (hwm, rss, anon, file int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmHWM:":
+			hwm = v << 10
+		case "VmRSS:":
+			rss = v << 10
+		case "RssAnon:":
+			anon = v << 10
+		case "RssFile:":
+			file = v << 10
+		}
+	}
+	if hwm == 0 {
+		return 0, 0, 0, 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+	}
+	return hwm, rss, anon, file, nil
+}
