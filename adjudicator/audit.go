@@ -44,7 +44,7 @@ func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error
 func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	rep := AuditReport{Entries: len(entries)}
 	commits := map[int]string{}
-	seeds := map[int]dice.Seed{}
+	seeds := map[int]*dice.Verifier{}
 	prev := ""
 	for i, e := range entries {
 		bad := func(format string, args ...any) error {
@@ -75,7 +75,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			if err := dice.CheckSeed(s, c); err != nil {
 				return rep, bad("revealed seed does not match the commitment %s", c)
 			}
-			seeds[e.Turn] = s
+			seeds[e.Turn] = dice.NewVerifier(s)
 		case dice.KindRoll, dice.KindShuffle:
 			rep.Rolls++
 			if _, ok := commits[e.Turn]; !ok {
@@ -89,14 +89,14 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 		if e.Kind != dice.KindRoll && e.Kind != dice.KindShuffle {
 			continue
 		}
-		s, ok := seeds[e.Turn]
+		v, ok := seeds[e.Turn]
 		if !ok {
 			rep.Unrevealed++
 			continue
 		}
 		r := dice.Roll{Index: e.Index, Kind: e.Kind, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
 		ctx := dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
-		if err := dice.Verify(s, ctx, r); err != nil {
+		if err := v.Verify(ctx, r); err != nil {
 			return rep, fmt.Errorf("audit entry #%d (%s, turn %d): the revealed seed does not give this roll: %v", e.Seq, e.Kind, e.Turn, err)
 		}
 		rep.Verified++

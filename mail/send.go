@@ -292,7 +292,7 @@ func sendReferences(refs []string) []string {
 func (s *Sender) sendDue(ctx context.Context, now time.Time) ([]store.OutMail, error) {
 	var due []store.OutMail
 	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.Outbox()
+		all, err := tx.PendingOutbox()
 		if err != nil {
 			return err
 		}
@@ -514,7 +514,7 @@ func (s *Sender) sendNextWait(ctx context.Context) (time.Duration, bool, error) 
 	var next time.Time
 	pending := false
 	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.Outbox()
+		all, err := tx.PendingOutbox()
 		if err != nil {
 			return err
 		}

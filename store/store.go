@@ -15,6 +15,7 @@
 //	game/<name>/journal       seq (8-byte BE) -> JournalEntry (JSON), append-only
 //	processed                 message id -> Processed (JSON)
 //	outbox                    seq (8-byte BE) -> OutMail (JSON)
+//	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
 //
 // Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
@@ -27,9 +28,7 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +47,7 @@ var (
 	bucketGame      = []byte("game")
 	bucketProcessed = []byte("processed")
 	bucketOutbox    = []byte("outbox")
+	bucketPending   = []byte("outbox-pending")
 	bucketThrottle  = []byte("throttle")
 
 	subOrders  = []byte("orders")
@@ -94,6 +94,9 @@ type Tx interface {
 
 	Enqueue(m OutMail) (OutMail, error)
 	Outbox() ([]OutMail, error)
+	// PendingOutbox returns the mails neither sent nor failed, in outbox order, without
+	// reading the ones already sent.
+	PendingOutbox() ([]OutMail, error)
 	PutOutMail(m OutMail) error
 
 	Throttle(address string) (Throttle, error)
@@ -180,19 +183,6 @@ type AuditEntry struct {
 	Hash         string    `json:"hash"`
 }
 
-// ComputeHash returns the hash the entry must carry: SHA-256 of its JSON encoding with Hash
-// empty (Prev included, so the entries form a chain).
-func (e AuditEntry) ComputeHash() string {
-	e.Hash = ""
-	e.Time = e.Time.UTC()
-	b, err := json.Marshal(e)
-	if err != nil {
-		panic(fmt.Sprintf("audit entry is always encodable: %v", err)) // only plain fields
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
 // JournalEntry records one advance of a game (the phases resolved together), so that
 // `adjutant replay` can re-adjudicate it.
 type JournalEntry struct {
@@ -271,6 +261,26 @@ func Open(path string) (*DB, error) {
 		for _, name := range [][]byte{bucketMeta, bucketGames, bucketGame, bucketProcessed, bucketOutbox, bucketThrottle} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		if tx.Bucket(bucketPending) == nil {
+			// An outbox from before the index: index its pending mails once.
+			pending, err := tx.CreateBucket(bucketPending)
+			if err != nil {
+				return fmt.Errorf("create bucket %s: %w", bucketPending, err)
+			}
+			err = tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+				var m OutMail
+				if err := json.Unmarshal(v, &m); err != nil {
+					return fmt.Errorf("index outbox mail %x: %w", k, err)
+				}
+				if m.Sent || m.Failed {
+					return nil
+				}
+				return pending.Put(k, nil)
+			})
+			if err != nil {
+				return err
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
@@ -523,7 +533,25 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 		return m, err
 	}
 	m.Seq = seq
+	if err := t.tx.Bucket(bucketPending).Put(u64(seq), nil); err != nil {
+		return m, err
+	}
 	return m, putJSON(b, u64(seq), m)
+}
+
+func (t *btx) PendingOutbox() ([]OutMail, error) {
+	out := t.tx.Bucket(bucketOutbox)
+	var mails []OutMail
+	err := t.tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
+		var m OutMail
+		ok, err := getJSON(out, k, &m)
+		if err != nil || !ok {
+			return fmt.Errorf("pending outbox mail %x: %w", k, errors.Join(err, ErrNotFound))
+		}
+		mails = append(mails, m)
+		return nil
+	})
+	return mails, err
 }
 
 func (t *btx) Outbox() ([]OutMail, error) {
@@ -534,6 +562,16 @@ func (t *btx) PutOutMail(m OutMail) error {
 	b := t.tx.Bucket(bucketOutbox)
 	if m.Seq == 0 || b.Get(u64(m.Seq)) == nil {
 		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
+	}
+	pending := t.tx.Bucket(bucketPending)
+	var err error
+	if m.Sent || m.Failed {
+		err = pending.Delete(u64(m.Seq))
+	} else {
+		err = pending.Put(u64(m.Seq), nil)
+	}
+	if err != nil {
+		return err
 	}
 	return putJSON(b, u64(m.Seq), m)
 }

@@ -173,3 +173,60 @@ func TestSchemaVersionChecked(t *testing.T) {
 		t.Errorf("Open(newer schema) = %v, want a schema version error", err)
 	}
 }
+
+// TestPendingOutbox: the sender reads only the mails still to send, in order, and an
+// outbox from before the index is indexed when opened.
+func TestPendingOutbox(t *testing.T) {
+	db, path := open(t)
+	ctx := context.Background()
+	db.Write(ctx, func(tx store.Tx) error {
+		for _, id := range []string{"a@x", "b@x", "c@x", "d@x"} {
+			if _, err := tx.Enqueue(store.OutMail{MessageID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mails, _ := tx.Outbox()
+		mails[0].Sent = true
+		mails[2].Failed = true
+		mails[3].Attempts = 2 // retried, still pending
+		for _, m := range []store.OutMail{mails[0], mails[2], mails[3]} {
+			if err := tx.PutOutMail(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+	ids := func() []string {
+		var out []string
+		db.Read(ctx, func(tx store.Tx) error {
+			mails, err := tx.PendingOutbox()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range mails {
+				out = append(out, m.MessageID)
+			}
+			return nil
+		})
+		return out
+	}
+	if got := strings.Join(ids(), " "); got != "b@x d@x" {
+		t.Fatalf("PendingOutbox() = %q, want b@x d@x", got)
+	}
+	// Drop the index, as a file from before it would be, and reopen.
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte("outbox-pending")) })
+	b.Close()
+	db, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := strings.Join(ids(), " "); got != "b@x d@x" {
+		t.Errorf("after re-indexing, PendingOutbox() = %q, want b@x d@x", got)
+	}
+}

@@ -245,9 +245,32 @@ func Verify(seed Seed, ctx Context, r Roll) error {
 	return nil
 }
 
+// Verifier checks many rolls of one seed, keying the HMAC once: verifying a
+// long archive is then bound by hashing, not by setting up HMACs.
+type Verifier struct {
+	mac hash.Hash
+}
+
+// NewVerifier returns a Verifier for seed.
+func NewVerifier(seed Seed) *Verifier {
+	return &Verifier{mac: hmac.New(sha256.New, seed[:])}
+}
+
+// Verify is [Verify] with the Verifier's seed.
+func (v *Verifier) Verify(ctx Context, r Roll) error {
+	if err := verifyWith(v.mac, ctx, r); err != nil {
+		return fmt.Errorf("dice: %s %d (%q): %w", r.Kind, r.Index, r.Purpose, err)
+	}
+	return nil
+}
+
 // verify is Verify without the prefix naming the roll, which is built only
 // when there is an error to report.
 func verify(seed Seed, ctx Context, r Roll) error {
+	return verifyWith(hmac.New(sha256.New, seed[:]), ctx, r)
+}
+
+func verifyWith(mac hash.Hash, ctx Context, r Roll) error {
 	if r.Index < 0 {
 		return errors.New("negative index")
 	}
@@ -257,7 +280,7 @@ func verify(seed Seed, ctx Context, r Roll) error {
 	if len(r.Values) != r.Count {
 		return fmt.Errorf("%d values recorded, count is %d", len(r.Values), r.Count)
 	}
-	want := Derive(seed, ctx, r.Index, r.Kind, r.Purpose, r.Rule, r.Count, r.Sides)
+	want := derive(mac, ctx, r.Index, r.Kind, r.Purpose, r.Rule, r.Count, r.Sides)
 	for i, v := range r.Values {
 		if v != want[i] {
 			return fmt.Errorf("value %d is %d, the seed gives %d", i+1, v, want[i])
