@@ -178,7 +178,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		return adv, err
 	}
 	adv.game, adv.batch = *g, b
-	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hashBytes(raw), State: raw, Revealed: b.revealed,
+	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hashBytes(raw), Revealed: b.revealed,
 		Waiting: sideStrings(adv.waiting), Notes: b.notes}
 	return adv, nil
 }

@@ -117,7 +117,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			return rep, err
 		}
 		if h := hashBytes(raw); h != j.StateHash {
-			return rep, fmt.Errorf("replay %s: journal #%d: state differs from the recorded one\nreplayed: %s\nrecorded: %s", game, j.Seq, raw, j.State)
+			return rep, fmt.Errorf("replay %s: journal #%d: the state differs from the recorded one (hash %s, recorded %s); replayed state: %s", game, j.Seq, h, j.StateHash, raw)
 		}
 		var waiting []Side
 		for _, w := range j.Waiting {

@@ -14,7 +14,7 @@
 //	game/<name>/audit         seq (8-byte BE) -> AuditEntry (JSON), append-only, hash-chained
 //	game/<name>/journal       seq (8-byte BE) -> JournalEntry (JSON), append-only
 //	processed                 message id -> Processed (JSON)
-//	outbox                    seq (8-byte BE) -> OutMail (JSON)
+//	outbox                    seq (8-byte BE) -> OutMail (JSON, the body deflated in body_z)
 //	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
 //
@@ -27,11 +27,14 @@
 package store
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
@@ -186,15 +189,14 @@ type AuditEntry struct {
 // JournalEntry records one advance of a game (the phases resolved together), so that
 // `adjutant replay` can re-adjudicate it.
 type JournalEntry struct {
-	Seq       uint64          `json:"seq"`
-	Now       time.Time       `json:"now"`
-	Steps     []JournalStep   `json:"steps"`
-	MailIDs   []string        `json:"mail_ids"`
-	StateHash string          `json:"state_hash"`
-	State     json.RawMessage `json:"state"`
-	Revealed  []Order         `json:"revealed,omitempty"` // sealed orders shown by this advance
-	Waiting   []string        `json:"waiting,omitempty"`  // sides the next phase waits for
-	Notes     []string        `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
+	Seq       uint64        `json:"seq"`
+	Now       time.Time     `json:"now"`
+	Steps     []JournalStep `json:"steps"`
+	MailIDs   []string      `json:"mail_ids"`
+	StateHash string        `json:"state_hash"`
+	Revealed  []Order       `json:"revealed,omitempty"` // sealed orders shown by this advance
+	Waiting   []string      `json:"waiting,omitempty"`  // sides the next phase waits for
+	Notes     []string      `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
 }
 
 // JournalStep is one resolved phase: which turn and phase, and the orders it used.
@@ -270,8 +272,8 @@ func Open(path string) (*DB, error) {
 				return fmt.Errorf("create bucket %s: %w", bucketPending, err)
 			}
 			err = tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-				var m OutMail
-				if err := json.Unmarshal(v, &m); err != nil {
+				m, err := decodeMail(v)
+				if err != nil {
 					return fmt.Errorf("index outbox mail %x: %w", k, err)
 				}
 				if m.Sent || m.Failed {
@@ -536,17 +538,20 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	if err := t.tx.Bucket(bucketPending).Put(u64(seq), nil); err != nil {
 		return m, err
 	}
-	return m, putJSON(b, u64(seq), m)
+	return m, putMail(b, m)
 }
 
 func (t *btx) PendingOutbox() ([]OutMail, error) {
 	out := t.tx.Bucket(bucketOutbox)
 	var mails []OutMail
 	err := t.tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
-		var m OutMail
-		ok, err := getJSON(out, k, &m)
-		if err != nil || !ok {
-			return fmt.Errorf("pending outbox mail %x: %w", k, errors.Join(err, ErrNotFound))
+		raw := out.Get(k)
+		if raw == nil {
+			return fmt.Errorf("pending outbox mail %x: %w", k, ErrNotFound)
+		}
+		m, err := decodeMail(raw)
+		if err != nil {
+			return fmt.Errorf("pending outbox mail %x: %w", k, err)
 		}
 		mails = append(mails, m)
 		return nil
@@ -555,7 +560,16 @@ func (t *btx) PendingOutbox() ([]OutMail, error) {
 }
 
 func (t *btx) Outbox() ([]OutMail, error) {
-	return eachJSON[OutMail](t.tx.Bucket(bucketOutbox), "outbox mail")
+	var mails []OutMail
+	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+		m, err := decodeMail(v)
+		if err != nil {
+			return fmt.Errorf("outbox mail %x: %w", k, err)
+		}
+		mails = append(mails, m)
+		return nil
+	})
+	return mails, err
 }
 
 func (t *btx) PutOutMail(m OutMail) error {
@@ -573,7 +587,48 @@ func (t *btx) PutOutMail(m OutMail) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(b, u64(m.Seq), m)
+	return putMail(b, m)
+}
+
+// storedMail is an outbox record as the file keeps it: the body deflated, because sent
+// mails stay (replay compares them, players may ask for them again) and their bodies,
+// maps and all, are most of the file.
+type storedMail struct {
+	OutMail
+	Body  string `json:"body,omitempty"` // shadows OutMail.Body: kept empty
+	BodyZ []byte `json:"body_z,omitempty"`
+}
+
+func putMail(b *bolt.Bucket, m OutMail) error {
+	var z bytes.Buffer
+	w, err := flate.NewWriter(&z, flate.DefaultCompression)
+	if err == nil {
+		_, err = io.WriteString(w, m.Body)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
+	}
+	return putJSON(b, u64(m.Seq), storedMail{OutMail: m, BodyZ: z.Bytes()})
+}
+
+func decodeMail(raw []byte) (OutMail, error) {
+	var s storedMail
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return OutMail{}, err
+	}
+	m := s.OutMail
+	m.Body = s.Body
+	if len(s.BodyZ) > 0 {
+		body, err := io.ReadAll(flate.NewReader(bytes.NewReader(s.BodyZ)))
+		if err != nil {
+			return OutMail{}, fmt.Errorf("inflate body: %w", err)
+		}
+		m.Body = string(body)
+	}
+	return m, nil
 }
 
 func (t *btx) Throttle(addr string) (Throttle, error) {

@@ -230,3 +230,36 @@ func TestPendingOutbox(t *testing.T) {
 		t.Errorf("after re-indexing, PendingOutbox() = %q, want b@x d@x", got)
 	}
 }
+
+// TestOutboxBodyDeflated: a mail's body comes back as it went in, and the file keeps it
+// deflated (the bodies of sent mails are most of a game's file).
+func TestOutboxBodyDeflated(t *testing.T) {
+	db, path := open(t)
+	ctx := context.Background()
+	body := strings.Repeat("== Map ==\n00 ~ 4a      ~ 4a      ~# 4a     ~ 4a\n", 200) + "Ünïcödé — ✓\n"
+	db.Write(ctx, func(tx store.Tx) error {
+		_, err := tx.Enqueue(store.OutMail{MessageID: "m@x", Body: body})
+		return err
+	})
+	db.Read(ctx, func(tx store.Tx) error {
+		all, _ := tx.Outbox()
+		pending, _ := tx.PendingOutbox()
+		if len(all) != 1 || all[0].Body != body || len(pending) != 1 || pending[0].Body != body {
+			t.Errorf("body did not round-trip")
+		}
+		return nil
+	})
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.View(func(tx *bolt.Tx) error {
+		raw := tx.Bucket([]byte("outbox")).Get([]byte{0, 0, 0, 0, 0, 0, 0, 1})
+		if strings.Contains(string(raw), "== Map ==") || len(raw) > len(body)/4 {
+			t.Errorf("the stored record is %d bytes for a %d-byte body: not deflated", len(raw), len(body))
+		}
+		return nil
+	})
+}

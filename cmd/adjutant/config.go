@@ -21,6 +21,7 @@ type Config struct {
 	TickInterval   Duration    `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
 	MaxMessageSize int64       `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
 	LogLevel       string      `toml:"log_level" doc:"debug, info, warn or error." example:"info"`
+	MemoryLimitMiB int64       `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
 	IMAP           IMAPSection `toml:"imap" doc:"The mailbox players write to."`
 	SMTP           SMTPSection `toml:"smtp" doc:"The submission server Adjutant sends through."`
 }
@@ -100,6 +101,12 @@ func (c *Config) check() error {
 	var errs []error
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.MemoryLimitMiB == 0 {
+		c.MemoryLimitMiB = 64
+	}
+	if c.MemoryLimitMiB < 16 {
+		bad("memory_limit_mib", "%d: at least 16 MiB", c.MemoryLimitMiB)
 	}
 	if !strings.Contains(c.Address, "@") {
 		bad("address", "the game mailbox address is required, e.g. adjutant@example.org")
