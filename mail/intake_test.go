@@ -882,8 +882,9 @@ func TestIntakeTLS(t *testing.T) {
 	}
 }
 
-// intakeCert makes a self-signed certificate for 127.0.0.1.
-func intakeCert(t *testing.T) tls.Certificate {
+// intakeCert makes a self-signed certificate for 127.0.0.1 and localhost, for the IMAP
+// and the SMTP tests alike.
+func intakeCert(t testing.TB) tls.Certificate {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -894,6 +895,7 @@ func intakeCert(t *testing.T) tls.Certificate {
 		Subject:      pkix.Name{CommonName: "adjutant test"},
 		NotBefore:    time.Now().Add(-time.Hour),
 		NotAfter:     time.Now().Add(time.Hour),
+		DNSNames:     []string{"localhost"},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
