@@ -18,6 +18,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/store"
+	"github.com/adjutant-pbem/adjutant/templates"
 )
 
 // Message is one inbound mail as plain text, however it arrived (pipe or IMAP).
@@ -226,7 +227,7 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	}
 	if name == "" {
 		if cmd.help {
-			return h.refuseWith("help", generalHelp(d))
+			return h.refuse("help", generalHelp(d))
 		}
 		return h.refuse("no-game", "Adjutant could not tell which game your mail is for. Put a line GAME <name> (and PASSWORD <password>) at the top of your orders. Nothing was changed. Send HELP for how to write orders.")
 	}
@@ -273,12 +274,9 @@ func (d *Desk) hashPassword(password string) (string, error) {
 	return string(b), nil
 }
 
-// refuse answers an unauthenticated sender, within the per-address limit.
+// refuse answers an unauthenticated sender (a refusal, or general help), within the
+// per-address limit.
 func (h *handling) refuse(kind, text string) (string, error) {
-	return h.refuseWith(kind, text)
-}
-
-func (h *handling) refuseWith(kind, text string) (string, error) {
 	d := h.desk
 	limit, window := d.RefusalLimit, d.RefusalWindow
 	if limit == 0 {
@@ -350,7 +348,7 @@ func (d *Desk) messageID(cause, kind, side string, to []string) string {
 	return "adjutant-" + hex.EncodeToString(sum[:12]) + "@" + domain
 }
 
-func render(name string, data any) (string, error) { return renderTemplate(name, data) }
+func render(name string, data any) (string, error) { return templates.Render(name, data) }
 
 func sideName(rs Ruleset, side Side) string {
 	for _, s := range rs.Sides() {

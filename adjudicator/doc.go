@@ -29,9 +29,12 @@
 //     and the US placement (3.6). Each of turns 1–6 runs phases I–XI of 5.2. Phase I (US
 //     bombardment execution, with the optional cancellation attempt as a standing order)
 //     and III (German execution) need no decision; II (German plot for the next turn) waits
-//     for the German player; IV and V (Chaos of War) wait for the placing player's list of
-//     hexes; VI (visibility) runs at once; VII and X (movement) and VIII and IX (fire) wait
-//     for the moving or firing side; XI runs at once.
+//     for the German player; IV and V (Chaos of War) roll and place the markers from the
+//     placing player's standing priority list, and wait for one only when none is on file;
+//     VI (visibility) runs at once; VII and X (movement) and VIII and IX (fire) wait for
+//     the moving or firing side, whose orders may come early and are held; XI runs at once.
+//     The second game of a two-game match (4.2) is set up from the first through the
+//     optional [Matcher] interface.
 //   - Soissons 1918 (rulebook 002). Turns cycle AM, PM and Night (4.1). Each operational
 //     phase is a sequence of segments; the mutual bombardment segments (C.3, C.6) are one
 //     waiting phase in which both players' bombardment placements are sealed and then

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -166,11 +167,7 @@ func (h *handling) enqueueFirst(to, game, side, subject, body string, adv advanc
 }
 
 func sortLines(lines []lineView) {
-	for i := 1; i < len(lines); i++ {
-		for j := i; j > 0 && lines[j].No < lines[j-1].No; j-- {
-			lines[j], lines[j-1] = lines[j-1], lines[j]
-		}
-	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].No < lines[j].No })
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.
@@ -243,5 +240,3 @@ func generalHelp(d *Desk) string {
 	}
 	return body
 }
-
-func renderTemplate(name string, data any) (string, error) { return templates.Render(name, data) }
