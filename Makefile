@@ -31,6 +31,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlotItems$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
 

@@ -329,6 +329,10 @@ func TestHeldOrdersAndDeadlines(t *testing.T) {
 	if s := status(); !strings.Contains(s, "Turn 1, Phase II") || !strings.Contains(s, "Waiting for orders from: German") {
 		t.Fatalf("after set-up, status:\n%s", s)
 	}
+	// STATUS lists a player's own orders on file, never the other side's.
+	if s := strings.Join(strings.Fields(status()), " "); !strings.Contains(s, "Your orders on file: German bombardment plot for turn 3") || strings.Contains(s, "US bombardment plot") {
+		t.Errorf("the German's status does not list his own orders alone:\n%s", s)
+	}
 	// Turn 1 Phase II: the German says nothing. The reminder comes at 3/4 of the deadline.
 	f.now = f.now.Add(37 * time.Hour)
 	report, err := f.desk.Tick(context.Background(), f.now)

@@ -116,7 +116,7 @@ func FormatRoll(r dice.Roll) string {
 	return fmt.Sprintf("%dd%d [%s]%s = %d (roll %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
 }
 
-func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side) string {
+func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
 	if st.Over() {
@@ -131,6 +131,15 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		}
 	}
 	b.WriteString(rs.Status(st, side))
+	var mine []string
+	for _, o := range filed {
+		if o.Side == side {
+			mine = append(mine, o.Summary)
+		}
+	}
+	if len(mine) > 0 {
+		b.WriteString("\nYour orders on file:\n  " + strings.Join(mine, "\n  "))
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 

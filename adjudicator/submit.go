@@ -133,7 +133,11 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 		sections = append(sections, section{"HELP", rulesetHelp(rs)})
 	}
 	if cmd.status || len(cmd.orderLines) > 0 {
-		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting)})
+		now, err := filedOrders(h.tx, g.Name)
+		if err != nil {
+			return "", err
+		}
+		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now)})
 	}
 	if cmd.showMap {
 		sections = append(sections, section{"MAP", rs.Map(st, side)})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 )
@@ -30,13 +31,39 @@ func FuzzCheck(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	st, _ := rules.New(nil)
+	setup, _ := rules.New(nil)
+	states := []adjudicator.State{setup}
+	// The movement and fire phases try orders on a copy of the map: fuzz those too.
+	for _, phase := range []string{"VII", "VIII", "IX", "X"} {
+		st, err := soldiers1918.CaseAdapter{Rules: rules}.State([]string{
+			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2302",
+			"unit us-army 2300 3", "unit york 2300", "unit usmc 3000 4", "unit us-army 2319 2",
+			"unit de-inf 2302 2", "unit de-hmg 2401 1", "unit de-inf 1911 1", "carnage de-inf 2301",
+		})
+		if err != nil {
+			f.Fatal(err)
+		}
+		states = append(states, st)
+	}
+	for _, s := range []string{"MOVE 2300-2301-2401", "MOVE 4 ARMY 2300-2301", "MOVE 2 ARMY 2319-EXIT", "MOVE USMC 3000-3001-3002-3003",
+		"FIRE 2302 FROM 2300 2 ARMY 2300 YORK", "FIRE 2300 FROM 2302 2401 HMG", "MOVE 2302-2303\nMOVE 2302-2303", "FIRE 2302 FROM 2300\nFIRE 2302 FROM 3000"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
 	f.Fuzz(func(t *testing.T, text string, american bool) {
 		side := adjudicator.Side("de")
 		if american {
 			side = "us"
 		}
 		lines, _ := orders.Split(text)
+		for _, st := range states {
+			checkOne(t, rules, st, side, lines, text)
+		}
+	})
+}
+
+func checkOne(t *testing.T, rules *soldiers1918.Rules, st adjudicator.State, side adjudicator.Side, lines []orders.Line, text string) {
+	{
 		checked := rules.Check(st, side, lines, nil)
 		if len(checked) != len(lines) {
 			t.Fatalf("%d lines, %d verdicts for %q", len(lines), len(checked), text)
@@ -56,6 +83,83 @@ func FuzzCheck(f *testing.F) {
 				}
 				if strings.TrimSpace(o.Text) == "" || o.Summary == "" {
 					t.Fatalf("order without text or summary: %+v", o)
+				}
+			}
+		}
+	}
+}
+
+// FuzzResolve resolves whatever movement and fire orders the order check accepts, with
+// any dice: it must never fail or panic, no hex may end up holding live units of both
+// sides (9.6), and the side that moved must be within its stacking limits (6.1-6.4).
+func FuzzResolve(f *testing.F) {
+	rules, err := soldiers1918.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"MOVE 2300-2301-2401", "MOVE 4 ARMY 2300-2301\nMOVE USMC 3000-3001", "MOVE 2 ARMY 2319-EXIT",
+		"FIRE 2302 FROM 2300 2401", "FIRE 2401 FROM 2300", "FIRE 2300 FROM 2302 2401 HMG", "MOVE 2302-2303-2304", "MOVE 2401-2400"} {
+		for phase := 0; phase < 4; phase++ {
+			f.Add(s, uint8(phase), []byte{1, 2, 3, 4, 5, 6})
+		}
+	}
+	phases := []string{"VII", "VIII", "IX", "X"}
+	f.Fuzz(func(t *testing.T, text string, p uint8, rolls []byte) {
+		phase := phases[int(p)%len(phases)]
+		st, err := soldiers1918.CaseAdapter{Rules: rules}.State([]string{
+			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2303",
+			"unit us-army 2300 3", "unit york 2300", "unit usmc 3000 4", "unit us-army 2319 2", "unit us-army 2400 4",
+			"unit de-inf 2302 2", "unit de-hmg 2401 1", "unit de-inf 1911 1", "carnage de-inf 2301",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		side := adjudicator.Side("us")
+		if phase == "VIII" || phase == "X" {
+			side = "de"
+		}
+		lines, _ := orders.Split(text)
+		var inputs []adjudicator.Order
+		for _, c := range rules.Check(st, side, lines, nil) {
+			if !c.OK {
+				return
+			}
+			inputs = append(inputs, c.Orders...)
+		}
+		values := make([]int, 0, len(rolls)+64)
+		for _, r := range rolls {
+			values = append(values, int(r%6)+1)
+		}
+		for len(values) < 64 {
+			values = append(values, 4)
+		}
+		out, err := rules.Resolve(st, inputs, dice.NewScript(values...))
+		if err != nil {
+			t.Fatalf("Resolve(%q) in phase %s: %v", text, phase, err)
+		}
+		end := out.State.(*soldiers1918.State)
+		sides := map[string]adjudicator.Side{}
+		count := map[string]int{}
+		for _, u := range end.Units {
+			if u.Carnage || u.Hex == "exit" {
+				continue
+			}
+			s := adjudicator.Side("us")
+			if strings.HasPrefix(u.Kind, "de-") {
+				s = "de"
+			}
+			if prev, ok := sides[u.Hex]; ok && prev != s {
+				t.Fatalf("after %q, %s holds live units of both sides", text, u.Hex)
+			}
+			sides[u.Hex] = s
+			if s == side {
+				count[u.Hex]++
+			}
+		}
+		if phase == "VII" || phase == "X" {
+			for h, n := range count {
+				if n > 4 {
+					t.Fatalf("after %q, %s holds %d units of the side that moved", text, h, n)
 				}
 			}
 		}

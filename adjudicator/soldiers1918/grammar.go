@@ -144,7 +144,7 @@ func parseMove(fields []string) (moveSpec, error) {
 		}
 		m.Path = append(m.Path, h)
 	}
-	if len(m.Path) < 2 && !m.Exit {
+	if len(m.Path) == 0 || (len(m.Path) < 2 && !m.Exit) {
 		return m, fmt.Errorf("path %q: a move names the hex the units are in and at least one hex to enter", path)
 	}
 	return m, nil
