@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +13,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -55,6 +58,9 @@ type Desk struct {
 	// per hour).
 	RefusalLimit  int
 	RefusalWindow time.Duration
+
+	passwords    passwordCache
+	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
 }
 
 // Outcome words returned by Handle, also stored with the processed message id.
@@ -259,7 +265,64 @@ func (d *Desk) checkPassword(p store.Player, password string) bool {
 	if password == "" || p.PassHash == "" {
 		return false
 	}
-	return bcrypt.CompareHashAndPassword([]byte(p.PassHash), []byte(password)) == nil
+	if d.passwords.known(d, p.PassHash, password) {
+		return true
+	}
+	d.bcryptChecks.Add(1)
+	if bcrypt.CompareHashAndPassword([]byte(p.PassHash), []byte(password)) != nil {
+		return false
+	}
+	d.passwords.remember(d, p.PassHash, password)
+	return true
+}
+
+// passwordCache remembers successful password checks for the life of the process, so
+// that bcrypt (58 ms at its default cost) is paid once per player and daemon start, not
+// per mail. It keeps HMACs under a random per-process key, never a password; a failed
+// check is never cached, so guessing stays as slow as bcrypt makes it.
+type passwordCache struct {
+	mu  sync.Mutex
+	key []byte
+	ok  map[[32]byte]bool
+}
+
+const passwordCacheSize = 10000
+
+func (c *passwordCache) entry(d *Desk, hash, password string) ([32]byte, bool) {
+	if c.key == nil {
+		key := make([]byte, 32)
+		if _, err := io.ReadFull(d.rand(), key); err != nil {
+			return [32]byte{}, false
+		}
+		c.key, c.ok = key, map[[32]byte]bool{}
+	}
+	mac := hmac.New(sha256.New, c.key)
+	mac.Write([]byte(hash))
+	mac.Write([]byte{0})
+	mac.Write([]byte(password))
+	var e [32]byte
+	copy(e[:], mac.Sum(nil))
+	return e, true
+}
+
+func (c *passwordCache) known(d *Desk, hash, password string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entry(d, hash, password)
+	return ok && c.ok[e]
+}
+
+func (c *passwordCache) remember(d *Desk, hash, password string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entry(d, hash, password)
+	if !ok {
+		return
+	}
+	if len(c.ok) >= passwordCacheSize {
+		clear(c.ok)
+	}
+	c.ok[e] = true
 }
 
 func (d *Desk) hashPassword(password string) (string, error) {
