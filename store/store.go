@@ -574,7 +574,11 @@ func (t *btx) Outbox() ([]OutMail, error) {
 
 func (t *btx) PutOutMail(m OutMail) error {
 	b := t.tx.Bucket(bucketOutbox)
-	if m.Seq == 0 || b.Get(u64(m.Seq)) == nil {
+	var old []byte
+	if m.Seq != 0 {
+		old = b.Get(u64(m.Seq))
+	}
+	if old == nil {
 		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
 	}
 	pending := t.tx.Bucket(bucketPending)
@@ -587,7 +591,20 @@ func (t *btx) PutOutMail(m OutMail) error {
 	if err != nil {
 		return err
 	}
+	// Marking a mail sent leaves its body as it was: keep the deflated bytes rather than
+	// deflating it again (inflating to compare is the cheaper way round).
+	var prev storedMail
+	if json.Unmarshal(old, &prev) == nil && len(prev.BodyZ) > 0 {
+		if body, err := inflate(prev.BodyZ); err == nil && body == m.Body {
+			return putJSON(b, u64(m.Seq), storedMail{OutMail: m, BodyZ: prev.BodyZ})
+		}
+	}
 	return putMail(b, m)
+}
+
+func inflate(z []byte) (string, error) {
+	body, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	return string(body), err
 }
 
 // storedMail is an outbox record as the file keeps it: the body deflated, because sent
@@ -622,11 +639,11 @@ func decodeMail(raw []byte) (OutMail, error) {
 	m := s.OutMail
 	m.Body = s.Body
 	if len(s.BodyZ) > 0 {
-		body, err := io.ReadAll(flate.NewReader(bytes.NewReader(s.BodyZ)))
+		body, err := inflate(s.BodyZ)
 		if err != nil {
 			return OutMail{}, fmt.Errorf("inflate body: %w", err)
 		}
-		m.Body = string(body)
+		m.Body = body
 	}
 	return m, nil
 }
