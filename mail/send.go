@@ -13,8 +13,9 @@ package mail
 //
 //   - the server refuses one mail (a 4xx or 5xx reply to RCPT, DATA or the end of DATA):
 //     that mail gets Attempts+1, LastError and NextAttempt = now + Backoff(Attempts), and
-//     the pass goes on with the next mail. A permanent refusal (5xx) on the MaxAttempts-th
-//     try or later marks the mail Failed: given up, kept in the outbox, never Sent.
+//     the pass goes on with the next mail. The MaxAttempts-th permanent refusal (5xx; the
+//     temporary ones do not count) marks the mail Failed: given up, kept in the outbox,
+//     never Sent.
 //   - the connection or the session fails (server down, TLS or AUTH failure, 421, a
 //     refused MAIL FROM, which concerns the game mailbox and not one mail, an I/O error or
 //     a timeout): the pass ends; the mail being sent and every due mail after it keep
@@ -154,9 +155,9 @@ type Sender struct {
 	// MinBackoff and MaxBackoff bound the wait before a retry (see [Backoff]).
 	MinBackoff time.Duration // default 30s
 	MaxBackoff time.Duration // default 1h
-	// MaxAttempts: a mail refused permanently (5xx) on its MaxAttempts-th try or later is
-	// marked Failed; default 8. Temporary failures (4xx, connection errors) are retried
-	// for ever with back-off.
+	// MaxAttempts: a mail refused permanently (5xx) this many times is marked Failed;
+	// default 8. Temporary failures (4xx, connection errors) are retried for ever with
+	// back-off and do not count towards it.
 	MaxAttempts int
 
 	mu sync.Mutex // one pass at a time
@@ -387,7 +388,10 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			failed++
 			serr = fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)
 			m = s.sendRetry(m, serr)
-			if outcome == sendRefusedPerm && attempt >= s.maxAttempts() {
+			if outcome == sendRefusedPerm {
+				m.Refusals++
+			}
+			if outcome == sendRefusedPerm && m.Refusals >= s.maxAttempts() {
 				m.Failed = true
 				log.Error("mail refused permanently; given up", sendLogAttrs(m, attempt, serr)...)
 			} else {

@@ -380,6 +380,33 @@ func TestSenderDrainTemporaryRefusalNeverGivesUp(t *testing.T) {
 	}
 }
 
+// Temporary refusals do not count towards MaxAttempts: after five 450s, a 550 is the first
+// permanent refusal, and the mail is given up only at the MaxAttempts-th one.
+func TestSenderDrainOnlyPermanentRefusalsCount(t *testing.T) {
+	k := newSMTPSink(t, nil)
+	k.setRefuse("flaky@example.org", 450)
+	db := sendOpenStore(t)
+	clock := newSendClock()
+	s := newTestSender(t, k, db, clock, nil)
+	s.MaxAttempts = 2
+	q := sendEnqueue(t, db, sendMail("f-1@adjutant.example", "flaky@example.org", "g1", "x\n"))[0]
+	try := func(wantFailed bool, refusals int) {
+		t.Helper()
+		s.DrainOnce(t.Context())
+		m := sendOutbox(t, db)[q.Seq]
+		if m.Failed != wantFailed || m.Refusals != refusals || m.Sent {
+			t.Fatalf("after try %d: Failed %v Refusals %d Sent %v, want Failed %v Refusals %d", m.Attempts, m.Failed, m.Refusals, m.Sent, wantFailed, refusals)
+		}
+		clock.Advance(mail.Backoff(m.Attempts, s.MinBackoff, s.MaxBackoff))
+	}
+	for range 5 {
+		try(false, 0)
+	}
+	k.setRefuse("flaky@example.org", 550)
+	try(false, 1) // the seventh try, but only the first permanent refusal
+	try(true, 2)
+}
+
 // A 421 ends the pass: the mail and the ones after it keep their place with the back-off.
 // A connection closed without an answer to DATA does the same; the mail is then sent once.
 func TestSenderDrain421AndDropEndThePass(t *testing.T) {

@@ -232,6 +232,7 @@ type OutMail struct {
 	Failed      bool      `json:"failed,omitempty"` // refused for good (5xx) after its retries: given up
 	SentAt      time.Time `json:"sent_at,omitzero"`
 	Attempts    int       `json:"attempts,omitempty"`
+	Refusals    int       `json:"refusals,omitempty"` // of those, permanent (5xx) refusals
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
 }
