@@ -1,7 +1,6 @@
 package hex_test
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -341,7 +340,7 @@ func TestDistanceIsShortestPath(t *testing.T) {
 }
 
 func TestDistanceMetric(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := new(sampler)
 	pick := func() hex.Hex { return hex.Hex{Col: rng.IntN(70) - 5, Row: rng.IntN(50) - 5} }
 	for _, g := range []hex.Grid{mons, soissons} {
 		for range 20000 {

@@ -2,7 +2,6 @@ package hex_test
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
@@ -332,7 +331,7 @@ func pairs(g hex.Grid) [][2]hex.Hex {
 			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
+	rng := sampler(3)
 	for range 1500 {
 		a := hex.Hex{Col: rng.IntN(50), Row: rng.IntN(30)}
 		b := hex.Hex{Col: rng.IntN(50), Row: rng.IntN(30)}
