@@ -63,10 +63,10 @@ func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.S
 	src := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest})
 	out, err := rs.Resolve(st, inputs, src)
 	if err != nil {
-		return Outcome{}, nil, digest, fmt.Errorf("resolve turn %d phase %s: %w", st.Turn(), st.Phase(), err)
+		return Outcome{}, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 	}
 	if err := src.Err(); err != nil {
-		return Outcome{}, nil, digest, fmt.Errorf("resolve turn %d phase %s: bad dice request: %w", st.Turn(), st.Phase(), err)
+		return Outcome{}, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad dice request: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 	}
 	return out, src.Rolls(), digest, nil
 }

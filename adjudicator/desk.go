@@ -122,7 +122,19 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 	}
 	m.From = strings.ToLower(strings.TrimSpace(m.From))
 	var outcome string
-	err := d.Store.Write(ctx, func(tx store.Tx) error {
+	game := ""
+	var h *handling
+	err := d.Store.Write(ctx, func(tx store.Tx) (err error) {
+		defer func() {
+			// A ruleset that panics is a bug in the rules, not in this mail: recover, so
+			// that the transaction rolls back and the message can be set aside below.
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%w: panic: %v", ErrAdjudication, r)
+			}
+			if h != nil {
+				game = h.game.Name
+			}
+		}()
 		done, err := tx.Processed(m.ID)
 		if err != nil {
 			return err
@@ -131,18 +143,59 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 			outcome = Duplicate
 			return nil
 		}
-		h := &handling{desk: d, tx: tx, msg: m, now: d.now()}
+		h = &handling{desk: d, tx: tx, msg: m, now: d.now()}
 		outcome, err = h.run(ctx)
 		if err != nil {
 			return err
 		}
 		return tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: h.game.Name, Outcome: outcome})
 	})
+	if errors.Is(err, ErrAdjudication) {
+		return d.setAside(ctx, m, game, err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("handle message %s: %w", m.ID, err)
 	}
 	d.log().Info("message handled", "id", m.ID, "from", m.From, "outcome", outcome)
 	return outcome, nil
+}
+
+// ErrAdjudication marks a failure of a ruleset (an error or a panic while checking or
+// resolving): a bug in the rules, which no retry of the same mail can mend.
+var ErrAdjudication = errors.New("adjudication failed")
+
+// setAside records a message whose adjudication failed as processed, changing nothing
+// else, and tells its sender, so that one bad game cannot hold up the mailbox. The
+// error goes to the host's log without its text, which may quote sealed orders.
+func (d *Desk) setAside(ctx context.Context, m Message, game string, cause error) (string, error) {
+	d.log().Error("adjudication failed; message set aside, game unchanged", "id", m.ID, "game", game, "cause", errorKind(cause))
+	outcome := "failed: adjudication error"
+	err := d.Store.Write(ctx, func(tx store.Tx) error {
+		h := &handling{desk: d, tx: tx, msg: m, now: d.now()}
+		if !m.Automated && !m.OwnMail && m.From != "" {
+			body, err := render("refusal.txt", map[string]any{"Address": d.Address,
+				"Text": "Adjutant could not adjudicate your mail because of an internal error. Nothing was changed and your orders were not filed; the host has been told. Please send them again later."})
+			if err != nil {
+				return err
+			}
+			if _, err := h.enqueue([]string{m.From}, game, "", "failed", "Re: "+strings.TrimPrefix(m.Subject, "Re: "), body, true); err != nil {
+				return err
+			}
+		}
+		return tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: game, Outcome: outcome})
+	})
+	if err != nil {
+		return "", fmt.Errorf("set aside message %s: %w", m.ID, err)
+	}
+	return outcome, nil
+}
+
+// errorKind names an adjudication failure for the log without its details.
+func errorKind(err error) string {
+	if strings.Contains(err.Error(), "panic:") {
+		return "panic in the ruleset"
+	}
+	return "error from the ruleset"
 }
 
 // handling is the work of one message inside its transaction.

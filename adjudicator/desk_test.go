@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -477,5 +478,44 @@ func TestEveryRollAudited(t *testing.T) {
 	}
 	if _, err := adjudicator.VerifyChain("g1", append(entries[:2:2], entries[3:]...)); err == nil {
 		t.Error("a removed entry passed verification")
+	}
+}
+
+// brokenRules is Soldiers 1918 with a bug: it panics when it resolves Phase I.
+type brokenRules struct{ *soldiers1918.Rules }
+
+func (b brokenRules) Resolve(st adjudicator.State, in []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+	if st.Phase() == soldiers1918.PhaseI {
+		panic("index out of range")
+	}
+	return b.Rules.Resolve(st, in, d)
+}
+
+// TestBrokenRulesetSetAside: a ruleset that panics changes nothing, the mail that set it
+// off is answered and set aside, the mailbox goes on (no message is retried for ever),
+// and the log names neither the orders nor the panic's text.
+func TestBrokenRulesetSetAside(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	rules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
+	f.desk.Rulesets[soldiers1918.Name] = brokenRules{rules}
+	f.orders("us", passU, usSetup)
+	snap := f.snapshot()
+	out, mails := f.orders("de", passD, deSetup) // set-up resolves, then Phase I panics
+	if !strings.HasPrefix(out, "failed") || len(mails) != 1 || !strings.Contains(mails[0].Body, "internal error") {
+		t.Fatalf("outcome %q, %d mails; want the mail set aside with one reply", out, len(mails))
+	}
+	if f.snapshot() != snap {
+		t.Error("the failed adjudication changed the game")
+	}
+	if out, _ := f.orders("us", passU, "STATUS"); out != adjudicator.Handled {
+		t.Errorf("the next mail: %q, want handled", out)
+	}
+	if logs := f.logs.String(); !strings.Contains(logs, "set aside") || strings.Contains(logs, "2000x4") || strings.Contains(logs, "index out of range") {
+		t.Errorf("log:\n%s", logs)
+	}
+	// Deadlines go on for the other games.
+	f.desk.Rulesets[soldiers1918.Name] = rules
+	if _, err := f.desk.Tick(context.Background(), f.now.Add(time.Hour)); err != nil {
+		t.Errorf("Tick: %v", err)
 	}
 }

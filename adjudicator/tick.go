@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -23,11 +24,24 @@ func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
 	}
 	var report []string
 	for _, name := range names {
-		err := d.Store.Write(ctx, func(tx store.Tx) error {
+		err := d.Store.Write(ctx, func(tx store.Tx) (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("%w: panic: %v", ErrAdjudication, r)
+				}
+			}()
 			lines, err := d.tickGame(ctx, tx, name, now)
-			report = append(report, lines...)
+			if err == nil {
+				report = append(report, lines...)
+			}
 			return err
 		})
+		if errors.Is(err, ErrAdjudication) {
+			// One game's broken rules must not stop the others' deadlines.
+			d.log().Error("deadline of a game failed; game unchanged", "game", name, "cause", errorKind(err))
+			report = append(report, fmt.Sprintf("%s: deadline processing failed (%s); game unchanged", name, errorKind(err)))
+			continue
+		}
 		if err != nil {
 			return report, fmt.Errorf("tick game %s: %w", name, err)
 		}
