@@ -73,32 +73,35 @@ func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.S
 
 // advance resolves every phase that waits for nobody, until one needs a decision or the
 // game ends. Everything is written in tx; the results mails are queued by flushResults.
-func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, now time.Time, cause string) (advanced, error) {
+// st is the game's state as decoded from g.
+func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, st State, now time.Time, cause string) (advanced, error) {
 	adv := advanced{rs: rs, cause: cause, now: now}
-	st, err := rs.Decode(g.State)
-	if err != nil {
-		return adv, fmt.Errorf("decode state of %s: %w", g.Name, err)
-	}
-	filed, err := filedOrders(tx, g.Name)
-	if err != nil {
-		return adv, err
-	}
 	b := &batch{}
 	var steps []store.JournalStep
-	for !st.Over() && len(rs.Waiting(st, filed)) == 0 {
+	for {
+		// One read of the orders on file a phase: what the ruleset sees, and the stored
+		// records (salts and commitments) the journal keeps.
+		stored, err := tx.Orders(g.Name)
+		if err != nil {
+			return adv, err
+		}
+		filed := make([]Order, len(stored))
+		byID := map[string]store.Order{}
+		for i, o := range stored {
+			filed[i] = fromStore(o)
+			byID[filed[i].ID()] = o
+		}
+		if st.Over() {
+			break
+		}
+		if adv.waiting = rs.Waiting(st, filed); len(adv.waiting) > 0 {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return adv, err
 		}
 		turn, phase, title := st.Turn(), st.Phase(), st.PhaseTitle()
 		inputs := rs.Inputs(st, filed)
-		stored, err := tx.Orders(g.Name)
-		if err != nil {
-			return adv, err
-		}
-		byID := map[string]store.Order{}
-		for _, o := range stored {
-			byID[fromStore(o).ID()] = o
-		}
 		seed, err := d.turnSeed(tx, g.Name, turn, now, nil)
 		if err != nil {
 			return adv, err
@@ -134,12 +137,8 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 				}
 			}
 		}
-		if filed, err = filedOrders(tx, g.Name); err != nil {
-			return adv, err
-		}
 	}
 	adv.state = st
-	adv.waiting = rs.Waiting(st, filed)
 	if len(b.steps) == 0 {
 		adv.game = *g
 		return adv, nil

@@ -186,7 +186,7 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 				return err
 			}
 		}
-		adv, err := d.advance(ctx, tx, &g, rs, now, "create:"+g.Name)
+		adv, err := d.advance(ctx, tx, &g, rs, st, now, "create:"+g.Name)
 		if err != nil {
 			return err
 		}

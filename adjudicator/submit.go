@@ -45,7 +45,7 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
 	side := Side(player.Side)
-	filed, err := h.filedOrders(g.Name)
+	filed, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
 	}
@@ -121,7 +121,7 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 	}
 
 	// Advance first, so that STATUS and MAP describe the game as it now stands.
-	adv, err := h.desk.advance(ctx, h.tx, &g, rs, h.now, h.msg.ID)
+	adv, err := h.desk.advance(ctx, h.tx, &g, rs, st, h.now, h.msg.ID)
 	if err != nil {
 		return "", err
 	}
@@ -175,8 +175,6 @@ func sortLines(lines []lineView) {
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.
-func (h *handling) filedOrders(game string) ([]Order, error) { return filedOrders(h.tx, game) }
-
 func filedOrders(tx store.Tx, game string) ([]Order, error) {
 	stored, err := tx.Orders(game)
 	if err != nil {

@@ -130,7 +130,7 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 		notes = append(notes, fmt.Sprintf("%s sent no orders by the deadline: the default orders were used (%s).", sideName(rs, side), strings.Join(what, "; ")))
 		report = append(report, fmt.Sprintf("%s: default orders for %s", name, side))
 	}
-	adv, err := d.advance(ctx, tx, &g, rs, now, cause)
+	adv, err := d.advance(ctx, tx, &g, rs, st, now, cause)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // SchemaVersion is the version of the bucket layout this code writes.
@@ -254,7 +255,7 @@ var _ Store = (*DB)(nil)
 // the schema version.
 func Open(path string) (*DB, error) {
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("open store %s: it is locked by another process (is 'adjutant serve' running on it?): %w", path, err)
 	}
 	if err != nil {

@@ -28,7 +28,7 @@ type block struct {
 	turn  int           // plot: 0 means "the next one due"
 	none  bool          // plot: no bombardment
 	items []orders.PlotItem
-	place []placeItem
+	place []Placement
 	hexes []hex.Hex // COW priority list
 	move  moveSpec
 	fire  fireSpec
@@ -187,13 +187,6 @@ func parseFire(fields []string) (fireSpec, error) {
 	return f, nil
 }
 
-// placeItem is Count units of Kind in Hex.
-type placeItem struct {
-	Hex   hex.Hex
-	Kind  string
-	Count int
-}
-
 // placeKinds maps the words of PLACE to unit kinds.
 var placeKinds = map[string]string{
 	"INF": KindDeInf, "INFANTRY": KindDeInf, "HMG": KindDeHMG, "MG": KindDeHMG,
@@ -305,7 +298,7 @@ func mergeItems(items []orders.PlotItem) []orders.PlotItem {
 }
 
 // parsePlace reads "PLACE 3801 2 INF 1 HMG".
-func parsePlace(l orders.Line) ([]placeItem, error) {
+func parsePlace(l orders.Line) ([]Placement, error) {
 	if len(l.Fields) < 4 || len(l.Fields)%2 != 0 {
 		return nil, fmt.Errorf("expected PLACE <hex> <count> <kind> [<count> <kind>...], e.g. PLACE 3801 2 INF 1 HMG")
 	}
@@ -313,7 +306,7 @@ func parsePlace(l orders.Line) ([]placeItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	var items []placeItem
+	var items []Placement
 	for i := 2; i < len(l.Fields); i += 2 {
 		n, err := orders.ParseCount(l.Fields[i])
 		if err != nil {
@@ -323,7 +316,7 @@ func parsePlace(l orders.Line) ([]placeItem, error) {
 		if !ok {
 			return nil, fmt.Errorf("unit kind %q: expected INF or HMG (German), ARMY, USMC or YORK (US)", l.Fields[i+1])
 		}
-		items = append(items, placeItem{Hex: h, Kind: kind, Count: n})
+		items = append(items, Placement{Hex: h, Kind: kind, Count: n})
 	}
 	return items, nil
 }
@@ -337,8 +330,8 @@ func plotText(turn int, none bool, items []orders.PlotItem) string {
 }
 
 // placementText is the canonical text of a placement: one PLACE line per hex, sorted.
-func placementText(items []placeItem) string {
-	byHex := map[hex.Hex][]placeItem{}
+func placementText(items []Placement) string {
+	byHex := map[hex.Hex][]Placement{}
 	var hexes []hex.Hex
 	for _, it := range items {
 		if _, ok := byHex[it.Hex]; !ok {

@@ -91,7 +91,7 @@ func (r *resolution) setup(side adjudicator.Side, inputs []adjudicator.Order, ne
 	if !ok {
 		return fmt.Errorf("no placement for %s", side)
 	}
-	var items []placeItem
+	var items []Placement
 	for _, b := range parseCanonical(o.Text) {
 		switch {
 		case b.err != nil:

@@ -10,6 +10,7 @@ package soldiers1918
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -319,7 +320,7 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 	if st.T != 0 || (side == DE && st.P == PhaseUSSetup) {
 		return verdict(false, "set-up is over for your side: units are placed only during set-up (3.5, 3.6)", "3.5, 3.6")
 	}
-	var items []placeItem
+	var items []Placement
 	isDefault := false
 	for _, b := range blocks {
 		if b.kind == "setup-default" {
@@ -356,31 +357,27 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 	return out
 }
 
-func (r *Rules) defaultPlacement(side adjudicator.Side) []placeItem {
+func (r *Rules) defaultPlacement(side adjudicator.Side) []Placement {
 	src := r.sc.DefaultUS
 	if side == DE {
 		src = r.sc.DefaultGerman
 	}
-	var items []placeItem
-	for _, p := range src {
-		items = append(items, placeItem{Hex: p.Hex, Kind: p.Kind, Count: p.Count})
-	}
-	return items
+	return slices.Clone(src)
 }
 
 // withYork makes the Sergeant York counter explicit: without a YORK item, one ARMY
 // platoon of the first Army hex is him (12.5: he is one of the 144 Army platoons).
-func withYork(items []placeItem) []placeItem {
+func withYork(items []Placement) []Placement {
 	for _, it := range items {
 		if it.Kind == KindYork {
 			return items
 		}
 	}
-	out := append([]placeItem(nil), items...)
+	out := append([]Placement(nil), items...)
 	for i, it := range out {
 		if it.Kind == KindUSArmy {
 			out[i].Count--
-			out = append(out, placeItem{Hex: it.Hex, Kind: KindYork, Count: 1})
+			out = append(out, Placement{Hex: it.Hex, Kind: KindYork, Count: 1})
 			if out[i].Count == 0 {
 				out = append(out[:i], out[i+1:]...)
 			}
@@ -390,7 +387,7 @@ func withYork(items []placeItem) []placeItem {
 	return out
 }
 
-func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []placeItem) error {
+func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []Placement) error {
 	counts := map[string]int{}
 	perHex := map[hex.Hex]map[string]int{}
 	for _, it := range items {

@@ -204,15 +204,6 @@ func (s *State) liveIn(h hex.Hex, side adjudicator.Side) []int {
 	return out
 }
 
-func (s *State) placed(side adjudicator.Side) bool {
-	for _, u := range s.Units {
-		if sideOf(u.Kind) == side {
-			return true
-		}
-	}
-	return false
-}
-
 // hasCOW reports whether hex id holds a COWed marker this turn.
 func (s *State) hasCOW(id string) bool {
 	for _, h := range s.COWed {

@@ -30,14 +30,13 @@ func TestMain(m *testing.M) {
 
 // rig is the embedded servers, a sample game and its players, for the daemon's tests.
 type rig struct {
-	t       *testing.T
-	srv     *devserver.Server
-	db      string
-	cfg     *Config
-	us, de  *player
-	ctx     context.Context
-	logs    *syncBuffer
-	stopped bool
+	t      *testing.T
+	srv    *devserver.Server
+	db     string
+	cfg    *Config
+	us, de *player
+	ctx    context.Context
+	logs   *syncBuffer
 }
 
 // syncBuffer collects the daemon's logs from several goroutines.
