@@ -150,9 +150,11 @@ func TestTEC(t *testing.T) {
 		{"infantry", "1201", "1202", 2, true},   // forest
 		{"cavalry", "1201", "1202", 3, true},    // forest
 		{"artillery", "1201", "1202", 0, false}, // forest, no road
-		{"heavy", "1100", "1200", 2, true},      // clear
-		{"heavy", "1001", "1101", 1, true},      // along the road
-		{"infantry", "1000", "1100", 0, false},  // 1000 is off the map
+		{"heavy", "1100", "1201", 2, true},      // clear
+		{"heavy", "1101", "1201", 1, true},      // along the road, over the bridge
+		{"heavy", "1001", "1101", 0, false},     // along the road but over an unbridged river
+		{"infantry", "1001", "1101", 2, true},   // road 1, unbridged river +1
+		{"infantry", "1100", "1000", 0, false},  // 1000 is off the map
 		{"cavalry", "1002", "1101", 1, true},    // no river on 1002/1101
 		{"cavalry", "1101", "1201", 1, true},    // road and bridge: no river penalty
 		{"infantry", "1202", "1302", 2, true},   // railbridge negates canal; forest 2
