@@ -1,0 +1,318 @@
+// Package mapview draws the one text map every hex-and-counter ruleset mails: a
+// [board.Map] seen by one side, in a monospace font, no line longer than 78 columns
+// (DESIGN.md, "Text maps"). The ruleset decides what the side may see (its [View]); this
+// package only draws it.
+//
+// # Layout
+//
+// Hexes are drawn as in the classic text hex grid, flat-topped, each two text lines tall:
+//
+//	   12    13    14
+//	 _____       _____
+//	/f 1B \_____/     \
+//	\_____/.  G2\_____/
+//
+// The first line of a hex holds its content (a terrain symbol, then the ruleset's text
+// for the hex: markers, a stack); the second is its lower border. The columns that sit
+// half a hex lower (see package hex) are drawn one line lower. Every hexside is drawn:
+// "/" and "\" for the slanting ones, "_____" for the one between a hex and the hex below
+// it, and a hexside with a feature (a canal, a river, a bridge, barbed wire) shows the
+// feature's symbol instead, so that what lies between hexes is as visible as what lies
+// in them. Each line starts with the row of the hexes whose content it holds, and every
+// column's number is printed above and below it, so a hex's id is its column then the
+// row on its content line.
+//
+// A map wider than 78 columns is cut into strips of whole columns, as even as they can
+// be, each labelled "Strip 1 of 3: columns 12-23". A legend follows the last strip.
+package mapview
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// Width is the longest line a map may have.
+const Width = 78
+
+// Symbol is how one terrain, marker or feature is drawn, and its legend text.
+type Symbol struct {
+	Name string // the map file's word ("forest"), or any name for a marker
+	Char byte
+	Text string // legend text, e.g. "forest"
+}
+
+// SideSymbol is how one hexside feature is drawn. A Point feature (a bridge, a road
+// crossing) is drawn as one character in the middle of the hexside; a line feature (a
+// canal, a river) fills it. The first feature of [Legend.Sides] present on a hexside
+// wins, points before lines on a slanting hexside, where there is room for one.
+type SideSymbol struct {
+	Name  string
+	Char  byte
+	Point bool
+	Text  string
+}
+
+// Legend is how a ruleset draws its map.
+type Legend struct {
+	Terrain []Symbol     // by terrain word; a terrain not listed is drawn as ' '
+	Sides   []SideSymbol // by priority
+	Marks   []Symbol     // explained in the legend; the ruleset puts them in Cells
+}
+
+// View is what one side may see.
+type View struct {
+	Title  string // the first line, e.g. "Mons map -- turn 3, German movement"
+	Map    *board.Map
+	Legend Legend
+	// CellWidth is the width of a hex's content, terrain symbol included; 0 means 5.
+	CellWidth int
+	// Cells is the text of each hex after its terrain symbol: markers and stacks, as the
+	// ruleset writes them. Text longer than CellWidth-1 is cut and ends in "+".
+	Cells map[hex.Hex]string
+	// Key is printed after the legend, e.g. the stacks behind each cell's tag.
+	Key []string
+}
+
+const label = 3 // "07 "
+
+type layout struct {
+	v     View
+	m     *board.Map
+	w     int // cell width
+	r0    int // first row
+	lines int
+}
+
+// shifted reports whether column c sits half a hex lower (package hex, "Column parity").
+func (l *layout) shifted(c int) int {
+	odd := c&1 == 1
+	if l.m.Grid.Parity == hex.EvenColumnsShifted {
+		odd = !odd
+	}
+	if odd {
+		return 1
+	}
+	return 0
+}
+
+// content returns the hex of column c whose content is on line y.
+func (l *layout) content(c, y int) (hex.Hex, bool) {
+	k := y - l.shifted(c) - 1
+	if k < 0 || k%2 != 0 {
+		return hex.Hex{Col: -1, Row: -1}, false // on no map
+	}
+	return hex.Hex{Col: c, Row: l.r0 + k/2}, true
+}
+
+// Render draws the view: the title, the map in strips, the legend and the key.
+func Render(v View) string {
+	l := &layout{v: v, m: v.Map, w: v.CellWidth}
+	if l.w < 2 {
+		l.w = 5
+	}
+	r0, r1 := l.m.Rows()
+	l.r0 = r0
+	l.lines = 2*(r1-r0) + 4
+	pitch := l.w + 1
+	per := (Width - label - 1) / pitch
+	cols := l.m.Cols
+	ncols := cols[1] - cols[0] + 1
+	nstrips := (ncols + per - 1) / per
+	var b strings.Builder
+	b.WriteString(cut(v.Title, Width) + "\n")
+	for i := range nstrips {
+		first := cols[0] + i*(ncols/nstrips) + min(i, ncols%nstrips)
+		n := ncols / nstrips
+		if i < ncols%nstrips {
+			n++
+		}
+		fmt.Fprintf(&b, "\nStrip %d of %d: columns %02d-%02d\n", i+1, nstrips, first, first+n-1)
+		l.strip(&b, first, first+n-1)
+	}
+	b.WriteString("\n")
+	l.legend(&b)
+	for _, k := range v.Key {
+		b.WriteString(wrap(k, Width, "  "))
+	}
+	return b.String()
+}
+
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+func (l *layout) header(b *strings.Builder, c0, c1 int) {
+	row := []byte(strings.Repeat(" ", label+(c1-c0+1)*(l.w+1)+1))
+	for c := c0; c <= c1; c++ {
+		x := label + (c-c0)*(l.w+1) + 1 + (l.w-2)/2
+		copy(row[x:], fmt.Sprintf("%02d", c))
+	}
+	b.WriteString(strings.TrimRight(string(row), " ") + "\n")
+}
+
+func (l *layout) strip(b *strings.Builder, c0, c1 int) {
+	l.header(b, c0, c1)
+	for y := range l.lines {
+		row := []byte(strings.Repeat(" ", label+(c1-c0+1)*(l.w+1)+1))
+		labelled := false
+		for c := c0; c <= c1+1; c++ {
+			x := label + (c-c0)*(l.w+1)
+			if h, ok := l.content(c, y); ok {
+				// Content line of h: its NW side, then its content.
+				nw, _ := l.content(c-1, y-1)
+				row[x] = l.slant(h, nw, '/')
+				if c <= c1 && l.m.OnMap(h) {
+					copy(row[x+1:], l.cell(h))
+					labelled = true
+				}
+				continue
+			}
+			// Border line between above and below: the SW side of above, then the
+			// hexside between them.
+			k := y - l.shifted(c)
+			if k < 0 {
+				continue // above the column's top border
+			}
+			below := hex.Hex{Col: c, Row: l.r0 + k/2}
+			above := hex.Hex{Col: c, Row: below.Row - 1}
+			sw, _ := l.content(c-1, y)
+			row[x] = l.slant(above, sw, '\\')
+			if c <= c1 {
+				copy(row[x+1:], l.border(above, below))
+			}
+		}
+		lab := "   "
+		if labelled {
+			lab = fmt.Sprintf("%02d ", l.r0+(y-1)/2)
+		}
+		copy(row, lab)
+		if s := strings.TrimRight(string(row), " "); s != "" {
+			b.WriteString(s + "\n")
+		}
+	}
+	l.header(b, c0, c1)
+}
+
+// slant draws the slanting hexside between a and b.
+func (l *layout) slant(a, b hex.Hex, def byte) byte {
+	if !l.m.OnMap(a) && !l.m.OnMap(b) {
+		return ' '
+	}
+	feats := l.m.Side(a, b)
+	for _, point := range []bool{true, false} {
+		for _, s := range l.v.Legend.Sides {
+			if s.Point == point && contains(feats, s.Name) {
+				return s.Char
+			}
+		}
+	}
+	return def
+}
+
+// border draws the hexside between a and the hex below it, b.
+func (l *layout) border(a, b hex.Hex) string {
+	if !l.m.OnMap(a) && !l.m.OnMap(b) {
+		return strings.Repeat(" ", l.w)
+	}
+	feats := l.m.Side(a, b)
+	fill, point := byte('_'), byte(0)
+	for _, s := range l.v.Legend.Sides {
+		if !contains(feats, s.Name) {
+			continue
+		}
+		if s.Point && point == 0 {
+			point = s.Char
+		}
+		if !s.Point && fill == '_' {
+			fill = s.Char
+		}
+	}
+	out := []byte(strings.Repeat(string(fill), l.w))
+	if point != 0 {
+		out[l.w/2] = point
+	}
+	return string(out)
+}
+
+func (l *layout) cell(h hex.Hex) string {
+	t := byte(' ')
+	for _, s := range l.v.Legend.Terrain {
+		if s.Name == l.m.Terrain(h) {
+			t = s.Char
+		}
+	}
+	text := l.v.Cells[h]
+	if len(text) > l.w-1 {
+		text = text[:l.w-2] + "+"
+	}
+	return string(t) + text
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *layout) legend(b *strings.Builder) {
+	var items []string
+	for _, s := range l.v.Legend.Terrain {
+		items = append(items, fmt.Sprintf("%q %s", string(s.Char), s.Text))
+	}
+	b.WriteString(wrap("Terrain: "+strings.Join(items, ", ")+".", Width, "  "))
+	items = nil
+	for _, s := range l.v.Legend.Sides {
+		items = append(items, fmt.Sprintf("%q %s", string(s.Char), s.Text))
+	}
+	if len(items) > 0 {
+		b.WriteString(wrap("Hexsides: "+strings.Join(items, ", ")+".", Width, "  "))
+	}
+	items = nil
+	for _, s := range l.v.Legend.Marks {
+		items = append(items, fmt.Sprintf("%q %s", string(s.Char), s.Text))
+	}
+	if len(items) > 0 {
+		b.WriteString(wrap("In a hex: "+strings.Join(items, ", ")+".", Width, "  "))
+	}
+	items = nil
+	for _, p := range l.m.Places {
+		items = append(items, p.Name+" "+p.Hex.String())
+	}
+	if len(items) > 0 {
+		b.WriteString(wrap("Places: "+strings.Join(items, ", ")+".", Width, "  "))
+	}
+}
+
+// wrap breaks s into lines of at most width columns at spaces, continuation lines
+// indented; it ends with a newline.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= width:
+			line += " " + w
+		default:
+			b.WriteString(line + "\n")
+			line = indent + w
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// Wrap is the line breaking the map's legend uses, for rulesets' keys and status text:
+// s broken at spaces into lines of at most 78 columns, continuation lines indented.
+func Wrap(s, indent string) string { return wrap(s, Width, indent) }
