@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -170,7 +171,11 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]adjudicator.Ruleset{s.Name(): s}, nil
+	m, err := mons1914.New()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m}, nil
 }
 
 // open opens the store and builds the desk around it.
