@@ -165,7 +165,7 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
 	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
-		applied := g.loseSteps(targets, n, b.Losses, "10.9")
+		applied := g.loseSteps(targets, n, b.Losses, "10.9", true)
 		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(b.Losses), strings.Join(applied, "; "))
 	}
 	g.updateControl()
@@ -206,7 +206,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
+func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -313,10 +313,12 @@ func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
 	fmt.Sscanf(res, "%d/%d", &a, &d)
 	// 12.12: the defender absorbs his losses first; no carry-over.
 	if d > 0 {
-		g.event("12.12", nil, "Defender's losses (%s%s): %s", "apportioned by the defender", defaultNote(defLosses), strings.Join(g.loseSteps(defenders, d, defLosses, "12.12"), "; "))
+		dl := losses[other(side)]
+		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(dl), strings.Join(g.loseSteps(defenders, d, dl, "12.12", false), "; "))
 	}
 	if a > 0 {
-		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(nil), strings.Join(g.loseSteps(attackers, a, nil, "12.12"), "; "))
+		al := losses[side]
+		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(al), strings.Join(g.loseSteps(attackers, a, al, "12.12", false), "; "))
 	}
 	g.updateControl()
 	if len(g.at(m.Target, other(side))) == 0 {
@@ -370,7 +372,7 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit) {
 	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
 		Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
-		g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[best], n, nil, "11.5"), "; "))
+		g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[best], n, nil, "11.5", true), "; "))
 	}
 }
 

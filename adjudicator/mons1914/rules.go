@@ -258,13 +258,13 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 }
 
 // execute carries out one order line on g (check-only when d is nil).
-func (g *game) execute(side adjudicator.Side, it item, defLosses []string) error {
+func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string) error {
 	switch it.kind {
 	case "move":
 		return g.move(side, it.move)
 	case "combat":
 		if it.melee.Attackers != nil {
-			return g.melee(side, it.melee, defLosses)
+			return g.melee(side, it.melee, losses)
 		}
 		return g.bombard(side, it.bombard)
 	}
@@ -316,7 +316,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	g := &game{sc: r.sc, st: st, d: d}
 	var out adjudicator.Outcome
 	var own, seqOrder *adjudicator.Order
-	defLosses := map[adjudicator.Side][]string{}
+	losses := map[adjudicator.Side][]string{}
 	for i := range inputs {
 		o := &inputs[i]
 		switch {
@@ -327,7 +327,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			f := strings.Fields(o.Text)
 			st.Top[f[1]] = f[2]
 		case o.Phase == phaseStand && o.Key == keyLosses:
-			defLosses[o.Side] = strings.Fields(o.Text)[1:]
+			losses[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
 			seqOrder = o
 		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
@@ -383,7 +383,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			}
 		}
 		for _, it := range append(bombards, melees...) {
-			if err := g.execute(side, it, defLosses[other(side)]); err != nil {
+			if err := g.execute(side, it, losses); err != nil {
 				g.event(ruleOf(err), nil, "Not carried out: %s: %v", it.text, err)
 			}
 		}
