@@ -104,3 +104,35 @@ func TestRenderStrips(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderRowsUp: a map whose rows grow north (Soldiers 1918) is drawn with its last
+// row at the top, and every drawn neighbour is still a neighbour of the grid.
+func TestRenderRowsUp(t *testing.T) {
+	m := testMap(t, "10-12")
+	got := mapview.Render(mapview.View{Title: "Rows up", Map: m, Legend: legend, RowsUp: true,
+		Cells: map[hex.Hex]string{hex.MustParse("1103"): "top"}})
+	path := "testdata/rowsup.golden"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(golden) {
+		t.Errorf("Render(RowsUp) =\n%s\nwant (testdata/rowsup.golden)\n%s", got, golden)
+	}
+	lines := strings.Split(got, "\n")
+	first := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "0") {
+			first = i
+			break
+		}
+	}
+	if first < 0 || !strings.HasPrefix(lines[first], "03") {
+		t.Errorf("first labelled line %q, want row 03 on top", lines[first])
+	}
+}
