@@ -44,7 +44,7 @@ func (r *Rules) Scenario() *Scenario { return r.sc }
 func (r *Rules) Name() string { return Name }
 
 // Title implements adjudicator.Ruleset.
-func (r *Rules) Title() string { return "The Old Contemptibles: The Battle of Mons, 1914" }
+func (r *Rules) Title() string { return "The Old Contemptibles: Mons, 1914" }
 
 // Sides implements adjudicator.Ruleset.
 func (r *Rules) Sides() []adjudicator.SideInfo {

@@ -95,7 +95,7 @@ func (s *State) PhaseTitle() string {
 			n = 2
 		}
 		if s.Sequence == "" {
-			return "II British player turn, phase " + strconv.Itoa(n) + " (its sequence is declared with its orders, 5.3)"
+			return "II British phase " + strconv.Itoa(n) + " (sequence declared with its orders, 5.3)"
 		}
 		return "II British " + s.britishKind(s.P) + " phase " + strconv.Itoa(n) + " (" + s.Sequence + ", 5.3)"
 	case PhaseOver:
