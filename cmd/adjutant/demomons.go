@@ -71,12 +71,22 @@ MOVE III/FA3/6 3805-3705-3606
 MOVE III/FA18/5 3105-3106-3006
 MOVE IX/FA45/18 4301-4302-4303-4304
 MOVE III/24/6 3805-3705
+MOVE 3/III III/J3/6 2/III 3900-3801
 `,
-	// Turn 4: IV Corps enters (8.2): the 8th Division down the road from 2100.
-	`MARCH IV/36/8 2100-2101-2102-2103-2104-2105-2106
+	// Turn 4: IV Corps enters (8.2): the 7th Division through 3900 and across country,
+	// the 8th down the road from 2100.
+	`MARCH IV/26/7 3900-4001-4002-4003-4004-4005
+MARCH IV/27/7 3900-4001-4002-4003-4004
+MARCH IV/66/7 3900-4001-4002-4003
+MARCH IV/165/7 3900-4001-4002
+MARCH IV/36/8 2100-2101-2102-2103-2104-2105-2106
 MARCH IV/72/8 2100-2101-2102-2103-2104-2105
 MARCH IV/93/8 2100-2101-2102-2103-2104
 MARCH IV/153/8 2100-2101-2102-2103
+`,
+	// Turn 5: the 8th Division closes on the bridge at 2008/2009.
+	`MOVE IV/36/8 2106-2107-2008
+MOVE IV/72/8 2105-2106-2107
 `,
 }
 
@@ -101,6 +111,9 @@ func monsGermanScript(turn int) string {
 	}
 	if turn >= 3 {
 		b.WriteString(monsGermanAssault)
+	}
+	if turn >= 5 {
+		b.WriteString("MELEE 2009 WITH IV/36/8\n")
 	}
 	return b.String()
 }
