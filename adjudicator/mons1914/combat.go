@@ -72,6 +72,27 @@ func (g *game) roll(purpose, rule string, mod int) dice.Roll {
 	return g.d.Roll(dice.Request{Purpose: purpose, Rule: rule, Count: 1, Sides: 6, Modifier: mod})
 }
 
+// combatant finds a unit named for a bombardment or a melee: side's, on the map, not yet
+// used this phase (usedKey, 10.5, 12.1) and not named twice.
+func (g *game) combatant(side adjudicator.Side, id string, named []*Counter, rule, usedKey, usedRule, usedMsg string) (*Counter, *Unit, error) {
+	c, ok := g.sc.Counter(id)
+	if !ok {
+		return nil, nil, refuse("2.6", "no unit %s", id)
+	}
+	u := g.st.unit(c.ID)
+	switch {
+	case sideOf(c) != side:
+		return nil, nil, refuse(rule, "%s is not yours", c.ID)
+	case u.Status != OnMap:
+		return nil, nil, refuse(rule, "%s is not on the map", c.ID)
+	case g.st.used(usedKey + c.ID):
+		return nil, nil, refuse(usedRule, usedMsg, c.ID)
+	case slices.Contains(named, c):
+		return nil, nil, refuse(usedRule, "%s is named twice", c.ID)
+	}
+	return c, u, nil
+}
+
 // bombard checks and resolves one bombardment (10.0). check-only when g.d is nil.
 func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	st := g.st
@@ -85,24 +106,15 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	var cs []*Counter
 	factors, allSee := 0, true
 	for _, id := range b.Guns {
-		c, ok := g.sc.Counter(id)
-		if !ok {
-			return refuse("2.6", "no unit %s", id)
+		c, u, err := g.combatant(side, id, cs, "10.1", "fired ", "10.5", "%s has already bombarded this phase")
+		if err != nil {
+			return err
 		}
-		u := st.unit(c.ID)
 		switch {
-		case sideOf(c) != side:
-			return refuse("10.1", "%s is not yours", c.ID)
 		case !c.Artillery():
 			return refuse("10.1", "%s is not artillery", c.ID)
-		case u.Status != OnMap:
-			return refuse("4.4", "%s is not on the map", c.ID)
-		case st.used("fired " + c.ID):
-			return refuse("10.5", "%s has already bombarded this phase", c.ID)
 		case st.used("marched " + c.ID):
 			return refuse("9.20", "%s used march mode this player turn and may not bombard", c.ID)
-		case slices.Contains(cs, c):
-			return refuse("10.5", "%s is named twice", c.ID)
 		}
 		at := hex.MustParse(u.Hex)
 		if d := g.sc.Map.Grid.Distance(at, b.Target); d > c.Range {
@@ -218,22 +230,12 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	var attackers []*Unit
 	var cs []*Counter
 	for _, id := range m.Attackers {
-		c, ok := g.sc.Counter(id)
-		if !ok {
-			return refuse("2.6", "no unit %s", id)
+		c, u, err := g.combatant(side, id, cs, "12.1", "meleed ", "12.1", "%s has already taken part in a melee this phase")
+		if err != nil {
+			return err
 		}
-		u := st.unit(c.ID)
-		switch {
-		case sideOf(c) != side:
-			return refuse("12.1", "%s is not yours", c.ID)
-		case c.Artillery():
+		if c.Artillery() {
 			return refuse("12.1", "artillery units never launch melee attacks (%s)", c.ID)
-		case u.Status != OnMap:
-			return refuse("12.1", "%s is not on the map", c.ID)
-		case st.used("meleed " + c.ID):
-			return refuse("12.1", "%s has already taken part in a melee this phase", c.ID)
-		case slices.Contains(cs, c):
-			return refuse("12.1", "%s is named twice", c.ID)
 		}
 		at := hex.MustParse(u.Hex)
 		if !g.sc.Map.Grid.Adjacent(at, m.Target) {
