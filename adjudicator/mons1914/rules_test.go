@@ -74,7 +74,7 @@ func TestNewGame(t *testing.T) {
 func TestFogOfWar(t *testing.T) {
 	r := rules(t)
 	a := mons1914.CaseAdapter{Rules: r}
-	st, err := a.State([]string{"unit 1/SF 2708", "unit RFA27 2708", "unit III/12/5 2707"})
+	st, err := a.State([]string{"unit 1/SF 2708", "unit RFA27 2708", "unit III/12/5 2707", "dead 1/NF surrounded", "exited 2/DG", "wait IV/26/7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +82,11 @@ func TestFogOfWar(t *testing.T) {
 	bef := r.Map(st, mons1914.BEF)
 	if !strings.Contains(de, "2708 B: 1/SF and more: a stack (6.6)") || strings.Contains(de, "RFA27") {
 		t.Errorf("German map shows more than the top unit of the British stack:\n%s", tail(de))
+	}
+	for _, want := range []string{"Still to enter (8.2), 1: IV/26/7", "Exited (4.4), 1: 2/DG", "Dead, surrounded (4.5: count twice), 1: 1/NF"} {
+		if !strings.Contains(de, want) || !strings.Contains(bef, want) {
+			t.Errorf("a map lacks %q", want)
+		}
 	}
 	if !strings.Contains(bef, "2708 B: 1/SF(2), RFA27") || !strings.Contains(bef, "2707 G: III/12/5") {
 		t.Errorf("British map:\n%s", tail(bef))
