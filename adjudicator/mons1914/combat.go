@@ -34,6 +34,10 @@ type Melee struct {
 	Target    hex.Hex
 	Attackers []string
 	Advance   []string // nil: the default, every surviving attacker the stacking limit allows
+	// Beyond is the optional second hex of 12.13 and BeyondUnits the advanced units
+	// that go on into it.
+	Beyond      hex.Hex
+	BeyondUnits []string
 }
 
 // String is the order's canonical text.
@@ -41,6 +45,12 @@ func (m Melee) String() string {
 	s := "MELEE " + m.Target.String() + " WITH " + strings.Join(m.Attackers, " ")
 	if m.Advance != nil {
 		s += " ADVANCE " + strings.Join(m.Advance, " ")
+	}
+	if len(m.BeyondUnits) > 0 {
+		if m.Advance == nil {
+			s += " ADVANCE"
+		}
+		s += " BEYOND " + m.Beyond.String() + " " + strings.Join(m.BeyondUnits, " ")
 	}
 	return s
 }
@@ -432,6 +442,52 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 		return
 	}
 	g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
+	if len(m.BeyondUnits) > 0 {
+		g.advanceBeyond(side, m, moved)
+	}
+}
+
+// advanceBeyond is 12.13's optional second hex: "the victorious attacker may then advance
+// any, some or all of his just-advanced units one more hex, from their new location into
+// any immediately adjacent empty hexes", zones of control ignored, terrain prohibitions
+// not.
+func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) {
+	to := m.Beyond
+	why := ""
+	switch {
+	case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
+		why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
+	case len(g.at(to, "")) > 0:
+		why = fmt.Sprintf("%s is not empty", to)
+	}
+	var went []string
+	for _, id := range m.BeyondUnits {
+		if why != "" {
+			break
+		}
+		u := g.st.unit(id)
+		if !slices.Contains(advanced, id) || u == nil {
+			g.event("12.13", nil, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+			continue
+		}
+		if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
+			g.event("12.13", nil, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
+			continue
+		}
+		if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
+			g.event("12.13", nil, "%s may not go on to %s: %s", id, to, p)
+			continue
+		}
+		g.place(u, to)
+		went = append(went, id)
+	}
+	if why != "" {
+		g.event("12.13", nil, "No second-hex advance: %s (12.13)", why)
+		return
+	}
+	if len(went) > 0 {
+		g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
+	}
 }
 
 func unitList(g *game, us []*Unit) string {

@@ -97,6 +97,26 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		if err != nil {
 			return bad("2.6", "%v", err)
 		}
+		var beyond hex.Hex
+		var beyondIDs []string
+		if kw == "MELEE" {
+			for i, w := range tail {
+				if !strings.EqualFold(w, "BEYOND") {
+					continue
+				}
+				if len(tail) < i+3 {
+					return bad("12.13", "want ... ADVANCE <units> BEYOND <hex> <units>")
+				}
+				if beyond, err = hex.Parse(tail[i+1]); err != nil {
+					return bad("12.13", "%v", err)
+				}
+				if beyondIDs, err = unitIDs(tail[i+2:]); err != nil {
+					return bad("2.6", "%v", err)
+				}
+				tail = tail[:i]
+				break
+			}
+		}
 		tailIDs, err := unitIDs(tail)
 		if err != nil {
 			return bad("2.6", "%v", err)
@@ -109,7 +129,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			it.bombard = Bombard{Target: h, Guns: ids, Losses: tailIDs}
 			it.text = it.bombard.String()
 		} else {
-			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs}
+			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs, Beyond: beyond, BeyondUnits: beyondIDs}
 			it.text = it.melee.String()
 		}
 	case "COMBAT":
