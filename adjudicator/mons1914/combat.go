@@ -228,7 +228,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string) error {
+func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -272,7 +272,7 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	}
 	// 6.6: the combat reveals both stacks.
 	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
-	g.defensiveFire(m.Target, defenders, attackers)
+	g.defensiveFire(m.Target, defenders, attackers, policies[other(side)])
 	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
 	if len(attackers) == 0 {
 		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
@@ -340,11 +340,13 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	return nil
 }
 
-// defensiveFire is 11.0: every defending unit fires, combined per attacking hex. The
-// defender's allocation (11.2) is by default: every unit at the attacking hex with the
-// most melee factors; the losses (11.5), apportioned by the defender, fall only on the
-// participating attackers, most steps first.
-func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit) {
+// defensiveFire is 11.0: every defending unit fires, combined per attacking hex (11.2).
+// The allocation is the defender's standing choice: STRONGEST (the default) puts every
+// unit on the attacking hex with the most melee factors; SPREAD deals the units, the
+// strongest first, over the attacking hexes from the strongest down, one each in turn.
+// Losses (11.5), apportioned by the defender, fall only on the participating attackers
+// of the hex fired at, most steps first.
+func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string) {
 	byHex := map[string][]*Unit{}
 	var hexes []string
 	for _, u := range attackers {
@@ -353,38 +355,50 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit) {
 		}
 		byHex[u.Hex] = append(byHex[u.Hex], u)
 	}
-	best, bestF := "", -1
-	for _, h := range hexes {
+	strength := func(us []*Unit) int {
 		f := 0
-		for _, u := range byHex[h] {
+		for _, u := range us {
 			f += g.counter(u).MeleeAt(u.Steps)
 		}
-		if f > bestF {
-			best, bestF = h, f
-		}
+		return f
 	}
-	factors := 0
-	for _, u := range defenders {
-		factors += g.counter(u).MeleeAt(u.Steps)
-	}
-	from := hex.MustParse(best)
-	mod, why := 0, []string{}
-	if g.sc.BuiltUp(from) {
-		mod--
-		why = append(why, "attackers in built-up -1 (11.3)")
-	}
-	if g.sc.WaterSide(from, target) {
-		mod++
-		why = append(why, "attackers across canal or river +1 (11.3)")
-	}
-	r := g.roll(fmt.Sprintf("11.4 defensive fire from %s into %s, %d factors", target, from, factors), "11.4", mod)
-	final := board.Clamp(r.Result, 1, 6)
-	res, col, _ := g.sc.Tables["defensive-fire"].Lookup(factors, final)
+	slices.SortStableFunc(hexes, func(a, b string) int { return strength(byHex[b]) - strength(byHex[a]) })
+	fire := map[string][]*Unit{}
 	alloc := "every defender at the strongest attacking hex (default, 11.2)"
-	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
-		Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
-	if n, err := strconv.Atoi(res); err == nil && n > 0 {
-		g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[best], n, nil, "11.5", true), "; "))
+	if policy == "SPREAD" {
+		alloc = "the defenders spread over the attacking hexes (as ordered, 11.2)"
+		ds := slices.Clone(defenders)
+		slices.SortStableFunc(ds, func(a, b *Unit) int { return g.counter(b).MeleeAt(b.Steps) - g.counter(a).MeleeAt(a.Steps) })
+		for i, u := range ds {
+			h := hexes[i%len(hexes)]
+			fire[h] = append(fire[h], u)
+		}
+	} else {
+		fire[hexes[0]] = defenders
+	}
+	for _, h := range hexes {
+		if len(fire[h]) == 0 {
+			continue
+		}
+		factors := strength(fire[h])
+		from := hex.MustParse(h)
+		mod, why := 0, []string{}
+		if g.sc.BuiltUp(from) {
+			mod--
+			why = append(why, "attackers in built-up -1 (11.3)")
+		}
+		if g.sc.WaterSide(from, target) {
+			mod++
+			why = append(why, "attackers across canal or river +1 (11.3)")
+		}
+		r := g.roll(fmt.Sprintf("11.4 defensive fire from %s into %s, %d factors", target, from, factors), "11.4", mod)
+		final := board.Clamp(r.Result, 1, 6)
+		res, col, _ := g.sc.Tables["defensive-fire"].Lookup(factors, final)
+		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
+			Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
+		if n, err := strconv.Atoi(res); err == nil && n > 0 {
+			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[h], n, nil, "11.5", true), "; "))
+		}
 	}
 }
 

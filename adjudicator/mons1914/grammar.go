@@ -167,6 +167,11 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("2.6", "%v", err)
 		}
 		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
+	case "DEFFIRE":
+		if len(f) != 2 || (!strings.EqualFold(f[1], "STRONGEST") && !strings.EqualFold(f[1], "SPREAD")) {
+			return bad("11.2", "want DEFFIRE STRONGEST or DEFFIRE SPREAD")
+		}
+		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+strings.ToUpper(f[1]), "11.2"
 	case "LOSSES":
 		ids, err := unitIDs(f[1:])
 		if err != nil || len(ids) == 0 {
