@@ -35,6 +35,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseMap$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTables$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/mons1914/
 
 # Every figure of BENCHMARKS.md, measured in one run on this machine and printed as one
 # table: the daemon end to end over loopback and its floor, then the store, adjudication
