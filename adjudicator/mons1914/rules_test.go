@@ -1,6 +1,8 @@
 package mons1914_test
 
 import (
+	"flag"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,8 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func rules(t testing.TB) *mons1914.Rules {
 	t.Helper()
@@ -190,4 +194,25 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("Resolve after an accepted %q: %v", text, err)
 		}
 	})
+}
+
+// TestMapGolden pins the German player's map at the start of the game (go test -update
+// rewrites testdata/map-de-start.golden; review the diff).
+func TestMapGolden(t *testing.T) {
+	r := rules(t)
+	st, _ := r.New(nil)
+	got := r.Map(st, mons1914.DE)
+	path := "testdata/map-de-start.golden"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("Map(start, de) differs from %s; run go test -update and review the diff", path)
+	}
 }
