@@ -385,7 +385,8 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		}
 		for _, it := range append(bombards, melees...) {
 			if err := g.execute(side, it, losses, policies); err != nil {
-				g.event(ruleOf(err), nil, "Not carried out: %s: %v", it.text, err)
+				// Told to the side that gave it only: the reason may name its units (6.6).
+				g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
 		}
 	}

@@ -216,3 +216,56 @@ func TestMapGolden(t *testing.T) {
 		t.Errorf("Map(start, de) differs from %s; run go test -update and review the diff", path)
 	}
 }
+
+func TestCaseAdapterStateErrors(t *testing.T) {
+	a := mons1914.CaseAdapter{Rules: rules(t)}
+	for _, tt := range []struct{ line, want string }{
+		{"turn 15", "want turn 1-14"},
+		{"phase xx", "want phase gm, gc, b1, b2 or over"},
+		{"sequence up/down", "want sequence"},
+		{"unit 9/XX 4005", "no unit 9/XX"},
+		{"unit 1/NF 9999", "9999 is not a hex of the map"},
+		{"unit 1/NF 4005 3", "steps: want 1-2"},
+		{"german 0000", "0000 is not a hex of the map"},
+		{"weather fine", "unknown state line"},
+	} {
+		if _, err := a.State([]string{tt.line}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("State(%q) error = %v, want %q", tt.line, err, tt.want)
+		}
+	}
+	if _, err := (mons1914.CaseAdapter{}).State(nil); err == nil {
+		t.Error("State() without Rules: no error")
+	}
+}
+
+// TestRefusalsStayWithTheirSide: an order not carried out is told to its own side only,
+// since its reason may name units the enemy has not seen (6.6).
+func TestRefusalsStayWithTheirSide(t *testing.T) {
+	r := rules(t)
+	a := mons1914.CaseAdapter{Rules: r}
+	st, err := a.State([]string{"phase gm", "unit IX/FA9/18 4401", "unit IX/31/18 4005", "unit 1/NF 4006"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, filed := submit(r, st, mons1914.DE, "MARCH IX/FA9/18 4401-4402\nBOMBARD 4006 WITH IX/FA9/18", nil)
+	out, err := r.Resolve(st, r.Inputs(st, filed), dice.NewScript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = r.Resolve(out.State, r.Inputs(out.State, filed), dice.NewScript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range out.Events {
+		if strings.Contains(e.Text, "Not carried out") {
+			found = true
+			if e.VisibleTo(mons1914.BEF) {
+				t.Errorf("the British player is told %q", e.Text)
+			}
+		}
+	}
+	if !found {
+		t.Error("no Not carried out event")
+	}
+}
