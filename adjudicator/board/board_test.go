@@ -363,7 +363,7 @@ along road 1/2 | printed 19.4: road movement
 		{"1201", "1301", 1}, // along the road: 1/2
 		{"1100", "1201", 2}, // clear: 1
 		{"1201", "1202", 4}, // forest: 2
-		{"1102", "1101", 4}, // across a river into clear: max(1, 2) = 2, not 3
+		{"1001", "1101", 4}, // the road over an unbridged river: max(1/2, 2) = 2, not 5/2
 	} {
 		mp, ok, why := tec.Step(m, "combat", h(tt.from), h(tt.to))
 		if !ok || mp != tt.want {
