@@ -36,6 +36,9 @@ type Message struct {
 	AutomatedReason string
 	OwnMail         bool // carries the daemon's own marker header
 	TooLarge        bool // over the size limit: refused unread
+	// Unreadable says why no text could be found in the mail (MIME nested too deep,
+	// broken boundaries, too many parts, no text part); "" when the text was read.
+	Unreadable string
 	Arrived         time.Time
 }
 
@@ -218,8 +221,20 @@ var (
 type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
+	mapMode                      string // from SET MAP: "full", "changes" or "none"
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
+	badDesk                      []Checked // desk commands written wrong
+}
+
+// deskKeywords are the first words of the desk's own commands.
+var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET"}
+
+// MapModes are the choices of SET MAP, with what each puts in a results mail.
+var MapModes = map[string]string{
+	"full":    "the whole map in every results mail",
+	"changes": "only the strips of the map where something changed (the default)",
+	"none":    "no map in results mails; send MAP when you want it",
 }
 
 func readCommands(lines []orders.Line) deskCommands {
@@ -229,7 +244,8 @@ func readCommands(lines []orders.Line) deskCommands {
 		if len(l.Fields) > 1 {
 			arg = l.Fields[1]
 		}
-		switch l.Keyword() {
+		// "Password: secret" and "Game: verdun" are read as people write them.
+		switch strings.TrimSuffix(l.Keyword(), ":") {
 		case "GAME":
 			c.game = arg
 		case "PASSWORD":
@@ -245,6 +261,13 @@ func readCommands(lines []orders.Line) deskCommands {
 			c.showMap = true
 		case "ROLLS":
 			c.rolls = true
+		case "SET":
+			mode := strings.ToLower(l.Rest(2))
+			if _, ok := MapModes[mode]; !l.Is("SET", "MAP") || len(l.Fields) != 3 || !ok {
+				c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected SET MAP FULL, SET MAP CHANGES or SET MAP NONE", Rule: "HELP"})
+				continue
+			}
+			c.mapMode = mode
 		default:
 			c.orderLines = append(c.orderLines, l)
 			continue
@@ -278,6 +301,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	if m.TooLarge {
 		return h.refuse("too-large", "Your mail was larger than this mailbox accepts, so it was not read. Nothing was changed. Send your orders as plain text, without attachments.")
 	}
+	if m.Unreadable != "" {
+		return h.refuse("unreadable", "Adjutant could not read your mail: "+m.Unreadable+". Nothing was changed. Send your orders again as plain text in the body of the mail, without attachments.")
+	}
 	lines, ignored := orders.Split(m.Text)
 	cmd := readCommands(lines)
 	name := cmd.game
@@ -300,7 +326,21 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return h.refuse("refused", authRefusal)
 	}
 	h.game = g
-	return h.submit(ctx, player, cmd, ignored)
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return "", err
+	}
+	// Only now, with the ruleset's keywords known, can closing text be told from orders.
+	kept, closing := orders.ClosingText(lines, append(rs.Keywords(), deskKeywords...))
+	cmd = readCommands(kept)
+	return h.submit(ctx, rs, player, cmd, mergeIgnored(ignored, closing))
+}
+
+// mergeIgnored lists the lines Split and ClosingText set aside in the order of the mail.
+func mergeIgnored(a, b []orders.Ignored) []orders.Ignored {
+	out := append(append([]orders.Ignored(nil), a...), b...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].No < out[j].No })
+	return out
 }
 
 const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders."
@@ -446,11 +486,39 @@ func (h *handling) enqueue(to []string, game, side, kind, subject, body string, 
 		Queued:      h.now,
 		AutoReplied: reply,
 	}
-	if reply {
+	root := threadOf(h.game, side, to)
+	switch {
+	case reply:
 		m.InReplyTo = h.msg.ID
-		m.References = append(append([]string(nil), h.msg.References...), h.msg.ID)
+		m.References = threadRefs(root, append(append([]string(nil), h.msg.References...), h.msg.ID)...)
+	case root != m.MessageID:
+		m.References = threadRefs(root)
 	}
 	return h.tx.Enqueue(m)
+}
+
+// threadOf returns the root of the thread of the game's mails to side at to: the
+// player's invitation, or "" when the mail is to nobody of the game.
+func threadOf(g store.Game, side string, to []string) string {
+	for _, p := range g.Players {
+		if p.Side == side && len(to) == 1 && strings.EqualFold(p.Address, to[0]) {
+			return p.Thread
+		}
+	}
+	return ""
+}
+
+// threadRefs lists a mail's References: the thread's root first, then ids, each once.
+func threadRefs(root string, ids ...string) []string {
+	var out []string
+	seen := map[string]bool{"": true}
+	for _, id := range append([]string{root}, ids...) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // messageID derives a stable Message-ID from the cause of a mail, so that a retried

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -207,11 +208,11 @@ func TestSealedPlotCommitment(t *testing.T) {
 
 func commitmentIn(t *testing.T, body string) string {
 	t.Helper()
-	i := strings.Index(body, "commitment ")
-	if i < 0 || len(body) < i+11+64 {
+	m := regexp.MustCompile(`\b[0-9a-f]{64}\b`).FindString(body)
+	if m == "" {
 		t.Fatalf("no commitment in:\n%s", body)
 	}
-	return body[i+11 : i+11+64]
+	return m
 }
 
 // TestBadInputChangesNothing is invariant 6: a refused submission leaves the game as it
@@ -224,7 +225,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"off-map hex", "us", "PLOT TURN 1 5500x3", "PLOT TURN 1 5500x3", "not on the map"},
 		{"too many markers", "de", "PLOT TURN 1 2000x7, 2100x6", "2000x7", "at most 12"},
 		{"bad item", "us", "PLOT TURN 2 43x3", "43x3", "4-digit hex"},
-		{"unknown order", "de", "ATTACK 2000", "ATTACK 2000", "unknown order"},
+		{"unknown order", "de", "ATTACK 2000\nPLOT TURN 1 NONE", "ATTACK 2000", "unknown order"},
+		{"mistyped last order", "de", "PLOT TURN 1 NONE\nPOLT TURN 2 NONE", "POLT TURN 2", "unknown order"},
 		{"bad fire target", "us", "FIRE 12 FROM 1000", "FIRE 12 FROM 1000", "target"},
 		{"cancel by the German", "de", "CANCEL BOMBARDMENT", "CANCEL BOMBARDMENT", "only the US"},
 		{"German 4-stack before 3.4", "de", placeAll("PLACE 3802 4 INF"), "PLACE 3802 4 INF", "3.4"},

@@ -128,7 +128,10 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 				return nil, err
 			}
 		}
-		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash})
+		// The invitation opens the player's thread: its Message-ID is derived as enqueue
+		// derives it below, so that every later mail can refer to it.
+		thread := d.messageID("create:"+ng.Name, "invite", string(s.ID), []string{addr})
+		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash, Thread: thread})
 		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw})
 	}
 	for side := range ng.Players {

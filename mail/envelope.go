@@ -100,6 +100,10 @@ type Envelope struct {
 	// HTML converted to text when there was no plain-text part. Quoted
 	// lines and signatures are kept.
 	Text string
+	// Unreadable says, in words for the sender, why Text is empty: MIME nested too
+	// deep, too many parts, a broken boundary, or no text part at all. "" when text
+	// was found (and for a message refused with ErrTooLarge, whose body is not read).
+	Unreadable string
 	// Size is the raw size in bytes. For a message refused with ErrTooLarge
 	// it is the number of bytes read, maxSize+1: a lower bound.
 	Size int

@@ -112,6 +112,12 @@ type Player struct {
 	Side     string `json:"side"`
 	Address  string `json:"address"`
 	PassHash string `json:"pass_hash"` // bcrypt; never the password
+	// MapMode is the player's SET MAP choice: "full", "changes" or "none" ("" is the
+	// default, "changes").
+	MapMode string `json:"map_mode,omitempty"`
+	// Thread is the Message-ID of the player's invitation, the root of the thread every
+	// later mail of the game refers to.
+	Thread string `json:"thread,omitempty"`
 }
 
 // Game is one game's record.
@@ -198,6 +204,9 @@ type JournalEntry struct {
 	Revealed  []Order       `json:"revealed,omitempty"` // sealed orders shown by this advance
 	Waiting   []string      `json:"waiting,omitempty"`  // sides the next phase waits for
 	Notes     []string      `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
+	// MapModes is the SET MAP choice each side's results mail was rendered with;
+	// missing in entries written before the choice existed, which carried full maps.
+	MapModes map[string]string `json:"map_modes,omitempty"`
 }
 
 // JournalStep is one resolved phase: which turn and phase, and the orders it used.
