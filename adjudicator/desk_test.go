@@ -206,9 +206,11 @@ func TestSealedPlotCommitment(t *testing.T) {
 	}
 }
 
+var hash64 = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+
 func commitmentIn(t *testing.T, body string) string {
 	t.Helper()
-	m := regexp.MustCompile(`\b[0-9a-f]{64}\b`).FindString(body)
+	m := hash64.FindString(body)
 	if m == "" {
 		t.Fatalf("no commitment in:\n%s", body)
 	}

@@ -24,7 +24,7 @@ var (
 	headerBlockSent = regexp.MustCompile(`(?i)^(sent|date|gesendet|datum|envoyé)\s*:\s*\S`)
 	// attribution matches the line a mailer writes above a quote: "On ..., X wrote:",
 	// "Am ... schrieb X:", "Le ... a écrit :", "El ... escribió:".
-	attribution = regexp.MustCompile(`(?i)(\bwrote|\bschrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:$`)
+	attribution = regexp.MustCompile(`(?i)(\bwrote|\bschrieb\b.*|a écrit|escribió|ha scritto|schreef|skrev)\s*:$`)
 	// attributionOpen matches the first half of an attribution broken over two lines.
 	attributionOpen = regexp.MustCompile(`(?i)^(on|am|le|el|il|op|den)\s+\S`)
 )
