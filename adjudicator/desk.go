@@ -39,7 +39,7 @@ type Message struct {
 	// Unreadable says why no text could be found in the mail (MIME nested too deep,
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
-	Arrived         time.Time
+	Arrived    time.Time
 }
 
 // Desk is the game-agnostic adjudicator desk. The zero value is not usable; set Store,
