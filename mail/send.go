@@ -70,6 +70,9 @@ type SMTPConfig struct {
 	Password string
 	// From is the game mailbox address, From and envelope sender of every mail.
 	From string
+	// FromName is the display name of From ("Adjutant" when empty), so that players'
+	// mail clients show who wrote.
+	FromName string
 	// HeloName is the name given in EHLO; empty means the host name of this machine.
 	HeloName string
 	// Timeout bounds each network step (dial and greeting, and each mail); 0 means 30s.
@@ -212,7 +215,11 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("build %s: no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := msg.From(s.Config.From); err != nil {
+	name := s.Config.FromName
+	if name == "" {
+		name = "Adjutant"
+	}
+	if err := msg.FromFormat(name, s.Config.From); err != nil {
 		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
 	}
 	if err := msg.To(m.To...); err != nil {
