@@ -321,7 +321,7 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	player, ok := findPlayer(g, m.From)
-	if err != nil || !ok || (cmd.side != "" && cmd.side != player.Side) || !d.checkPassword(player, cmd.password) {
+	if err != nil || !ok || !sideMatches(d, g, cmd.side, player.Side) || !d.checkPassword(player, cmd.password) {
 		// One answer for every failure, so that it tells a stranger nothing about the game.
 		return h.refuse("refused", authRefusal)
 	}
@@ -341,6 +341,20 @@ func mergeIgnored(a, b []orders.Ignored) []orders.Ignored {
 	out := append(append([]orders.Ignored(nil), a...), b...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].No < out[j].No })
 	return out
+}
+
+// sideMatches reports whether a mail's SIDE line, if any, names the player's side, by
+// id or by name.
+func sideMatches(d *Desk, g store.Game, written, side string) bool {
+	if written == "" {
+		return true
+	}
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return false
+	}
+	s, err := findSide(rs, written)
+	return err == nil && string(s) == side
 }
 
 const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders."

@@ -136,7 +136,8 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 	}
 	for side := range ng.Players {
 		if !hasSide(rs, side) {
-			return nil, fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+			_, err := findSide(rs, string(side))
+			return nil, err
 		}
 	}
 	var st State
@@ -199,6 +200,19 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		return nil, fmt.Errorf("create game %s: %w", ng.Name, err)
 	}
 	return creds, nil
+}
+
+// findSide reads a side as a host or a player writes it: its id ("de") or its name
+// ("German"), in any case. The error lists the valid sides.
+func findSide(rs Ruleset, s string) (Side, error) {
+	var valid []string
+	for _, info := range rs.Sides() {
+		if strings.EqualFold(string(info.ID), s) || strings.EqualFold(info.Name, s) {
+			return info.ID, nil
+		}
+		valid = append(valid, fmt.Sprintf("%s (%s)", info.ID, info.Name))
+	}
+	return "", fmt.Errorf("side %q: %s has the sides %s", s, rs.Title(), strings.Join(valid, " and "))
 }
 
 func hasSide(rs Ruleset, side Side) bool {

@@ -259,8 +259,8 @@ func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, erro
 		if err != nil {
 			return err
 		}
-		if !hasSide(rs, side) {
-			return fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+		if side, err = findSide(rs, string(side)); err != nil {
+			return err
 		}
 		st, err := rs.Decode(g.State)
 		if err != nil {

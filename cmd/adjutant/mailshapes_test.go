@@ -269,3 +269,26 @@ func TestMailShapeRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestSideByName: a host's `map --side` and a player's SIDE line take a side by its id or
+// its name, and a wrong one is refused with the valid names, never a Go value.
+func TestSideByName(t *testing.T) {
+	db := shapeDB(t)
+	byName := mustCLI(t, nil, "map", "--db", db, "--game", shapeGame, "--side", "german")
+	byID := mustCLI(t, nil, "map", "--db", db, "--game", shapeGame, "--side", "de")
+	if byName != byID || !strings.Contains(byName, "Strip 1 of") {
+		t.Errorf("map --side german differs from --side de, or is no map:\n%s", byName)
+	}
+	code, _, errs := cli(t, nil, "map", "--db", db, "--game", shapeGame, "--side", "french")
+	if code == 0 || !strings.Contains(errs, `us (US) and de (German)`) || strings.Contains(errs, "{") {
+		t.Errorf("map --side french: exit %d, %q; want a refusal naming us (US) and de (German)", code, errs)
+	}
+	out, mails := pipe(t, db, header(shapeUS, "side@x", "text/plain")+"GAME shapes\nSIDE us\nPASSWORD us-secret-pw\nSTATUS\n")
+	if !strings.HasPrefix(out, "handled") || !strings.Contains(replyTo(t, mails, shapeUS).Body, "== STATUS ==") {
+		t.Errorf("SIDE us: %q", out)
+	}
+	out, _ = pipe(t, db, header(shapeDE, "side2@x", "text/plain")+"GAME shapes\nSIDE German\nPASSWORD de-secret-pw\nSTATUS\n")
+	if !strings.HasPrefix(out, "handled") {
+		t.Errorf("SIDE German: %q, want handled", out)
+	}
+}
