@@ -124,10 +124,17 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 		m.Arrived = d.now()
 	}
 	m.From = strings.ToLower(strings.TrimSpace(m.From))
+	// The password check (bcrypt, tens of ms) runs before the write transaction, so that
+	// the store's single writer (which the sender's "mark sent" also waits for) is never
+	// held while it runs.
+	pre, err := d.precheck(ctx, m)
+	if err != nil {
+		return "", fmt.Errorf("handle message %s: %w", m.ID, err)
+	}
 	var outcome string
 	game := ""
 	var h *handling
-	err := d.Store.Write(ctx, func(tx store.Tx) (err error) {
+	err = d.Store.Write(ctx, func(tx store.Tx) (err error) {
 		defer func() {
 			// A ruleset that panics is a bug in the rules, not in this mail: recover, so
 			// that the transaction rolls back and the message can be set aside below.
@@ -146,7 +153,7 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 			outcome = Duplicate
 			return nil
 		}
-		h = &handling{desk: d, tx: tx, msg: m, now: d.now()}
+		h = &handling{desk: d, tx: tx, msg: m, now: d.now(), pre: pre}
 		outcome, err = h.run(ctx)
 		if err != nil {
 			return err
@@ -208,6 +215,59 @@ type handling struct {
 	msg  Message
 	now  time.Time
 	game store.Game
+	pre  passwordVerdict
+}
+
+// passwordVerdict is a password check made before the write transaction: the hash it
+// was checked against and the result.
+type passwordVerdict struct {
+	hash string
+	ok   bool
+}
+
+// precheck checks the password of m against the player it names, in a read
+// transaction and outside any write.
+func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error) {
+	if m.Automated || m.OwnMail || m.TooLarge || m.From == "" {
+		return passwordVerdict{}, nil
+	}
+	lines, _ := orders.Split(m.Text)
+	cmd := readCommands(lines)
+	name := cmd.game
+	if name == "" {
+		name = gameFromSubject(m.Subject)
+	}
+	if name == "" || cmd.password == "" {
+		return passwordVerdict{}, nil
+	}
+	var player store.Player
+	var found bool
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		if done, err := tx.Processed(m.ID); err != nil || done {
+			return err
+		}
+		g, err := tx.Game(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		player, found = findPlayer(g, m.From)
+		return nil
+	})
+	if err != nil || !found {
+		return passwordVerdict{}, err
+	}
+	return passwordVerdict{hash: player.PassHash, ok: d.checkPassword(player, cmd.password)}, nil
+}
+
+// passwordOK is the password check inside the transaction: the verdict made before it,
+// unless the player's password changed in between.
+func (h *handling) passwordOK(p store.Player, password string) bool {
+	if h.pre.hash != "" && h.pre.hash == p.PassHash {
+		return h.pre.ok
+	}
+	return h.desk.checkPassword(p, password)
 }
 
 var (
@@ -321,7 +381,7 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	player, ok := findPlayer(g, m.From)
-	if err != nil || !ok || !sideMatches(d, g, cmd.side, player.Side) || !d.checkPassword(player, cmd.password) {
+	if err != nil || !ok || !sideMatches(d, g, cmd.side, player.Side) || !h.passwordOK(player, cmd.password) {
 		// One answer for every failure, so that it tells a stranger nothing about the game.
 		return h.refuse("refused", authRefusal)
 	}
