@@ -215,11 +215,15 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("build %s: no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	name := s.Config.FromName
-	if name == "" {
-		name = "Adjutant"
+	from := s.Config.From
+	if a, err := netmail.ParseAddress(from); err == nil && a.Name == "" {
+		name := s.Config.FromName
+		if name == "" {
+			name = "Adjutant"
+		}
+		from = (&netmail.Address{Name: name, Address: a.Address}).String()
 	}
-	if err := msg.FromFormat(name, s.Config.From); err != nil {
+	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
 	}
 	if err := msg.To(m.To...); err != nil {

@@ -109,7 +109,7 @@ func TestSenderDrainOnceSendsInOrderWithHeaders(t *testing.T) {
 		t.Errorf("envelope = %q -> %q", got[0].From, got[0].To)
 	}
 	for name, want := range map[string]string{
-		"From":           "<game@adjutant.example>",
+		"From":           `"Adjutant" <game@adjutant.example>`,
 		"To":             "<bob@example.net>",
 		"Subject":        "Soldiers 1918: results of turn 3",
 		"Auto-Submitted": "auto-generated",
