@@ -56,11 +56,14 @@ type Desk struct {
 	Log  *slog.Logger
 	// PasswordCost is the bcrypt cost (bcrypt.DefaultCost when 0).
 	PasswordCost int
-	// RefusalLimit refusals are sent to one address per RefusalWindow; later ones are
-	// dropped silently so that nobody can make the desk send a mail per mail (default 3
-	// per hour).
+	// RefusalLimit refusals are sent to a player's address per RefusalWindow (default 3
+	// per hour); an address that plays in no game it names gets one a day; and no more
+	// than RefusalCap refusals go out per hour in all (default 30). Later ones are
+	// dropped silently, so that nobody can make the desk send a mail per mail, nor use
+	// it to send backscatter to forged senders.
 	RefusalLimit  int
 	RefusalWindow time.Duration
+	RefusalCap    int
 
 	passwords    passwordCache
 	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
@@ -188,7 +191,7 @@ func (d *Desk) setAside(ctx context.Context, m Message, game string, cause error
 			if err != nil {
 				return err
 			}
-			if _, err := h.enqueue([]string{m.From}, game, "", "failed", "Re: "+strings.TrimPrefix(m.Subject, "Re: "), body, true); err != nil {
+			if _, err := h.enqueue([]string{m.From}, game, "", "failed", replySubject(m.Subject), body, true); err != nil {
 				return err
 			}
 		}
@@ -216,6 +219,8 @@ type handling struct {
 	now  time.Time
 	game store.Game
 	pre  passwordVerdict
+	// player says the sender plays in the game the mail names, for the refusal limits.
+	player bool
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
@@ -381,6 +386,7 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	player, ok := findPlayer(g, m.From)
+	h.player = ok && err == nil
 	if err != nil || !ok || !sideMatches(d, g, cmd.side, player.Side) || !h.passwordOK(player, cmd.password) {
 		// One answer for every failure, so that it tells a stranger nothing about the game.
 		return h.refuse("refused", authRefusal)
@@ -505,7 +511,7 @@ func (d *Desk) hashPassword(password string) (string, error) {
 }
 
 // refuse answers an unauthenticated sender (a refusal, or general help), within the
-// per-address limit.
+// limits of [Desk.RefusalLimit].
 func (h *handling) refuse(kind, text string) (string, error) {
 	d := h.desk
 	limit, window := d.RefusalLimit, d.RefusalWindow
@@ -515,36 +521,75 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	if window == 0 {
 		window = time.Hour
 	}
-	th, err := h.tx.Throttle(h.msg.From)
+	if !h.player {
+		limit, window = 1, 24*time.Hour // a stranger, or a forged sender
+	}
+	capacity := d.RefusalCap
+	if capacity == 0 {
+		capacity = 30
+	}
+	within, err := h.count(h.msg.From, limit, window)
 	if err != nil {
 		return "", err
 	}
-	if h.now.Sub(th.WindowStart) >= window {
-		th = store.Throttle{WindowStart: h.now}
+	if !within {
+		d.log().Warn("refusal throttled", "from", h.msg.From)
+		return Throttled, nil
 	}
-	th.Count++
-	if err := h.tx.PutThrottle(h.msg.From, th); err != nil {
+	if within, err = h.count(allRefusals, capacity, time.Hour); err != nil {
 		return "", err
-	}
-	if th.Count > limit {
-		d.log().Warn("refusal throttled", "from", h.msg.From, "count", th.Count)
+	} else if !within {
+		d.log().Warn("refusal dropped: the hourly cap of all refusals is reached", "from", h.msg.From, "cap", capacity)
 		return Throttled, nil
 	}
 	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": d.Address})
 	if err != nil {
 		return "", err
 	}
-	subject := "Re: " + strings.TrimSpace(strings.TrimPrefix(h.msg.Subject, "Re: "))
-	if strings.TrimSpace(h.msg.Subject) == "" {
-		subject = "Adjutant: your mail"
-	}
-	if _, err := h.enqueue([]string{h.msg.From}, "", "", kind, subject, body, true); err != nil {
+	if _, err := h.enqueue([]string{h.msg.From}, "", "", kind, replySubject(h.msg.Subject), body, true); err != nil {
 		return "", err
 	}
 	if kind == "help" {
 		return Handled + ": help", nil
 	}
 	return Refused + ": " + kind, nil
+}
+
+// allRefusals is the throttle key that counts every refusal, whoever it went to. It is
+// no address, since it has no "@".
+const allRefusals = "*all refusals*"
+
+// count counts one more refusal under key and reports whether it is within limit per
+// window.
+func (h *handling) count(key string, limit int, window time.Duration) (bool, error) {
+	th, err := h.tx.Throttle(key)
+	if err != nil {
+		return false, err
+	}
+	if h.now.Sub(th.WindowStart) >= window {
+		th = store.Throttle{WindowStart: h.now}
+	}
+	th.Count++
+	if err := h.tx.PutThrottle(key, th); err != nil {
+		return false, err
+	}
+	return th.Count <= limit, nil
+}
+
+// maxSubject is the longest subject Adjutant writes, in runes: far below the 998
+// characters of a header line (RFC 5322 2.1.1), whatever a stranger's subject was.
+const maxSubject = 120
+
+// replySubject is the subject of an answer to a mail with the given subject.
+func replySubject(subject string) string {
+	subject = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(subject), "Re: "))
+	if subject == "" {
+		return "Adjutant: your mail"
+	}
+	if r := []rune(subject); len(r) > maxSubject {
+		subject = string(r[:maxSubject]) + "..."
+	}
+	return "Re: " + subject
 }
 
 // enqueue puts one mail in the outbox with a stable Message-ID derived from its cause.

@@ -105,6 +105,9 @@ type Tx interface {
 
 	Throttle(address string) (Throttle, error)
 	PutThrottle(address string, t Throttle) error
+	// PurgeThrottles deletes the throttle records whose window started before the given
+	// time, and says how many it deleted.
+	PurgeThrottles(before time.Time) (int, error)
 }
 
 // Player is one side's player.
@@ -667,4 +670,25 @@ func (t *btx) Throttle(addr string) (Throttle, error) {
 
 func (t *btx) PutThrottle(addr string, th Throttle) error {
 	return putJSON(t.tx.Bucket(bucketThrottle), []byte(addr), th)
+}
+
+func (t *btx) PurgeThrottles(before time.Time) (int, error) {
+	b := t.tx.Bucket(bucketThrottle)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var th Throttle
+		if err := json.Unmarshal(v, &th); err != nil || th.WindowStart.Before(before) {
+			old = append(old, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read throttles: %w", err)
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, fmt.Errorf("delete throttle: %w", err)
+		}
+	}
+	return len(old), nil
 }
