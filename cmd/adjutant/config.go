@@ -15,8 +15,8 @@ import (
 // Config is the daemon's configuration file. Each field's doc tag is written into the
 // sample configuration (`adjutant config sample`), which is generated from this struct.
 type Config struct {
-	Address        string      `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends. Mail from it is never answered." example:"adjutant@example.org"`
-	Database       string      `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail." example:"/var/lib/adjutant/adjutant.db"`
+	Address        string      `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends and the address the invitations give the players (the host commands read it here with --config). Mail from it is never answered." example:"adjutant@example.org"`
+	Database       string      `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail (the host commands open it with --config)." example:"/var/lib/adjutant/adjutant.db"`
 	PollInterval   Duration    `toml:"poll_interval" doc:"How often to look for new mail when the IMAP server has no IDLE; with IDLE, how often to re-check anyway." example:"30s"`
 	TickInterval   Duration    `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
 	MaxMessageSize int64       `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
@@ -44,7 +44,7 @@ type SMTPSection struct {
 	Host         string `toml:"host" doc:"SMTP submission server host." example:"smtp.example.org"`
 	Port         int    `toml:"port" doc:"Port: 465 for tls, 587 for starttls." example:"587"`
 	Security     string `toml:"security" doc:"tls, starttls, or none (plain, allowed only on a loopback address)." example:"starttls"`
-	Username     string `toml:"username" doc:"Login name; empty: no AUTH." example:"adjutant@example.org"`
+	Username     string `toml:"username" doc:"Login name; empty: no AUTH, and the password keys are not read." example:"adjutant@example.org"`
 	Password     string `toml:"password" doc:"Password. Better: password_env or password_file." example:""`
 	PasswordEnv  string `toml:"password_env" doc:"Name of an environment variable holding the password." example:"ADJUTANT_SMTP_PASSWORD"`
 	PasswordFile string `toml:"password_file" doc:"File holding the password (trailing newline ignored)." example:""`
