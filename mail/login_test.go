@@ -1,7 +1,6 @@
 package mail_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -129,30 +127,12 @@ func TestCheckSMTP(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a log sink written from the intake's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestIntakeRunLoginRefusedBacksOff: with a wrong password Run logs, at error level, that
 // the login was refused (user and server named, password never), and waits longer before
 // each new try, doubling up to MaxBackoff.
 func TestIntakeRunLoginRefusedBacksOff(t *testing.T) {
 	srv := startLoginServer(t)
-	var logs lockedBuffer
+	var logs smtpLockedBuffer
 	in := &mail.Intake{
 		Config:     mail.IMAPConfig{Addr: srv.IMAPAddr(), Security: "none", Username: loginUser, Password: loginWrong},
 		Handle:     func(context.Context, mail.Delivery) error { return nil },

@@ -37,8 +37,9 @@ func TestSampleConfigInRepo(t *testing.T) {
 	}
 }
 
-func TestConfigErrorsNameTheKey(t *testing.T) {
-	base := `address = "a@example.org"
+// minimalConfig is a valid configuration with no optional key: loopback servers, an IMAP
+// password in the file, no SMTP user.
+const minimalConfig = `address = "a@example.org"
 database = "/tmp/x.db"
 [imap]
 host = "127.0.0.1"
@@ -51,6 +52,9 @@ host = "127.0.0.1"
 port = 1025
 security = "none"
 `
+
+func TestConfigErrorsNameTheKey(t *testing.T) {
+	base := minimalConfig
 	dir := t.TempDir()
 	pwfile := filepath.Join(dir, "pw")
 	os.WriteFile(pwfile, []byte("from-file\n"), 0o600)
@@ -170,19 +174,7 @@ func TestConfigCheckLogsIn(t *testing.T) {
 // TestNoSMTPPasswordWithoutUser: without an SMTP user the file needs no SMTP password,
 // even when it names a variable that is not set (the sample's password_env, say).
 func TestNoSMTPPasswordWithoutUser(t *testing.T) {
-	text := `address = "a@example.org"
-database = "/tmp/x.db"
-[imap]
-host = "127.0.0.1"
-port = 1143
-security = "none"
-username = "a@example.org"
-password = "p"
-[smtp]
-host = "127.0.0.1"
-port = 1025
-security = "none"
-password_env = "ADJUTANT_TEST_UNSET_SMTP_PASSWORD"
+	text := minimalConfig + `password_env = "ADJUTANT_TEST_UNSET_SMTP_PASSWORD"
 `
 	path := filepath.Join(t.TempDir(), "c.toml")
 	os.WriteFile(path, []byte(text), 0o600)

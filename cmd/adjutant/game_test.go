@@ -37,8 +37,14 @@ func mustCLI(t *testing.T, stdin []byte, args ...string) string {
 
 func outbox(t *testing.T, db string) []outMailJSON {
 	t.Helper()
+	return outboxBy(t, "--db", db)
+}
+
+// outboxBy is `adjutant outbox --json` with the given way to the store.
+func outboxBy(t *testing.T, store ...string) []outMailJSON {
+	t.Helper()
 	var mails []outMailJSON
-	if err := json.Unmarshal([]byte(mustCLI(t, nil, "outbox", "--db", db, "--json")), &mails); err != nil {
+	if err := json.Unmarshal([]byte(mustCLI(t, nil, append([]string{"outbox", "--json"}, store...)...)), &mails); err != nil {
 		t.Fatal(err)
 	}
 	return mails
@@ -393,7 +399,7 @@ security = "starttls"
 	// The same address (in any case) and the same file are no disagreement.
 	mustCLI(t, nil, append(newGame, "--address", "Game@Club.example", "--db", db)...)
 	mails := outbox(t, db)
-	viaConfig := outboxConfig(t, path)
+	viaConfig := outboxBy(t, "--config", path)
 	if len(mails) != 2 || len(viaConfig) != 2 {
 		t.Fatalf("outbox --db shows %d mails, outbox --config %d; want the 2 invitations in both", len(mails), len(viaConfig))
 	}
@@ -412,15 +418,6 @@ security = "starttls"
 	if code, _, errs := cli(t, nil, "outbox"); code != 2 || !strings.Contains(errs, "--db (or --config) is required") {
 		t.Errorf("outbox without --db or --config: exit %d, %q", code, errs)
 	}
-}
-
-func outboxConfig(t *testing.T, config string) []outMailJSON {
-	t.Helper()
-	var mails []outMailJSON
-	if err := json.Unmarshal([]byte(mustCLI(t, nil, "outbox", "--config", config, "--json")), &mails); err != nil {
-		t.Fatal(err)
-	}
-	return mails
 }
 
 // TestDemoPipePlaysTheMatch: `demo --pipe` plays the two games of the 4.2 match, as the
