@@ -8,8 +8,11 @@ all: build
 build:
 	$(GO) build -o bin/adjutant ./cmd/adjutant
 
-# The main job on an embedded default: a complete sample game of Soldiers 1918 through
-# pipe mode (adjutant handle), printing every mail, the audit verification and the replay.
+# The main job on an embedded default: the sample match of Soldiers 1918 (two games, 4.2).
+# Embedded IMAP and SMTP servers start on 127.0.0.1, the daemon serves them, and two
+# scripted players mail their orders over SMTP and read every reply over IMAP; every mail
+# is printed as delivered, then the audit verification and the replay of both games.
+# (go run ./cmd/adjutant demo --pipe plays the same match through pipe mode.)
 demo:
 	$(GO) run ./cmd/adjutant demo
 
