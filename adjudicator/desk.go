@@ -593,8 +593,9 @@ func replySubject(subject string) string {
 }
 
 // enqueue puts one mail in the outbox with a stable Message-ID derived from its cause.
-func (h *handling) enqueue(to []string, game, side, kind, subject, body string, reply bool) (store.OutMail, error) {
+func (h *handling) enqueue(to []string, game, side, kind, subject, body string, reply bool, redact ...string) (store.OutMail, error) {
 	m := store.OutMail{
+		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
 		Subject:     subject,

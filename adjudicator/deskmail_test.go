@@ -155,3 +155,47 @@ func TestReplaceableWording(t *testing.T) {
 		t.Errorf("a plot whose step was resolved at once is said to be replaceable:\n%s", b)
 	}
 }
+
+// TestInvitationPasswordRedactedOnceSent (issue 9): the invitation carries the password
+// until an SMTP server has taken it; then the stored copy no longer does.
+func TestInvitationPasswordRedactedOnceSent(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	has := func() (pending, sent int) {
+		for _, m := range f.outbox() {
+			if strings.Contains(m.Body, passU) || strings.Contains(m.Body, passD) {
+				if m.Sent {
+					sent++
+				} else {
+					pending++
+				}
+			}
+		}
+		return
+	}
+	if p, s := has(); p != 2 || s != 0 {
+		t.Fatalf("before sending: %d pending and %d sent mails with a password, want 2 and 0", p, s)
+	}
+	if err := f.db.Write(t.Context(), func(tx store.Tx) error {
+		pending, err := tx.PendingOutbox()
+		if err != nil {
+			return err
+		}
+		for _, m := range pending {
+			m.Sent = true
+			if err := tx.PutOutMail(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if p, s := has(); p != 0 || s != 0 {
+		t.Errorf("after sending: %d pending and %d sent mails still hold a password", p, s)
+	}
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" && !strings.Contains(m.Body, store.Redacted) {
+			t.Errorf("the sent invitation does not say its password was removed:\n%s", m.Body)
+		}
+	}
+}

@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -248,7 +249,13 @@ type OutMail struct {
 	Refusals    int       `json:"refusals,omitempty"` // of those, permanent (5xx) refusals
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
+	// Redact lists secrets in Body (an invitation's password) that the store masks once
+	// the mail is sent or given up, so that no plaintext password stays in the file.
+	Redact []string `json:"redact,omitempty"`
 }
+
+// Redacted is what a redacted secret reads as in a sent mail's body.
+const Redacted = "******** (removed once sent)"
 
 // Throttle counts refusals sent to one address in the current window.
 type Throttle struct {
@@ -594,6 +601,14 @@ func (t *btx) PutOutMail(m OutMail) error {
 	}
 	if old == nil {
 		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
+	}
+	if m.Sent || m.Failed {
+		for _, secret := range m.Redact {
+			if secret != "" {
+				m.Body = strings.ReplaceAll(m.Body, secret, Redacted)
+			}
+		}
+		m.Redact = nil
 	}
 	pending := t.tx.Bucket(bucketPending)
 	var err error
