@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -290,5 +291,29 @@ func TestSideByName(t *testing.T) {
 	out, _ = pipe(t, db, header(shapeDE, "side2@x", "text/plain")+"GAME shapes\nSIDE German\nPASSWORD de-secret-pw\nSTATUS\n")
 	if !strings.HasPrefix(out, "handled") {
 		t.Errorf("SIDE German: %q, want handled", out)
+	}
+}
+
+// TestHandleTempFail (issue 9): when the message cannot be handled now (here the store is
+// held by another process), handle exits 75 so that Postfix and procmail keep the mail
+// and retry instead of bouncing the player's orders; a wrong command line is still 2.
+func TestHandleTempFail(t *testing.T) {
+	db := shapeDB(t)
+	held, err := bolt.Open(db, 0o600, nil) // what a running serve does to the file
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := []byte(strings.ReplaceAll(header(shapeUS, "temp@x", "text/plain")+shapeOrders, "\n", "\r\n"))
+	code, _, errs := cli(t, raw, "handle", "--db", db, "--address", sampleAddress)
+	held.Close()
+	if code != exitTempFail || !strings.Contains(errs, "locked") {
+		t.Errorf("handle on a held store: exit %d, %q; want %d", code, errs, exitTempFail)
+	}
+	if code, _, _ := cli(t, raw, "handle", "--no-such-flag"); code != 2 {
+		t.Errorf("handle with a wrong flag: exit %d, want 2", code)
+	}
+	// Retried once the store is free, the same mail is handled, once.
+	if out, _ := pipe(t, db, header(shapeUS, "temp@x", "text/plain")+shapeOrders); !strings.HasPrefix(out, "handled") {
+		t.Errorf("the retried mail: %q, want handled", out)
 	}
 }

@@ -68,7 +68,11 @@ commands:
   config sample   print an annotated sample configuration
   config check    check a configuration and log in to its IMAP and SMTP
                   servers: --config FILE [--offline]
-  handle          handle one message from standard input: --config FILE
+  handle          handle one message from standard input: --config FILE;
+                  exit 0 once it is handled and its reply queued (whatever
+                  the orders said), 2 on a wrong command line, 75
+                  (EX_TEMPFAIL: the MTA keeps the mail and retries) when it
+                  could not be handled now, e.g. while serve holds the store
   outbox          print the outbox: --config FILE [--json] [--unsent]
   tick            process reminders and deadlines: --config FILE [--now T]
   audit verify    verify a game's audit chain: --config FILE --game G
@@ -104,6 +108,12 @@ func runEnv(e *env, args []string) int {
 		err = cmdGameNew(e, rest[1:])
 	case "handle":
 		err = cmdHandle(e, rest)
+		if err != nil && !errors.As(err, new(usageError)) && !errors.Is(err, flag.ErrHelp) {
+			// EX_TEMPFAIL: Postfix, procmail and .forward keep the mail and try again,
+			// where any other code bounces the player's orders.
+			fmt.Fprintf(e.stderr, "adjutant: %v (exit %d: the mail is kept and tried again)\n", err, exitTempFail)
+			return exitTempFail
+		}
 	case "serve":
 		err = cmdServe(e, rest)
 	case "config":
@@ -151,6 +161,11 @@ func runEnv(e *env, args []string) int {
 		return 1
 	}
 }
+
+// exitTempFail is sysexits.h's EX_TEMPFAIL, the exit code of `adjutant handle` when it
+// could not handle the message for a reason that may pass (the store is locked by a
+// running daemon, the disk is full, the file cannot be opened).
+const exitTempFail = 75
 
 type usageError string
 
@@ -370,7 +385,10 @@ func cmdHandle(e *env, args []string) error {
 	c.register(fs)
 	maxSize := fs.Int64("max-size", 1<<20, "largest message read, in bytes; larger ones are refused unread")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError(err.Error()) // exit 2: no retry mends a wrong command line
 	}
 	desk, db, err := c.open(e)
 	if err != nil {
