@@ -360,6 +360,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	}
 	defer conn.close()
 	log := s.log()
+	var dropped error // the last session that dropped under a mail, reported at the end
 
 	for i, m := range due {
 		if err := ctx.Err(); err != nil {
@@ -412,6 +413,26 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 				return sent, failed, werr
 			}
 
+		case sendDropped:
+			// Counted against this mail alone, and the pass goes on with the others on a
+			// new connection (a real outage shows at that dial, and ends the pass): one mail
+			// the server drops the connection for never holds the others up, and is given
+			// up after as many drops as refusals.
+			failed++
+			serr = fmt.Errorf("send %s to %v: connection dropped while sending: %w", m.MessageID, m.To, serr)
+			m = s.sendRetry(m, serr)
+			m.Drops++
+			if m.Drops >= s.maxAttempts() {
+				m.Failed = true
+				log.Error("the server dropped the connection every time this mail was sent; given up", sendLogAttrs(m, attempt, serr)...)
+			} else {
+				log.Warn("connection dropped while sending; will retry this mail later", append(sendLogAttrs(m, attempt, serr), "next_attempt", m.NextAttempt)...)
+			}
+			if werr := s.sendPut(ctx, m); werr != nil {
+				return sent, failed, werr
+			}
+			dropped = serr
+
 		case sendConnLost:
 			rest := due[i:]
 			failed += len(rest)
@@ -435,7 +456,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			return sent, failed, serr
 		}
 	}
-	return sent, failed, nil
+	return sent, failed, dropped
 }
 
 // sendRetry returns m after one more failed try: Attempts+1, LastError, and NextAttempt
@@ -566,6 +587,7 @@ const (
 	sendRefusedTemp                    // 4xx for this mail
 	sendRefusedPerm                    // 5xx for this mail
 	sendConnLost                       // connection or session failure: end the pass
+	sendDropped                        // the session dropped while this mail was sent
 	sendCancelled                      // ctx is done
 )
 
@@ -720,12 +742,32 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 			// once more. A fresh connection that fails at once is a real failure.
 			continue
 		}
+		if midData(err) {
+			// The session was up and went down, without a reply, while this mail's content
+			// was on the wire: this mail may be what the server will not take (a header
+			// line too long).
+			return sendDropped, err
+		}
 		return sendConnLost, err
 	}
 }
 
 // smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
 // server's reply; no code at all means the connection itself failed.
+// midData reports whether err is the session ending without an SMTP reply while a mail's
+// content was being sent (DATA, the content, or its closing dot).
+func midData(err error) bool {
+	var se *gomail.SendError
+	if !errors.As(err, &se) || se.ErrorCode() != 0 {
+		return false
+	}
+	switch se.Reason {
+	case gomail.ErrSMTPData, gomail.ErrSMTPDataClose, gomail.ErrWriteContent:
+		return true
+	}
+	return false
+}
+
 func smtpClassify(err error) sendOutcome {
 	var se *gomail.SendError
 	if !errors.As(err, &se) {

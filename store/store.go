@@ -247,6 +247,7 @@ type OutMail struct {
 	SentAt      time.Time `json:"sent_at,omitzero"`
 	Attempts    int       `json:"attempts,omitempty"`
 	Refusals    int       `json:"refusals,omitempty"` // of those, permanent (5xx) refusals
+	Drops       int       `json:"drops,omitempty"`    // of those, sessions that dropped while it was sent
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
 	// Redact lists secrets in Body (an invitation's password) that the store masks once
