@@ -41,6 +41,18 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
 	side := Side(player.Side)
+	if player.Bouncing {
+		// He wrote from the address: mail reaches him again, or at least he reads it.
+		for i := range g.Players {
+			if g.Players[i].Side == player.Side {
+				g.Players[i].Bouncing = false
+			}
+		}
+		if err := h.tx.PutGame(g); err != nil {
+			return "", err
+		}
+		h.game = g
+	}
 	filed, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
