@@ -39,7 +39,7 @@ func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) 
 	for _, src := range f.From {
 		var cands []int
 		for _, i := range st.liveIn(src.Hex, side) {
-			if u := st.Units[i]; !st.isCOWed(u, sc) && !st.hasFired(u.ID) && !taken[i] {
+			if u := st.Units[i]; !st.isCOWed(u) && !st.hasFired(u.ID) && !taken[i] {
 				cands = append(cands, i)
 			}
 		}

@@ -107,7 +107,7 @@ func FuzzResolve(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, p uint8, rolls []byte) {
 		phase := phases[int(p)%len(phases)]
 		st, err := soldiers1918.CaseAdapter{Rules: rules}.State([]string{
-			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2303",
+			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2303", "unit de-inf 2303",
 			"unit us-army 2300 3", "unit york 2300", "unit usmc 3000 4", "unit us-army 2319 2", "unit us-army 2400 4",
 			"unit de-inf 2302 2", "unit de-hmg 2401 1", "unit de-inf 1911 1", "carnage de-inf 2301",
 		})

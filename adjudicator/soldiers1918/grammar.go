@@ -32,6 +32,7 @@ type block struct {
 	hexes []hex.Hex // COW priority list
 	move  moveSpec
 	fire  fireSpec
+	over  overSpec
 	err   error // why the block cannot be read
 	rule  string
 }
@@ -94,6 +95,102 @@ func (f fireSpec) String() string {
 		}
 	}
 	return b.String()
+}
+
+// overSpec is one OVERSTACK line (6.2: "It's always the offended player's choice of
+// solution"): the standing choice for every over-stacked hex of the opponent (Hex zero:
+// OVERSTACK CARNAGE or OVERSTACK MOVE), or one for a hex: which of the opponent's units
+// there leave (Count of Kind; 0 and "" as many as the limit needs, latest arrivals first)
+// and how (Carnage, else To, else the nearest legal hex).
+type overSpec struct {
+	Hex     hex.Hex
+	Count   int
+	Kind    string
+	Carnage bool
+	To      hex.Hex
+}
+
+func (o overSpec) general() bool { return o.Hex == (hex.Hex{}) }
+
+// String is the canonical form: "OVERSTACK CARNAGE", "OVERSTACK 2305 1 ARMY TO 2306".
+func (o overSpec) String() string {
+	if o.general() {
+		if o.Carnage {
+			return "OVERSTACK CARNAGE"
+		}
+		return "OVERSTACK MOVE"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "OVERSTACK %s", o.Hex)
+	if o.Count > 0 {
+		fmt.Fprintf(&b, " %d", o.Count)
+	}
+	if o.Kind != "" {
+		b.WriteString(" " + kindWord[o.Kind])
+	}
+	switch {
+	case o.Carnage:
+		b.WriteString(" CARNAGE")
+	case o.To != (hex.Hex{}):
+		fmt.Fprintf(&b, " TO %s", o.To)
+	default:
+		b.WriteString(" MOVE")
+	}
+	return b.String()
+}
+
+// parseOverstack reads "CARNAGE", "MOVE", or "<hex> [count] [kind] (TO <hex> | CARNAGE |
+// MOVE)".
+func parseOverstack(fields []string) (overSpec, error) {
+	var o overSpec
+	usage := fmt.Errorf("expected OVERSTACK CARNAGE, OVERSTACK MOVE, or OVERSTACK <hex> [count] [kind] TO <hex> (or CARNAGE, or MOVE), e.g. OVERSTACK 2305 1 ARMY TO 2306")
+	if len(fields) == 1 {
+		switch strings.ToUpper(fields[0]) {
+		case "CARNAGE":
+			o.Carnage = true
+			return o, nil
+		case "MOVE":
+			return o, nil
+		}
+	}
+	if len(fields) < 2 {
+		return o, usage
+	}
+	h, err := hex.Parse(fields[0])
+	if err != nil {
+		return o, fmt.Errorf("%v; %v", err, usage)
+	}
+	o.Hex = h
+	rest := fields[1:]
+	switch last := strings.ToUpper(rest[len(rest)-1]); {
+	case last == "CARNAGE":
+		o.Carnage, rest = true, rest[:len(rest)-1]
+	case last == "MOVE":
+		rest = rest[:len(rest)-1]
+	case len(rest) >= 2 && strings.EqualFold(rest[len(rest)-2], "TO"):
+		to, err := hex.Parse(rest[len(rest)-1])
+		if err != nil {
+			return o, fmt.Errorf("TO %s: %v", rest[len(rest)-1], err)
+		}
+		if to == h {
+			return o, fmt.Errorf("TO %s: the units leave %s, so they go to another hex", to, h)
+		}
+		o.To, rest = to, rest[:len(rest)-2]
+	default:
+		return o, usage
+	}
+	for _, f := range rest {
+		if n, err := orders.ParseCount(f); err == nil && o.Count == 0 && o.Kind == "" {
+			o.Count = n
+			continue
+		}
+		kind, ok := placeKinds[strings.ToUpper(f)]
+		if !ok || o.Kind != "" {
+			return o, usage
+		}
+		o.Kind = kind
+	}
+	return o, nil
 }
 
 // parseHexList reads "2301 2302, 2403" or "NONE".
@@ -264,9 +361,7 @@ func parseBlocks(lines []orders.Line) []block {
 			b.fire, b.err = parseFire(l.Fields[1:])
 		case kw == "OVERSTACK":
 			b.kind, b.rule = "overstack", "6.2"
-			if len(l.Fields) != 2 || (!strings.EqualFold(l.Fields[1], "CARNAGE") && !strings.EqualFold(l.Fields[1], "MOVE")) {
-				b.err = fmt.Errorf("expected OVERSTACK CARNAGE or OVERSTACK MOVE")
-			}
+			b.over, b.err = parseOverstack(l.Fields[1:])
 		default:
 			b.kind, b.rule = "unknown", "5.2"
 			b.err = fmt.Errorf("unknown order %q: expected PLOT, CANCEL BOMBARDMENT, SETUP DEFAULT, PLACE, COW, MOVE, FIRE or OVERSTACK (send HELP for examples)", l.Fields[0])

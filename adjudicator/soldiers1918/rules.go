@@ -84,6 +84,7 @@ func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("decode soldiers1918 state: %w", err)
 	}
+	st.migrateCOW(r.sc)
 	return &st, nil
 }
 
@@ -140,7 +141,7 @@ func nextGermanPlot(st *State) int {
 func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
 	st := s.(*State)
 	var out []adjudicator.Checked
-	var placements, phased []block
+	var placements, phased, overstack []block
 	plotsNow := map[int]bool{} // US plots in this submission
 	completeLine := -1
 	for _, b := range parseBlocks(lines) {
@@ -176,9 +177,8 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		case "cow":
 			c = r.checkCOW(st, side, b)
 		case "overstack":
-			c = adjudicator.Checked{Line: b.line, OK: true, Rule: "6.2",
-				Reason: "standing choice: when your opponent over-stacks, the excess units " + map[bool]string{true: "become carnage", false: "move to the nearest legal hex"}[strings.EqualFold(b.line.Fields[1], "CARNAGE")] + " (6.2)",
-				Orders: []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: "OVERSTACK " + strings.ToUpper(b.line.Fields[1]), Summary: "standing over-stacking choice (6.2)"}}}
+			overstack = append(overstack, b)
+			continue
 		case "move", "fire":
 			phased = append(phased, b)
 			continue
@@ -205,6 +205,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	}
 	if len(phased) > 0 {
 		out = append(out, r.checkPhased(st, side, phased)...)
+	}
+	if len(overstack) > 0 {
+		out = append(out, r.checkOverstack(side, overstack)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line.No < out[j].Line.No })
 	return out
@@ -695,7 +698,7 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 	st := s.(*State)
 	v := MapView{Turn: st.T, Phase: st.PhaseTitle(), Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
-	for _, id := range st.COWed {
+	for _, id := range st.COWedHexes() {
 		if h, err := hex.Parse(id); err == nil {
 			v.COWed[h] = true
 		}
@@ -750,6 +753,61 @@ func (r *Rules) checkCOW(st *State, side adjudicator.Side, b block) adjudicator.
 	c.OK = true
 	c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyCOW, Kind: "standing", Text: text, Summary: "standing Chaos of War list (7.4)"}}
 	return c
+}
+
+// checkOverstack reads the OVERSTACK lines of a submission: together they are one
+// standing order, the offended player's choice for the opponent's over-stacks (6.2),
+// which replaces the one on file.
+func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudicator.Checked {
+	out := make([]adjudicator.Checked, len(blocks))
+	general := -1
+	ok := true
+	var lines []string
+	for i, b := range blocks {
+		o := b.over
+		c := adjudicator.Checked{Line: b.line, Rule: "6.2"}
+		switch {
+		case o.general() && general >= 0:
+			c.Reason = "one OVERSTACK CARNAGE or OVERSTACK MOVE a submission: it is your choice for every hex"
+		case o.general():
+			general = i
+			c.OK = true
+			c.Reason = "standing choice: when your opponent over-stacks, the excess units move to the nearest legal hex (6.2)"
+			if o.Carnage {
+				c.Reason = "standing choice: when your opponent over-stacks, the excess units become carnage (6.2)"
+			}
+		case !r.sc.OnMap(o.Hex):
+			c.Reason = fmt.Sprintf("hex %s is not on the map", o.Hex)
+		case o.To != (hex.Hex{}) && !r.sc.OnMap(o.To):
+			c.Reason = fmt.Sprintf("hex %s is not on the map", o.To)
+		case o.Kind != "" && sideOf(o.Kind) == side:
+			c.Reason = fmt.Sprintf("%s units are yours: you choose among your opponent's units, when he over-stacks (6.2: the offended player's choice)", kindWord[o.Kind])
+		default:
+			c.OK = true
+			what := "units"
+			if o.Kind != "" {
+				what = kindName[o.Kind] + "s"
+			}
+			if o.Count > 0 {
+				what = fmt.Sprintf("up to %d %s", o.Count, what)
+			}
+			how := "move to the nearest legal hex"
+			switch {
+			case o.Carnage:
+				how = "become carnage"
+			case o.To != (hex.Hex{}):
+				how = fmt.Sprintf("go to %s if it is one of the nearest legal hexes (else the standing choice)", o.To)
+			}
+			c.Reason = fmt.Sprintf("standing choice: when your opponent over-stacks in %s, %s leave as the limit needs, the last to arrive first, and %s (6.2)", o.Hex, what, how)
+		}
+		ok = ok && c.OK
+		lines = append(lines, o.String())
+		out[i] = c
+	}
+	if ok {
+		out[0].Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: strings.Join(lines, "\n"), Summary: "standing over-stacking choice (6.2)"}}
+	}
+	return out
 }
 
 // checkPhased reads MOVE and FIRE lines: each kind together is one order for the next
