@@ -67,10 +67,13 @@ func (m moveSpec) String() string {
 	return b.String()
 }
 
-// fireSpec is one FIRE line: the target hex and the firing units by hex (10.3).
+// fireSpec is one FIRE line: the target hex and the firing units by hex (10.3), and the
+// kind that advances after combat (10.10) when Army and USMC both fired from adjacent
+// hexes (KindUSArmy or KindUSMC; "" for the default, the kind that fills the hex most).
 type fireSpec struct {
-	Target hex.Hex
-	From   []fireSource
+	Target  hex.Hex
+	From    []fireSource
+	Advance string
 }
 
 // fireSource is the units of one hex that fire: all that can (Count 0, Kind ""), all of
@@ -93,6 +96,9 @@ func (f fireSpec) String() string {
 		if s.Kind != "" {
 			b.WriteString(" " + kindWord[s.Kind])
 		}
+	}
+	if f.Advance != "" {
+		b.WriteString(" ADVANCE " + kindWord[f.Advance])
 	}
 	return b.String()
 }
@@ -250,7 +256,7 @@ func parseMove(fields []string) (moveSpec, error) {
 // parseFire reads "<target> FROM <hex> [count] [kind] <hex> ...".
 func parseFire(fields []string) (fireSpec, error) {
 	var f fireSpec
-	usage := fmt.Errorf("expected FIRE <target hex> FROM <hex> [count kind] ..., e.g. FIRE 2305 FROM 2304 2306, or FIRE NONE")
+	usage := fmt.Errorf("expected FIRE <target hex> FROM <hex> [count kind] ... [ADVANCE ARMY|USMC], e.g. FIRE 2305 FROM 2304 2306, or FIRE NONE")
 	if len(fields) < 3 || !strings.EqualFold(fields[1], "FROM") {
 		return f, usage
 	}
@@ -259,7 +265,19 @@ func parseFire(fields []string) (fireSpec, error) {
 		return f, fmt.Errorf("target: %v", err)
 	}
 	f.Target = t
-	for _, tok := range fields[2:] {
+	from := fields[2:]
+	if n := len(from); n >= 2 && strings.EqualFold(from[n-2], "ADVANCE") {
+		switch strings.ToUpper(from[n-1]) {
+		case "ARMY", "YORK":
+			f.Advance = KindUSArmy
+		case "USMC", "MARINES":
+			f.Advance = KindUSMC
+		default:
+			return f, fmt.Errorf("ADVANCE %s: expected ADVANCE ARMY or ADVANCE USMC, the kind that advances after combat (10.10, 6.4)", from[n-1])
+		}
+		from = from[:n-2]
+	}
+	for _, tok := range from {
 		if h, err := hex.Parse(tok); err == nil {
 			f.From = append(f.From, fireSource{Hex: h})
 			continue

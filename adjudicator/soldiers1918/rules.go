@@ -180,6 +180,10 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			overstack = append(overstack, b)
 			continue
 		case "move", "fire":
+			if b.kind == "fire" && b.fire.Advance != "" && side == DE {
+				c.Reason = "ADVANCE chooses between US Army and USMC platoons (6.4); every adjacent German infantry platoon that fired advances, up to the limit (10.10)"
+				break
+			}
 			phased = append(phased, b)
 			continue
 		}
