@@ -68,8 +68,16 @@ func FuzzCheck(f *testing.F) {
 func checkOne(t *testing.T, rules *soldiers1918.Rules, st adjudicator.State, side adjudicator.Side, lines []orders.Line, text string) {
 	{
 		checked := rules.Check(st, side, lines, nil)
-		if len(checked) != len(lines) {
-			t.Fatalf("%d lines, %d verdicts for %q", len(lines), len(checked), text)
+		// One verdict a line; a line may carry further refusals (a placement's totals).
+		first := map[int]bool{}
+		for _, c := range checked {
+			if first[c.Line.No] && c.OK {
+				t.Fatalf("line %d has a second verdict that is not a refusal, for %q", c.Line.No, text)
+			}
+			first[c.Line.No] = true
+		}
+		if len(first) != len(lines) {
+			t.Fatalf("%d lines, %d lines with a verdict for %q", len(lines), len(first), text)
 		}
 		for _, c := range checked {
 			if !c.OK && c.Reason == "" {

@@ -10,7 +10,6 @@ package soldiers1918
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -205,7 +204,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 	}
 	if len(placements) > 0 {
-		out = append(out, r.checkPlacement(st, side, placements, filed)...)
+		out = append(out, r.checkPlacement(st, side, placements)...)
 	}
 	if len(phased) > 0 {
 		out = append(out, r.checkPhased(st, side, phased)...)
@@ -312,150 +311,6 @@ func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicato
 			Summary: fmt.Sprintf("US standing order for turn %d, Phase I", turn)}}
 	}
 	return c
-}
-
-// checkPlacement checks a side's whole deployment: every unit of the counter mix placed,
-// in legal hexes, within the stacking limits (3.5, 3.6, 6.3, 6.4, 6.6).
-func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block, filed []adjudicator.Order) []adjudicator.Checked {
-	verdict := func(ok bool, reason, rule string) []adjudicator.Checked {
-		var out []adjudicator.Checked
-		for _, b := range blocks {
-			out = append(out, adjudicator.Checked{Line: b.line, OK: ok, Reason: reason, Rule: rule})
-		}
-		return out
-	}
-	if st.T != 0 || (side == DE && st.P == PhaseUSSetup) {
-		return verdict(false, "set-up is over for your side: units are placed only during set-up (3.5, 3.6)", "3.5, 3.6")
-	}
-	var items []Placement
-	isDefault := false
-	for _, b := range blocks {
-		if b.kind == "setup-default" {
-			isDefault = true
-		}
-		items = append(items, b.place...)
-	}
-	if isDefault {
-		if len(blocks) > 1 {
-			return verdict(false, "SETUP DEFAULT replaces every PLACE line: send one or the other", "3.5, 3.6")
-		}
-		items = r.defaultPlacement(side)
-	}
-	items = withYork(items)
-	if err := r.legalPlacement(st, side, items); err != nil {
-		rule := "3.6, 6.4"
-		if side == DE {
-			rule = "3.5, 6.3"
-		}
-		return verdict(false, err.Error(), rule)
-	}
-	text := placementText(items)
-	if isDefault {
-		text = "SETUP DEFAULT"
-	}
-	name := "US"
-	if side == DE {
-		name = "German"
-	}
-	out := verdict(true, "part of your placement", "3.5, 3.6")
-	out[0].Reason = fmt.Sprintf("sealed: %s placement of all units, held until the %s set-up step", name, name)
-	out[0].Orders = []adjudicator.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
-		Summary: name + " placement (3.5, 3.6)"}}
-	return out
-}
-
-func (r *Rules) defaultPlacement(side adjudicator.Side) []Placement {
-	src := r.sc.DefaultUS
-	if side == DE {
-		src = r.sc.DefaultGerman
-	}
-	return slices.Clone(src)
-}
-
-// withYork makes the Sergeant York counter explicit: without a YORK item, one ARMY
-// platoon of the first Army hex is him (12.5: he is one of the 144 Army platoons).
-func withYork(items []Placement) []Placement {
-	for _, it := range items {
-		if it.Kind == KindYork {
-			return items
-		}
-	}
-	out := append([]Placement(nil), items...)
-	for i, it := range out {
-		if it.Kind == KindUSArmy {
-			out[i].Count--
-			out = append(out, Placement{Hex: it.Hex, Kind: KindYork, Count: 1})
-			if out[i].Count == 0 {
-				out = append(out[:i], out[i+1:]...)
-			}
-			return out
-		}
-	}
-	return out
-}
-
-func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []Placement) error {
-	counts := map[string]int{}
-	perHex := map[hex.Hex]map[string]int{}
-	for _, it := range items {
-		if sideOf(it.Kind) != side {
-			return fmt.Errorf("%s units are not yours to place", kindWord[it.Kind])
-		}
-		if !r.sc.OnMap(it.Hex) {
-			return fmt.Errorf("hex %s is not on the map", it.Hex)
-		}
-		counts[it.Kind] += it.Count
-		if perHex[it.Hex] == nil {
-			perHex[it.Hex] = map[string]int{}
-		}
-		perHex[it.Hex][it.Kind] += it.Count
-	}
-	limit := 3
-	if st.Quality == 6 {
-		limit = 4 // 6.3: a shock troop division
-	}
-	hexes := make([]hex.Hex, 0, len(perHex))
-	for h := range perHex {
-		hexes = append(hexes, h)
-	}
-	sort.Slice(hexes, func(i, j int) bool { return hexes[i].String() < hexes[j].String() })
-	for _, h := range hexes {
-		k := perHex[h]
-		if side == DE {
-			if !r.sc.GermanSetupHex(h) {
-				return fmt.Errorf("hex %s is outside the German position: on or behind the Main Trench line, or an outpost such as 3801 (3.5)", h)
-			}
-			if n := k[KindDeInf] + k[KindDeHMG]; n > limit {
-				if st.Quality == 0 {
-					return fmt.Errorf("hex %s holds %d units; the limit is 3 per hex, 4 only with a shock troop division, which the division-quality roll (3.4) has not yet shown (6.3)", h, n)
-				}
-				return fmt.Errorf("hex %s holds %d units; the German limit is %d per hex (6.3)", h, n, limit)
-			}
-			continue
-		}
-		if h.Row != 0 {
-			return fmt.Errorf("hex %s is not in the No Man's Land row xx00 where the US sets up (3.6)", h)
-		}
-		army, usmc := k[KindUSArmy]+k[KindYork], k[KindUSMC]
-		if army > 0 && usmc > 0 {
-			return fmt.Errorf("hex %s mixes US Army and USMC units, which may never stack together (6.4)", h)
-		}
-		if army > 4 || usmc > 4 {
-			return fmt.Errorf("hex %s holds %d units; the US limit is 4 per hex (6.4)", h, army+usmc)
-		}
-	}
-	var want []string
-	if side == DE {
-		want = []string{KindDeInf, KindDeHMG}
-	} else {
-		want = []string{KindUSArmy, KindYork, KindUSMC}
-	}
-	for _, k := range want {
-		if counts[k] != r.sc.Counters[k] {
-			return fmt.Errorf("%d %s placed; the counter mix has exactly %d and all of them set up", counts[k], kindWord[k], r.sc.Counters[k])
-		}
-	}
-	return nil
 }
 
 // Waiting implements adjudicator.Ruleset.
