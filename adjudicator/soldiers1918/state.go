@@ -227,9 +227,11 @@ func (s *State) hasCOW(id string) bool {
 // COWedHexes returns the hexes holding a COWed marker, sorted: those of the live COWed
 // units.
 func (s *State) COWedHexes() []string {
+	seen := map[string]bool{}
 	var out []string
 	for _, u := range s.Units {
-		if s.isCOWed(u) && !slices.Contains(out, u.Hex) {
+		if !seen[u.Hex] && s.isCOWed(u) {
+			seen[u.Hex] = true
 			out = append(out, u.Hex)
 		}
 	}
