@@ -19,6 +19,11 @@ import (
 //	CANCEL BOMBARDMENT              US: attempt to cancel at the next Phase I (5.2 I)
 //	SETUP DEFAULT                   the scenario's deployment (3.5, 3.6)
 //	PLACE 3801 2 INF 1 HMG          placement lines (3.5, 3.6)
+//	COW 2303 4802                   standing Chaos of War priority list (7.4)
+//	MOVE 2 ARMY 2300-2301-EXIT      movement (9.0, 4.1)
+//	FIRE 2305 FROM 2304 2 INF 2306  fire (10.0); ADVANCE ARMY|USMC at the end (10.10)
+//	OVERSTACK CARNAGE               the offended player's standing choice (6.2); also
+//	OVERSTACK 2305 1 ARMY TO 2306   per hex: which units leave, TO a hex, CARNAGE or MOVE
 
 // block is one parsed order block: a keyword line and its continuation lines.
 type block struct {
