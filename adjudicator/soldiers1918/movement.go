@@ -127,20 +127,21 @@ func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (res
 		if d != nil && st.hasCOW(next.String()) && (n+2 < len(m.Path) || m.Exit) && r.cowCheck(units, next, d) {
 			// 7.4 stops the units that can be COWed; 7.5, 7.6 and 12.5 supersede 7.4 for
 			// the others, which go on along the ordered path.
-			var goOn []int
+			var goOn, stopped []int
 			for _, i := range units {
 				if st.cowImmune(st.Units[i], sc) {
 					goOn = append(goOn, i)
 				} else {
 					st.cowUnit(i, sc)
 					delete(moving, i)
+					stopped = append(stopped, i)
 				}
 			}
 			if len(goOn) == 0 {
 				return res, nil
 			}
+			r.event("12.5, 7.6", "%s COWed in %s; %s never becomes COWed (7.6 supersedes 7.4): it goes on along its path alone.", unitNames(st, stopped), next, unitNames(st, goOn))
 			units, ma = goOn, slowest(goOn)
-			r.event("12.5, 7.6", "%s never becomes COWed (7.6 supersedes 7.4): it goes on along its path alone.", unitNames(st, goOn))
 		}
 	}
 	if m.Exit {

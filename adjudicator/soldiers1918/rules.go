@@ -657,7 +657,7 @@ func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudica
 			case o.Carnage:
 				how = "become carnage"
 			case o.To != (hex.Hex{}):
-				how = fmt.Sprintf("go to %s if it is one of the nearest legal hexes (else the standing choice)", o.To)
+				how = fmt.Sprintf("go to %s if it is one of the nearest legal hexes (else to the lowest-numbered of them)", o.To)
 			}
 			c.Reason = fmt.Sprintf("standing choice: when your opponent over-stacks in %s, %s leave as the limit needs, the last to arrive first, and %s (6.2)", o.Hex, what, how)
 		}
