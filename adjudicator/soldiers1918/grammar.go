@@ -190,18 +190,28 @@ func parseOverstack(fields []string) (overSpec, error) {
 	default:
 		return o, usage
 	}
-	for _, f := range rest {
-		if n, err := orders.ParseCount(f); err == nil && o.Count == 0 && o.Kind == "" {
-			o.Count = n
-			continue
-		}
-		kind, ok := placeKinds[strings.ToUpper(f)]
-		if !ok || o.Kind != "" {
-			return o, usage
-		}
-		o.Kind = kind
+	var ok bool
+	if o.Count, o.Kind, ok = parseCountKind(rest); !ok {
+		return o, usage
 	}
 	return o, nil
+}
+
+// parseCountKind reads the "[count] [kind]" that picks units in MOVE and OVERSTACK
+// ("2 ARMY", "USMC", "3", or nothing).
+func parseCountKind(fields []string) (count int, kind string, ok bool) {
+	for _, f := range fields {
+		if n, err := orders.ParseCount(f); err == nil && count == 0 && kind == "" {
+			count = n
+			continue
+		}
+		k, known := placeKinds[strings.ToUpper(f)]
+		if !known || kind != "" {
+			return 0, "", false
+		}
+		kind = k
+	}
+	return count, kind, true
 }
 
 // parseHexList reads "2301 2302, 2403" or "NONE".
@@ -230,16 +240,9 @@ func parseMove(fields []string) (moveSpec, error) {
 		return m, usage
 	}
 	path := fields[len(fields)-1]
-	for _, f := range fields[:len(fields)-1] {
-		if n, err := orders.ParseCount(f); err == nil && m.Count == 0 && m.Kind == "" {
-			m.Count = n
-			continue
-		}
-		kind, ok := placeKinds[strings.ToUpper(f)]
-		if !ok || m.Kind != "" {
-			return m, usage
-		}
-		m.Kind = kind
+	var ok bool
+	if m.Count, m.Kind, ok = parseCountKind(fields[:len(fields)-1]); !ok {
+		return m, usage
 	}
 	steps := strings.Split(path, "-")
 	if strings.EqualFold(steps[len(steps)-1], "EXIT") {
