@@ -666,6 +666,11 @@ func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudica
 		out[i] = c
 	}
 	if ok {
+		if len(blocks) > 1 {
+			out[0].Reason += "; with the other OVERSTACK lines of this mail it replaces every OVERSTACK line you sent before"
+		} else {
+			out[0].Reason += "; it replaces every OVERSTACK line you sent before"
+		}
 		out[0].Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: strings.Join(lines, "\n"), Summary: "standing over-stacking choice (6.2)"}}
 	}
 	return out
