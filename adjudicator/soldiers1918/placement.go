@@ -56,7 +56,7 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block)
 		out = verdict(true, "")
 	} else {
 		perItem, totals := r.placementProblems(st, side, items)
-		out = verdict(true, "right as it stands; nothing is filed until every line and total is (3.5, 3.6)")
+		out = verdict(true, "this line is right; the placement is filed once every line and total is")
 		refused := len(totals) > 0
 		for k, probs := range perItem {
 			if len(probs) == 0 {
@@ -79,12 +79,8 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block)
 				last = b.line
 			}
 		}
-		totalRule := "3.6, 12.5"
-		if side == DE {
-			totalRule = "3.5"
-		}
 		for _, t := range totals {
-			out = append(out, adjudicator.Checked{Line: last, Reason: "the placement as a whole: " + t, Rule: totalRule})
+			out = append(out, adjudicator.Checked{Line: last, Reason: "the placement as a whole: " + t.text, Rule: t.rule})
 		}
 		if refused {
 			return out
@@ -148,17 +144,20 @@ func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []Placeme
 		}
 	}
 	for _, t := range totals {
-		errs = append(errs, errors.New(t))
+		errs = append(errs, fmt.Errorf("%s (%s)", t.text, t.rule))
 	}
 	return errors.Join(errs...)
 }
+
+// placementTotal is a total of the counter mix that does not add up, and its rule.
+type placementTotal struct{ text, rule string }
 
 // placementProblems finds what is wrong with a placement: for each item, its own
 // problems (a hex off the map or outside the side's set-up area, another side's units,
 // a hex over the stacking limit: said on every item of that hex); and each total of the
 // counter mix that does not add up. Sergeant York's platoon counts among the 144 Army
 // platoons (3.6, 12.5), as HELP says.
-func (r *Rules) placementProblems(st *State, side adjudicator.Side, items []Placement) (perItem [][]string, totals []string) {
+func (r *Rules) placementProblems(st *State, side adjudicator.Side, items []Placement) (perItem [][]string, totals []placementTotal) {
 	perItem = make([][]string, len(items))
 	counts := map[string]int{}
 	perHex := map[hex.Hex]map[string]int{}
@@ -210,7 +209,7 @@ func (r *Rules) placementProblems(st *State, side adjudicator.Side, items []Plac
 	}
 	total := func(placed, want int, what, note, rule string) {
 		if placed != want {
-			totals = append(totals, fmt.Sprintf("%d %s placed; the counter mix has exactly %d%s, and all of them set up (%s)", placed, what, want, note, rule))
+			totals = append(totals, placementTotal{fmt.Sprintf("%d %s placed; the counter mix has exactly %d%s, and all of them set up", placed, what, want, note), rule})
 		}
 	}
 	c := r.sc.Counters
@@ -221,7 +220,7 @@ func (r *Rules) placementProblems(st *State, side adjudicator.Side, items []Plac
 	}
 	total(counts[KindUSArmy]+counts[KindYork], c[KindUSArmy]+c[KindYork], "Army platoons (ARMY and YORK together)", ", Sergeant York's among them", "3.6, 12.5")
 	if counts[KindYork] > c[KindYork] {
-		totals = append(totals, fmt.Sprintf("%d YORK placed; there is %d Sergeant York platoon (12.5)", counts[KindYork], c[KindYork]))
+		totals = append(totals, placementTotal{fmt.Sprintf("%d YORK placed; there is %d Sergeant York platoon", counts[KindYork], c[KindYork]), "12.5"})
 	}
 	total(counts[KindUSMC], c[KindUSMC], "USMC", "", "3.6")
 	return perItem, totals

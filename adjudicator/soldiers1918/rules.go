@@ -645,12 +645,17 @@ func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudica
 			c.Reason = fmt.Sprintf("%s units are yours: you choose among your opponent's units, when he over-stacks (6.2: the offended player's choice)", kindWord[o.Kind])
 		default:
 			c.OK = true
-			what := "units"
+			what := "his units"
 			if o.Kind != "" {
-				what = kindName[o.Kind] + "s"
+				what = "his " + kindName[o.Kind] + "s"
 			}
-			if o.Count > 0 {
-				what = fmt.Sprintf("up to %d %s", o.Count, what)
+			switch {
+			case o.Count == 1 && o.Kind != "":
+				what = "1 " + kindName[o.Kind] + " at most"
+			case o.Count == 1:
+				what = "1 unit at most"
+			case o.Count > 1:
+				what = fmt.Sprintf("up to %d of %s", o.Count, what)
 			}
 			how := "move to the nearest legal hex"
 			switch {
@@ -659,7 +664,7 @@ func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudica
 			case o.To != (hex.Hex{}):
 				how = fmt.Sprintf("go to %s if it is one of the nearest legal hexes (else to the lowest-numbered of them)", o.To)
 			}
-			c.Reason = fmt.Sprintf("standing choice: when your opponent over-stacks in %s, %s leave as the limit needs, the last to arrive first, and %s (6.2)", o.Hex, what, how)
+			c.Reason = fmt.Sprintf("standing choice: when your opponent over-stacks in %s, the excess is taken from %s (the last to arrive first, no more than the limit needs) and they %s (6.2)", o.Hex, what, how)
 		}
 		ok = ok && c.OK
 		lines = append(lines, o.String())
