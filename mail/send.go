@@ -70,6 +70,9 @@ type SMTPConfig struct {
 	Password string
 	// From is the game mailbox address, From and envelope sender of every mail.
 	From string
+	// FromName is the display name of From ("Adjutant" when empty), so that players'
+	// mail clients show who wrote.
+	FromName string
 	// HeloName is the name given in EHLO; empty means the host name of this machine.
 	HeloName string
 	// Timeout bounds each network step (dial and greeting, and each mail); 0 means 30s.
@@ -212,7 +215,15 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("build %s: no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := msg.From(s.Config.From); err != nil {
+	from := s.Config.From
+	if a, err := netmail.ParseAddress(from); err == nil && a.Name == "" {
+		name := s.Config.FromName
+		if name == "" {
+			name = "Adjutant"
+		}
+		from = (&netmail.Address{Name: name, Address: a.Address}).String()
+	}
+	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
 	}
 	if err := msg.To(m.To...); err != nil {
@@ -404,9 +415,15 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 		case sendConnLost:
 			rest := due[i:]
 			failed += len(rest)
+			var refused *LoginError
+			if errors.As(serr, &refused) {
+				// The host must fix the configuration: said in words, at error level.
+				log.Error(refused.Error()+"; remaining mails held back", "held_back", len(rest), "attempt", attempt)
+			} else {
+				log.Warn("smtp connection failed; pass ended, remaining mails held back",
+					append(sendLogAttrs(m, attempt, fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)), "held_back", len(rest))...)
+			}
 			serr = fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)
-			log.Warn("smtp connection failed; pass ended, remaining mails held back",
-				append(sendLogAttrs(m, attempt, serr), "held_back", len(rest))...)
 			held := make([]store.OutMail, len(rest))
 			for j, r := range rest {
 				held[j] = s.sendRetry(r, serr)
@@ -566,6 +583,7 @@ type smtpConn struct {
 	raw  net.Conn       // the TCP (or implicit TLS) connection under c
 	stop func() bool    // unregisters the close-on-cancel of raw
 	used bool           // a mail went through c (accepted or refused by the server)
+	auth *smtpAuth      // nil: no AUTH configured
 }
 
 func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
@@ -597,9 +615,8 @@ func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
 		opts = append(opts, gomail.WithHELO(cfg.HeloName))
 	}
 	if cfg.Username != "" {
-		opts = append(opts, gomail.WithSMTPAuthCustom(&smtpAuth{
-			user: cfg.Username, pass: cfg.Password, host: cfg.Host, plainText: cfg.Security == "none",
-		}))
+		sc.auth = &smtpAuth{user: cfg.Username, pass: cfg.Password, host: cfg.Host, plainText: cfg.Security == "none"}
+		opts = append(opts, gomail.WithSMTPAuthCustom(sc.auth))
 	}
 	client, err := gomail.NewClient(cfg.Host, opts...)
 	if err != nil {
@@ -629,9 +646,16 @@ func (sc *smtpConn) dial(ctx context.Context, network, addr string) (net.Conn, e
 }
 
 func (sc *smtpConn) connect() error {
+	if sc.auth != nil {
+		sc.auth.started = false
+	}
 	c, err := sc.client.DialToSMTPClientWithContext(sc.ctx)
 	if err != nil {
 		sc.drop() // go-mail leaves the connection open when EHLO, STARTTLS or AUTH fail
+		if sc.auth != nil && sc.auth.started && sc.ctx.Err() == nil {
+			// EHLO and STARTTLS went through: the login is what failed.
+			return &LoginError{Proto: "SMTP", User: sc.cfg.Username, Addr: sc.addr, Err: err}
+		}
 		return fmt.Errorf("connect to %s (%s): %w", sc.addr, sc.cfg.Security, err)
 	}
 	sc.c, sc.used = c, false
@@ -735,6 +759,7 @@ type smtpAuth struct {
 	user, pass, host string
 	plainText        bool // Security "none": loopback, so credentials may go unencrypted
 	next             gosmtp.Auth
+	started          bool // AUTH was sent: a failure from here on is the server's refusal
 }
 
 func (a *smtpAuth) Start(info *gosmtp.ServerInfo) (string, []byte, error) {
@@ -748,9 +773,29 @@ func (a *smtpAuth) Start(info *gosmtp.ServerInfo) (string, []byte, error) {
 	default:
 		return "", nil, fmt.Errorf("smtp: the server offers AUTH %s, neither PLAIN nor LOGIN", strings.Join(info.Auth, " "))
 	}
-	return a.next.Start(info)
+	mech, resp, err := a.next.Start(info)
+	a.started = err == nil
+	return mech, resp, err
 }
 
 func (a *smtpAuth) Next(fromServer []byte, more bool) ([]byte, error) {
 	return a.next.Next(fromServer, more)
+}
+
+// CheckSMTP connects to the submission server as the sender would (TLS as configured),
+// logs in when a Username is set, and says QUIT, sending nothing. For `adjutant config
+// check`. A refused login is a *LoginError.
+func CheckSMTP(ctx context.Context, c SMTPConfig) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	sc, err := (&Sender{Config: c}).newSMTPConn(ctx)
+	if err != nil {
+		return err
+	}
+	if err := sc.connect(); err != nil {
+		return err
+	}
+	sc.close()
+	return nil
 }

@@ -109,7 +109,7 @@ func TestSenderDrainOnceSendsInOrderWithHeaders(t *testing.T) {
 		t.Errorf("envelope = %q -> %q", got[0].From, got[0].To)
 	}
 	for name, want := range map[string]string{
-		"From":           "<game@adjutant.example>",
+		"From":           `"Adjutant" <game@adjutant.example>`,
 		"To":             "<bob@example.net>",
 		"Subject":        "Soldiers 1918: results of turn 3",
 		"Auto-Submitted": "auto-generated",
@@ -554,7 +554,7 @@ func TestSenderTLSAndAuth(t *testing.T) {
 		{name: "implicit TLS, PLAIN", security: "tls", mechs: []string{"PLAIN", "LOGIN"}, password: "s3cret"},
 		{name: "STARTTLS, LOGIN only", security: "starttls", mechs: []string{"LOGIN"}, password: "s3cret"},
 		{name: "plain loopback, PLAIN", security: "none", mechs: []string{"PLAIN"}, password: "s3cret"},
-		{name: "wrong password", security: "tls", mechs: []string{"PLAIN"}, password: "guess", wantErr: "AUTH"},
+		{name: "wrong password", security: "tls", mechs: []string{"PLAIN"}, password: "guess", wantErr: "SMTP login refused for user game@adjutant.example at 127.0.0.1:"},
 		{name: "unverifiable certificate", security: "tls", mechs: []string{"PLAIN"}, password: "s3cret", verify: true, wantErr: "certificate"},
 		{name: "no PLAIN nor LOGIN", security: "starttls", mechs: []string{"CRAM-MD5"}, password: "s3cret", wantErr: "neither PLAIN nor LOGIN"},
 	} {

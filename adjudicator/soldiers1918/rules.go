@@ -284,9 +284,9 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 	o.Kind, o.Sealed, o.Text = "plot", true, plotText(b.turn, b.none, b.items)
 	c.OK, c.Orders = true, []adjudicator.Order{o}
 	if b.none {
-		c.Reason = fmt.Sprintf("sealed: no bombardment in turn %d", b.turn)
+		c.Reason = fmt.Sprintf("no bombardment in turn %d", b.turn)
 	} else {
-		c.Reason = fmt.Sprintf("sealed: %d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
+		c.Reason = fmt.Sprintf("%d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
 	}
 	return c
 }
