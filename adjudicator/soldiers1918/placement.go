@@ -17,8 +17,8 @@ import (
 // checkPlacement checks a side's whole deployment: every unit of the counter mix placed,
 // in legal hexes, within the stacking limits (3.5, 3.6, 6.3, 6.4, 6.6). Each PLACE line
 // gets its own verdict; each wrong total is one more refused entry on the last PLACE
-// line.
-func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block) []adjudicator.Checked {
+// line, which says so when unread PLACE lines (refused on their own) are not counted.
+func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block, unread int) []adjudicator.Checked {
 	rule := "3.6, 6.4"
 	if side == DE {
 		rule = "3.5, 6.3"
@@ -79,10 +79,14 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block)
 				last = b.line
 			}
 		}
-		for _, t := range totals {
-			out = append(out, adjudicator.Checked{Line: last, Reason: "the placement as a whole: " + t.text, Rule: t.rule})
+		note := ""
+		if unread > 0 {
+			note = fmt.Sprintf(" (not counting the %d PLACE line(s) that could not be read)", unread)
 		}
-		if refused {
+		for _, t := range totals {
+			out = append(out, adjudicator.Checked{Line: last, Reason: "the placement as a whole: " + t.text + note, Rule: t.rule})
+		}
+		if refused || unread > 0 {
 			return out
 		}
 		for i := range out {

@@ -87,6 +87,25 @@ func TestPlacementEveryErrorAtOnce(t *testing.T) {
 	}
 }
 
+// TestPlacementUnreadLineNotCounted: a PLACE line that cannot be read is refused on
+// its own, and the totals say they do not count it.
+func TestPlacementUnreadLineNotCounted(t *testing.T) {
+	a := caseAdapter(t)
+	st, err := a.State([]string{"phase setup-us", "quality 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := verdicts(a.Rules.Check(st, "us", placeLines([]string{"PLACE 1000 4 ARMY", "PLACE 1100 4 TANKS"}), nil))
+	if v := got[2][0]; v.OK || !strings.Contains(v.Reason, `unit kind "TANKS"`) {
+		t.Errorf("line 2: %v %q, want refused for its unit kind", v.OK, v.Reason)
+	}
+	if v := got[1]; len(v) != 3 || !v[0].OK || v[1].OK ||
+		!strings.Contains(v[1].Reason, "4 Army platoons (ARMY and YORK together) placed") ||
+		!strings.Contains(v[1].Reason, "not counting the 1 PLACE line(s) that could not be read") {
+		t.Errorf("line 1 = %+v, want ok, then the Army and USMC totals noting the unread line", v)
+	}
+}
+
 // TestPlacementTotalsAgreeWithHelp: the counts a refusal gives are the ones HELP
 // gives: 24 INF and 9 HMG (3.5); 144 Army platoons with Sergeant York's (3.6, 12.5),
 // 12 USMC.

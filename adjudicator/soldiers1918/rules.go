@@ -141,11 +141,15 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	st := s.(*State)
 	var out []adjudicator.Checked
 	var placements, phased, overstack []block
+	unreadPlace := 0           // PLACE lines that could not be read: the totals miss their units
 	plotsNow := map[int]bool{} // US plots in this submission
 	completeLine := -1
 	for _, b := range parseBlocks(lines) {
 		c := adjudicator.Checked{Line: b.line, Rule: b.rule}
 		if b.err != nil {
+			if b.kind == "place" {
+				unreadPlace++
+			}
 			c.Reason = b.err.Error()
 			out = append(out, c)
 			out = appendContinuations(out, b, false, "")
@@ -204,7 +208,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 	}
 	if len(placements) > 0 {
-		out = append(out, r.checkPlacement(st, side, placements)...)
+		out = append(out, r.checkPlacement(st, side, placements, unreadPlace)...)
 	}
 	if len(phased) > 0 {
 		out = append(out, r.checkPhased(st, side, phased)...)
