@@ -560,8 +560,8 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 // both sides see every unit, carnage and marker.
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 	st := s.(*State)
-	// The header gives the turn; the phase title need not say it again.
-	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, ", st.T))
+	// The header gives the turn and says "phase": the title need not say them again.
+	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, Phase ", st.T))
 	v := MapView{Turn: st.T, Phase: phase, Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
 	for _, id := range st.COWedHexes() {
 		if h, err := hex.Parse(id); err == nil {
