@@ -2,6 +2,7 @@ package soldiers1918_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,14 @@ func TestDecodeMigratesCOWMarkers(t *testing.T) {
 		if slices.Contains(got, not) {
 			t.Errorf("Describe() = %q, want no line %q", got, not)
 		}
+	}
+	// The map shows the marker where the COWed units are, and only there.
+	out := a.Rules.Map(st, "us")
+	if c := mvCellAt(t, out, scH("2511")); !strings.Contains(c, "!") {
+		t.Errorf("map cell of 2511 = %q, want the COWed marker !", c)
+	}
+	if c := mvCellAt(t, out, scH("2611")); strings.Contains(c, "!") {
+		t.Errorf("map cell of 2611 = %q, want no COWed marker (7.6)", c)
 	}
 	// Encoded again, the markers are stored as units only.
 	enc, err := a.Rules.Encode(st)
