@@ -156,7 +156,7 @@ func parseOverstack(fields []string) (overSpec, error) {
 	var o overSpec
 	usage := fmt.Errorf("expected OVERSTACK CARNAGE, OVERSTACK MOVE, or OVERSTACK <hex> [count] [kind] TO <hex> (or CARNAGE, or MOVE), e.g. OVERSTACK 2305 1 ARMY TO 2306")
 	if len(fields) == 1 {
-		switch strings.ToUpper(fields[0]) {
+		switch orders.Upper(fields[0]) {
 		case "CARNAGE":
 			o.Carnage = true
 			return o, nil
@@ -173,12 +173,12 @@ func parseOverstack(fields []string) (overSpec, error) {
 	}
 	o.Hex = h
 	rest := fields[1:]
-	switch last := strings.ToUpper(rest[len(rest)-1]); {
+	switch last := orders.Upper(rest[len(rest)-1]); {
 	case last == "CARNAGE":
 		o.Carnage, rest = true, rest[:len(rest)-1]
 	case last == "MOVE":
 		rest = rest[:len(rest)-1]
-	case len(rest) >= 2 && strings.EqualFold(rest[len(rest)-2], "TO"):
+	case len(rest) >= 2 && orders.EqualFold(rest[len(rest)-2], "TO"):
 		to, err := hex.Parse(rest[len(rest)-1])
 		if err != nil {
 			return o, fmt.Errorf("TO %s: %v", rest[len(rest)-1], err)
@@ -205,7 +205,7 @@ func parseCountKind(fields []string) (count int, kind string, ok bool) {
 			count = n
 			continue
 		}
-		k, known := placeKinds[strings.ToUpper(f)]
+		k, known := placeKinds[orders.Upper(f)]
 		if !known || kind != "" {
 			return 0, "", false
 		}
@@ -216,7 +216,7 @@ func parseCountKind(fields []string) (count int, kind string, ok bool) {
 
 // parseHexList reads "2301 2302, 2403" or "NONE".
 func parseHexList(fields []string) (none bool, hexes []hex.Hex, err error) {
-	if len(fields) == 1 && strings.EqualFold(fields[0], "NONE") {
+	if len(fields) == 1 && orders.EqualFold(fields[0], "NONE") {
 		return true, nil, nil
 	}
 	for _, f := range strings.FieldsFunc(strings.Join(fields, " "), func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -245,7 +245,7 @@ func parseMove(fields []string) (moveSpec, error) {
 		return m, usage
 	}
 	steps := strings.Split(path, "-")
-	if strings.EqualFold(steps[len(steps)-1], "EXIT") {
+	if orders.EqualFold(steps[len(steps)-1], "EXIT") {
 		m.Exit, steps = true, steps[:len(steps)-1]
 	}
 	for _, st := range steps {
@@ -265,7 +265,7 @@ func parseMove(fields []string) (moveSpec, error) {
 func parseFire(fields []string) (fireSpec, error) {
 	var f fireSpec
 	usage := fmt.Errorf("expected FIRE <target hex> FROM <hex> [count kind] ... [ADVANCE ARMY|USMC], e.g. FIRE 2305 FROM 2304 2306, or FIRE NONE")
-	if len(fields) < 3 || !strings.EqualFold(fields[1], "FROM") {
+	if len(fields) < 3 || !orders.EqualFold(fields[1], "FROM") {
 		return f, usage
 	}
 	t, err := hex.Parse(fields[0])
@@ -274,8 +274,8 @@ func parseFire(fields []string) (fireSpec, error) {
 	}
 	f.Target = t
 	from := fields[2:]
-	if n := len(from); n >= 2 && strings.EqualFold(from[n-2], "ADVANCE") {
-		switch strings.ToUpper(from[n-1]) {
+	if n := len(from); n >= 2 && orders.EqualFold(from[n-2], "ADVANCE") {
+		switch orders.Upper(from[n-1]) {
 		case "ARMY", "YORK":
 			f.Advance = KindUSArmy
 		case "USMC", "MARINES":
@@ -298,7 +298,7 @@ func parseFire(fields []string) (fireSpec, error) {
 			src.Count = n
 			continue
 		}
-		kind, ok := placeKinds[strings.ToUpper(tok)]
+		kind, ok := placeKinds[orders.Upper(tok)]
 		if !ok || src.Kind != "" {
 			return f, fmt.Errorf("%q: after a hex, expected a count and/or a unit kind (INF, HMG, ARMY, USMC, YORK)", tok)
 		}
@@ -327,11 +327,11 @@ func parseBlocks(lines []orders.Line) []block {
 			b.kind, b.rule = "plot", "3.2"
 			args := l.Fields[1:]
 			switch {
-			case len(args) == 1 && strings.EqualFold(args[0], "COMPLETE"):
+			case len(args) == 1 && orders.EqualFold(args[0], "COMPLETE"):
 				b.kind = "complete"
 				out = append(out, b)
 				continue
-			case len(args) >= 2 && strings.EqualFold(args[0], "TURN"):
+			case len(args) >= 2 && orders.EqualFold(args[0], "TURN"):
 				n, err := strconv.Atoi(args[1])
 				if err != nil || n < 1 || n > 6 {
 					b.err = fmt.Errorf("expected PLOT TURN n with n from 1 to 6, got %q", args[1])
@@ -348,7 +348,7 @@ func parseBlocks(lines []orders.Line) []block {
 			if b.err != nil {
 				break
 			}
-			if strings.EqualFold(strings.TrimSpace(rest), "NONE") {
+			if orders.EqualFold(strings.TrimSpace(rest), "NONE") {
 				b.none = true
 				break
 			}
@@ -433,7 +433,7 @@ func parsePlace(l orders.Line) ([]Placement, error) {
 		if err != nil {
 			return nil, err
 		}
-		kind, ok := placeKinds[strings.ToUpper(l.Fields[i+1])]
+		kind, ok := placeKinds[orders.Upper(l.Fields[i+1])]
 		if !ok {
 			return nil, fmt.Errorf("unit kind %q: expected INF or HMG (German), ARMY, USMC or YORK (US)", l.Fields[i+1])
 		}
