@@ -259,3 +259,24 @@ func TestBounceMatchedByVERP(t *testing.T) {
 		t.Errorf("an unknown bounce: %q, %d mails", out, len(mails))
 	}
 }
+
+// TestEveryErrorAtOnce (issue 8): a placement with a wrong line and wrong totals lists
+// each wrong line with its own reason and each wrong total once, and a line with two
+// verdicts is quoted once.
+func TestEveryErrorAtOnce(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, "PLACE 1000 4 ARMY\nPLACE 1101 4 ARMY\nPLACE 1200 4 USMC\n")
+	body := to(mails, us)[0].Body
+	if n := strings.Count(body, "line 5: PLACE 1200 4 USMC"); n != 1 {
+		t.Errorf("the last PLACE line is quoted %d times, want once:\n%s", n, body)
+	}
+	if !strings.Contains(body, "line 4: PLACE 1101 4 ARMY\n      REFUSED") {
+		t.Errorf("the wrong line has no reason of its own:\n%s", body)
+	}
+	if strings.Contains(body, "line 3: PLACE 1000 4 ARMY\n      REFUSED") {
+		t.Errorf("a right line is refused:\n%s", body)
+	}
+	if !strings.Contains(body, "144") {
+		t.Errorf("the Army total is not given against the 144 of HELP:\n%s", body)
+	}
+}

@@ -21,6 +21,7 @@ type lineView struct {
 	Verdict string
 	Reason  string
 	Rule    string
+	Again   bool // another verdict on the line just shown: the line is not repeated
 }
 
 type section struct {
@@ -256,6 +257,9 @@ func (h *handling) enqueueFirst(to, game, side, subject, body string, adv advanc
 
 func sortLines(lines []lineView) {
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].No < lines[j].No })
+	for i := 1; i < len(lines); i++ {
+		lines[i].Again = lines[i].No == lines[i-1].No
+	}
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.
