@@ -92,8 +92,8 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 			filed[i] = fromStore(o)
 			byID[filed[i].ID()] = o
 		}
-		if st.Over() {
-			break
+		if st.Over() || g.Over {
+			break // g.Over: ended by the host or a resignation (host.go)
 		}
 		if adv.waiting = rs.Waiting(st, filed); len(adv.waiting) > 0 {
 			break
@@ -285,7 +285,16 @@ func (d *Desk) setDeadline(g *store.Game, now time.Time) {
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
 		return
 	}
-	g.Deadline = now.Add(g.PhaseLength)
+	start := now
+	if !g.PausedAt.IsZero() {
+		// Paused: the phase's time starts when the game resumes (host.go's resume
+		// moves the deadline on by the pause).
+		start = g.PausedAt
+	}
+	g.Deadline = start.Add(g.PhaseLength)
+	if back := latestAbsence(*g, now); back.After(g.Deadline) {
+		g.Deadline = back // no deadline falls in a player's absence (ABSENT UNTIL)
+	}
 	g.RemindAt = g.Deadline.Add(-g.PhaseLength / 4)
 	g.Reminded, g.LateNotified = false, false
 }

@@ -67,6 +67,11 @@ type Desk struct {
 	RefusalLimit  int
 	RefusalWindow time.Duration
 	RefusalCap    int
+	// HostAddress is the game host's address and HostPassHash the bcrypt hash of the
+	// host password: a mail from that address with a line HOST PASSWORD carries host
+	// commands (host.go). Empty: no host by mail.
+	HostAddress  string
+	HostPassHash string
 
 	passwords    passwordCache
 	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
@@ -240,6 +245,12 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 		return passwordVerdict{}, nil
 	}
 	lines, _ := orders.Split(m.Text)
+	if pw, ok := d.isHostMail(m.From, lines); ok {
+		if d.HostPassHash == "" {
+			return passwordVerdict{}, nil
+		}
+		return passwordVerdict{hash: d.HostPassHash, ok: d.checkPassword(store.Player{PassHash: d.HostPassHash}, pw)}, nil
+	}
 	cmd := readCommands(lines)
 	name := cmd.game
 	if name == "" {
@@ -290,13 +301,14 @@ type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
 	mapMode                      string // from SET MAP: "full", "changes" or "none"
+	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
 	badDesk                      []Checked // desk commands written wrong
 }
 
 // deskKeywords are the first words of the desk's own commands.
-var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET"}
+var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN"}
 
 // MapModes are the choices of SET MAP, with what each puts in a results mail.
 var MapModes = map[string]string{
@@ -336,6 +348,9 @@ func readCommands(lines []orders.Line) deskCommands {
 				continue
 			}
 			c.mapMode = mode
+		case "ABSENT", "RESIGN":
+			c.requests = append(c.requests, l)
+			continue
 		default:
 			c.orderLines = append(c.orderLines, l)
 			continue
@@ -375,6 +390,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return h.refuse("unreadable", "Adjutant could not read your mail: "+m.Unreadable+". Nothing was changed. Send your orders again as plain text in the body of the mail, without attachments.")
 	}
 	lines, ignored := orders.Split(m.Text)
+	if pw, ok := d.isHostMail(m.From, lines); ok {
+		return h.hostMail(pw, lines, ignored)
+	}
 	cmd := readCommands(lines)
 	name := cmd.game
 	if name == "" {

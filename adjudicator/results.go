@@ -187,8 +187,11 @@ func FormatRoll(r dice.Roll) string {
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
-	if st.Over() {
+	if st.Over() || g.Over {
 		b.WriteString("The game is over.\n")
+		if g.Ended != "" {
+			fmt.Fprintf(&b, "It was not played to its end: %s.\n", g.Ended)
+		}
 	} else {
 		fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
 		if len(waiting) > 0 {
@@ -196,6 +199,9 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		}
 		if !g.Deadline.IsZero() {
 			fmt.Fprintf(&b, "Deadline: %s.\n", g.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 MST"))
+		}
+		if note := pauseNote(rs, g, d.now()); note != "" {
+			b.WriteString(note + "\n")
 		}
 	}
 	b.WriteString(rs.Status(st, side))

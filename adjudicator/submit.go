@@ -80,14 +80,18 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		lines = append(lines, lineView{No: c.Line.No, Text: orders.MaskSecret(c.Line.Text), Verdict: "REFUSED", Reason: c.Reason, Rule: c.Rule})
 		refused = true
 	}
-	switch n := len(cmd.orderLines) + len(cmd.deskLines) + len(cmd.badDesk); {
+	requests := h.checkRequests(rs, side, cmd.requests)
+	for _, r := range requests {
+		refused = refused || r.reason != ""
+	}
+	switch n := len(cmd.orderLines) + len(cmd.deskLines) + len(cmd.badDesk) + len(cmd.requests); {
 	case n > orders.TooMany:
 		// Refused before the ruleset reads a line: a submission is read whole or not at all.
 		lines = lines[:0]
 		view["TooMany"] = orders.TooManyLines(n)
 		refused = true
 	case len(cmd.orderLines) == 0:
-	case st.Over():
+	case st.Over() || g.Over:
 		refuseAll("the game is over")
 	default:
 		checked = rs.Check(st, side, cmd.orderLines, filed)
@@ -135,6 +139,12 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			g = h.game
 			view["MapMode"] = MapModes[cmd.mapMode]
 		}
+	}
+	if view["TooMany"] == nil {
+		if lines, err = h.applyRequests(requests, refused, lines); err != nil {
+			return "", err
+		}
+		g = h.game
 	}
 	sortLines(lines)
 	view["Lines"] = lines

@@ -61,7 +61,7 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 	if err != nil {
 		return nil, err
 	}
-	if g.Over || g.Deadline.IsZero() {
+	if g.Over || g.Deadline.IsZero() || !g.PausedAt.IsZero() {
 		return nil, nil
 	}
 	rs, err := d.ruleset(g.Ruleset)

@@ -128,6 +128,11 @@ type Player struct {
 	// VERP envelope sender), and cleared by his next accepted mail: deadlines do not
 	// give him default orders meanwhile.
 	Bouncing bool `json:"bouncing,omitempty"`
+	// AbsentUntil is the end of the player's announced absence (ABSENT UNTIL): no
+	// deadline of the game falls before it. AbsenceUsed is how much of the game's
+	// absence allowance he has taken.
+	AbsentUntil time.Time     `json:"absent_until,omitzero"`
+	AbsenceUsed time.Duration `json:"absence_used,omitempty"`
 }
 
 // Game is one game's record.
@@ -152,6 +157,15 @@ type Game struct {
 	Reminded     bool          `json:"reminded,omitempty"`
 	LateNotified bool          `json:"late_notified,omitempty"`
 	Over         bool          `json:"over,omitempty"`
+	// Ended says why a game is over before its rules ended it: ended by the host, or
+	// a player resigned. Empty when the rules ended it or it goes on.
+	Ended string `json:"ended,omitempty"`
+	// PausedAt is when the host paused the game (zero: not paused): a paused game runs
+	// no deadline; orders are still checked and filed.
+	PausedAt time.Time `json:"paused_at,omitzero"`
+	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL) in this
+	// game: 0 is the default, 14 days; negative allows no absence.
+	AbsenceLimit time.Duration `json:"absence_limit,omitempty"`
 }
 
 // Order is one accepted order block of one side, as canonical text.
