@@ -300,7 +300,7 @@ var (
 type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
-	mapMode                      string // from SET MAP: "full", "changes" or "none"
+	mapMode                      string        // from SET MAP: "full", "changes" or "none"
 	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line

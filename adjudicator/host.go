@@ -697,7 +697,7 @@ func (h *handling) absence(side Side, date string) (time.Time, error) {
 
 // days writes a span in days and hours as players read it.
 func days(d time.Duration) string {
-	n, rest := int(d/(24*time.Hour)), (d%(24*time.Hour)).Round(time.Hour)
+	n, rest := int(d/(24*time.Hour)), (d % (24 * time.Hour)).Round(time.Hour)
 	switch {
 	case rest == 0:
 		return fmt.Sprintf("%d days", n)
