@@ -28,6 +28,9 @@ type NewGame struct {
 	// sides switched (players may be left empty: each plays the other side, with the
 	// same password) and what carries over carried over (Soldiers 1918 4.2).
 	MatchOf string
+	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL): 0 is
+	// [DefaultAbsenceLimit], negative allows no absence.
+	AbsenceLimit time.Duration
 }
 
 // Credentials are one player's, printed once to the host.
@@ -102,7 +105,7 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 	}
 	seen := map[string]bool{}
 	var creds []Credentials
-	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders}
+	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders, AbsenceLimit: ng.AbsenceLimit}
 	for _, s := range rs.Sides() {
 		addr := strings.ToLower(strings.TrimSpace(ng.Players[s.ID]))
 		if !strings.Contains(addr, "@") {

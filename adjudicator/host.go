@@ -697,14 +697,14 @@ func (h *handling) absence(side Side, date string) (time.Time, error) {
 
 // days writes a span in days and hours as players read it.
 func days(d time.Duration) string {
-	n, rest := int(d/(24*time.Hour)), (d % (24 * time.Hour)).Round(time.Hour)
+	n, hours := int(d/(24*time.Hour)), int((d%(24*time.Hour)).Round(time.Hour)/time.Hour)
 	switch {
-	case rest == 0:
+	case hours == 0:
 		return fmt.Sprintf("%d days", n)
 	case n == 0:
-		return rest.String()
+		return fmt.Sprintf("%d hours", hours)
 	}
-	return fmt.Sprintf("%d days %s", n, rest)
+	return fmt.Sprintf("%d days %d hours", n, hours)
 }
 
 // absent records a player's absence until the given time and moves the deadline past
