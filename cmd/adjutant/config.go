@@ -10,13 +10,25 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/crypto/bcrypt"
 )
+
+// socketPath is the control socket of the daemon that serves this configuration.
+func (c *Config) socketPath() string {
+	if c.ControlSocket != "" {
+		return c.ControlSocket
+	}
+	return c.Database + ".sock"
+}
 
 // Config is the daemon's configuration file. Each field's doc tag is written into the
 // sample configuration (`adjutant config sample`), which is generated from this struct.
 type Config struct {
 	Address        string      `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends and the address the invitations give the players (the host commands read it here with --config). Mail from it is never answered." example:"adjutant@example.org"`
 	Database       string      `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail (the host commands open it with --config)." example:"/var/lib/adjutant/adjutant.db"`
+	ControlSocket  string      `toml:"control_socket" doc:"The Unix socket (mode 0600) on which serve takes the host commands while it holds the database; a host command finds it here with --config, or next to the --db file. Empty: the database's file name with .sock added." example:""`
+	HostAddress    string      `toml:"host_address" doc:"The game host's own address: a mail from it with a line HOST PASSWORD carries host commands (GAMES, EXTEND, PAUSE, RESUME, END, ADDRESS, RESEND). Empty (as here): no host commands by mail; e.g. host@example.org." example:""`
+	HostPassword   string      `toml:"host_password_hash" doc:"The bcrypt hash of the host password, never the password: 'adjutant config hash-password' reads a password on standard input and prints its hash." example:""`
 	PollInterval   Duration    `toml:"poll_interval" doc:"How often to look for new mail when the IMAP server has no IDLE; with IDLE, how often to re-check anyway." example:"30s"`
 	TickInterval   Duration    `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
 	MaxMessageSize int64       `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
@@ -114,6 +126,20 @@ func (c *Config) checkStore() []error {
 	}
 	if c.Database == "" {
 		errs = append(errs, errors.New("database: the bbolt file is required"))
+	}
+	switch {
+	case c.HostAddress != "" && !strings.Contains(c.HostAddress, "@"):
+		errs = append(errs, fmt.Errorf("host_address: %q is no address", c.HostAddress))
+	case c.HostAddress != "" && strings.EqualFold(c.HostAddress, c.Address):
+		errs = append(errs, errors.New("host_address: the game mailbox itself cannot be the host"))
+	case c.HostAddress != "" && c.HostPassword == "":
+		errs = append(errs, errors.New("host_password_hash: required with host_address (adjutant config hash-password makes one)"))
+	}
+	if c.HostPassword != "" {
+		if _, err := bcrypt.Cost([]byte(c.HostPassword)); err != nil {
+			// The error of bcrypt names no part of the value.
+			errs = append(errs, fmt.Errorf("host_password_hash: not a bcrypt hash (adjutant config hash-password makes one): %w", err))
+		}
 	}
 	return errs
 }

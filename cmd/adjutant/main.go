@@ -54,6 +54,12 @@ type env struct {
 	now    func() time.Time
 	random io.Reader
 	cost   int // bcrypt cost, 0 for the default
+	// args is the whole command line, which a host command sends to the daemon's
+	// control socket when a daemon holds the store.
+	args []string
+	// served is set when the command runs inside the daemon, for a host command that
+	// came through the control socket: it works on the daemon's desk and store.
+	served *served
 }
 
 const usage = `usage: adjutant <command> [flags]
@@ -92,6 +98,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func runEnv(e *env, args []string) int {
+	e.args = args
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, usage)
 		return 2
@@ -101,11 +108,14 @@ func runEnv(e *env, args []string) int {
 	case "demo":
 		err = cmdDemo(e, rest)
 	case "game":
-		if len(rest) == 0 || rest[0] != "new" {
-			err = usageError("game: expected \"game new\"")
-			break
+		switch {
+		case len(rest) > 0 && rest[0] == "new":
+			err = cmdGameNew(e, rest[1:])
+		case len(rest) > 0 && rest[0] == "end":
+			err = cmdGameEnd(e, rest[1:])
+		default:
+			err = usageError("game: expected \"game new\" or \"game end\"")
 		}
-		err = cmdGameNew(e, rest[1:])
 	case "handle":
 		err = cmdHandle(e, rest)
 		if err != nil && !errors.As(err, new(usageError)) && !errors.Is(err, flag.ErrHelp) {
@@ -139,6 +149,16 @@ func runEnv(e *env, args []string) int {
 		err = cmdReplay(e, rest)
 	case "map":
 		err = cmdMap(e, rest)
+	case "games":
+		err = cmdGames(e, rest)
+	case "deadline":
+		err = cmdDeadline(e, rest)
+	case "pause", "resume":
+		err = cmdPause(e, cmd, rest)
+	case "player":
+		err = cmdPlayer(e, rest)
+	case "resend":
+		err = cmdResend(e, rest)
 	case "bench":
 		err = cmdBench(e, rest)
 	case "help", "-h", "--help":
@@ -148,9 +168,13 @@ func runEnv(e *env, args []string) int {
 		err = usageError(fmt.Sprintf("unknown command %q", cmd))
 	}
 	var ue usageError
+	var ec exitCode
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &ec):
+		return int(ec) // a command run by the daemon, its output written
+
 	case errors.As(err, &ue):
 		fmt.Fprintf(e.stderr, "adjutant: %s\n\n%s", ue, usage)
 		return 2
@@ -180,6 +204,12 @@ type common struct {
 	address string
 	config  string
 	fs      *flag.FlagSet
+	// Settled by resolve: the control socket of a daemon serving db, and the host's
+	// address and password hash for host commands by mail.
+	socket       string
+	hostAddress  string
+	hostPassHash string
+	resolved     bool
 }
 
 // defaultAddress is the game mailbox address of pipe mode when neither --config,
@@ -197,6 +227,10 @@ func (c *common) register(fs *flag.FlagSet) {
 // configuration file when there is one (refusing a --db, --address or ADJUTANT_ADDRESS
 // that says otherwise), else from the flags, the environment and the default.
 func (c *common) resolve() error {
+	if c.resolved {
+		return nil
+	}
+	c.resolved = true
 	set := map[string]bool{}
 	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	envAddr := os.Getenv("ADJUTANT_ADDRESS")
@@ -211,6 +245,7 @@ func (c *common) resolve() error {
 		if c.db == "" {
 			return usageError("--db (or --config) is required")
 		}
+		c.socket = c.db + ".sock"
 		return nil
 	}
 	cfg, err := loadStoreConfig(c.config)
@@ -229,6 +264,7 @@ func (c *common) resolve() error {
 		return fmt.Errorf("--db %s disagrees with database %s in %s: drop --db or change the file", c.db, cfg.Database, c.config)
 	}
 	c.address, c.db = cfg.Address, cfg.Database
+	c.socket, c.hostAddress, c.hostPassHash = cfg.socketPath(), cfg.HostAddress, cfg.HostPassword
 	return nil
 }
 
@@ -281,6 +317,8 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 		Rand:         e.random,
 		PasswordCost: e.cost,
 		Log:          slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		HostAddress:  c.hostAddress,
+		HostPassHash: c.hostPassHash,
 	}
 	return desk, db, nil
 }
@@ -303,53 +341,58 @@ func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
 func cmdGameNew(e *env, args []string) error {
-	fs := newFlags(e, "game new")
-	var c common
-	c.register(fs)
-	ruleset := fs.String("ruleset", soldiers1918.Name, "the ruleset")
-	name := fs.String("name", "", "the game's name (required)")
-	players, passwords := pairs{}, pairs{}
-	fs.Var(players, "player", "side=ADDRESS, once per side (required)")
-	fs.Var(passwords, "password", "side=PASSWORD, optional; generated when missing")
-	deadline := fs.Duration("deadline", 0, "deadline of each waiting phase, e.g. 48h (0: none)")
-	grace := fs.Duration("grace", 0, "grace period after a deadline")
-	noOrders := fs.String("no-orders", "wait", "at a deadline without orders: wait, or default (the ruleset's default orders)")
-	var options list
-	fs.Var(&options, "option", "an optional rule to play, e.g. york (repeatable)")
-	matchOf := fs.String("match-of", "", "make this the second game of a match with that finished game: sides switched, same passwords (4.2)")
-	if err := fs.Parse(args); err != nil {
-		return err
+	var (
+		ruleset, name, noOrders, matchOf *string
+		deadline, grace, absence         *time.Duration
+		players, passwords               = pairs{}, pairs{}
+		options                          list
+	)
+	flags := func(fs *flag.FlagSet) {
+		ruleset = fs.String("ruleset", soldiers1918.Name, "the ruleset")
+		name = fs.String("name", "", "the game's name (required)")
+		fs.Var(players, "player", "side=ADDRESS, once per side (required)")
+		fs.Var(passwords, "password", "side=PASSWORD, optional; generated when missing")
+		deadline = fs.Duration("deadline", 0, "deadline of each waiting phase, e.g. 48h (0: none)")
+		grace = fs.Duration("grace", 0, "grace period after a deadline")
+		noOrders = fs.String("no-orders", "wait", "at a deadline without orders: wait, or default (the ruleset's default orders)")
+		fs.Var(&options, "option", "an optional rule to play, e.g. york (repeatable)")
+		matchOf = fs.String("match-of", "", "make this the second game of a match with that finished game: sides switched, same passwords (4.2)")
+		absence = fs.Duration("absence-limit", adjudicator.DefaultAbsenceLimit, "how long in all each player may be absent (ABSENT UNTIL); 0: no absence")
 	}
-	if *name == "" {
-		return usageError("game new: --name is required")
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ng := adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
-		PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf}
-	for k, v := range players {
-		ng.Players[adjudicator.Side(k)] = v
-	}
-	for k, v := range passwords {
-		ng.Passwords[adjudicator.Side(k)] = v
-	}
-	if len(options) > 0 {
-		ng.Options = adjudicator.Options{}
-		for _, o := range options {
-			ng.Options[o] = true
+	var ng adjudicator.NewGame
+	check := func() error {
+		if *name == "" {
+			return usageError("game new: --name is required")
 		}
+		if *absence <= 0 {
+			*absence = -1 // the desk's "no absence"
+		}
+		ng = adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
+			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence}
+		for k, v := range players {
+			ng.Players[adjudicator.Side(k)] = v
+		}
+		for k, v := range passwords {
+			ng.Passwords[adjudicator.Side(k)] = v
+		}
+		if len(options) > 0 {
+			ng.Options = adjudicator.Options{}
+			for _, o := range options {
+				ng.Options[o] = true
+			}
+		}
+		return nil
 	}
-	creds, err := desk.CreateGame(e.ctx, ng)
-	if err != nil {
-		return err
-	}
-	for _, cr := range creds {
-		fmt.Fprintf(e.stdout, "%s\t%s\t%s\n", cr.Side, cr.Address, cr.Password)
-	}
-	return nil
+	return hostCommand(e, "game new", args, flags, check, func(desk *adjudicator.Desk, _ store.Store) error {
+		creds, err := desk.CreateGame(e.ctx, ng)
+		if err != nil {
+			return err
+		}
+		for _, cr := range creds {
+			fmt.Fprintf(e.stdout, "%s\t%s\t%s\n", cr.Side, cr.Address, cr.Password)
+		}
+		return nil
+	})
 }
 
 // toMessage turns a parsed envelope into the desk's message. IMAP intake and pipe mode
@@ -421,19 +464,17 @@ type outMailJSON struct {
 }
 
 func cmdOutbox(e *env, args []string) error {
-	fs := newFlags(e, "outbox")
-	var c common
-	c.register(fs)
-	asJSON := fs.Bool("json", false, "print a JSON array")
-	unsent := fs.Bool("unsent", false, "only mails not yet sent")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	db, err := c.openStore()
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	var asJSON, unsent *bool
+	return hostCommand(e, "outbox", args, func(fs *flag.FlagSet) {
+		asJSON = fs.Bool("json", false, "print a JSON array")
+		unsent = fs.Bool("unsent", false, "only mails not yet sent")
+	}, nil, func(_ *adjudicator.Desk, db store.Store) error {
+		return printOutbox(e, db, *asJSON, *unsent)
+	})
+}
+
+// printOutbox prints the outbox of db.
+func printOutbox(e *env, db store.Store, asJSON, unsent bool) error {
 	var mails []store.OutMail
 	if err := db.Read(e.ctx, func(tx store.Tx) error {
 		var err error
@@ -444,12 +485,12 @@ func cmdOutbox(e *env, args []string) error {
 	}
 	out := []outMailJSON{}
 	for _, m := range mails {
-		if *unsent && m.Sent {
+		if unsent && m.Sent {
 			continue
 		}
 		out = append(out, outMailJSON{To: m.To, Subject: m.Subject, Body: m.Body, MessageID: m.MessageID, InReplyTo: m.InReplyTo, Sent: m.Sent, Game: m.Game, Side: m.Side, Kind: m.Kind})
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -465,59 +506,85 @@ func cmdOutbox(e *env, args []string) error {
 }
 
 func cmdTick(e *env, args []string) error {
-	fs := newFlags(e, "tick")
-	var c common
-	c.register(fs)
-	nowFlag := fs.String("now", "", "the time to process, RFC 3339 (default: now)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	now := time.Now()
-	if e.now != nil {
-		now = e.now()
-	}
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
-		if err != nil {
-			return usageError(fmt.Sprintf("--now %q: expected RFC 3339 such as 2026-11-22T18:00:00Z", *nowFlag))
+	var nowFlag *string
+	var now time.Time
+	return hostCommand(e, "tick", args, func(fs *flag.FlagSet) {
+		nowFlag = fs.String("now", "", "the time to process, RFC 3339 (default: now)")
+	}, func() error {
+		now = time.Now()
+		if e.now != nil {
+			now = e.now()
 		}
-		now = t
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
+		if *nowFlag != "" {
+			t, err := time.Parse(time.RFC3339, *nowFlag)
+			if err != nil {
+				return usageError(fmt.Sprintf("--now %q: expected RFC 3339 such as 2026-11-22T18:00:00Z", *nowFlag))
+			}
+			now = t
+		}
+		return nil
+	}, func(desk *adjudicator.Desk, _ store.Store) error {
+		report, err := desk.Tick(e.ctx, now)
+		for _, l := range report {
+			fmt.Fprintln(e.stdout, l)
+		}
 		return err
-	}
-	defer db.Close()
-	desk.Now = func() time.Time { return now }
-	report, err := desk.Tick(e.ctx, now)
-	for _, l := range report {
-		fmt.Fprintln(e.stdout, l)
-	}
-	return err
+	})
 }
 
-// gameCommand parses the flags of a command about one game (--db, --address, --game and
-// those flags adds), opens the store and runs fn with the desk.
-func gameCommand(e *env, name string, args []string, flags func(*flag.FlagSet), fn func(desk *adjudicator.Desk, game string) error) error {
+// hostCommand parses the flags of a host command (the common ones and those flags
+// adds, checked by check when it is not nil), then runs fn on the store: in the daemon,
+// through its control socket, when a daemon serves the store; on the file, opened here,
+// otherwise. The command function is the same either way (control.go).
+func hostCommand(e *env, name string, args []string, flags func(*flag.FlagSet), check func() error, fn func(*adjudicator.Desk, store.Store) error) error {
 	fs := newFlags(e, name)
 	var c common
 	c.register(fs)
-	game := fs.String("game", "", "the game's name (required)")
 	if flags != nil {
 		flags(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *game == "" {
-		return usageError(name + ": --game is required")
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	if e.served != nil {
+		return fn(e.served.desk, e.served.db)
+	}
+	if err := c.resolve(); err != nil {
+		return err
+	}
+	if code, ok, err := forward(e, c.socket, e.args); err != nil {
+		return err
+	} else if ok {
+		return exitCode(code)
 	}
 	desk, db, err := c.open(e)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return fn(desk, *game)
+	return fn(desk, db)
+}
+
+// gameCommand parses the flags of a command about one game (--db, --address, --game and
+// those flags adds), opens the store and runs fn with the desk.
+func gameCommand(e *env, name string, args []string, flags func(*flag.FlagSet), fn func(desk *adjudicator.Desk, game string) error) error {
+	var game *string
+	return hostCommand(e, name, args, func(fs *flag.FlagSet) {
+		game = fs.String("game", "", "the game's name (required)")
+		if flags != nil {
+			flags(fs)
+		}
+	}, func() error {
+		if *game == "" {
+			return usageError(name + ": --game is required")
+		}
+		return nil
+	}, func(desk *adjudicator.Desk, _ store.Store) error { return fn(desk, *game) })
 }
 
 func cmdAuditVerify(e *env, args []string) error {
@@ -564,4 +631,88 @@ func cmdMap(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, text)
 		return nil
 	})
+}
+
+func cmdGames(e *env, args []string) error {
+	return hostCommand(e, "games", args, nil, nil, func(desk *adjudicator.Desk, _ store.Store) error {
+		games, err := desk.Games(e.ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, adjudicator.FormatGames(games))
+		return nil
+	})
+}
+
+func cmdDeadline(e *env, args []string) error {
+	var extend *time.Duration
+	var at *string
+	var when time.Time
+	return gameCommand(e, "deadline", args, func(fs *flag.FlagSet) {
+		extend = fs.Duration("extend", 0, "move the deadline on by this much, e.g. 24h")
+		at = fs.String("at", "", "set the deadline to this time, RFC 3339, e.g. 2026-12-01T18:00:00Z")
+	}, func(desk *adjudicator.Desk, game string) error {
+		if (*extend == 0) == (*at == "") {
+			return usageError("deadline: give one of --extend and --at")
+		}
+		if *at != "" {
+			t, err := time.Parse(time.RFC3339, *at)
+			if err != nil {
+				return usageError(fmt.Sprintf("--at %q: expected RFC 3339 such as 2026-12-01T18:00:00Z", *at))
+			}
+			when = t
+		}
+		return hostReport(e)(desk.ExtendDeadline(e.ctx, game, *extend, when))
+	})
+}
+
+func cmdPause(e *env, name string, args []string) error {
+	return gameCommand(e, name, args, nil, func(desk *adjudicator.Desk, game string) error {
+		if name == "pause" {
+			return hostReport(e)(desk.Pause(e.ctx, game))
+		}
+		return hostReport(e)(desk.Resume(e.ctx, game))
+	})
+}
+
+func cmdPlayer(e *env, args []string) error {
+	var side, address, password *string
+	return gameCommand(e, "player", args, func(fs *flag.FlagSet) {
+		side = fs.String("side", "", "the side whose player changes (required)")
+		address = fs.String("address", "", "the new address (required); it gets a mail")
+		password = fs.String("password", "", "a new password for the side, sent to the new address; empty: unchanged")
+	}, func(desk *adjudicator.Desk, game string) error {
+		if *side == "" || *address == "" {
+			return usageError("player: --side and --address are required")
+		}
+		return hostReport(e)(desk.ReplaceAddress(e.ctx, game, *side, *address, *password))
+	})
+}
+
+func cmdGameEnd(e *env, args []string) error {
+	return gameCommand(e, "game end", args, nil, func(desk *adjudicator.Desk, game string) error {
+		return hostReport(e)(desk.EndGame(e.ctx, game))
+	})
+}
+
+func cmdResend(e *env, args []string) error {
+	var side *string
+	return gameCommand(e, "resend", args, func(fs *flag.FlagSet) {
+		side = fs.String("side", "", "the side whose last results to resend (required)")
+	}, func(desk *adjudicator.Desk, game string) error {
+		if *side == "" {
+			return usageError("resend: --side is required")
+		}
+		return hostReport(e)(desk.Resend(e.ctx, game, *side))
+	})
+}
+
+// hostReport prints what a host operation did.
+func hostReport(e *env) func(string, error) error {
+	return func(report string, err error) error {
+		if err == nil {
+			fmt.Fprintln(e.stdout, report)
+		}
+		return err
+	}
 }

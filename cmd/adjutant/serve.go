@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -15,6 +17,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/mail"
@@ -33,6 +37,8 @@ type daemon struct {
 	log    *slog.Logger
 	wake   chan struct{}
 	now    func() time.Time
+	// control is the control socket's listener (control.go).
+	control net.Listener
 
 	// killAfter, when set from ADJUTANT_TEST_KILL_AFTER_COMMIT, makes the process SIGKILL
 	// itself right after that many committed messages, before flagging them: the fault
@@ -57,7 +63,14 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		now = time.Now
 	}
 	d := &daemon{cfg: cfg, db: db, log: log, wake: make(chan struct{}, 1), now: now}
-	d.desk = &adjudicator.Desk{Store: db, Rulesets: rs, Address: cfg.Address, Now: now, Rand: e.random, PasswordCost: e.cost, Log: log.With("part", "desk")}
+	d.desk = &adjudicator.Desk{Store: db, Rulesets: rs, Address: cfg.Address, Now: now, Rand: e.random, PasswordCost: e.cost, Log: log.With("part", "desk"),
+		HostAddress: cfg.HostAddress, HostPassHash: cfg.HostPassword}
+	// The socket is opened with the store's lock held, so that no other daemon of this
+	// store is listening on it.
+	if d.control, err = listenControl(cfg.socketPath()); err != nil {
+		db.Close()
+		return nil, err
+	}
 	d.intake = &mail.Intake{Config: cfg.imapConfig(), Handle: d.handle, Log: log.With("part", "intake")}
 	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now}
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
@@ -128,11 +141,16 @@ func (d *daemon) tick(ctx context.Context) {
 // with the same Message-ID, at the next start. Nothing else is fetched.
 func (d *daemon) run(ctx context.Context) error {
 	defer d.db.Close()
-	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host)
+	defer d.control.Close() // removes the socket file
+	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	d.tick(ctx)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	wg.Add(3)
+	wg.Add(4)
+	go func() {
+		defer wg.Done()
+		d.serveControl(ctx, d.control)
+	}()
 	go func() {
 		defer wg.Done()
 		errs <- d.sender.Run(ctx, d.wake)
@@ -201,7 +219,7 @@ func cmdServe(e *env, args []string) error {
 
 func cmdConfig(e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError("config: expected sample or check")
+		return usageError("config: expected sample, check or hash-password")
 	}
 	switch args[0] {
 	case "sample":
@@ -226,8 +244,33 @@ func cmdConfig(e *env, args []string) error {
 			return nil
 		}
 		return checkLogins(e, cfg)
+	case "hash-password":
+		return hashPassword(e)
 	}
-	return usageError("config: expected sample or check")
+	return usageError("config: expected sample, check or hash-password")
+}
+
+// hashPassword reads a password (the first line of standard input) and prints its
+// bcrypt hash, for host_password_hash. The password is never printed.
+func hashPassword(e *env) error {
+	line, err := bufio.NewReader(io.LimitReader(e.stdin, 1024)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read the password: %w", err)
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	if len(pw) < 8 {
+		return usageError("config hash-password: give a password of 8 characters or more on standard input")
+	}
+	cost := e.cost
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	if err != nil {
+		return fmt.Errorf("hash the password: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "host_password_hash = %q\n", hash)
+	return nil
 }
 
 // checkLogins logs in to the IMAP and the SMTP server as serve would, says for each
