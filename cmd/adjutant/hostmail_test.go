@@ -102,3 +102,42 @@ func deadlineIn(t *testing.T, games string) time.Time {
 	}
 	return d
 }
+
+// TestHostCommandsOnTheFile runs each new host command on the file, without a daemon,
+// and checks what it printed and mailed.
+func TestHostCommandsOnTheFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "games.db")
+	base := []string{"--db", db} // the mailbox: ADJUTANT_ADDRESS, since player has its own --address
+	t.Setenv("ADJUTANT_ADDRESS", sampleAddress)
+	run := func(args ...string) string { t.Helper(); return mustCLI(t, nil, append(args, base...)...) }
+	run("game", "new", "--name", "g", "--deadline", "48h", "--player", "us="+sampleUS, "--player", "de="+sampleDE)
+	for _, tc := range []struct {
+		args []string
+		want string
+		mail string // the subject of a mail it queued
+	}{
+		{[]string{"deadline", "--game", "g", "--at", "2030-01-02T15:04:05Z"}, "g: deadline 2030-01-02T15:04:05Z", "[g] Deadline: Wed 2 Jan 2030 15:04 UTC"},
+		{[]string{"pause", "--game", "g"}, "g: paused", "[g] Game paused"},
+		{[]string{"resume", "--game", "g"}, "g: resumed", "[g] Game resumed"},
+		{[]string{"player", "--game", "g", "--side", "de", "--address", "new@regiment.example"}, "g: de now played from new@regiment.example", "[g] You play German"},
+		{[]string{"game", "end", "--game", "g"}, "g: over (ended by the host)", "[g] Game over: ended by the host"},
+	} {
+		n := len(outbox(t, db))
+		if out := run(tc.args...); strings.TrimSpace(out) != tc.want {
+			t.Errorf("%v printed %q, want %q", tc.args, out, tc.want)
+		}
+		mails := outbox(t, db)[n:]
+		if len(mails) == 0 || mails[0].Subject != tc.mail {
+			t.Errorf("%v queued %+v, want %q", tc.args, mails, tc.mail)
+		}
+	}
+	if code, _, errs := cli(t, nil, append([]string{"resend", "--game", "g", "--side", "us"}, base...)...); code != 1 || !strings.Contains(errs, "no results mail") {
+		t.Errorf("resend without results: exit %d, %q", code, errs)
+	}
+	if code, _, errs := cli(t, nil, append([]string{"deadline", "--game", "g"}, base...)...); code != 2 || !strings.Contains(errs, "one of --extend and --at") {
+		t.Errorf("deadline without --extend or --at: exit %d, %q", code, errs)
+	}
+	if out := run("games"); !strings.Contains(out, "g (soldiers1918): over: ended by the host") || !strings.Contains(out, "de: new@regiment.example") {
+		t.Errorf("games:\n%s", out)
+	}
+}

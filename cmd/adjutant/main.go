@@ -210,6 +210,7 @@ type common struct {
 	hostAddress  string
 	hostPassHash string
 	resolved     bool
+	addressTaken bool // the command's --address is not the game mailbox's
 }
 
 // defaultAddress is the game mailbox address of pipe mode when neither --config,
@@ -220,6 +221,12 @@ func (c *common) register(fs *flag.FlagSet) {
 	c.fs = fs
 	fs.StringVar(&c.config, "config", "", "the daemon's configuration file: its address and database are used (see adjutant config sample)")
 	fs.StringVar(&c.db, "db", "", "the bbolt file of the games (required without --config)")
+	if fs.Lookup("address") != nil {
+		// The command's own --address (adjutant player: the player's new address): the
+		// game mailbox then comes from --config, ADJUTANT_ADDRESS or the default.
+		c.addressTaken = true
+		return
+	}
 	fs.StringVar(&c.address, "address", "", "the game mailbox address, From of every mail (env ADJUTANT_ADDRESS; default "+defaultAddress+"; with --config, the file's address)")
 }
 
@@ -233,6 +240,9 @@ func (c *common) resolve() error {
 	c.resolved = true
 	set := map[string]bool{}
 	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if c.addressTaken {
+		delete(set, "address")
+	}
 	envAddr := os.Getenv("ADJUTANT_ADDRESS")
 	if c.config == "" {
 		switch {
@@ -539,10 +549,10 @@ func cmdTick(e *env, args []string) error {
 func hostCommand(e *env, name string, args []string, flags func(*flag.FlagSet), check func() error, fn func(*adjudicator.Desk, store.Store) error) error {
 	fs := newFlags(e, name)
 	var c common
-	c.register(fs)
 	if flags != nil {
 		flags(fs)
 	}
+	c.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
