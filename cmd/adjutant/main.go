@@ -11,10 +11,12 @@
 //	adjutant audit verify|export ...   check or export a game's audit trail
 //	adjutant replay --config F --game G   re-adjudicate a game and compare every result
 //	adjutant map --config F --game G --side S   print a side's map
+//	adjutant games | deadline | pause | resume | player | game end | resend   run games
 //
 // Every command that opens the store takes --config (the daemon's file: its address and
-// database) or --db and --address. The logic lives in the packages; this file only reads
-// flags and prints.
+// database) or --db and --address. While `serve` holds the store, the host commands run
+// in the daemon through its control socket (control.go). The logic lives in the
+// packages; this file only reads flags and prints.
 package main
 
 import (
@@ -70,10 +72,22 @@ commands:
                   servers on 127.0.0.1, every mail printed; --pipe plays the
                   same match through pipe mode (adjutant handle) instead
   game new        create a game: --config FILE --name N --player side=ADDR ...
+                  [--deadline 48h] [--absence-limit 336h]
+  game end        end a game, every player told: --config FILE --game G
+  games           list the games: phase, deadline, whom each awaits
+  deadline        move a game's deadline: --config FILE --game G
+                  --extend 24h | --at 2026-12-01T18:00:00Z
+  pause, resume   stop or restart a game's deadlines: --config FILE --game G
+  player          give a side a new address, which gets a mail: --config FILE
+                  --game G --side S --address A [--password P]
+  resend          mail a player his last results again: --config FILE
+                  --game G --side S
   serve           run the daemon on real mailboxes: --config FILE
   config sample   print an annotated sample configuration
   config check    check a configuration and log in to its IMAP and SMTP
                   servers: --config FILE [--offline]
+  config hash-password   read the host password on standard input and
+                  print its host_password_hash
   handle          handle one message from standard input: --config FILE;
                   exit 0 once it is handled and its reply queued (whatever
                   the orders said), 2 on a wrong command line, 75
@@ -89,8 +103,12 @@ commands:
 
 The commands that open the store take --config, the daemon's file (its
 address and database), or else --db FILE and --address ADDR (default
-$ADJUTANT_ADDRESS, else adjutant@localhost). "adjutant <command> -h" lists
-a command's flags.
+$ADJUTANT_ADDRESS, else adjutant@localhost). While serve runs, the host
+commands (game, games, deadline, pause, resume, player, resend, outbox,
+tick, audit, replay, map) go to it through its control socket (the
+config's control_socket, else the database file name with .sock added);
+otherwise they open the file. "adjutant <command> -h" lists a command's
+flags.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
