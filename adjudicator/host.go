@@ -212,6 +212,16 @@ func (h *handling) hostGame(name string, over bool) (store.Game, Ruleset, error)
 	return g, rs, nil
 }
 
+// hostSide is hostGame for an operation on one side of the game, as the host wrote it.
+func (h *handling) hostSide(name, sideText string, over bool) (store.Game, Ruleset, Side, error) {
+	g, rs, err := h.hostGame(name, over)
+	if err != nil {
+		return g, nil, "", err
+	}
+	side, err := findSide(rs, sideText)
+	return g, rs, side, err
+}
+
 // tell mails text to every player of g but the one playing except ("" for none).
 func (h *handling) tell(g store.Game, except, kind, subject, text string) error {
 	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": h.desk.Address})
@@ -328,11 +338,7 @@ func (h *handling) resume(name string) (string, error) {
 }
 
 func (h *handling) replaceAddress(name, sideText, address, password string) (string, error) {
-	g, rs, err := h.hostGame(name, false)
-	if err != nil {
-		return "", err
-	}
-	side, err := findSide(rs, sideText)
+	g, rs, side, err := h.hostSide(name, sideText, false)
 	if err != nil {
 		return "", err
 	}
@@ -433,11 +439,7 @@ func (h *handling) end(name string, resigned Side) (string, error) {
 }
 
 func (h *handling) resend(name, sideText string) (string, error) {
-	g, rs, err := h.hostGame(name, true)
-	if err != nil {
-		return "", err
-	}
-	side, err := findSide(rs, sideText)
+	g, rs, side, err := h.hostSide(name, sideText, true)
 	if err != nil {
 		return "", err
 	}

@@ -29,21 +29,9 @@ func TestHostCommandsWhileServing(t *testing.T) {
 	}
 	stopped := false
 	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("after SIGTERM the daemon exited with %v, want 0", err)
-			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Error("the daemon did not stop on SIGTERM")
+		if !stopped {
+			stopped = true
+			stopServe(t, cmd)
 		}
 	}
 	defer stop()
@@ -111,6 +99,24 @@ func TestHostCommandsWhileServing(t *testing.T) {
 	out = mustCLI(t, nil, "audit", "verify", "--config", cfgPath, "--game", "second")
 	if !strings.HasPrefix(out, "audit of second verified: ") {
 		t.Errorf("audit verify without the daemon printed %q", out)
+	}
+}
+
+// stopServe stops a daemon run as a child process with SIGTERM and checks that it
+// exits 0.
+func stopServe(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("after SIGTERM the daemon exited with %v, want 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Error("the daemon did not stop on SIGTERM")
 	}
 }
 

@@ -357,22 +357,7 @@ func TestHostCommandsTakeServeConfig(t *testing.T) {
 	db := filepath.Join(dir, "games.db")
 	path := filepath.Join(dir, "adjutant.toml")
 	// The mail servers are not needed to create a game: no password is set or looked for.
-	text := fmt.Sprintf(`address = "game@club.example"
-database = %q
-[imap]
-host = "imap.club.example"
-port = 993
-security = "tls"
-username = "game@club.example"
-password_env = "ADJUTANT_TEST_UNSET_IMAP_PASSWORD"
-[smtp]
-host = "smtp.club.example"
-port = 587
-security = "starttls"
-`, db)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeClubConfig(t, path, fmt.Sprintf("address = \"game@club.example\"\ndatabase = %q\n", db))
 	newGame := []string{"game", "new", "--config", path, "--name", "verdun", "--player", "us=" + sampleUS, "--player", "de=" + sampleDE}
 	t.Setenv("ADJUTANT_ADDRESS", "")
 	for _, tc := range []struct {

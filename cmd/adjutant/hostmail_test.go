@@ -23,24 +23,7 @@ func TestHostByMailThroughPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := fmt.Sprintf(`address = %q
-database = %q
-host_address = %q
-host_password_hash = %q
-[imap]
-host = "imap.club.example"
-port = 993
-security = "tls"
-username = "game@club.example"
-password_env = "ADJUTANT_TEST_UNSET_IMAP_PASSWORD"
-[smtp]
-host = "smtp.club.example"
-port = 587
-security = "starttls"
-`, sampleAddress, db, host, hash)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeClubConfig(t, path, fmt.Sprintf("address = %q\ndatabase = %q\nhost_address = %q\nhost_password_hash = %q\n", sampleAddress, db, host, hash))
 	t.Setenv("ADJUTANT_ADDRESS", "")
 	mustCLI(t, nil, "game", "new", "--config", path, "--name", sampleGame, "--deadline", "48h",
 		"--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE)
@@ -87,6 +70,26 @@ security = "starttls"
 	}
 	if strings.Contains(outputs.String(), hostPW) {
 		t.Error("handle printed the host password")
+	}
+}
+
+// writeClubConfig writes a configuration of the given top-level keys and mail servers
+// that host commands never reach: no mail password is set or looked for.
+func writeClubConfig(t *testing.T, path, top string) {
+	t.Helper()
+	text := top + `[imap]
+host = "imap.club.example"
+port = 993
+security = "tls"
+username = "game@club.example"
+password_env = "ADJUTANT_TEST_UNSET_IMAP_PASSWORD"
+[smtp]
+host = "smtp.club.example"
+port = 587
+security = "starttls"
+`
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -395,20 +395,7 @@ func TestKilledBetweenCommitAndFlag(t *testing.T) {
 		t.Fatalf("after the kill the message should be in INBOX, unflagged: %+v", inbox)
 	}
 	second := start(false)
-	defer func() {
-		second.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- second.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("after SIGTERM the daemon exited with %v, want 0", err)
-			}
-		case <-time.After(20 * time.Second):
-			second.Process.Kill()
-			t.Error("the daemon did not stop on SIGTERM")
-		}
-	}()
+	defer stopServe(t, second)
 	r.settle(1)
 	got := r.reply(r.us, id)
 	time.Sleep(300 * time.Millisecond)
