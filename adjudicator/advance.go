@@ -168,6 +168,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		}
 	} else {
 		d.setDeadline(g, now)
+		if note := deadlineNote(*g, now); note != "" {
+			b.notes = append(b.notes, note) // journaled, so replay renders it too
+		}
 	}
 	raw, err := rs.Encode(st)
 	if err != nil {

@@ -765,6 +765,20 @@ func latestAbsence(g store.Game, now time.Time) time.Time {
 	return out
 }
 
+// deadlineNote says why a deadline set at now is not the phase's length from now: the
+// game is paused, or a player is absent. Results mails carry it among their notes.
+func deadlineNote(g store.Game, now time.Time) string {
+	switch {
+	case g.PhaseLength <= 0:
+		return ""
+	case !g.PausedAt.IsZero():
+		return "The host has paused the game: this phase's deadline runs from when he resumes it."
+	case !g.Deadline.Equal(now.Add(g.PhaseLength)):
+		return fmt.Sprintf("A player is absent (ABSENT UNTIL): no deadline falls before his return, so the deadline is %s instead.", g.Deadline.Format(timeFormat))
+	}
+	return ""
+}
+
 // pauseNote is what STATUS says of a paused game or of absent players.
 func pauseNote(rs Ruleset, g store.Game, now time.Time) string {
 	var notes []string

@@ -260,6 +260,13 @@ func TestAbsentUntil(t *testing.T) {
 	if g := f.game(); g.Deadline.Before(back) {
 		t.Errorf("deadline of the next phase %v falls in the absence", g.Deadline)
 	}
+	results := to(f.outbox(), us)
+	if last := strings.Join(strings.Fields(results[len(results)-1].Body), " "); !strings.Contains(last, "no deadline falls before his return, so the deadline is Sun 29 Nov 2026 00:00 UTC instead") {
+		t.Errorf("the results do not say the deadline moved:\n%s", results[len(results)-1].Body)
+	}
+	if _, err := f.desk.Replay(context.Background(), "g1"); err != nil {
+		t.Errorf("Replay: %v", err)
+	}
 	// 6 days 15 hours used of 10: 4 more days would be too many.
 	before := f.snapshot()
 	out, mails = f.orders("de", passD, "ABSENT UNTIL 2026-12-03")
