@@ -21,18 +21,11 @@ type stepView struct {
 	Events []eventView
 }
 
-type revealView struct {
-	Side       string
-	Summary    string
-	Text       string
-	Salt       string
-	Commitment string
-}
-
 // resultsMail renders the results of one advance for one side. It is a pure function of
 // its arguments, so that replay re-renders exactly the mail that was sent (invariant 4),
-// and it shows only the events that side may see (invariant 5).
-func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waiting []Side, now time.Time) (string, string, error) {
+// and it shows only the events that side may see (invariant 5). signature is the signed
+// chain head of the advance (signatureText), the same for every side, or empty.
+func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -48,9 +41,19 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		}
 		steps = append(steps, sv)
 	}
-	var revealed []revealView
+	var revealed, seeds, commits []string
 	for _, o := range b.revealed {
-		revealed = append(revealed, revealView{Side: sideName(rs, Side(o.Side)), Summary: o.Summary, Text: o.Text, Salt: o.Salt, Commitment: o.Commitment})
+		summary := o.Summary
+		if summary == "" {
+			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
+		}
+		revealed = append(revealed, strings.Join(revealLines(summary, o.Text, o.Salt, o.Commitment), "\n"))
+	}
+	for _, s := range b.seedsRevealed {
+		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
+	}
+	for _, s := range b.commitments {
+		commits = append(commits, strings.Join(commitLines(s.Turn, s.Commitment), "\n"))
 	}
 	view := map[string]any{
 		"Game":          g.Name,
@@ -58,8 +61,10 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		"Side":          sideName(rs, side),
 		"Steps":         steps,
 		"Revealed":      revealed,
-		"SeedsRevealed": b.seedsRevealed,
-		"Commitments":   b.commitments,
+		"SeedsRevealed": seeds,
+		"Commitments":   commits,
+		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
+		"Signature":     signature,
 		"Notes":         b.notes,
 		"Map":           rs.Map(st, side),
 		"Over":          st.Over(),
@@ -113,7 +118,7 @@ func FormatRoll(r dice.Roll) string {
 	if r.Modifier != 0 {
 		mod = fmt.Sprintf(" %+d", r.Modifier)
 	}
-	return fmt.Sprintf("%dd%d [%s]%s = %d (roll %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
+	return fmt.Sprintf("%dd%d [%s]%s = %d (index %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index)
 }
 
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {

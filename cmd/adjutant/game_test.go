@@ -45,9 +45,9 @@ func outbox(t *testing.T, db string) []outMailJSON {
 
 var (
 	commitmentLine = regexp.MustCompile(`commitment ([0-9a-f]{64})`)
-	revealedBlock  = regexp.MustCompile(`(?m)^(.*):\n    (PLOT TURN (\d) [^\n]*)\n    salt ([0-9a-f]+)\n    commitment ([0-9a-f]{64}) = SHA-256\(text \| salt\)`)
-	seedLine       = regexp.MustCompile(`Turn (\d+): seed ([0-9a-f]{64})\n    commitment ([0-9a-f]{64}) = SHA-256\(seed\)`)
-	seedCommit     = regexp.MustCompile(`turn (\d+): SHA-256\(seed\) = ([0-9a-f]{64})`)
+	revealedBlock  = regexp.MustCompile(`(?m)^(.*), text:\n    (PLOT TURN (\d) [^\n]*)\n  salt \(hashed as these 32 characters\): ([0-9a-f]+)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})`)
+	seedLine       = regexp.MustCompile(`Turn (\d+): seed \(32 bytes, written in hex\)\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})`)
+	seedCommit     = regexp.MustCompile(`Turn (\d+): seed drawn; SHA-256 of its 32 bytes:\n  ([0-9a-f]{64})`)
 	hexToken       = regexp.MustCompile(`\b\d{4}\b`)
 	plotItemHex    = regexp.MustCompile(`(\d{4})x\d+`)
 	longHash       = regexp.MustCompile(`[0-9a-f]{64}`)
