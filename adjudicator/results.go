@@ -148,7 +148,9 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// rollsText lists the audit trail: every roll, commitment and revealed seed.
+// rollsText lists the audit trail for a ROLLS reply: every seed commitment, every roll
+// with every input of its HMAC message (as the results mails give them), every revealed
+// seed, each entry with its number in the chain, and the chain's head.
 func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
 	entries, err := tx.Audit(game)
 	if err != nil {
@@ -157,24 +159,40 @@ func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
 	if len(entries) == 0 {
 		return "No rolls yet.", nil
 	}
-	var b strings.Builder
-	for _, e := range entries {
-		b.WriteString(FormatAuditEntry(e))
-		b.WriteByte('\n')
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
+	return RollsText(game, entries), nil
 }
 
-// FormatAuditEntry is one line of the audit trail for players.
-func FormatAuditEntry(e store.AuditEntry) string {
-	switch e.Kind {
-	case "commit":
-		return fmt.Sprintf("#%d turn %d: seed commitment %s", e.Seq, e.Turn, e.Value)
-	case "reveal":
-		return fmt.Sprintf("#%d turn %d: seed revealed %s", e.Seq, e.Turn, e.Value)
+// RollsText renders an audit chain as the ROLLS reply gives it.
+func RollsText(game string, entries []store.AuditEntry) string {
+	lines := wrapRecord(fmt.Sprintf("Game \"%s\": the audit chain, %d entries. Each roll is HMAC-SHA256 keyed with "+
+		"its turn's seed over these fields (send HELP DICE for how).", MailField(game), len(entries)), "", "")
+	commits := map[int]string{}
+	var ctx *dice.Context
+	for _, e := range entries {
+		switch e.Kind {
+		case "commit":
+			commits[e.Turn] = e.Value
+			l := commitLines(e.Turn, e.Value)
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+			ctx = nil
+		case "reveal":
+			l := seedLines(e.Turn, e.Value, commits[e.Turn])
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+			ctx = nil
+		default:
+			c := dice.Context{Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
+			if ctx == nil || *ctx != c {
+				ctx = &c
+				lines = append(lines, phaseHeader(e.Turn, e.Phase, e.OrdersDigest)...)
+			}
+			r := dice.Roll{Kind: e.Kind, Index: e.Index, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides,
+				Values: e.Values, Modifier: e.Modifier, Result: e.Result}
+			lines = append(lines, wrapRecord(fmt.Sprintf("#%d %s", e.Seq, rollRecord(r)), "  ", "    ")...)
+		}
 	}
-	r := dice.Roll{Kind: e.Kind, Index: e.Index, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
-	return fmt.Sprintf("#%d turn %d phase %s, rule %s: %s: %s", e.Seq, e.Turn, e.Phase, e.Rule, e.Purpose, FormatRoll(r))
+	last := entries[len(entries)-1]
+	lines = append(lines, fmt.Sprintf("The chain's head (the hash of entry #%d):", last.Seq), "  "+last.Hash)
+	return strings.Join(lines, "\n")
 }
 
 // MapFor renders a game's map as side may see it.

@@ -165,3 +165,29 @@ func signedText(key ed25519.PrivateKey, game string, b *batch, seq uint64, head 
 	last := b.steps[len(b.steps)-1]
 	return signatureText(sign(key, game, last.Turn, last.Phase, seq, head), key.Public().(ed25519.PublicKey))
 }
+
+// ParseSigned reads the signed statement out of a results mail's text.
+func ParseSigned(body string) (Signed, error) {
+	m := signedBlock.FindStringSubmatch(crlf.Replace(body))
+	if m == nil {
+		return Signed{}, errors.New("no signed chain head in the mail")
+	}
+	st := statementRE.FindStringSubmatch(m[3] + m[4])
+	if st == nil {
+		return Signed{}, fmt.Errorf("signed statement %q: unreadable", m[3]+m[4])
+	}
+	s := Signed{Head: st[5]}
+	var err error
+	if s.Game, err = UnmailField(st[1]); err != nil {
+		return s, err
+	}
+	if s.Phase, err = UnmailField(st[3]); err != nil {
+		return s, err
+	}
+	s.Turn, _ = strconv.Atoi(st[2])
+	s.Seq, _ = strconv.ParseUint(st[4], 10, 64)
+	if s.Signature, err = hex.DecodeString(m[5] + m[6]); err != nil {
+		return s, fmt.Errorf("signature: %w", err)
+	}
+	return s, nil
+}

@@ -124,12 +124,12 @@ func TestSixTurnGameByPipe(t *testing.T) {
 
 	// Both sides saw every roll: the number of rolls shown equals the audited rolls.
 	audit := mustCLI(t, nil, append([]string{"audit", "export", "--game", sampleGame, "--format", "json"}, flags...)...)
-	var entries []struct{ Kind string }
-	if err := json.Unmarshal([]byte(audit), &entries); err != nil {
+	var export struct{ Entries []struct{ Kind string } }
+	if err := json.Unmarshal([]byte(audit), &export); err != nil {
 		t.Fatal(err)
 	}
 	rolls := 0
-	for _, e := range entries {
+	for _, e := range export.Entries {
 		if e.Kind == "roll" {
 			rolls++
 		}
@@ -340,4 +340,5 @@ func TestMatchByPipe(t *testing.T) {
 		mustCLI(t, nil, append([]string{"replay", "--game", g}, flags...)...)
 		mustCLI(t, nil, append([]string{"audit", "verify", "--game", g}, flags...)...)
 	}
+	checkRollsFromMails(t, mails, flags, "first", "second")
 }

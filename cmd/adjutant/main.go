@@ -62,8 +62,8 @@ commands:
   handle                handle one message from standard input: --db
   outbox                print the outbox: --db [--json] [--unsent]
   tick                  process reminders and deadlines: --db [--now RFC3339]
-  audit verify          verify a game's audit chain: --db --game
-  audit export          export it: --db --game --format csv|json
+  audit verify          verify a game's audit chain and signed heads: --db --game
+  audit export          export it (json: with the host key and signed heads): --db --game --format csv|json
   replay                re-adjudicate a game and compare: --db --game
   map                   print a side's map: --db --game --side
   bench                 measure throughput, latency, adjudication, audit and memory (BENCHMARKS.md)
@@ -442,6 +442,9 @@ func cmdAuditVerify(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
 			game, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+		if rep.HostKey != "" {
+			fmt.Fprintf(e.stdout, "%d signed chain heads of results mails verified with the host key %s\n", rep.Signatures, rep.HostKey)
+		}
 		return nil
 	})
 }

@@ -1,0 +1,138 @@
+package adjudicator_test
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+)
+
+// TestCheckMails verifies a game from the US player's mails alone, then shows that each
+// input of a roll, a seed, a sealed order or a signed head changed in one mail is caught.
+func TestCheckMails(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	f.orders("us", passU, "ROLLS")
+	var bodies []string
+	rollsReply := -1
+	for _, m := range to(f.outbox(), us) {
+		if strings.Contains(m.Body, "== ROLLS ==") {
+			rollsReply = len(bodies)
+		}
+		bodies = append(bodies, m.Body)
+	}
+	if rollsReply < 0 {
+		t.Fatal("no ROLLS reply")
+	}
+	got, err := adjudicator.CheckMails("g1", bodies)
+	if err != nil {
+		t.Fatalf("CheckMails: %v", err)
+	}
+	if got.Verified == 0 || got.Seeds == 0 || got.Sealed == 0 || got.Signatures == 0 || got.Rolls != got.Verified+got.Unrevealed {
+		t.Fatalf("CheckMails = %+v; want rolls verified, a seed, a sealed order and a signature checked", got)
+	}
+	// The ROLLS reply alone gives the same rolls as the results mails.
+	alone, err := adjudicator.CheckMails("g1", append(bodies[:rollsReply:rollsReply], bodies[rollsReply]))
+	if err != nil || alone.Rolls != got.Rolls {
+		t.Errorf("CheckMails up to the ROLLS reply = %+v, %v; want the %d rolls", alone, err, got.Rolls)
+	}
+
+	firstRoll := regexp.MustCompile(`index 0: 1d6 -> \[(\d)\] = (\d)`)
+	seed := regexp.MustCompile(`seed \(32 bytes, written in hex\)\n  ([0-9a-f])`)
+	salt := regexp.MustCompile(`characters\): ([0-9a-f])`)
+	digest := regexp.MustCompile(`orders digest:\n  ([0-9a-f])`)
+	sigLine := regexp.MustCompile(`128 hex digits\):\n  ([0-9a-f])`)
+	head := regexp.MustCompile(`adjutant-results-v1\|[^\n]*\n  ([0-9a-f])`)
+	flipHex := func(re *regexp.Regexp) func(string) string {
+		return func(body string) string {
+			loc := re.FindStringSubmatchIndex(body)
+			if loc == nil {
+				return body
+			}
+			c := "0"
+			if body[loc[2]] == '0' {
+				c = "1"
+			}
+			return body[:loc[2]] + c + body[loc[3]:]
+		}
+	}
+	cases := []struct {
+		name   string
+		change func(string) string
+		want   string
+		all    bool // changed in every mail, not only the first that has it
+	}{
+		{"roll value", func(body string) string {
+			return firstRoll.ReplaceAllStringFunc(body, func(s string) string {
+				m := firstRoll.FindStringSubmatch(s)
+				v, _ := strconv.Atoi(m[1])
+				return "index 0: 1d6 -> [" + strconv.Itoa(v%6+1) + "] = " + strconv.Itoa(v%6+1)
+			})
+		}, "seed gives", true},
+		{"purpose", func(body string) string { return strings.Replace(body, `purpose "3.4 `, `purpose "3.5 `, 1) }, "an earlier mail gave", false},
+		{"seed", flipHex(seed), "hashes to", false},
+		{"salt", flipHex(salt), "hash to", false},
+		{"orders digest", flipHex(digest), "an earlier mail gave", false},
+		{"signature", flipHex(sigLine), "does not verify", false},
+		{"chain head", flipHex(head), "does not verify", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			changed := false
+			bad := append([]string(nil), bodies...)
+			for i, b := range bad {
+				if nb := c.change(b); nb != b {
+					bad[i], changed = nb, true
+					if !c.all {
+						break
+					}
+				}
+			}
+			if !changed {
+				t.Fatalf("nothing to change for %s", c.name)
+			}
+			_, err := adjudicator.CheckMails("g1", bad)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("CheckMails with the %s changed in one mail = %v, want an error containing %q", c.name, err, c.want)
+			}
+		})
+	}
+}
+
+// TestMailField: a field read back from a mail is the field written, whatever its
+// spaces, quotes and bytes, and what is written survives wrapping at spaces.
+func TestMailField(t *testing.T) {
+	for _, s := range []string{"", "10.8", "12.2 US bombardment of 1911, unit 1 of 3", " lead", "trail ", "two  spaces",
+		`a "quoted" word`, "100% | pipe", "tab\there", "line\nbreak", "Grüße", "bad \xff byte", "   "} {
+		enc := adjudicator.MailField(s)
+		if strings.Contains(enc, "  ") || strings.HasPrefix(enc, " ") || strings.HasSuffix(enc, " ") || strings.ContainsAny(enc, "\"|\n\t") {
+			t.Errorf("MailField(%q) = %q: would not survive a mail", s, enc)
+		}
+		if back, err := adjudicator.UnmailField(enc); err != nil || back != s {
+			t.Errorf("UnmailField(MailField(%q)) = %q, %v", s, back, err)
+		}
+	}
+	for _, bad := range []string{"%", "%4", "%zz"} {
+		if _, err := adjudicator.UnmailField(bad); err == nil {
+			t.Errorf("UnmailField(%q) succeeded", bad)
+		}
+	}
+}
+
+func FuzzMailField(f *testing.F) {
+	for _, s := range []string{"12.2 US bombardment", "  ", "%41", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		enc := adjudicator.MailField(s)
+		if back, err := adjudicator.UnmailField(enc); err != nil || back != s {
+			t.Fatalf("UnmailField(MailField(%q)) = %q, %v", s, back, err)
+		}
+		if strings.Contains(enc, "  ") || strings.ContainsAny(enc, "\"|\n") {
+			t.Fatalf("MailField(%q) = %q", s, enc)
+		}
+	})
+}
