@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/adjutant-pbem/adjutant/mail"
 )
 
 // scripted is one mail of a scripted player.
@@ -212,7 +214,21 @@ func demoPipe(e *env, keep string, quietFlag bool) error {
 			return fmt.Errorf("adjutant %s failed", strings.Join(args, " "))
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s", strings.Repeat("=", 78), printed, out.String())
+	mails, err := outboxOf(e, path)
+	if err != nil {
+		return err
+	}
+	byPlayer := map[string][]received{}
+	for _, m := range mails {
+		if len(m.To) == 1 {
+			byPlayer[m.To[0]] = append(byPlayer[m.To[0]], received{Env: &mail.Envelope{Subject: m.Subject, Text: m.Body}})
+		}
+	}
+	checked, err := checkPlayersMails([]string{sampleGame}, byPlayer)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s%s", strings.Repeat("=", 78), printed, out.String(), checked)
 	return nil
 }
 

@@ -2,14 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 )
-
-var subjectTag = regexp.MustCompile(`^(?:Re: )?\[([^\]]+)\]`)
 
 // checkRollsFromMails re-verifies every roll, seed, revealed plot and signed chain head
 // of each game from the text of the mails each player received, in the order queued,
@@ -23,7 +20,7 @@ func checkRollsFromMails(t *testing.T, mails []outMailJSON, flags []string, game
 			var bodies []string
 			results := 0
 			for _, m := range mails {
-				if tag := subjectTag.FindStringSubmatch(m.Subject); tag == nil || tag[1] != game || len(m.To) != 1 || m.To[0] != player {
+				if tag := gameTag.FindStringSubmatch(m.Subject); tag == nil || tag[1] != game || len(m.To) != 1 || m.To[0] != player {
 					continue
 				}
 				bodies = append(bodies, m.Body)
