@@ -1,11 +1,20 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // checkRollsFromMails re-verifies every roll, seed, revealed plot and signed chain head
@@ -70,4 +79,97 @@ func auditedRolls(t *testing.T, game string, flags []string) int {
 		}
 	}
 	return n
+}
+
+// TestSignedHeadsCatchRewrittenHistory: a host who rewrites the audit chain consistently
+// (every hash recomputed, every roll still derivable) is caught by the chain heads the
+// results mails carry and sign; audit export gives the key the invitation gave.
+func TestSignedHeadsCatchRewrittenHistory(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "game.db")
+	flags := []string{"--db", db, "--address", sampleAddress}
+	mustCLI(t, nil, append([]string{"game", "new", "--name", sampleGame, "--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
+		"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, flags...)...)
+	for i, m := range sampleScript() {
+		raw := eml(m, sampleAddress, fmt.Sprintf("signed-%d@players.example", i), time.Date(2026, 11, 22, 12, i, 0, 0, time.UTC))
+		mustCLI(t, raw, append([]string{"handle"}, flags...)...)
+	}
+	mails := outbox(t, db)
+	results := 0
+	var inviteKey string
+	for _, m := range mails {
+		if m.Kind == "results" {
+			results++
+		}
+		if m.Kind == "invite" && m.To[0] == sampleUS {
+			inviteKey = regexp.MustCompile(`it is the key:\n  ([0-9a-f]{64})`).FindStringSubmatch(m.Body)[1]
+		}
+	}
+	got := mustCLI(t, nil, append([]string{"audit", "verify", "--game", sampleGame}, flags...)...)
+	if want := fmt.Sprintf("%d signed chain heads of results mails verified with the host key %s", results, inviteKey); !strings.Contains(got, want) {
+		t.Errorf("audit verify = %q, want %q", got, want)
+	}
+	var export adjudicator.AuditExport
+	if err := json.Unmarshal([]byte(mustCLI(t, nil, append([]string{"audit", "export", "--game", sampleGame}, flags...)...)), &export); err != nil {
+		t.Fatal(err)
+	}
+	if export.HostKey != inviteKey || len(export.SignedHeads) == 0 {
+		t.Fatalf("export: host key %s (invitation: %s), %d signed heads", export.HostKey, inviteKey, len(export.SignedHeads))
+	}
+	pub, _ := hex.DecodeString(export.HostKey)
+	for _, h := range export.SignedHeads {
+		sig, _ := hex.DecodeString(h.Signature)
+		if !ed25519.Verify(pub, []byte(h.Statement), sig) || !strings.HasSuffix(h.Statement, fmt.Sprintf("|%d|%s", h.Seq, h.Head)) ||
+			export.Entries[h.Seq-1].Hash != h.Head {
+			t.Errorf("exported signed head %+v does not verify against the exported chain", h)
+		}
+	}
+
+	// The host rewrites history: the purpose of the first commitment, every hash after it
+	// recomputed, so that the chain holds together and every roll still derives.
+	rewriteChain(t, db, func(e *store.AuditEntry) { e.Purpose += " (rewritten)" })
+	for _, cmd := range [][]string{{"audit", "verify"}, {"replay"}} {
+		code, _, errs := cli(t, nil, append(append(cmd, "--game", sampleGame), flags...)...)
+		if code != 1 || !strings.Contains(errs, "does not pass through") && !strings.Contains(errs, "no longer passes through") {
+			t.Errorf("%s after a consistent rewrite of the chain: exit %d, %q; want the signed head that no longer matches", strings.Join(cmd, " "), code, errs)
+		}
+	}
+}
+
+// rewriteChain changes the first audit entry of the sample game with f and recomputes
+// every hash of the chain, as a host rewriting history would.
+func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("game")).Bucket([]byte(sampleGame)).Bucket([]byte("audit"))
+		prev := ""
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			var e store.AuditEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			if e.Seq == 1 {
+				f(&e)
+			}
+			e.Prev = prev
+			e.Hash = e.ComputeHash()
+			prev = e.Hash
+			raw, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(k, raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
