@@ -1,12 +1,14 @@
 package adjudicator_test
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 )
 
 // TestCheckMails verifies a game from the US player's mails alone, then shows that each
@@ -135,4 +137,40 @@ func FuzzMailField(f *testing.F) {
 			t.Fatalf("MailField(%q) = %q", s, enc)
 		}
 	})
+}
+
+// TestCheckMailsFormat writes two mails by hand in the documented format (docs/dice.md),
+// with a shuffle, a modified roll of two dice, a wrapped record and fields that need
+// escapes, and checks them: the format is the contract, not whatever the desk renders.
+func TestCheckMailsFormat(t *testing.T) {
+	seed, err := dice.NewSeed(strings.NewReader(strings.Repeat("s", 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	game, phase, digest := "cup.final", "IV|b", strings.Repeat("ab", 32)
+	st := dice.NewStream(seed, dice.Context{Game: game, Turn: 3, Phase: phase, OrdersDigest: digest})
+	sh := st.Shuffle("deal the  event cards", "6.1", 10)
+	r := st.Roll(dice.Request{Purpose: `fire of "York" at 100% odds, a long purpose that is wrapped over two lines`, Rule: "10.8", Count: 2, Sides: 6, Modifier: 1})
+	vals := func(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
+	commit := "Turn 3: seed drawn; SHA-256 of its 32 bytes:\n  " + seed.Commitment() + "\n"
+	record := fmt.Sprintf("index 1: 2d6 -> [%s] +1 = %d, rule \"10.8\", purpose \"%s\"", vals(r.Values), r.Result, adjudicator.MailField(r.Purpose))
+	cut := strings.LastIndex(record[:70], " ")
+	results := fmt.Sprintf("Game \"%s\". Each roll ...\n"+
+		"Turn 3, phase \"%s\", orders digest:\n  %s\n"+
+		"  index 0: shuffle of 10 -> [%s], rule \"6.1\", purpose \"%s\"\n"+
+		"  %s\n    %s\n\n"+
+		"Turn 3: seed (32 bytes, written in hex)\n  %s\n  SHA-256 of the 32 bytes (not of their hex), its commitment:\n  %s\n",
+		game, adjudicator.MailField(phase), digest, vals(sh.Values), adjudicator.MailField(sh.Purpose), record[:cut], record[cut+1:], seed, seed.Commitment())
+	got, err := adjudicator.CheckMails(game, []string{commit, results})
+	if err != nil || got.Rolls != 2 || got.Verified != 2 || got.Seeds != 1 {
+		t.Fatalf("CheckMails = %+v, %v; want the shuffle and the roll verified\n%s", got, err, results)
+	}
+	// The seed revealed in the same mail as its commitment proves nothing.
+	if _, err := adjudicator.CheckMails(game, []string{commit + results}); err == nil {
+		t.Error("a seed checked against a commitment mailed with it")
+	}
+	// Another purpose gives other dice.
+	if _, err := adjudicator.CheckMails(game, []string{commit, strings.Replace(results, "deal the", "deal thy", 1)}); err == nil {
+		t.Error("a changed purpose passed")
+	}
 }
