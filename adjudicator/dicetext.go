@@ -213,3 +213,19 @@ func revealLines(summary, text, salt, commitment string) []string {
 		"  commitment, SHA-256 of the text, \"|\" and the salt:",
 		"  "+commitment)
 }
+
+// DiceHelp is the reply to HELP DICE: how a player checks a roll, a seed, a sealed
+// order and a signed chain head from his mail (templates/dice-help.txt).
+func DiceHelp() string {
+	body, err := render("dice-help.txt", nil)
+	if err != nil {
+		return "HELP DICE: see docs/dice.md in the Adjutant source."
+	}
+	return strings.TrimRight(body, "\n")
+}
+
+// isDiceHelp reports whether the word after HELP asks for DiceHelp: "DICE" in ASCII
+// letters of any case (four bytes, so no look-alike letter from another script).
+func isDiceHelp(word string) bool {
+	return len(word) == 4 && strings.EqualFold(word, "DICE")
+}

@@ -174,3 +174,33 @@ func TestCheckMailsFormat(t *testing.T) {
 		t.Error("a changed purpose passed")
 	}
 }
+
+// TestHelpDiceAndRollsFitTheMail: HELP DICE answers with how to check the dice (not the
+// ruleset's help), and the HELP DICE and ROLLS replies keep to 78 columns.
+func TestHelpDiceAndRollsFitTheMail(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	for _, tc := range []struct{ body, want, not string }{
+		{"help dice", "== HELP DICE ==", "HELP: Soldiers"},
+		{"HELP", "HELP: Soldiers", "== HELP DICE =="},
+		{"ROLLS", "The chain's head", "== HELP DICE =="},
+	} {
+		_, mails := f.orders("us", passU, tc.body)
+		if len(mails) != 1 {
+			t.Fatalf("%s: %d mails, want the reply", tc.body, len(mails))
+		}
+		body := mails[0].Body
+		if !strings.Contains(body, tc.want) || strings.Contains(body, tc.not) {
+			t.Errorf("%s: the reply lacks %q or has %q:\n%s", tc.body, tc.want, tc.not, body)
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if n := len([]rune(l)); n > 78 {
+				t.Errorf("%s: line of %d columns: %q", tc.body, n, l)
+			}
+		}
+	}
+	if !strings.Contains(adjudicator.DiceHelp(), "adjutant-dice-v1") {
+		t.Error("DiceHelp does not give the message's version field")
+	}
+}

@@ -132,6 +132,9 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 	if cmd.help {
 		sections = append(sections, section{"HELP", rulesetHelp(rs)})
 	}
+	if cmd.helpDice {
+		sections = append(sections, section{"HELP DICE", DiceHelp()})
+	}
 	if cmd.status || len(cmd.orderLines) > 0 {
 		now, err := filedOrders(h.tx, g.Name)
 		if err != nil {
