@@ -1,7 +1,6 @@
 package adjudicator
 
 import (
-	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
@@ -121,20 +120,6 @@ func storedHostKey(tx store.Tx) (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("host key: stored key has %d bytes, want %d", len(raw), hostKeySeed)
 	}
 	return ed25519.NewKeyFromSeed(raw), nil
-}
-
-// HostPublicKey returns the host's public key (creating the key pair at first use), as
-// the invitations and `adjutant audit export` give it.
-func (d *Desk) HostPublicKey(ctx context.Context) (ed25519.PublicKey, error) {
-	var pub ed25519.PublicKey
-	err := d.Store.Write(ctx, func(tx store.Tx) error {
-		k, err := d.hostKey(tx)
-		if err == nil {
-			pub = k.Public().(ed25519.PublicKey)
-		}
-		return err
-	})
-	return pub, err
 }
 
 // sign makes the signed statement of a results mail.

@@ -28,7 +28,7 @@ func checkFromMails(game, who string, subjects, bodies []string) (string, error)
 	if got.Unrevealed > 0 {
 		return "", fmt.Errorf("checking %s from the mails %s received: %d rolls of turns whose seed no mail revealed", game, who, got.Unrevealed)
 	}
-	return fmt.Sprintf("%s, from the %d mails %s received alone: %d rolls re-derived, %d seeds and %d sealed orders match their commitments, %d signed chain heads verified\n",
+	return fmt.Sprintf("%s from the %d mails to %s alone: %d rolls, %d seeds, %d sealed orders, %d signed heads verified\n",
 		game, len(mine), who, got.Verified, got.Seeds, got.Sealed, got.Signatures), nil
 }
 
