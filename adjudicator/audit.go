@@ -254,3 +254,37 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 	}
 	return fmt.Errorf("export audit: format %q: expected csv or json", format)
 }
+
+// VerifyExport verifies an audit export (the JSON of `adjutant audit export`) with
+// nothing else, as anybody holding the archive can: the chain as VerifyChain does, and
+// every signed head against the chain and the export's host key. A player compares that
+// key and those heads with the ones his mails carry.
+func VerifyExport(r io.Reader) (AuditReport, error) {
+	var x AuditExport
+	if err := json.NewDecoder(r).Decode(&x); err != nil {
+		return AuditReport{}, fmt.Errorf("read audit export: %w", err)
+	}
+	rep, err := VerifyChain(x.Game, x.Entries)
+	if err != nil {
+		return rep, err
+	}
+	pub, err := hex.DecodeString(x.HostKey)
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		return rep, fmt.Errorf("audit export: host key %q is not an Ed25519 public key in hex", x.HostKey)
+	}
+	rep.HostKey = x.HostKey
+	for _, h := range x.SignedHeads {
+		if h.Seq == 0 || h.Seq > uint64(len(x.Entries)) || x.Entries[h.Seq-1].Hash != h.Head {
+			return rep, fmt.Errorf("signed head %s at entry %d: the chain does not pass through it", h.Head, h.Seq)
+		}
+		s := Signed{Seq: h.Seq, Head: h.Head}
+		if !strings.HasSuffix(h.Statement, fmt.Sprintf("|%d|%s", h.Seq, h.Head)) || !strings.HasPrefix(h.Statement, statementVersion+"|"+MailField(x.Game)+"|") {
+			return rep, fmt.Errorf("signed head at entry %d: statement %q is not of game %s at that entry", h.Seq, h.Statement, x.Game)
+		}
+		if s.Signature, err = hex.DecodeString(h.Signature); err != nil || !ed25519.Verify(pub, []byte(h.Statement), s.Signature) {
+			return rep, fmt.Errorf("signed head at entry %d: the signature does not verify with the host key", h.Seq)
+		}
+		rep.Signatures++
+	}
+	return rep, nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -122,6 +123,24 @@ func TestSignedHeadsCatchRewrittenHistory(t *testing.T) {
 			export.Entries[h.Seq-1].Hash != h.Head {
 			t.Errorf("exported signed head %+v does not verify against the exported chain", h)
 		}
+	}
+
+	// Anybody with the export verifies it without the store; a changed signature fails.
+	exported := filepath.Join(t.TempDir(), "export.json")
+	raw := mustCLI(t, nil, append([]string{"audit", "export", "--game", sampleGame}, flags...)...)
+	if err := os.WriteFile(exported, []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustCLI(t, nil, "audit", "verify", "--export", exported); !strings.Contains(got, fmt.Sprintf("%d signed chain heads", len(export.SignedHeads))) {
+		t.Errorf("audit verify --export = %q", got)
+	}
+	sig := export.SignedHeads[0].Signature
+	forged := strings.Replace(raw, sig, strings.Repeat("0", len(sig)), 1)
+	if err := os.WriteFile(exported, []byte(forged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := cli(t, nil, "audit", "verify", "--export", exported); code != 1 || !strings.Contains(errs, "does not verify") {
+		t.Errorf("audit verify --export with a forged signature: exit %d, %q", code, errs)
 	}
 
 	// The host rewrites history: the purpose of the first commitment, every hash after it

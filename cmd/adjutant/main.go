@@ -7,7 +7,7 @@
 //	adjutant handle --db F < msg.eml   handle one RFC 5322 message (procmail, .forward, Postfix pipe)
 //	adjutant outbox --db F --json      print the queued mails
 //	adjutant tick --db F [--now T]     process reminders and deadlines
-//	adjutant audit verify|export ...   check or export a game's audit trail
+//	adjutant audit verify|export ...   check or export a game's audit trail (or check an export)
 //	adjutant replay --db F --game G    re-adjudicate a game and compare every result
 //	adjutant map --db F --game G --side S   print a side's map
 //
@@ -62,7 +62,7 @@ commands:
   handle                handle one message from standard input: --db
   outbox                print the outbox: --db [--json] [--unsent]
   tick                  process reminders and deadlines: --db [--now RFC3339]
-  audit verify          verify a game's audit chain and signed heads: --db --game
+  audit verify          verify a game's audit chain and signed heads: --db --game, or --export FILE
   audit export          export it (json: with the host key and signed heads): --db --game --format csv|json
   replay                re-adjudicate a game and compare: --db --game
   map                   print a side's map: --db --game --side
@@ -435,18 +435,43 @@ func gameCommand(e *env, name string, args []string, flags func(*flag.FlagSet), 
 }
 
 func cmdAuditVerify(e *env, args []string) error {
+	for i, a := range args {
+		// An exported archive is verified on its own, without a store: what a player
+		// holding it can run.
+		if a == "--export" || a == "-export" {
+			if i+1 >= len(args) || len(args) != 2 {
+				return usageError("audit verify --export FILE takes no other flag")
+			}
+			f, err := os.Open(args[i+1])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			rep, err := adjudicator.VerifyExport(f)
+			if err != nil {
+				return err
+			}
+			printAuditReport(e, args[i+1], rep)
+			return nil
+		}
+	}
 	return gameCommand(e, "audit verify", args, nil, func(desk *adjudicator.Desk, game string) error {
 		rep, err := desk.VerifyAudit(e.ctx, game)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
-			game, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
-		if rep.HostKey != "" {
-			fmt.Fprintf(e.stdout, "%d signed chain heads of results mails verified with the host key %s\n", rep.Signatures, rep.HostKey)
-		}
+		printAuditReport(e, game, rep)
 		return nil
 	})
+}
+
+// printAuditReport says what a verification checked.
+func printAuditReport(e *env, what string, rep adjudicator.AuditReport) {
+	fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
+		what, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+	if rep.HostKey != "" {
+		fmt.Fprintf(e.stdout, "%d signed chain heads of results mails verified with the host key %s\n", rep.Signatures, rep.HostKey)
+	}
 }
 
 func cmdAuditExport(e *env, args []string) error {
