@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 )
 
 // MailCheck counts what CheckMails verified.
@@ -236,6 +238,12 @@ func parseRoll(record string, turn int, phase, digest string) (mailRoll, error) 
 		r.sides, _ = strconv.Atoi(m[3])
 		r.modifier, _ = strconv.Atoi(strings.TrimSpace(m[5]))
 		r.result, _ = strconv.Atoi(m[6])
+	}
+	// The limits of package dice: beyond them no server could have made the roll, and
+	// re-deriving it would divide by zero or draw without end.
+	if r.kind == "roll" && (r.count < 1 || r.count > dice.MaxDice || r.sides < dice.MinSides || r.sides > dice.MaxSides) ||
+		r.kind == "shuffle" && r.count > dice.MaxCards {
+		return r, fmt.Errorf("roll %q: no such roll (dice 1 to %d of %d to %d sides, decks up to %d)", record, dice.MaxDice, dice.MinSides, dice.MaxSides, dice.MaxCards)
 	}
 	for _, f := range strings.Fields(vals) {
 		v, _ := strconv.Atoi(f)

@@ -204,3 +204,28 @@ func TestHelpDiceAndRollsFitTheMail(t *testing.T) {
 		t.Error("DiceHelp does not give the message's version field")
 	}
 }
+
+// FuzzCheckMails: whatever a mail holds, checking it returns an answer, never a panic.
+func FuzzCheckMails(f *testing.F) {
+	f.Add("Game \"g\".\nTurn 1, phase \"I\", orders digest:\n  "+strings.Repeat("a", 64)+"\n  index 0: 1d6 -> [3] = 3, rule \"1\", purpose \"p\n    q\"\n",
+		"Turn 1: seed (32 bytes, written in hex)\n  "+strings.Repeat("b", 64)+"\n  SHA-256 of the 32 bytes (not of their hex), its commitment:\n  "+strings.Repeat("c", 64)+"\n")
+	f.Add("X, text:\n    PLOT\n      more\n  salt (hashed as these 2 characters): ab\n  commitment, SHA-256 of the text, \"|\" and the salt:\n  "+strings.Repeat("d", 64)+"\n",
+		"Game \"g\".\n  index 0: shuffle of 3 -> [0 2 1], rule \"%zz\", purpose \"\"\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		_, _ = adjudicator.CheckMails("g", []string{a, b})
+	})
+}
+
+// TestCheckMailsImpossibleRoll: a mail showing a roll no server could make (no sides, a
+// million dice) is refused, not re-derived.
+func TestCheckMailsImpossibleRoll(t *testing.T) {
+	seed, _ := dice.NewSeed(strings.NewReader(strings.Repeat("x", 32)))
+	commit := "Turn 1: seed drawn; SHA-256 of its 32 bytes:\n  " + seed.Commitment() + "\n"
+	reveal := "Turn 1: seed (32 bytes, written in hex)\n  " + seed.String() + "\n  SHA-256 of the 32 bytes (not of their hex), its commitment:\n  " + seed.Commitment() + "\n"
+	for _, dice := range []string{"1d0", "1d1", "1000001d6", "0d6", "1d257"} {
+		mail := "Game \"g\".\nTurn 1, phase \"I\", orders digest:\n  " + strings.Repeat("a", 64) + "\n  index 0: " + dice + " -> [1] = 1, rule \"1\", purpose \"p\"\n" + reveal
+		if _, err := adjudicator.CheckMails("g", []string{commit, mail}); err == nil || !strings.Contains(err.Error(), "no such roll") {
+			t.Errorf("%s: CheckMails = %v, want the roll refused", dice, err)
+		}
+	}
+}
