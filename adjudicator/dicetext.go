@@ -1,6 +1,9 @@
 package adjudicator
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strconv"
@@ -8,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // The text forms in this file are what a player checks his rolls from: the results mails
@@ -215,9 +219,10 @@ func revealLines(summary, text, salt, commitment string) []string {
 }
 
 // DiceHelp is the reply to HELP DICE: how a player checks a roll, a seed, a sealed
-// order and a signed chain head from his mail (templates/dice-help.txt).
+// order and a signed chain head from his mail (templates/dice-help.txt). The desk's
+// reply adds worked checks from the player's own game (diceHelpFor).
 func DiceHelp() string {
-	body, err := render("dice-help.txt", nil)
+	body, err := render("dice-help.txt", map[string]any{})
 	if err != nil {
 		return "HELP DICE: see docs/dice.md in the Adjutant source."
 	}
@@ -228,4 +233,76 @@ func DiceHelp() string {
 // letters of any case (four bytes, so no look-alike letter from another script).
 func isDiceHelp(word string) bool {
 	return len(word) == 4 && strings.EqualFold(word, "DICE")
+}
+
+// plotExample and rollExample fill the worked checks of HELP DICE with a player's own
+// game: a revealed sealed order and a roll of a revealed turn.
+type plotExample struct {
+	Game, Summary, Text, Salt, Commitment string
+}
+
+type rollExample struct {
+	Game, Phase, Purpose, Rule, Digest, Seed, Output, FirstHex string
+	Turn, Index, Sides, First, Bound, Face                     int
+}
+
+// shellSafe reports whether s can stand between single quotes in the worked check as it
+// is hashed: one line, no quote, nothing MailField would escape, at most max bytes.
+func shellSafe(s string, max int) bool {
+	return len(s) <= max && MailField(s) == s && !strings.ContainsAny(s, "'\n")
+}
+
+// diceHelpFor is DiceHelp with worked checks from the player's own game: the first sealed
+// order revealed and the first one-die roll of a turn whose seed is revealed, where the
+// shell lines fit the mail. Only what both sides' mails already showed is used.
+func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
+	view := map[string]any{}
+	journal, err := tx.Journal(game)
+	if err != nil {
+		return "", err
+	}
+	for _, j := range journal {
+		for _, o := range j.Revealed {
+			if _, done := view["Plot"]; !done && o.Salt != "" && shellSafe(o.Text, 55) {
+				view["Plot"] = plotExample{Game: game, Summary: o.Summary, Text: o.Text, Salt: o.Salt, Commitment: o.Commitment}
+			}
+		}
+	}
+	entries, err := tx.Audit(game)
+	if err != nil {
+		return "", err
+	}
+	seeds := map[int]dice.Seed{}
+	for _, e := range entries {
+		if e.Kind == "reveal" {
+			if s, err := dice.ParseSeed(e.Value); err == nil {
+				seeds[e.Turn] = s
+			}
+		}
+	}
+	for _, e := range entries {
+		seed, ok := seeds[e.Turn]
+		if e.Kind != dice.KindRoll || e.Count != 1 || !ok || !shellSafe(e.Purpose, 70) || !shellSafe(e.Rule, 20) ||
+			!shellSafe(e.Phase, 20) || !shellSafe(game, 40) {
+			continue
+		}
+		msg := dice.Message(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest},
+			e.Index, e.Kind, e.Purpose, e.Rule, e.Count, e.Sides)
+		mac := hmac.New(sha256.New, seed[:])
+		mac.Write(append(msg, 0, 0, 0, 0))
+		out := mac.Sum(nil)
+		face, ok := dice.Face(out[0], e.Sides)
+		if !ok || len(e.Values) != 1 || face != e.Values[0] {
+			continue // the first byte was skipped: a longer story than a worked example
+		}
+		view["Roll"] = rollExample{Game: game, Phase: e.Phase, Purpose: e.Purpose, Rule: e.Rule, Digest: e.OrdersDigest,
+			Seed: seed.String(), Output: hex.EncodeToString(out), FirstHex: hex.EncodeToString(out[:1]),
+			Turn: e.Turn, Index: e.Index, Sides: e.Sides, First: int(out[0]), Bound: 256 - 256%e.Sides, Face: face}
+		break
+	}
+	body, err := render("dice-help.txt", view)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(body, "\n"), nil
 }

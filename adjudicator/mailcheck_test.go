@@ -1,6 +1,8 @@
 package adjudicator_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -199,6 +201,16 @@ func TestHelpDiceAndRollsFitTheMail(t *testing.T) {
 				t.Errorf("%s: line of %d columns: %q", tc.body, n, l)
 			}
 		}
+	}
+	// The worked checks come from the player's own game, and say what the commands print.
+	_, mails := f.orders("us", passU, "HELP DICE")
+	body := mails[0].Body
+	plot := regexp.MustCompile(`printf '%s' '([^']*)' '\|' \\\n    ([0-9a-f]{32}) \| sha256sum\n  ([0-9a-f]{64})  -`).FindStringSubmatch(body)
+	if plot == nil || !strings.Contains(body, "From your game (g1), the roll at index 0 of turn 0") {
+		t.Fatalf("HELP DICE has no worked check from the game:\n%s", body)
+	}
+	if sum := sha256.Sum256([]byte(plot[1] + "|" + plot[2])); hex.EncodeToString(sum[:]) != plot[3] {
+		t.Errorf("HELP DICE: the plot command prints %x, the reply says %s", sum, plot[3])
 	}
 	if !strings.Contains(adjudicator.DiceHelp(), "adjutant-dice-v1") {
 		t.Error("DiceHelp does not give the message's version field")

@@ -133,7 +133,11 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 		sections = append(sections, section{"HELP", rulesetHelp(rs)})
 	}
 	if cmd.helpDice {
-		sections = append(sections, section{"HELP DICE", DiceHelp()})
+		text, err := h.desk.diceHelpFor(h.tx, g.Name)
+		if err != nil {
+			return "", err
+		}
+		sections = append(sections, section{"HELP DICE", text})
 	}
 	if cmd.status || len(cmd.orderLines) > 0 {
 		now, err := filedOrders(h.tx, g.Name)
