@@ -41,14 +41,14 @@ type MailCheck struct {
 // The error names the first thing that does not hold.
 func CheckMails(game string, bodies []string) (MailCheck, error) {
 	c := &mailChecker{game: game, commits: map[int]string{}, seeds: map[int][]byte{}, rolls: map[string]mailRoll{},
-		res: MailCheck{Heads: map[uint64]string{}}}
+		published: map[string]bool{}, res: MailCheck{Heads: map[uint64]string{}}}
 	for i, body := range bodies {
 		if err := c.mail(body); err != nil {
 			return c.res, fmt.Errorf("mail %d of game %s: %w", i+1, game, err)
 		}
 		// A commitment counts as published for the mails after the one that carries it.
 		for _, h := range anyHash.FindAllString(body, -1) {
-			c.published = append(c.published, h)
+			c.published[h] = true
 		}
 	}
 	for _, r := range c.rolls {
@@ -71,7 +71,7 @@ type mailChecker struct {
 	key       ed25519.PublicKey
 	commits   map[int]string // seed commitments by turn
 	seeds     map[int][]byte
-	published []string // every hash of the earlier mails
+	published map[string]bool // every hash of the earlier mails
 	rolls     map[string]mailRoll
 	res       MailCheck
 }
@@ -146,14 +146,7 @@ func (c *mailChecker) mail(body string) error {
 	return nil
 }
 
-func (c *mailChecker) wasPublished(h string) bool {
-	for _, p := range c.published {
-		if p == h {
-			return true
-		}
-	}
-	return false
-}
+func (c *mailChecker) wasPublished(h string) bool { return c.published[h] }
 
 // revealedText undoes the layout of a revealed order's text: 4 spaces of indentation, a
 // continuation (6 spaces) standing for one space.
@@ -173,6 +166,10 @@ func revealedText(block string) string {
 func (c *mailChecker) rollsIn(body string) error {
 	lines := strings.Split(body, "\n")
 	turn, phase, digest := -1, "", ""
+	gameOK := false
+	if m := diceGame.FindStringSubmatch(body); m != nil {
+		gameOK = m[1] == MailField(c.game)
+	}
 	for i := 0; i < len(lines); i++ {
 		if m := phaseLine.FindStringSubmatch(lines[i]); m != nil && i+1 < len(lines) {
 			d := digestLine.FindStringSubmatch(lines[i+1])
@@ -195,7 +192,7 @@ func (c *mailChecker) rollsIn(body string) error {
 		if turn < 0 {
 			return fmt.Errorf("roll %q before any phase header", record)
 		}
-		if m := diceGame.FindStringSubmatch(body); m == nil || m[1] != MailField(c.game) {
+		if !gameOK {
 			return fmt.Errorf("rolls of another game than %s", c.game)
 		}
 		r, err := parseRoll(record, turn, phase, digest)
@@ -312,20 +309,20 @@ func (c *mailChecker) signed(m []string) error {
 	if m[2] != hex.EncodeToString(c.key) {
 		return fmt.Errorf("results signed with key %s, the invitation gives %x", m[2], []byte(c.key))
 	}
-	statement := m[3] + m[4]
-	sig, _ := hex.DecodeString(m[5] + m[6])
-	if !ed25519.Verify(c.key, []byte(statement), sig) {
-		return fmt.Errorf("the signature over %q does not verify with the host key", statement)
+	s, err := signedFrom(m)
+	if err != nil {
+		return err
 	}
-	s := statementRE.FindStringSubmatch(statement)
-	if s == nil || s[1] != MailField(c.game) || s[4] != m[1] {
-		return fmt.Errorf("signed statement %q: not of game %s at entry %s", statement, c.game, m[1])
+	if s.Game != c.game {
+		return fmt.Errorf("signed statement %q: not of game %s", s.Statement(), c.game)
 	}
-	seq, _ := strconv.ParseUint(s[4], 10, 64)
-	if old, ok := c.res.Heads[seq]; ok && old != s[5] {
-		return fmt.Errorf("entry %d: signed head %s, an earlier mail signed %s", seq, s[5], old)
+	if err := s.Verify(c.key); err != nil {
+		return err
 	}
-	c.res.Heads[seq] = s[5]
+	if old, ok := c.res.Heads[s.Seq]; ok && old != s.Head {
+		return fmt.Errorf("entry %d: signed head %s, an earlier mail signed %s", s.Seq, s.Head, old)
+	}
+	c.res.Heads[s.Seq] = s.Head
 	c.res.Signatures++
 	return nil
 }

@@ -157,9 +157,15 @@ func ParseSigned(body string) (Signed, error) {
 	if m == nil {
 		return Signed{}, errors.New("no signed chain head in the mail")
 	}
+	return signedFrom(m)
+}
+
+// signedFrom reads a match of signedBlock: the entry number, the key, the statement's
+// two lines and the signature's two.
+func signedFrom(m []string) (Signed, error) {
 	st := statementRE.FindStringSubmatch(m[3] + m[4])
-	if st == nil {
-		return Signed{}, fmt.Errorf("signed statement %q: unreadable", m[3]+m[4])
+	if st == nil || st[4] != m[1] {
+		return Signed{}, fmt.Errorf("signed statement %q: unreadable, or not of entry %s", m[3]+m[4], m[1])
 	}
 	s := Signed{Head: st[5]}
 	var err error
