@@ -8,8 +8,11 @@ all: build
 build:
 	$(GO) build -o bin/adjutant ./cmd/adjutant
 
-# The main job on an embedded default: a complete sample game of Soldiers 1918 through
-# pipe mode (adjutant handle), printing every mail, the audit verification and the replay.
+# The main job on an embedded default: the sample match of Soldiers 1918 (two games, 4.2).
+# Embedded IMAP and SMTP servers start on 127.0.0.1, the daemon serves them, and two
+# scripted players mail their orders over SMTP and read every reply over IMAP; every mail
+# is printed as delivered, then the audit verification and the replay of both games.
+# (go run ./cmd/adjutant demo --pipe plays the same match through pipe mode.)
 demo:
 	$(GO) run ./cmd/adjutant demo
 
@@ -30,12 +33,14 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlotItems$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
+	$(GO) test -run '^$$' -fuzz '^FuzzClosingText$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
+	$(GO) test -run '^$$' -fuzz '^FuzzTextFromHTML$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
 
 # Every figure of BENCHMARKS.md, measured in one run on this machine and printed as one

@@ -35,6 +35,7 @@ type stepRecord struct {
 type advanced struct {
 	game    store.Game
 	rs      Ruleset
+	before  State // the state the advance started from
 	state   State
 	waiting []Side
 	batch   *batch // nil when no phase was resolved
@@ -79,7 +80,7 @@ func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.S
 // game ends. Everything is written in tx; the results mails are queued by flushResults.
 // st is the game's state as decoded from g.
 func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, st State, now time.Time, cause string) (advanced, error) {
-	adv := advanced{rs: rs, cause: cause, now: now}
+	adv := advanced{rs: rs, cause: cause, now: now, before: st}
 	b := &batch{}
 	var steps []store.JournalStep
 	for {
@@ -304,14 +305,22 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		return err
 	}
 	for _, p := range g.Players {
-		subject, body, err := resultsMail(g, adv.rs, adv.state, Side(p.Side), adv.batch, adv.waiting, adv.now, signature)
+		mode := p.MapMode
+		if mode == "" {
+			mode = "changes"
+		}
+		if adv.journal.MapModes == nil {
+			adv.journal.MapModes = map[string]string{}
+		}
+		adv.journal.MapModes[p.Side] = mode
+		subject, body, err := resultsMail(g, adv.rs, adv.before, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
 		if err != nil {
 			return err
 		}
 		m, err := tx.Enqueue(store.OutMail{
 			MessageID: d.messageID(adv.cause, "results", p.Side, []string{p.Address}),
 			To:        []string{p.Address}, Subject: subject, Body: body,
-			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now,
+			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now, References: threadRefs(p.Thread),
 		})
 		if err != nil {
 			return err

@@ -37,6 +37,7 @@ type Credentials struct {
 	Side     Side
 	Address  string
 	Password string
+	new      bool // a password of this game, not carried over from a match's first
 }
 
 // passwordAlphabet avoids letters that are easy to misread (0/O, 1/l/I).
@@ -118,8 +119,10 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		seen[addr] = true
 		pw := ng.Passwords[s.ID]
 		var hash string
+		carried := false
 		if prev, ok := findPlayer(derefGame(first), addr); ok && pw == "" {
 			hash, pw = prev.PassHash, "unchanged: the same as in game "+first.Name // second game of a match
+			carried = true
 		} else {
 			if pw == "" {
 				if pw, err = d.newPassword(); err != nil {
@@ -130,12 +133,16 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 				return nil, err
 			}
 		}
-		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash})
-		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw})
+		// The invitation opens the player's thread: its Message-ID is derived as enqueue
+		// derives it below, so that every later mail can refer to it.
+		thread := d.messageID("create:"+ng.Name, "invite", string(s.ID), []string{addr})
+		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash, Thread: thread})
+		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw, new: hash != "" && !carried})
 	}
 	for side := range ng.Players {
 		if !hasSide(rs, side) {
-			return nil, fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+			_, err := findSide(rs, string(side))
+			return nil, err
 		}
 	}
 	var st State
@@ -188,7 +195,7 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 			if err != nil {
 				return err
 			}
-			if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false); err != nil {
+			if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false, secretOf(c)...); err != nil {
 				return err
 			}
 		}
@@ -202,6 +209,28 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		return nil, fmt.Errorf("create game %s: %w", ng.Name, err)
 	}
 	return creds, nil
+}
+
+// secretOf lists what of an invitation must not stay in the store once it is sent: a
+// new password (the second game of a match keeps the first game's, and says so).
+func secretOf(c Credentials) []string {
+	if c.new {
+		return []string{c.Password}
+	}
+	return nil
+}
+
+// findSide reads a side as a host or a player writes it: its id ("de") or its name
+// ("German"), in any case. The error lists the valid sides.
+func findSide(rs Ruleset, s string) (Side, error) {
+	var valid []string
+	for _, info := range rs.Sides() {
+		if strings.EqualFold(string(info.ID), s) || strings.EqualFold(info.Name, s) {
+			return info.ID, nil
+		}
+		valid = append(valid, fmt.Sprintf("%s (%s)", info.ID, info.Name))
+	}
+	return "", fmt.Errorf("side %q: %s has the sides %s", s, rs.Title(), strings.Join(valid, " and "))
 }
 
 func hasSide(rs Ruleset, side Side) bool {

@@ -81,6 +81,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
+		before := st
 		b := &batch{revealed: j.Revealed, notes: j.Notes}
 		for _, step := range j.Steps {
 			if st.Turn() != step.Turn || st.Phase() != step.Phase {
@@ -141,7 +142,11 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			if !ok {
 				return rep, fmt.Errorf("replay %s: journal #%d: mail %s is not in the outbox", game, j.Seq, id)
 			}
-			subject, body, err := resultsMail(g, rs, st, Side(sent.Side), b, waiting, j.Now, signature)
+			mode, ok := j.MapModes[sent.Side]
+			if !ok {
+				mode = "full" // written before SET MAP existed
+			}
+			subject, body, err := resultsMail(g, rs, before, st, Side(sent.Side), mode, b, waiting, j.Now, signature)
 			if err != nil {
 				return rep, err
 			}

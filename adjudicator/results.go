@@ -23,9 +23,13 @@ type stepView struct {
 
 // resultsMail renders the results of one advance for one side. It is a pure function of
 // its arguments, so that replay re-renders exactly the mail that was sent (invariant 4),
-// and it shows only the events that side may see (invariant 5). signature is the signed
-// chain head of the advance (signatureText), the same for every side, or empty.
-func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
+// and it shows only the events that side may see (invariant 5).
+//
+// before is the state the advance started from and mode the player's SET MAP choice:
+// with "changes" the map shows only the strips that differ from before's. signature is
+// the signed chain head of the advance (signatureText), the same for every side, or
+// empty.
+func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -66,7 +70,7 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
 		"Signature":     signature,
 		"Notes":         b.notes,
-		"Map":           rs.Map(st, side),
+		"Map":           mapSection(rs, before, st, side, mode),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
 		"Status":        rs.Status(st, side),
@@ -80,6 +84,71 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		subject = fmt.Sprintf("[%s] Game over", g.Name)
 	}
 	return subject, body, nil
+}
+
+// mapSection renders the map of a results mail as the player chose with SET MAP.
+func mapSection(rs Ruleset, before, after State, side Side, mode string) string {
+	switch mode {
+	case "full":
+		return rs.Map(after, side)
+	case "none":
+		return "Not included (SET MAP NONE): send MAP for the whole map, or SET MAP\nCHANGES or SET MAP FULL to have it in results mails again."
+	}
+	now := splitMap(rs.Map(after, side))
+	if len(now.strips) == 0 {
+		return now.head + now.tail // a map without strips is shown whole
+	}
+	was := splitMap(rs.Map(before, side))
+	var b strings.Builder
+	b.WriteString(now.head)
+	shown := 0
+	for i, s := range now.strips {
+		if i < len(was.strips) && was.strips[i] == s {
+			continue
+		}
+		b.WriteString(s)
+		shown++
+	}
+	if shown == 0 {
+		b.WriteString("No change on the map since the last results. Send MAP for the\nwhole map (SET MAP FULL to have it in every results mail).\n")
+		return strings.TrimRight(b.String(), "\n")
+	}
+	if shown < len(now.strips) {
+		fmt.Fprintf(&b, "Only the %d strip(s) of %d where something changed are shown (SET MAP\nCHANGES); send MAP for the whole map, SET MAP FULL to have it always.\n\n", shown, len(now.strips))
+	}
+	b.WriteString(now.tail)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// mapParts is a text map cut where the renderers cut it: a head, strips that each start
+// with a line "Strip N of M...", and a tail from the line "Legend" on.
+type mapParts struct {
+	head   string
+	strips []string
+	tail   string
+}
+
+func splitMap(text string) mapParts {
+	var p mapParts
+	part := 0 // 0 head, 1 strips, 2 tail
+	for _, line := range strings.SplitAfter(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Strip ") && len(line) > 6 && line[6] >= '0' && line[6] <= '9':
+			part = 1
+			p.strips = append(p.strips, "")
+		case strings.HasPrefix(line, "Legend"):
+			part = 2
+		}
+		switch part {
+		case 0:
+			p.head += line
+		case 1:
+			p.strips[len(p.strips)-1] += line
+		default:
+			p.tail += line
+		}
+	}
+	return p
 }
 
 func lastTitle(b *batch) string {
@@ -136,6 +205,13 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		}
 	}
 	b.WriteString(rs.Status(st, side))
+	if p, ok := playerOf(g, side); ok {
+		mode := p.MapMode
+		if mode == "" {
+			mode = "changes"
+		}
+		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
+	}
 	var mine []string
 	for _, o := range filed {
 		if o.Side == side {
@@ -207,8 +283,8 @@ func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, erro
 		if err != nil {
 			return err
 		}
-		if !hasSide(rs, side) {
-			return fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+		if side, err = findSide(rs, string(side)); err != nil {
+			return err
 		}
 		st, err := rs.Decode(g.State)
 		if err != nil {

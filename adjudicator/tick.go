@@ -22,6 +22,13 @@ func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("tick: list games: %w", err)
 	}
+	// Throttle records older than a day have served their window: forget them.
+	if err := d.Store.Write(ctx, func(tx store.Tx) error {
+		_, err := tx.PurgeThrottles(now.Add(-24 * time.Hour))
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("tick: purge throttles: %w", err)
+	}
 	var report []string
 	for _, name := range names {
 		err := d.Store.Write(ctx, func(tx store.Tx) (err error) {

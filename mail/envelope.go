@@ -58,6 +58,7 @@ const maxMessageIDLen = 998
 type Envelope struct {
 	// MessageID is the Message-ID without angle brackets. When the header
 	// is missing or unusable it is "sha256-" followed by the hex SHA-256 of
+	// the message without its trace header fields (see contentID) — for
 	// the raw bytes, so that the same input always gets the same id
 	// (DESIGN invariant 1). For a message refused with ErrTooLarge the hash
 	// covers the bytes that were read, that is the first maxSize+1 bytes:
@@ -100,6 +101,10 @@ type Envelope struct {
 	// HTML converted to text when there was no plain-text part. Quoted
 	// lines and signatures are kept.
 	Text string
+	// Unreadable says, in words for the sender, why Text is empty: MIME nested too
+	// deep, too many parts, a broken boundary, or no text part at all. "" when text
+	// was found (and for a message refused with ErrTooLarge, whose body is not read).
+	Unreadable string
 	// Size is the raw size in bytes. For a message refused with ErrTooLarge
 	// it is the number of bytes read, maxSize+1: a lower bound.
 	Size int
@@ -152,8 +157,7 @@ func ReadEnvelope(r io.Reader, maxSize int64) (*Envelope, error) {
 // the body is left alone.
 func parse(raw []byte, complete bool) (*Envelope, error) {
 	env := &Envelope{Size: len(raw)}
-	sum := sha256.Sum256(raw)
-	rawID := "sha256-" + hex.EncodeToString(sum[:])
+	rawID := contentID(raw)
 
 	hdrBytes, body, found := splitHeader(raw)
 	if !found && !complete {
@@ -182,6 +186,47 @@ func parse(raw []byte, complete bool) (*Envelope, error) {
 		bodyText(env, h, body)
 	}
 	return env, nil
+}
+
+// traceFields are the header fields that relays and delivery add to a message on its
+// way (RFC 5321 4.4 and the like). They differ between two deliveries of the same mail,
+// so a message without a Message-ID is identified by its content without them.
+var traceFields = map[string]bool{
+	"received": true, "return-path": true, "delivered-to": true, "x-original-to": true,
+	"x-delivered-to": true, "envelope-to": true, "x-envelope-from": true, "x-envelope-to": true,
+	"received-spf": true, "authentication-results": true, "arc-seal": true,
+	"arc-message-signature": true, "arc-authentication-results": true,
+	"x-spam-status": true, "x-spam-score": true, "x-spam-level": true, "x-spam-flag": true,
+	"x-spam-checker-version": true, "x-virus-scanned": true, "x-greylist": true,
+}
+
+// contentID identifies a message without a Message-ID: "sha256-" and the hex SHA-256 of
+// its bytes with the trace header fields left out, so that the same mail relayed once
+// more, with one more Received line, is the same message (invariant 1). A message
+// without trace fields hashes as its raw bytes.
+func contentID(raw []byte) string {
+	h := sha256.New()
+	rest := raw
+	skipping := false
+	for len(rest) > 0 {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		if len(bytes.TrimRight(line, "\r\n")) == 0 {
+			break // the end of the header: the body is hashed whole below
+		}
+		if line[0] != ' ' && line[0] != '\t' {
+			name, _, _ := bytes.Cut(line, []byte(":"))
+			skipping = traceFields[strings.ToLower(string(bytes.TrimSpace(name)))]
+		}
+		if !skipping {
+			h.Write(line)
+		}
+		rest = rest[len(line):]
+	}
+	h.Write(rest)
+	return "sha256-" + hex.EncodeToString(h.Sum(nil))
 }
 
 // splitHeader splits raw at the first empty line. found is false when there

@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -115,6 +116,9 @@ type Tx interface {
 
 	Throttle(address string) (Throttle, error)
 	PutThrottle(address string, t Throttle) error
+	// PurgeThrottles deletes the throttle records whose window started before the given
+	// time, and says how many it deleted.
+	PurgeThrottles(before time.Time) (int, error)
 }
 
 // Player is one side's player.
@@ -122,6 +126,12 @@ type Player struct {
 	Side     string `json:"side"`
 	Address  string `json:"address"`
 	PassHash string `json:"pass_hash"` // bcrypt; never the password
+	// MapMode is the player's SET MAP choice: "full", "changes" or "none" ("" is the
+	// default, "changes").
+	MapMode string `json:"map_mode,omitempty"`
+	// Thread is the Message-ID of the player's invitation, the root of the thread every
+	// later mail of the game refers to.
+	Thread string `json:"thread,omitempty"`
 }
 
 // Game is one game's record.
@@ -208,6 +218,9 @@ type JournalEntry struct {
 	Revealed  []Order       `json:"revealed,omitempty"` // sealed orders shown by this advance
 	Waiting   []string      `json:"waiting,omitempty"`  // sides the next phase waits for
 	Notes     []string      `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
+	// MapModes is the SET MAP choice each side's results mail was rendered with;
+	// missing in entries written before the choice existed, which carried full maps.
+	MapModes map[string]string `json:"map_modes,omitempty"`
 	// AuditSeq and AuditHead are the audit chain's last entry after this advance, as its
 	// results mails carry and sign them (empty in journals from before signing).
 	AuditSeq  uint64 `json:"audit_seq,omitempty"`
@@ -248,9 +261,16 @@ type OutMail struct {
 	SentAt      time.Time `json:"sent_at,omitzero"`
 	Attempts    int       `json:"attempts,omitempty"`
 	Refusals    int       `json:"refusals,omitempty"` // of those, permanent (5xx) refusals
+	Drops       int       `json:"drops,omitempty"`    // of those, sessions that dropped while it was sent
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
+	// Redact lists secrets in Body (an invitation's password) that the store masks once
+	// the mail is sent or given up, so that no plaintext password stays in the file.
+	Redact []string `json:"redact,omitempty"`
 }
+
+// Redacted is what a redacted secret reads as in a sent mail's body.
+const Redacted = "******** (removed once sent)"
 
 // Throttle counts refusals sent to one address in the current window.
 type Throttle struct {
@@ -626,6 +646,14 @@ func (t *btx) PutOutMail(m OutMail) error {
 	if old == nil {
 		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
 	}
+	if m.Sent || m.Failed {
+		for _, secret := range m.Redact {
+			if secret != "" {
+				m.Body = strings.ReplaceAll(m.Body, secret, Redacted)
+			}
+		}
+		m.Redact = nil
+	}
 	pending := t.tx.Bucket(bucketPending)
 	var err error
 	if m.Sent || m.Failed {
@@ -701,4 +729,25 @@ func (t *btx) Throttle(addr string) (Throttle, error) {
 
 func (t *btx) PutThrottle(addr string, th Throttle) error {
 	return putJSON(t.tx.Bucket(bucketThrottle), []byte(addr), th)
+}
+
+func (t *btx) PurgeThrottles(before time.Time) (int, error) {
+	b := t.tx.Bucket(bucketThrottle)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var th Throttle
+		if err := json.Unmarshal(v, &th); err != nil || th.WindowStart.Before(before) {
+			old = append(old, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read throttles: %w", err)
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, fmt.Errorf("delete throttle: %w", err)
+		}
+	}
+	return len(old), nil
 }

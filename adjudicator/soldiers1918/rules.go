@@ -278,9 +278,9 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 	o.Kind, o.Sealed, o.Text = "plot", true, plotText(b.turn, b.none, b.items)
 	c.OK, c.Orders = true, []adjudicator.Order{o}
 	if b.none {
-		c.Reason = fmt.Sprintf("sealed: no bombardment in turn %d", b.turn)
+		c.Reason = fmt.Sprintf("no bombardment in turn %d", b.turn)
 	} else {
-		c.Reason = fmt.Sprintf("sealed: %d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
+		c.Reason = fmt.Sprintf("%d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
 	}
 	return c
 }
@@ -351,7 +351,7 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 		name = "German"
 	}
 	out := verdict(true, "part of your placement", "3.5, 3.6")
-	out[0].Reason = fmt.Sprintf("sealed: %s placement of all units, held until the %s set-up step", name, name)
+	out[0].Reason = fmt.Sprintf("%s placement of all units, held until the %s set-up step", name, name)
 	out[0].Orders = []adjudicator.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
 		Summary: name + " placement (3.5, 3.6)"}}
 	return out

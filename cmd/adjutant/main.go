@@ -1,17 +1,20 @@
 // Command adjutant is the play-by-email adjudicator: one binary with subcommands.
 //
-//	adjutant demo                      play a sample game through pipe mode and print the mails
-//	adjutant game new --db F ...       create a game and queue the invitations
-//	adjutant serve --config FILE       the daemon: IMAP in, SMTP out, deadlines on its clock
-//	adjutant config sample             an annotated sample configuration
-//	adjutant handle --db F < msg.eml   handle one RFC 5322 message (procmail, .forward, Postfix pipe)
-//	adjutant outbox --db F --json      print the queued mails
-//	adjutant tick --db F [--now T]     process reminders and deadlines
+//	adjutant demo [--pipe]             play the sample match over the embedded IMAP and SMTP
+//	                                   servers (or through pipe mode) and print every mail
+//	adjutant game new --config F ...   create a game and queue the invitations
+//	adjutant serve --config F          the daemon: IMAP in, SMTP out, deadlines on its clock
+//	adjutant config sample|check       an annotated sample configuration; check one and log in
+//	adjutant handle --config F < m.eml handle one RFC 5322 message (procmail, .forward, Postfix pipe)
+//	adjutant outbox --config F --json  print the queued mails
+//	adjutant tick --config F [--now T] process reminders and deadlines
 //	adjutant audit verify|export ...   check or export a game's audit trail (or check an export)
-//	adjutant replay --db F --game G    re-adjudicate a game and compare every result
-//	adjutant map --db F --game G --side S   print a side's map
+//	adjutant replay --config F --game G   re-adjudicate a game and compare every result
+//	adjutant map --config F --game G --side S   print a side's map
 //
-// The logic lives in the packages; this file only reads flags and prints.
+// Every command that opens the store takes --config (the daemon's file: its address and
+// database) or --db and --address. The logic lives in the packages; this file only reads
+// flags and prints.
 package main
 
 import (
@@ -24,6 +27,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -55,19 +59,35 @@ type env struct {
 const usage = `usage: adjutant <command> [flags]
 
 commands:
-  demo                  play a sample Soldiers 1918 game through pipe mode, printing every mail
-  game new              create a game: --db --ruleset --name --player side=ADDR ...
-  serve                 run the daemon on real mailboxes: --config FILE
-  config sample|check   print an annotated sample configuration, or check one: --config
-  handle                handle one message from standard input: --db
-  outbox                print the outbox: --db [--json] [--unsent]
-  tick                  process reminders and deadlines: --db [--now RFC3339]
-  audit verify          verify a game's audit chain and signed heads: --db --game, or --export FILE
-  audit export          export it (json: with the host key and signed heads): --db --game --format csv|json
-  replay                re-adjudicate a game and compare: --db --game
-  map                   print a side's map: --db --game --side
-  bench                 measure throughput, latency, adjudication, audit and memory (BENCHMARKS.md)
-Run "adjutant <command> -h" for its flags.
+  demo            play the sample Soldiers 1918 match (two games, 4.2): two
+                  scripted players mail the daemon over embedded IMAP and SMTP
+                  servers on 127.0.0.1, every mail printed; --pipe plays the
+                  same match through pipe mode (adjutant handle) instead
+  game new        create a game: --config FILE --name N --player side=ADDR ...
+  serve           run the daemon on real mailboxes: --config FILE
+  config sample   print an annotated sample configuration
+  config check    check a configuration and log in to its IMAP and SMTP
+                  servers: --config FILE [--offline]
+  handle          handle one message from standard input: --config FILE;
+                  exit 0 once it is handled and its reply queued (whatever
+                  the orders said), 2 on a wrong command line, 75
+                  (EX_TEMPFAIL: the MTA keeps the mail and retries) when it
+                  could not be handled now, e.g. while serve holds the store
+  outbox          print the outbox: --config FILE [--json] [--unsent]
+  tick            process reminders and deadlines: --config FILE [--now T]
+  audit verify    verify a game's audit chain and the signed chain heads of
+                  its results mails: --config FILE --game G; or an exported
+                  archive alone: --export FILE
+  audit export    export it: --config FILE --game G --format csv|json (json:
+                  with the host's public key and the signed heads)
+  replay          re-adjudicate a game and compare: --config FILE --game G
+  map             print a side's map: --config FILE --game G --side S
+  bench           measure throughput, latency, adjudication, audit and memory
+
+The commands that open the store take --config, the daemon's file (its
+address and database), or else --db FILE and --address ADDR (default
+$ADJUTANT_ADDRESS, else adjutant@localhost). "adjutant <command> -h" lists
+a command's flags.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -91,6 +111,12 @@ func runEnv(e *env, args []string) int {
 		err = cmdGameNew(e, rest[1:])
 	case "handle":
 		err = cmdHandle(e, rest)
+		if err != nil && !errors.As(err, new(usageError)) && !errors.Is(err, flag.ErrHelp) {
+			// EX_TEMPFAIL: Postfix, procmail and .forward keep the mail and try again,
+			// where any other code bounces the player's orders.
+			fmt.Fprintf(e.stderr, "adjutant: %v (exit %d: the mail is kept and tried again)\n", err, exitTempFail)
+			return exitTempFail
+		}
 	case "serve":
 		err = cmdServe(e, rest)
 	case "config":
@@ -139,23 +165,81 @@ func runEnv(e *env, args []string) int {
 	}
 }
 
+// exitTempFail is sysexits.h's EX_TEMPFAIL, the exit code of `adjutant handle` when it
+// could not handle the message for a reason that may pass (the store is locked by a
+// running daemon, the disk is full, the file cannot be opened).
+const exitTempFail = 75
+
 type usageError string
 
 func (u usageError) Error() string { return string(u) }
 
-// common flags of the commands that open a store.
+// common flags of the commands that open a store. The game mailbox address and the bbolt
+// file are the ones `serve` uses when --config names its file: the address is written
+// into every invitation ("send your orders to ..."), so a game created with one address
+// and served from another would send players to a mailbox nobody reads.
 type common struct {
 	db      string
 	address string
+	config  string
+	fs      *flag.FlagSet
 }
 
+// defaultAddress is the game mailbox address of pipe mode when neither --config,
+// --address nor ADJUTANT_ADDRESS gives one.
+const defaultAddress = "adjutant@localhost"
+
 func (c *common) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.db, "db", "", "the bbolt file of the games (required)")
-	def := os.Getenv("ADJUTANT_ADDRESS")
-	if def == "" {
-		def = "adjutant@localhost"
+	c.fs = fs
+	fs.StringVar(&c.config, "config", "", "the daemon's configuration file: its address and database are used (see adjutant config sample)")
+	fs.StringVar(&c.db, "db", "", "the bbolt file of the games (required without --config)")
+	fs.StringVar(&c.address, "address", "", "the game mailbox address, From of every mail (env ADJUTANT_ADDRESS; default "+defaultAddress+"; with --config, the file's address)")
+}
+
+// resolve settles the address and the bbolt file after the flags were parsed: from the
+// configuration file when there is one (refusing a --db, --address or ADJUTANT_ADDRESS
+// that says otherwise), else from the flags, the environment and the default.
+func (c *common) resolve() error {
+	set := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	envAddr := os.Getenv("ADJUTANT_ADDRESS")
+	if c.config == "" {
+		switch {
+		case set["address"]:
+		case envAddr != "":
+			c.address = envAddr
+		default:
+			c.address = defaultAddress
+		}
+		if c.db == "" {
+			return usageError("--db (or --config) is required")
+		}
+		return nil
 	}
-	fs.StringVar(&c.address, "address", def, "the game mailbox address, From of every mail (env ADJUTANT_ADDRESS)")
+	cfg, err := loadStoreConfig(c.config)
+	if err != nil {
+		return err
+	}
+	given, from := c.address, "--address"
+	if !set["address"] {
+		given, from = envAddr, "ADJUTANT_ADDRESS"
+	}
+	if given != "" && !strings.EqualFold(given, cfg.Address) {
+		return fmt.Errorf("%s %s disagrees with address %s in %s: invitations would name one mailbox and serve would send from the other; drop %s or change the file",
+			from, given, cfg.Address, c.config, from)
+	}
+	if set["db"] && !samePath(c.db, cfg.Database) {
+		return fmt.Errorf("--db %s disagrees with database %s in %s: drop --db or change the file", c.db, cfg.Database, c.config)
+	}
+	c.address, c.db = cfg.Address, cfg.Database
+	return nil
+}
+
+// samePath says whether two file names name the same file, as far as their text goes.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
 
 func newFlags(e *env, name string) *flag.FlagSet {
@@ -173,12 +257,17 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	return map[string]adjudicator.Ruleset{s.Name(): s}, nil
 }
 
+// openStore settles the settings (see resolve) and opens the store.
+func (c *common) openStore() (*store.DB, error) {
+	if err := c.resolve(); err != nil {
+		return nil, err
+	}
+	return store.Open(c.db)
+}
+
 // open opens the store and builds the desk around it.
 func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
-	if c.db == "" {
-		return nil, nil, usageError("--db is required")
-	}
-	db, err := store.Open(c.db)
+	db, err := c.openStore()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -273,7 +362,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		ID: env.MessageID, From: env.From, Subject: env.Subject, Text: env.Text,
 		InReplyTo: env.InReplyTo, References: env.References,
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
-		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived,
+		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable,
 	}
 }
 
@@ -299,7 +388,10 @@ func cmdHandle(e *env, args []string) error {
 	c.register(fs)
 	maxSize := fs.Int64("max-size", 1<<20, "largest message read, in bytes; larger ones are refused unread")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError(err.Error()) // exit 2: no retry mends a wrong command line
 	}
 	desk, db, err := c.open(e)
 	if err != nil {
@@ -340,10 +432,7 @@ func cmdOutbox(e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if c.db == "" {
-		return usageError("--db is required")
-	}
-	db, err := store.Open(c.db)
+	db, err := c.openStore()
 	if err != nil {
 		return err
 	}

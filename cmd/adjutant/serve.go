@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -57,24 +58,27 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 	}
 	d := &daemon{cfg: cfg, db: db, log: log, wake: make(chan struct{}, 1), now: now}
 	d.desk = &adjudicator.Desk{Store: db, Rulesets: rs, Address: cfg.Address, Now: now, Rand: e.random, PasswordCost: e.cost, Log: log.With("part", "desk")}
-	d.intake = &mail.Intake{
-		Config: mail.IMAPConfig{
-			Addr: net.JoinHostPort(cfg.IMAP.Host, strconv.Itoa(cfg.IMAP.Port)), Security: cfg.IMAP.Security,
-			Username: cfg.IMAP.Username, Password: cfg.IMAP.Password, Mailbox: cfg.IMAP.Mailbox, MoveTo: cfg.IMAP.MoveTo,
-			PollInterval: cfg.PollInterval.Duration, MaxSize: cfg.MaxMessageSize,
-		},
-		Handle: d.handle,
-		Log:    log.With("part", "intake"),
-	}
-	d.sender = &mail.Sender{
-		Config: mail.SMTPConfig{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Security: cfg.SMTP.Security,
-			Username: cfg.SMTP.Username, Password: cfg.SMTP.Password, From: cfg.Address},
-		Store: db, Log: log.With("part", "sender"), Now: now,
-	}
+	d.intake = &mail.Intake{Config: cfg.imapConfig(), Handle: d.handle, Log: log.With("part", "intake")}
+	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now}
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
 		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
 	}
 	return d, nil
+}
+
+// imapConfig is the intake's configuration; serve and config check share it.
+func (c *Config) imapConfig() mail.IMAPConfig {
+	return mail.IMAPConfig{
+		Addr: net.JoinHostPort(c.IMAP.Host, strconv.Itoa(c.IMAP.Port)), Security: c.IMAP.Security,
+		Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, MoveTo: c.IMAP.MoveTo,
+		PollInterval: c.PollInterval.Duration, MaxSize: c.MaxMessageSize,
+	}
+}
+
+// smtpConfig is the sender's configuration; serve and config check share it.
+func (c *Config) smtpConfig() mail.SMTPConfig {
+	return mail.SMTPConfig{Host: c.SMTP.Host, Port: c.SMTP.Port, Security: c.SMTP.Security,
+		Username: c.SMTP.Username, Password: c.SMTP.Password, From: c.Address}
 }
 
 // handle is the intake's handler: one message, one transaction (invariants 1 and 2).
@@ -206,14 +210,63 @@ func cmdConfig(e *env, args []string) error {
 	case "check":
 		fs := newFlags(e, "config check")
 		path := fs.String("config", "", "the configuration file")
+		offline := fs.Bool("offline", false, "check the file only; do not log in to the mail servers")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		if _, err := LoadConfig(*path); err != nil {
+		if *path == "" {
+			return usageError("config check: --config is required")
+		}
+		cfg, err := LoadConfig(*path)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s is valid\n", *path)
-		return nil
+		if *offline {
+			return nil
+		}
+		return checkLogins(e, cfg)
 	}
 	return usageError("config: expected sample or check")
+}
+
+// checkLogins logs in to the IMAP and the SMTP server as serve would, says for each
+// whether it worked and, if not, why; it changes nothing on either server.
+func checkLogins(e *env, cfg *Config) error {
+	ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+	defer cancel()
+	var failed []string
+	ic := cfg.imapConfig()
+	res, err := mail.CheckIMAP(ctx, ic)
+	if err != nil {
+		failed = append(failed, "IMAP")
+		fmt.Fprintf(e.stdout, "IMAP %s (%s): FAILED: %v\n", ic.Addr, cfg.IMAP.Security, err)
+	} else {
+		fmt.Fprintf(e.stdout, "IMAP %s (%s): logged in as %s; %s holds %d messages; IDLE %s\n",
+			ic.Addr, cfg.IMAP.Security, cfg.IMAP.Username, cfg.IMAP.Mailbox, res.Messages, yesNo(res.Idle, "yes", "no (polling)"))
+		if cfg.IMAP.MoveTo != "" {
+			fmt.Fprintf(e.stdout, "  move_to %s %s\n", cfg.IMAP.MoveTo, yesNo(res.MoveToExists, "exists", "does not exist yet: serve creates it"))
+		}
+	}
+	sc := cfg.smtpConfig()
+	saddr := net.JoinHostPort(sc.Host, strconv.Itoa(sc.Port))
+	if err := mail.CheckSMTP(ctx, sc); err != nil {
+		failed = append(failed, "SMTP")
+		fmt.Fprintf(e.stdout, "SMTP %s (%s): FAILED: %v\n", saddr, sc.Security, err)
+	} else if sc.Username == "" {
+		fmt.Fprintf(e.stdout, "SMTP %s (%s): connected; no login (smtp.username is empty)\n", saddr, sc.Security)
+	} else {
+		fmt.Fprintf(e.stdout, "SMTP %s (%s): logged in as %s\n", saddr, sc.Security, sc.Username)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("config check: the %s check failed (see above)", strings.Join(failed, " and the "))
+	}
+	return nil
+}
+
+func yesNo(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
 }
