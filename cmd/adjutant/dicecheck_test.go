@@ -158,13 +158,7 @@ func TestSignedHeadsCatchRewrittenHistory(t *testing.T) {
 // every hash of the chain, as a host rewriting history would.
 func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("game")).Bucket([]byte(sampleGame)).Bucket([]byte("audit"))
+	inGameBucket(t, path, []byte("audit"), func(b *bolt.Bucket) error {
 		prev := ""
 		c := b.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -188,7 +182,20 @@ func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
 		}
 		return nil
 	})
+}
+
+// inGameBucket runs fn on a nested bucket of the sample game, writing to the bbolt file
+// behind the store's back, as a host with the file could.
+func inGameBucket(t *testing.T, path string, sub []byte, fn func(*bolt.Bucket) error) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return fn(tx.Bucket([]byte("game")).Bucket([]byte(sampleGame)).Bucket(sub))
+	}); err != nil {
 		t.Fatal(err)
 	}
 }

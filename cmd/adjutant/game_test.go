@@ -259,13 +259,7 @@ func checkNoLeak(t *testing.T, what string, plots []string, opponent []outMailJS
 // tamper rewrites the first value of a game's nested bucket that f changes.
 func tamper(t *testing.T, path string, sub []byte, f func([]byte) []byte) {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("game")).Bucket([]byte(sampleGame)).Bucket(sub)
+	inGameBucket(t, path, sub, func(b *bolt.Bucket) error {
 		c := b.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			if nv := f(append([]byte(nil), v...)); !bytes.Equal(nv, v) {
@@ -274,9 +268,6 @@ func tamper(t *testing.T, path string, sub []byte, f func([]byte) []byte) {
 		}
 		return fmt.Errorf("nothing to tamper with in %s", sub)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestMatchByPipe plays the two-game match of 4.2: the second game with the sides
