@@ -36,6 +36,9 @@ type Message struct {
 	AutomatedReason string
 	OwnMail         bool // carries the daemon's own marker header
 	TooLarge        bool // over the size limit: refused unread
+	// BounceOf is the outbox number of the mail an automated message (a bounce) names
+	// through its VERP address; 0 when none.
+	BounceOf uint64
 	// Unreadable says why no text could be found in the mail (MIME nested too deep,
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
@@ -360,6 +363,8 @@ func gameFromSubject(subject string) string {
 func (h *handling) run(ctx context.Context) (string, error) {
 	d, m := h.desk, h.msg
 	switch {
+	case m.Automated && m.BounceOf != 0:
+		return h.bounce()
 	case m.Automated:
 		d.log().Info("not answering automated mail", "id", m.ID, "reason", m.AutomatedReason)
 		return Ignored + ": automated (" + m.AutomatedReason + ")", nil

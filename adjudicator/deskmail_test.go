@@ -3,6 +3,7 @@ package adjudicator_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -197,5 +198,85 @@ func TestInvitationPasswordRedactedOnceSent(t *testing.T) {
 		if m.Kind == "invite" && !strings.Contains(m.Body, store.Redacted) {
 			t.Errorf("the sent invitation does not say its password was removed:\n%s", m.Body)
 		}
+	}
+}
+
+// TestBounceMatchedByVERP (issue 9): a bounce that names an outbox mail through its VERP
+// address marks that mail's player as bouncing and tells the opponent; a deadline then
+// gives him no default orders; his next mail clears the mark.
+func TestBounceMatchedByVERP(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour, NoOrders: "default"})
+	var invite store.OutMail
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" && m.To[0] == de {
+			invite = m
+		}
+	}
+	out, mails := f.sendMsg(adjudicator.Message{ID: "bounce1@mx", From: "mailer-daemon@mx.example", Automated: true,
+		AutomatedReason: "delivery status report", BounceOf: invite.Seq, Text: "550 no such user"})
+	if !strings.Contains(out, "de marked bouncing") {
+		t.Fatalf("bounce: %q", out)
+	}
+	if len(mails) != 1 || mails[0].To[0] != us || !strings.Contains(mails[0].Body, "German player bounces") {
+		t.Fatalf("mails after the bounce: %+v; want one to the US saying the German's mail bounces", mails)
+	}
+	// A second bounce of the same says nothing more.
+	if _, mails := f.sendMsg(adjudicator.Message{ID: "bounce2@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: invite.Seq}); len(mails) != 0 {
+		t.Errorf("a second bounce sent %d mails", len(mails))
+	}
+	// The US sends his set-up; the German, bouncing, gets no default at the deadline.
+	f.orders("us", passU, usSetup)
+	f.now = f.now.Add(49 * time.Hour)
+	report, err := f.desk.Tick(t.Context(), f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(report, "\n"), "default orders for de") {
+		t.Errorf("a bouncing player got default orders: %v", report)
+	}
+	late := ""
+	for _, m := range f.outbox() {
+		if m.Kind == "late" && m.To[0] == us {
+			late = m.Body
+		}
+	}
+	if !strings.Contains(late, "bounces") {
+		t.Errorf("the late notice does not say why the game waits:\n%s", late)
+	}
+	// The German writes: the mark is cleared.
+	f.orders("de", passD, "STATUS")
+	f.db.Read(t.Context(), func(tx store.Tx) error {
+		g, _ := tx.Game("g1")
+		for _, p := range g.Players {
+			if p.Bouncing {
+				t.Errorf("%s still bouncing after writing", p.Side)
+			}
+		}
+		return nil
+	})
+	// A bounce of a mail of no game is ignored, unanswered.
+	if out, mails := f.sendMsg(adjudicator.Message{ID: "bounce3@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: 99999}); !strings.HasPrefix(out, adjudicator.Ignored) || len(mails) != 0 {
+		t.Errorf("an unknown bounce: %q, %d mails", out, len(mails))
+	}
+}
+
+// TestEveryErrorAtOnce (issue 8): a placement with a wrong line and wrong totals lists
+// each wrong line with its own reason and each wrong total once, and a line with two
+// verdicts is quoted once.
+func TestEveryErrorAtOnce(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, "PLACE 1000 4 ARMY\nPLACE 1101 4 ARMY\nPLACE 1200 4 USMC\n")
+	body := to(mails, us)[0].Body
+	if n := strings.Count(body, "line 5: PLACE 1200 4 USMC"); n != 1 {
+		t.Errorf("the last PLACE line is quoted %d times, want once:\n%s", n, body)
+	}
+	if !strings.Contains(body, "line 4: PLACE 1101 4 ARMY\n      REFUSED") {
+		t.Errorf("the wrong line has no reason of its own:\n%s", body)
+	}
+	if strings.Contains(body, "line 3: PLACE 1000 4 ARMY\n      REFUSED") {
+		t.Errorf("a right line is refused:\n%s", body)
+	}
+	if !strings.Contains(body, "144") {
+		t.Errorf("the Army total is not given against the 144 of HELP:\n%s", body)
 	}
 }

@@ -21,6 +21,7 @@ type lineView struct {
 	Verdict string
 	Reason  string
 	Rule    string
+	Again   bool // another verdict on the line just shown: the line is not repeated
 }
 
 type section struct {
@@ -41,6 +42,18 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
 	side := Side(player.Side)
+	if player.Bouncing {
+		// He wrote from the address: mail reaches him again, or at least he reads it.
+		for i := range g.Players {
+			if g.Players[i].Side == player.Side {
+				g.Players[i].Bouncing = false
+			}
+		}
+		if err := h.tx.PutGame(g); err != nil {
+			return "", err
+		}
+		h.game = g
+	}
 	filed, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
@@ -251,6 +264,9 @@ func (h *handling) enqueueFirst(to, game, side, subject, body string, adv advanc
 
 func sortLines(lines []lineView) {
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].No < lines[j].No })
+	for i := 1; i < len(lines); i++ {
+		lines[i].Again = lines[i].No == lines[i-1].No
+	}
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.

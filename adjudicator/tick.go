@@ -108,7 +108,17 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 		notes = append(notes, fmt.Sprintf("Adjutant was not running when the deadline passed (%s); it processed it %s late, at %s.",
 			due.Format(time.RFC3339), late.Round(time.Minute), now.Format(time.RFC3339)))
 	}
-	if g.NoOrders != "default" {
+	bouncing := false
+	for _, side := range waiting {
+		if p, ok := playerOf(g, side); ok && p.Bouncing {
+			bouncing = true
+			notes = append(notes, fmt.Sprintf("Mail to the %s player bounces, so the deadline gives him no default orders: the game waits for him, or for the host to give the side another address.", sideName(rs, side)))
+		}
+	}
+	// A player whose mail bounces never got what he is late for: no default orders
+	// against him; the game waits, as under the "wait" policy, until he writes or the
+	// host gives the side another address.
+	if g.NoOrders != "default" || bouncing {
 		if g.LateNotified {
 			return nil, nil
 		}

@@ -21,6 +21,8 @@ import (
 	"io"
 	"math"
 	"mime"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -101,6 +103,10 @@ type Envelope struct {
 	// HTML converted to text when there was no plain-text part. Quoted
 	// lines and signatures are kept.
 	Text string
+	// BounceOf is the outbox number a VERP address in To, Delivered-To, X-Original-To
+	// or Envelope-To names ("adjutant+b-42@..." gives 42): for a bounce, the mail that
+	// could not be delivered. 0 when there is none.
+	BounceOf uint64
 	// Unreadable says, in words for the sender, why Text is empty: MIME nested too
 	// deep, too many parts, a broken boundary, or no text part at all. "" when text
 	// was found (and for a message refused with ErrTooLarge, whose body is not read).
@@ -182,10 +188,27 @@ func parse(raw []byte, complete bool) (*Envelope, error) {
 	}
 
 	readHeaderFields(env, h)
+	env.BounceOf = verpNumber(h)
 	if complete {
 		bodyText(env, h, body)
 	}
 	return env, nil
+}
+
+// verpAddress finds the outbox number in a VERP address (see VERP).
+var verpAddress = regexp.MustCompile(`(?i)\+b-([0-9]{1,19})@`)
+
+func verpNumber(h message.Header) uint64 {
+	for _, field := range []string{"Delivered-To", "X-Original-To", "Envelope-To", "To"} {
+		for _, v := range h.Values(field) {
+			if m := verpAddress.FindStringSubmatch(v); m != nil {
+				if n, err := strconv.ParseUint(m[1], 10, 64); err == nil {
+					return n
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // traceFields are the header fields that relays and delivery add to a message on its

@@ -363,6 +363,7 @@ type imapConn struct {
 	newMail chan struct{}
 
 	idle, move, uidPlus bool // server capabilities
+	swept               bool // the first pass, which also takes \Seen messages, is done
 }
 
 // connect dials, logs in, makes sure MoveTo exists and selects the mailbox.
@@ -605,8 +606,17 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 	default:
 	}
 	var uids []imap.UID
+	// The first pass of a connection that moves handled mail also takes the messages
+	// flagged \Seen but still here: a daemon that died between the flag and the move
+	// left them. The desk answers "duplicate" for those it handled, and they are moved
+	// now; one a person marked read without its being handled is handled, not lost.
+	sweep := ic.cfg.MoveTo != "" && !ic.swept
+	ic.swept = true
 	err = ic.guard(ctx, imapStepTimeout, func() error {
 		criteria := &imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}
+		if sweep {
+			criteria.NotFlag = []imap.Flag{imap.FlagDeleted}
+		}
 		data, err := ic.c.UIDSearch(criteria, nil).Wait()
 		if err != nil {
 			return fmt.Errorf("search: %w", err)

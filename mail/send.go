@@ -70,6 +70,12 @@ type SMTPConfig struct {
 	Password string
 	// From is the game mailbox address, From and envelope sender of every mail.
 	From string
+	// NoVERP sends every mail with From as its envelope sender. By default each mail's
+	// envelope sender is From with "+b-<outbox number>" added to its local part (VERP),
+	// so that a bounce, which goes to the envelope sender, says which mail and player
+	// it is about. Turn it off only for a mailbox that does not receive plus-addressed
+	// mail (Postfix and Dovecot do with recipient_delimiter = +).
+	NoVERP bool
 	// FromName is the display name of From ("Adjutant" when empty), so that players'
 	// mail clients show who wrote.
 	FromName string
@@ -225,6 +231,11 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 	}
 	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
+	}
+	if env := VERP(s.Config.From, m.Seq); env != "" && !s.Config.NoVERP {
+		if err := msg.EnvelopeFrom(env); err != nil {
+			return nil, fmt.Errorf("build %s: envelope sender %q: %w", id, env, err)
+		}
 	}
 	if err := msg.To(m.To...); err != nil {
 		return nil, fmt.Errorf("build %s: to %v: %w", id, m.To, err)
@@ -754,6 +765,20 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 
 // smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
 // server's reply; no code at all means the connection itself failed.
+// VERP returns the envelope sender of outbox mail seq: from with "+b-<seq>" added to its
+// local part ("adjutant+b-42@example.org"), or "" when from is no plain address.
+func VERP(from string, seq uint64) string {
+	a, err := netmail.ParseAddress(from)
+	if err != nil || seq == 0 {
+		return ""
+	}
+	local, domain, ok := strings.Cut(a.Address, "@")
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s+b-%d@%s", local, seq, domain)
+}
+
 // midData reports whether err is the session ending without an SMTP reply while a mail's
 // content was being sent (DATA, the content, or its closing dot).
 func midData(err error) bool {

@@ -109,6 +109,8 @@ type Tx interface {
 
 	Enqueue(m OutMail) (OutMail, error)
 	Outbox() ([]OutMail, error)
+	// OutMailAt returns the outbox mail with sequence number seq.
+	OutMailAt(seq uint64) (OutMail, error)
 	// PendingOutbox returns the mails neither sent nor failed, in outbox order, without
 	// reading the ones already sent.
 	PendingOutbox() ([]OutMail, error)
@@ -132,6 +134,10 @@ type Player struct {
 	// Thread is the Message-ID of the player's invitation, the root of the thread every
 	// later mail of the game refers to.
 	Thread string `json:"thread,omitempty"`
+	// Bouncing is set when mail to the player came back undelivered (matched by its
+	// VERP envelope sender), and cleared by his next accepted mail: deadlines do not
+	// give him default orders meanwhile.
+	Bouncing bool `json:"bouncing,omitempty"`
 }
 
 // Game is one game's record.
@@ -622,6 +628,14 @@ func (t *btx) PendingOutbox() ([]OutMail, error) {
 		return nil
 	})
 	return mails, err
+}
+
+func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
+	raw := t.tx.Bucket(bucketOutbox).Get(u64(seq))
+	if raw == nil {
+		return OutMail{}, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
+	}
+	return decodeMail(raw)
 }
 
 func (t *btx) Outbox() ([]OutMail, error) {

@@ -362,7 +362,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		ID: env.MessageID, From: env.From, Subject: env.Subject, Text: env.Text,
 		InReplyTo: env.InReplyTo, References: env.References,
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
-		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable,
+		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
 	}
 }
 
