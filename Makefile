@@ -1,4 +1,5 @@
 # Adjutant. `make demo` plays a sample game; `make test` runs every test.
+SHELL := /bin/bash
 GO ?= go
 
 .PHONY: all build demo test check vet fmt fuzz bench clean
@@ -37,6 +38,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
+	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzTextFromHTML$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
@@ -65,3 +68,15 @@ e2e:
 	$(E2E_ENV) $(GO) test -count=1 -tags e2e -run '^TestE2EDovecotPostfix$$' -timeout 5m -v ./cmd/adjutant/ || status=$$?; \
 	if [ -z "$(E2E_KEEP)" ]; then bash cmd/adjutant/e2e/teardown.sh; fi; \
 	exit $$status
+
+# The exactly-once harness (issue 9): `adjutant serve` as a child process killed with
+# SIGKILL 100 times at pseudo-random instants over a backlog of 200 mails for 10 games;
+# then every mail must have exactly one reply, every audit and replay verify, and at most
+# 2 mails may have been delivered twice. `make test` runs a short version (10 kills).
+# CRASH_SEED picks another sequence of instants.
+CRASH_SEED ?= 1
+.PHONY: crash
+crash:
+	ADJUTANT_CRASH_KILLS=100 ADJUTANT_CRASH_GAMES=10 ADJUTANT_CRASH_MAILS=20 ADJUTANT_CRASH_SEED=$(CRASH_SEED) \
+		$(GO) test -count=1 -run '^TestCrashHarness$$' -v -timeout 30m ./cmd/adjutant/ 2>&1 | \
+		grep -E 'crash harness|^(--- |ok|FAIL)|want|lost'; exit $${PIPESTATUS[0]}

@@ -25,6 +25,10 @@ type batch struct {
 type stepRecord struct {
 	Title  string
 	Events []Event
+	// Turn, Phase and Digest are the dice context of the step's rolls (dice.Context).
+	Turn   int
+	Phase  string
+	Digest string
 }
 
 // advanced is the result of running the phase machine after a change.
@@ -126,7 +130,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
 			return adv, err
 		}
-		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events})
+		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: turn, Phase: phase, Digest: digest})
 		st = out.State
 		if st.Over() || st.Turn() != turn {
 			if err := d.revealSeed(tx, g.Name, turn, now, b); err != nil {
@@ -308,6 +312,10 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		return nil
 	}
 	g := adv.game
+	signature, err := d.signAdvance(tx, g.Name, adv.batch, &adv.journal)
+	if err != nil {
+		return err
+	}
 	for _, p := range g.Players {
 		mode := p.MapMode
 		if mode == "" {
@@ -317,7 +325,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 			adv.journal.MapModes = map[string]string{}
 		}
 		adv.journal.MapModes[p.Side] = mode
-		subject, body, err := resultsMail(g, adv.rs, adv.before, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now)
+		subject, body, err := resultsMail(g, adv.rs, adv.before, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
 		if err != nil {
 			return err
 		}
@@ -331,7 +339,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		}
 		adv.journal.MailIDs = append(adv.journal.MailIDs, m.MessageID)
 	}
-	_, err := tx.AppendJournal(g.Name, adv.journal)
+	_, err = tx.AppendJournal(g.Name, adv.journal)
 	return err
 }
 

@@ -300,6 +300,7 @@ var (
 type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
+	helpDice                     bool          // HELP DICE: how to check the dice (DiceHelp)
 	mapMode                      string        // from SET MAP: "full", "changes" or "none"
 	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
 	orderLines                   []orders.Line
@@ -334,7 +335,11 @@ func readCommands(lines []orders.Line) deskCommands {
 		case "SIDE":
 			c.side = strings.ToLower(arg)
 		case "HELP":
-			c.help = true
+			if isDiceHelp(arg) {
+				c.helpDice = true
+			} else {
+				c.help = true
+			}
 		case "STATUS":
 			c.status = true
 		case "MAP":
@@ -399,7 +404,7 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		name = gameFromSubject(m.Subject)
 	}
 	if name == "" {
-		if cmd.help {
+		if cmd.help || cmd.helpDice {
 			return h.refuse("help", generalHelp(d))
 		}
 		return h.refuse("no-game", "Adjutant could not tell which game your mail is for. Put a line GAME <name> (and PASSWORD <password>) at the top of your orders. Nothing was changed. Send HELP for how to write orders.")

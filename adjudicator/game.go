@@ -2,6 +2,8 @@ package adjudicator
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -182,11 +184,15 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		if err != nil {
 			return err
 		}
+		key, err := d.hostKey(tx)
+		if err != nil {
+			return err
+		}
 		h := &handling{desk: d, tx: tx, msg: Message{ID: "create:" + g.Name}, now: now, game: g}
 		for _, c := range creds {
 			body, err := render("invite.txt", map[string]any{
 				"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
-				"Address": d.Address, "Commitment": seeds[0].Commitment, "Phase": st.PhaseTitle(),
+				"Address": d.Address, "Commitment": seeds[0].Commitment, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
 				"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Options": ng.Options,
 			})
 			if err != nil {

@@ -21,21 +21,15 @@ type stepView struct {
 	Events []eventView
 }
 
-type revealView struct {
-	Side       string
-	Summary    string
-	Text       string
-	Salt       string
-	Commitment string
-}
-
 // resultsMail renders the results of one advance for one side. It is a pure function of
 // its arguments, so that replay re-renders exactly the mail that was sent (invariant 4),
 // and it shows only the events that side may see (invariant 5).
 //
 // before is the state the advance started from and mode the player's SET MAP choice:
-// with "changes" the map shows only the strips that differ from before's.
-func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode string, b *batch, waiting []Side, now time.Time) (string, string, error) {
+// with "changes" the map shows only the strips that differ from before's. signature is
+// the signed chain head of the advance (signatureText), the same for every side, or
+// empty.
+func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -51,9 +45,19 @@ func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode str
 		}
 		steps = append(steps, sv)
 	}
-	var revealed []revealView
+	var revealed, seeds, commits []string
 	for _, o := range b.revealed {
-		revealed = append(revealed, revealView{Side: sideName(rs, Side(o.Side)), Summary: o.Summary, Text: o.Text, Salt: o.Salt, Commitment: o.Commitment})
+		summary := o.Summary
+		if summary == "" {
+			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
+		}
+		revealed = append(revealed, strings.Join(revealLines(summary, o.Text, o.Salt, o.Commitment), "\n"))
+	}
+	for _, s := range b.seedsRevealed {
+		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
+	}
+	for _, s := range b.commitments {
+		commits = append(commits, strings.Join(commitLines(s.Turn, s.Commitment), "\n"))
 	}
 	view := map[string]any{
 		"Game":          g.Name,
@@ -61,8 +65,10 @@ func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode str
 		"Side":          sideName(rs, side),
 		"Steps":         steps,
 		"Revealed":      revealed,
-		"SeedsRevealed": b.seedsRevealed,
-		"Commitments":   b.commitments,
+		"SeedsRevealed": seeds,
+		"Commitments":   commits,
+		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
+		"Signature":     signature,
 		"Notes":         b.notes,
 		"Map":           mapSection(rs, before, st, side, mode),
 		"Over":          st.Over(),
@@ -181,7 +187,7 @@ func FormatRoll(r dice.Roll) string {
 	if r.Modifier != 0 {
 		mod = fmt.Sprintf(" %+d", r.Modifier)
 	}
-	return fmt.Sprintf("%dd%d [%s]%s = %d (roll %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
+	return fmt.Sprintf("%dd%d [%s]%s = %d (index %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index)
 }
 
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
@@ -224,7 +230,9 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// rollsText lists the audit trail: every roll, commitment and revealed seed.
+// rollsText lists the audit trail for a ROLLS reply: every seed commitment, every roll
+// with every input of its HMAC message (as the results mails give them), every revealed
+// seed, each entry with its number in the chain, and the chain's head.
 func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
 	entries, err := tx.Audit(game)
 	if err != nil {
@@ -233,24 +241,40 @@ func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
 	if len(entries) == 0 {
 		return "No rolls yet.", nil
 	}
-	var b strings.Builder
-	for _, e := range entries {
-		b.WriteString(FormatAuditEntry(e))
-		b.WriteByte('\n')
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
+	return RollsText(game, entries), nil
 }
 
-// FormatAuditEntry is one line of the audit trail for players.
-func FormatAuditEntry(e store.AuditEntry) string {
-	switch e.Kind {
-	case "commit":
-		return fmt.Sprintf("#%d turn %d: seed commitment %s", e.Seq, e.Turn, e.Value)
-	case "reveal":
-		return fmt.Sprintf("#%d turn %d: seed revealed %s", e.Seq, e.Turn, e.Value)
+// RollsText renders an audit chain as the ROLLS reply gives it.
+func RollsText(game string, entries []store.AuditEntry) string {
+	lines := wrapRecord(fmt.Sprintf("Game \"%s\": the audit chain, %d entries. Each roll is HMAC-SHA256 keyed with "+
+		"its turn's seed over these fields (send HELP DICE for how).", MailField(game), len(entries)), "", "")
+	commits := map[int]string{}
+	var ctx *dice.Context
+	for _, e := range entries {
+		switch e.Kind {
+		case "commit":
+			commits[e.Turn] = e.Value
+			l := commitLines(e.Turn, e.Value)
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+			ctx = nil
+		case "reveal":
+			l := seedLines(e.Turn, e.Value, commits[e.Turn])
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+			ctx = nil
+		default:
+			c := dice.Context{Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
+			if ctx == nil || *ctx != c {
+				ctx = &c
+				lines = append(lines, phaseHeader(e.Turn, e.Phase, e.OrdersDigest)...)
+			}
+			r := dice.Roll{Kind: e.Kind, Index: e.Index, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides,
+				Values: e.Values, Modifier: e.Modifier, Result: e.Result}
+			lines = append(lines, wrapRecord(fmt.Sprintf("#%d %s", e.Seq, rollRecord(r)), "  ", "    ")...)
+		}
 	}
-	r := dice.Roll{Kind: e.Kind, Index: e.Index, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
-	return fmt.Sprintf("#%d turn %d phase %s, rule %s: %s: %s", e.Seq, e.Turn, e.Phase, e.Rule, e.Purpose, FormatRoll(r))
+	last := entries[len(entries)-1]
+	lines = append(lines, fmt.Sprintf("The chain's head (the hash of entry #%d):", last.Seq), "  "+last.Hash)
+	return strings.Join(lines, "\n")
 }
 
 // MapFor renders a game's map as side may see it.

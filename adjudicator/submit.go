@@ -190,6 +190,13 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	if cmd.help {
 		sections = append(sections, section{"HELP", rulesetHelp(rs)})
 	}
+	if cmd.helpDice {
+		text, err := h.desk.diceHelpFor(h.tx, g.Name)
+		if err != nil {
+			return "", err
+		}
+		sections = append(sections, section{"HELP DICE", text})
+	}
 	if cmd.status || len(cmd.orderLines) > 0 || cmd.mapMode != "" {
 		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now)})
 	}

@@ -810,3 +810,26 @@ func TestContentIDIgnoresTraceFields(t *testing.T) {
 		}
 	}
 }
+
+// TestBounceOfVERP (issue 9): a bounce to a VERP address names the outbox mail it is
+// about, from the delivery headers or To; other mail names none.
+func TestBounceOfVERP(t *testing.T) {
+	for _, tc := range []struct {
+		hdr  string
+		want uint64
+	}{
+		{"Delivered-To: adjutant+b-42@example.org\r\nTo: adjutant+b-42@example.org\r\n", 42},
+		{"X-Original-To: adjutant+B-7@example.org\r\nTo: someone@example.org\r\n", 7},
+		{"To: <adjutant+b-123@example.org>\r\n", 123},
+		{"To: adjutant@example.org\r\n", 0},
+		{"To: adjutant+b-x@example.org\r\n", 0},
+	} {
+		raw := "From: MAILER-DAEMON@mx.example.org\r\nSubject: Undelivered Mail\r\n" + tc.hdr + "\r\nbody\r\n"
+		if got := read(t, []byte(raw)).BounceOf; got != tc.want {
+			t.Errorf("%q: BounceOf = %d, want %d", tc.hdr, got, tc.want)
+		}
+	}
+	if got := mail.VERP("Adjutant <adjutant@example.org>", 42); got != "adjutant+b-42@example.org" {
+		t.Errorf("VERP = %q", got)
+	}
+}

@@ -105,8 +105,12 @@ func TestSenderDrainOnceSendsInOrderWithHeaders(t *testing.T) {
 
 	// The first: a mail of the desk (no game), auto-generated.
 	h, text := sendParse(t, got[0].Raw)
-	if got[0].From != "game@adjutant.example" || !sendEqual(got[0].To, []string{"bob@example.net"}) {
-		t.Errorf("envelope = %q -> %q", got[0].From, got[0].To)
+	// The envelope sender is VERP: the game address with the outbox number (issue 9).
+	if got[0].From != "game+b-1@adjutant.example" || !sendEqual(got[0].To, []string{"bob@example.net"}) {
+		t.Errorf("envelope = %q -> %q, want game+b-1@adjutant.example", got[0].From, got[0].To)
+	}
+	if got[1].From != "game+b-2@adjutant.example" {
+		t.Errorf("second envelope sender = %q, want game+b-2@adjutant.example", got[1].From)
 	}
 	for name, want := range map[string]string{
 		"From":           `"Adjutant" <game@adjutant.example>`,

@@ -8,6 +8,7 @@
 // # Bucket layout
 //
 //	meta                      "schema" -> schema version, 8-byte big-endian
+//	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
 //	games                     game name -> Game (JSON)
 //	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
 //	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
@@ -60,7 +61,8 @@ var (
 	subAudit   = []byte("audit")
 	subJournal = []byte("journal")
 
-	keySchema = []byte("schema")
+	keySchema  = []byte("schema")
+	keyHostKey = []byte("host-key")
 )
 
 // ErrNotFound is returned when a named record does not exist.
@@ -93,6 +95,14 @@ type Tx interface {
 
 	AppendAudit(game string, e AuditEntry) (AuditEntry, error)
 	Audit(game string) ([]AuditEntry, error)
+	// AuditHead returns the last entry of a game's audit chain without reading the
+	// others, or the zero entry when the chain is empty.
+	AuditHead(game string) (AuditEntry, error)
+
+	// HostKey returns the host's signing key as stored (nil when there is none yet);
+	// PutHostKey stores it. The store keeps the bytes and knows nothing of their use.
+	HostKey() ([]byte, error)
+	PutHostKey(key []byte) error
 
 	AppendJournal(game string, j JournalEntry) (JournalEntry, error)
 	Journal(game string) ([]JournalEntry, error)
@@ -231,6 +241,10 @@ type JournalEntry struct {
 	// MapModes is the SET MAP choice each side's results mail was rendered with;
 	// missing in entries written before the choice existed, which carried full maps.
 	MapModes map[string]string `json:"map_modes,omitempty"`
+	// AuditSeq and AuditHead are the audit chain's last entry after this advance, as its
+	// results mails carry and sign them (empty in journals from before signing).
+	AuditSeq  uint64 `json:"audit_seq,omitempty"`
+	AuditHead string `json:"audit_head,omitempty"`
 }
 
 // JournalStep is one resolved phase: which turn and phase, and the orders it used.
@@ -538,6 +552,35 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
 	return e, putJSON(b, u64(seq), e)
+}
+
+func (t *btx) AuditHead(game string) (AuditEntry, error) {
+	var e AuditEntry
+	b, err := t.gameBucket(game, subAudit)
+	if err != nil || b == nil {
+		return e, err
+	}
+	if k, v := b.Cursor().Last(); v != nil {
+		if err := json.Unmarshal(v, &e); err != nil {
+			return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
+		}
+	}
+	return e, nil
+}
+
+func (t *btx) HostKey() ([]byte, error) {
+	v := t.tx.Bucket(bucketMeta).Get(keyHostKey)
+	if v == nil {
+		return nil, nil
+	}
+	return append([]byte(nil), v...), nil
+}
+
+func (t *btx) PutHostKey(key []byte) error {
+	if len(key) == 0 {
+		return errors.New("put host key: empty key")
+	}
+	return t.tx.Bucket(bucketMeta).Put(keyHostKey, key)
 }
 
 func (t *btx) Audit(game string) ([]AuditEntry, error) {

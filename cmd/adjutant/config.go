@@ -60,6 +60,7 @@ type SMTPSection struct {
 	Password     string `toml:"password" doc:"Password. Better: password_env or password_file." example:""`
 	PasswordEnv  string `toml:"password_env" doc:"Name of an environment variable holding the password." example:"ADJUTANT_SMTP_PASSWORD"`
 	PasswordFile string `toml:"password_file" doc:"File holding the password (trailing newline ignored)." example:""`
+	NoVERP       bool   `toml:"no_verp" doc:"Send with the game address itself as envelope sender. By default it is the address with +b-<number> added (VERP), so that a bounce says which mail and player it is about; turn this on only if the mailbox does not receive plus-addressed mail." example:"false"`
 }
 
 // Duration is a time.Duration written as "30s" or "5m" in the file.
@@ -293,7 +294,7 @@ func sampleTable(b *strings.Builder, t reflect.Type, prefix string) {
 func sampleValue(f reflect.StructField) string {
 	ex := f.Tag.Get("example")
 	switch f.Type.Kind() {
-	case reflect.Int, reflect.Int64:
+	case reflect.Int, reflect.Int64, reflect.Bool:
 		return ex
 	}
 	return fmt.Sprintf("%q", ex)

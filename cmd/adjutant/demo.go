@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/adjutant-pbem/adjutant/mail"
 )
 
 // scripted is one mail of a scripted player.
@@ -234,7 +236,25 @@ func demoPipe(e *env, keep string, quiet bool) error {
 			}
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s", strings.Repeat("=", 78), printed, summary.String())
+	mails, err := outboxOf(e, path)
+	if err != nil {
+		return err
+	}
+	byPlayer := map[string][]received{}
+	var games []string
+	for _, m := range mails {
+		if len(m.To) == 1 {
+			byPlayer[m.To[0]] = append(byPlayer[m.To[0]], received{Env: &mail.Envelope{Subject: m.Subject, Text: m.Body}})
+		}
+	}
+	for _, g := range sampleMatch() {
+		games = append(games, g.name)
+	}
+	checked, err := checkPlayersMails(games, byPlayer)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s%s", strings.Repeat("=", 78), printed, summary.String(), checked)
 	return nil
 }
 

@@ -189,7 +189,11 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 			return res, fmt.Errorf("adjutant %s: %s", strings.Join(args, " "), sum.String())
 		}
 	}
-	res.summary = sum.String()
+	checked, err := checkPlayersMails([]string{sampleGame, sampleReturn}, res.mails)
+	if err != nil {
+		return res, err
+	}
+	res.summary = sum.String() + checked
 	res.elapsed = time.Since(start)
 	return res, nil
 }

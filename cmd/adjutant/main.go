@@ -8,7 +8,7 @@
 //	adjutant handle --config F < m.eml handle one RFC 5322 message (procmail, .forward, Postfix pipe)
 //	adjutant outbox --config F --json  print the queued mails
 //	adjutant tick --config F [--now T] process reminders and deadlines
-//	adjutant audit verify|export ...   check or export a game's audit trail
+//	adjutant audit verify|export ...   check or export a game's audit trail (or check an export)
 //	adjutant replay --config F --game G   re-adjudicate a game and compare every result
 //	adjutant map --config F --game G --side S   print a side's map
 //	adjutant games | deadline | pause | resume | player | game end | resend   run games
@@ -95,8 +95,11 @@ commands:
                   could not be handled now, e.g. while serve holds the store
   outbox          print the outbox: --config FILE [--json] [--unsent]
   tick            process reminders and deadlines: --config FILE [--now T]
-  audit verify    verify a game's audit chain: --config FILE --game G
-  audit export    export it: --config FILE --game G --format csv|json
+  audit verify    verify a game's audit chain and the signed chain heads of
+                  its results mails: --config FILE --game G; or an exported
+                  archive alone: --export FILE
+  audit export    export it: --config FILE --game G --format csv|json (json:
+                  with the host's public key and the signed heads)
   replay          re-adjudicate a game and compare: --config FILE --game G
   map             print a side's map: --config FILE --game G --side S
   bench           measure throughput, latency, adjudication, audit and memory
@@ -616,15 +619,43 @@ func gameCommand(e *env, name string, args []string, flags func(*flag.FlagSet), 
 }
 
 func cmdAuditVerify(e *env, args []string) error {
+	for i, a := range args {
+		// An exported archive is verified on its own, without a store: what a player
+		// holding it can run.
+		if a == "--export" || a == "-export" {
+			if i+1 >= len(args) || len(args) != 2 {
+				return usageError("audit verify --export FILE takes no other flag")
+			}
+			f, err := os.Open(args[i+1])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			rep, err := adjudicator.VerifyExport(f)
+			if err != nil {
+				return err
+			}
+			printAuditReport(e, args[i+1], rep)
+			return nil
+		}
+	}
 	return gameCommand(e, "audit verify", args, nil, func(desk *adjudicator.Desk, game string) error {
 		rep, err := desk.VerifyAudit(e.ctx, game)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
-			game, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+		printAuditReport(e, game, rep)
 		return nil
 	})
+}
+
+// printAuditReport says what a verification checked.
+func printAuditReport(e *env, what string, rep adjudicator.AuditReport) {
+	fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
+		what, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+	if rep.HostKey != "" {
+		fmt.Fprintf(e.stdout, "%d signed chain heads of results mails verified with the host key %s\n", rep.Signatures, rep.HostKey)
+	}
 }
 
 func cmdAuditExport(e *env, args []string) error {

@@ -91,7 +91,7 @@ func (c *Config) imapConfig() mail.IMAPConfig {
 // smtpConfig is the sender's configuration; serve and config check share it.
 func (c *Config) smtpConfig() mail.SMTPConfig {
 	return mail.SMTPConfig{Host: c.SMTP.Host, Port: c.SMTP.Port, Security: c.SMTP.Security,
-		Username: c.SMTP.Username, Password: c.SMTP.Password, From: c.Address}
+		Username: c.SMTP.Username, Password: c.SMTP.Password, From: c.Address, NoVERP: c.SMTP.NoVERP}
 }
 
 // handle is the intake's handler: one message, one transaction (invariants 1 and 2).

@@ -150,7 +150,8 @@ func TestGameByMail(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(res.summary, "0 awaiting") || !strings.Contains(res.summary, "replay of sample matches") {
+	if !strings.Contains(res.summary, "0 awaiting") || !strings.Contains(res.summary, "replay of sample matches") ||
+		strings.Count(res.summary, "alone: ") != 4 {
 		t.Errorf("summary: %s", res.summary)
 	}
 }
