@@ -101,7 +101,6 @@ func TestExtendDeadline(t *testing.T) {
 func TestPauseResume(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour, NoOrders: "default"})
 	ctx := context.Background()
-	was := f.game().Deadline
 	if _, err := f.desk.Pause(ctx, "g1"); err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +108,13 @@ func TestPauseResume(t *testing.T) {
 	out, mails := f.orders("us", passU, usSetup)
 	if out != adjudicator.Handled || !strings.Contains(to(mails, us)[0].Body, "The host has paused this game") {
 		t.Errorf("orders while paused: %q\n%s", out, to(mails, us)[0].Body)
+	}
+	// A phase whose orders are all in is still resolved; its deadline counts from the
+	// resumption, and the results say so.
+	f.now = f.now.Add(time.Hour)
+	_, mails = f.orders("de", passD, deSetup)
+	if res := to(mails, de); len(res) < 2 || !strings.Contains(strings.Join(strings.Fields(res[len(res)-1].Body), " "), "this phase's deadline runs from when he resumes it") {
+		t.Errorf("results while paused: %+v", res)
 	}
 	// No deadline runs: a week later nothing is defaulted.
 	f.now = f.now.Add(7 * 24 * time.Hour)
@@ -122,8 +128,8 @@ func TestPauseResume(t *testing.T) {
 	if _, err := f.desk.Resume(ctx, "g1"); err != nil {
 		t.Fatal(err)
 	}
-	if g := f.game(); !g.PausedAt.IsZero() || !g.Deadline.Equal(was.Add(7*24*time.Hour)) {
-		t.Errorf("after resume: paused at %v, deadline %v; want the deadline moved on by the week", g.PausedAt, g.Deadline)
+	if g := f.game(); !g.PausedAt.IsZero() || !g.Deadline.Equal(f.now.Add(48*time.Hour)) {
+		t.Errorf("after resume: paused at %v, deadline %v; want the phase's whole 48h from the resumption (%v)", g.PausedAt, g.Deadline, f.now.Add(48*time.Hour))
 	}
 	if told := f.since(n); len(told) != 2 || !strings.Contains(told[0].Body, "resumed") {
 		t.Errorf("resume told %d mails", len(told))
