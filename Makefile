@@ -72,11 +72,12 @@ e2e:
 # The exactly-once harness (issue 9): `adjutant serve` as a child process killed with
 # SIGKILL 100 times at pseudo-random instants over a backlog of 200 mails for 10 games;
 # then every mail must have exactly one reply, every audit and replay verify, and at most
-# 2 mails may have been delivered twice. `make test` runs a short version (10 kills).
+# 2 mails may have been delivered twice. `make test` runs a short version (10 kills, at
+# most 4 delivered twice: a busy CI machine's slow fsyncs widen the window).
 # CRASH_SEED picks another sequence of instants.
 CRASH_SEED ?= 1
 .PHONY: crash
 crash:
-	ADJUTANT_CRASH_KILLS=100 ADJUTANT_CRASH_GAMES=10 ADJUTANT_CRASH_MAILS=20 ADJUTANT_CRASH_SEED=$(CRASH_SEED) \
+	ADJUTANT_CRASH_KILLS=100 ADJUTANT_CRASH_GAMES=10 ADJUTANT_CRASH_MAILS=20 ADJUTANT_CRASH_MAX_DUP=2 ADJUTANT_CRASH_SEED=$(CRASH_SEED) \
 		$(GO) test -count=1 -run '^TestCrashHarness$$' -v -timeout 30m ./cmd/adjutant/ 2>&1 | \
 		grep -E 'crash harness|^(--- |ok|FAIL)|want|lost'; exit $${PIPESTATUS[0]}
