@@ -38,6 +38,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -703,8 +704,18 @@ func (t *btx) PutOutMail(m OutMail) error {
 	return putMail(b, m)
 }
 
+// inflaters keeps flate readers for reuse, as deflaters does writers.
+var inflaters sync.Pool
+
 func inflate(z []byte) (string, error) {
-	body, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	r, _ := inflaters.Get().(io.ReadCloser)
+	if r == nil {
+		r = flate.NewReader(bytes.NewReader(z))
+	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
+		return "", err
+	}
+	defer inflaters.Put(r)
+	body, err := io.ReadAll(r)
 	return string(body), err
 }
 
@@ -717,12 +728,20 @@ type storedMail struct {
 	BodyZ []byte `json:"body_z,omitempty"`
 }
 
+// deflaters keeps flate writers for reuse: a new one allocates about 800 KB of state and
+// costs 1.4 ms, a reset one 0.09 ms for a mail body (BenchmarkDeflate), and a handled
+// message queues three or four mails.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.DefaultCompression) // the level is valid: no error
+	return w
+}}
+
 func putMail(b *bolt.Bucket, m OutMail) error {
 	var z bytes.Buffer
-	w, err := flate.NewWriter(&z, flate.DefaultCompression)
-	if err == nil {
-		_, err = io.WriteString(w, m.Body)
-	}
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&z)
+	_, err := io.WriteString(w, m.Body)
 	if err == nil {
 		err = w.Close()
 	}
