@@ -269,3 +269,30 @@ func TestRefusalsStayWithTheirSide(t *testing.T) {
 		t.Error("no Not carried out event")
 	}
 }
+
+// TestKeywords: every order HELP shows starts with a keyword the desk is told of, and
+// every keyword is one the grammar answers (not "unknown order").
+func TestKeywords(t *testing.T) {
+	r := rules(t)
+	help, err := os.ReadFile("../../templates/mons1914-help.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw := r.Keywords()
+	for _, l := range strings.Split(string(help), "\n") {
+		if !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "   ") {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) > 1 && f[0] == strings.ToUpper(f[0]) && !slices.Contains(kw, f[0]) {
+			t.Errorf("HELP shows %q, whose keyword %s is not in Keywords()", l, f[0])
+		}
+	}
+	st, _ := r.New(nil)
+	for _, k := range kw {
+		cs, _ := submit(r, st, mons1914.DE, k, nil)
+		if len(cs) != 1 || strings.Contains(cs[0].Reason, "unknown order") && !strings.Contains(cs[0].Reason, "bombard with BOMBARD") {
+			t.Errorf("keyword %s: %+v", k, cs)
+		}
+	}
+}
