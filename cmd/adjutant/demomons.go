@@ -124,7 +124,9 @@ func monsGermanScript(turn int) string {
 func monsBritishScript(turn int) string {
 	switch {
 	case turn == 1:
-		return "SEQUENCE move/fight\nMOVE RFA27 2712-2711-2710\nCOMBAT NONE\n"
+		// Standing orders, sent once (6.6, 11.2, 12.12), then the first turn.
+		return "TOP 2613 1/N\nDEFFIRE SPREAD\nLOSSES 2/DG 5/DG 11/H\n" +
+			"SEQUENCE move/fight\nMOVE 1/B 2713-2613\nMOVE RFA27 2712-2711-2710\nCOMBAT NONE\n"
 	case turn < 3:
 		return "SEQUENCE move/fight\nMOVE NONE\nCOMBAT NONE\n"
 	case turn < 8:
