@@ -171,14 +171,16 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 		scHexes:          map[hex.Hex]*HexInfo{},
 		scMainRow:        map[int]int{},
 	}
-	src, _ := p.read(fsys, scMapFile, s, false)
-	mapOK := p.parseMap(s, src)
-	_, charts := p.read(fsys, scChartsFile, s, true)
+	mapOK := false
+	if src, _, ok := p.read(fsys, scMapFile, s, false); ok {
+		mapOK = p.parseMap(s, src)
+	}
+	_, charts, _ := p.read(fsys, scChartsFile, s, true)
 	p.parseCharts(s, charts)
-	_, counters := p.read(fsys, scCounterFile, s, true)
+	_, counters, _ := p.read(fsys, scCounterFile, s, true)
 	countersOK := p.parseCounters(s, counters)
-	_, german := p.read(fsys, scGermanFile, s, true)
-	_, us := p.read(fsys, scUSFile, s, true)
+	_, german, _ := p.read(fsys, scGermanFile, s, true)
+	_, us, _ := p.read(fsys, scUSFile, s, true)
 	if mapOK && countersOK {
 		s.DefaultGerman = p.parseDeploy(s, scGermanFile, german, true)
 		s.DefaultUS = p.parseDeploy(s, scUSFile, us, false)
@@ -318,14 +320,15 @@ func (p *scParser) factErrorf(f board.Fact, format string, args ...any) {
 // read reads a data file and splits it into the kit's fact lines (adjudicator/board:
 // "#" comments, every fact ending in "| printed <rule>: ..." or "| reconstructed:
 // why"), recording each in s.Sources. Malformed lines are reported unless the caller
-// reports them itself (map.txt, which board.ParseMap reads whole).
-func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) ([]byte, []board.Line) {
+// reports them itself (map.txt, which board.ParseMap reads whole). ok is false when
+// the file could not be read (and that is reported).
+func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) (data []byte, lines []board.Line, ok bool) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		p.fileErrorf(name, "cannot read: %v", err)
-		return nil, nil
+		return nil, nil, false
 	}
-	lines, err := board.Lines(name, data)
+	lines, err = board.Lines(name, data)
 	if err != nil && report {
 		p.errs = append(p.errs, err)
 	}
@@ -334,7 +337,7 @@ func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) ([]by
 		s.Sources = append(s.Sources, SourceLine{File: name, Line: l.N, Text: strings.Join(l.Fields, " "),
 			Reconstructed: v.Reconstructed, Source: v.Source})
 	}
-	return data, lines
+	return data, lines, true
 }
 
 // scValue is n with the provenance of a fact: the rule for printed values,
@@ -393,9 +396,6 @@ var scVocabulary = board.Vocabulary{
 // Soldiers rules require of it and derives each hex's HexInfo. It reports
 // whether the map is usable for checking deployments.
 func (p *scParser) parseMap(s *Scenario, src []byte) bool {
-	if src == nil {
-		return false // not read, and said so
-	}
 	m, err := board.ParseMap(scMapFile, src, scVocabulary)
 	if err != nil {
 		p.errs = append(p.errs, err)

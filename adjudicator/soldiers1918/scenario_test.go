@@ -538,13 +538,17 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"US Army and USMC mixed", "deploy-us.txt", "3800 york 1 ", "3000 york 1 ", true, "mixes US Army and USMC"},
 		{"US unit missing", "deploy-us.txt", "3800 us-army 3 ", "3800 us-army 2 ", false, "142 us-army placed, but the counter mix has 143"},
 		{"file missing", "counters.txt", "", "", false, "cannot read"},
+		{"map missing", "map.txt", "", "", false, "cannot read"},
+		{"map empty", "map.txt", "", "", false, `no "columns" line`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := scDataFS(t)
 			text := string(m[tc.file].Data)
 			switch {
-			case tc.name == "file missing":
+			case tc.name == "file missing" || tc.name == "map missing":
 				delete(m, tc.file)
+			case tc.name == "map empty":
+				text = ""
 			case tc.old == "":
 				text = strings.TrimRight(text, "\n") + "\n" + tc.new + "\n"
 			default:
