@@ -358,3 +358,51 @@ func TestMapEveryLineWithin78(t *testing.T) {
 	}
 	check("everything", soldiers1918.RenderMap(s, v), v.Phase)
 }
+
+// TestMapStripsForSetMapChanges pins the shape the desk's SET MAP CHANGES relies on
+// (adjudicator/results.go, splitMap): the map is cut at lines starting "Strip " and at
+// the line starting "Legend", so a change in one hex changes its strip only, and the
+// legend and key after the strips stay the same.
+func TestMapStripsForSetMapChanges(t *testing.T) {
+	s := scLoad(t)
+	split := func(out string) (head string, strips []string, tail string) {
+		part := 0
+		for _, line := range strings.SplitAfter(out, "\n") {
+			switch {
+			case strings.HasPrefix(line, "Strip "):
+				part = 1
+				strips = append(strips, "")
+			case strings.HasPrefix(line, "Legend"):
+				part = 2
+			}
+			switch part {
+			case 0:
+				head += line
+			case 1:
+				strips[len(strips)-1] += line
+			default:
+				tail += line
+			}
+		}
+		return head, strips, tail
+	}
+	before := mvSampleView(s)
+	after := mvSampleView(s)
+	after.Carnage[scH("3000")] = 1 // column 30: strip 3 of 5, columns 26-33
+	h0, s0, t0 := split(soldiers1918.RenderMap(s, before))
+	h1, s1, t1 := split(soldiers1918.RenderMap(s, after))
+	if h0 != h1 || t0 != t1 {
+		t.Errorf("head or legend changed with one hex:\n%s\n%s", t0, t1)
+	}
+	if len(s0) != 5 || len(s1) != 5 {
+		t.Fatalf("%d and %d strips, want 5", len(s0), len(s1))
+	}
+	for i := range s0 {
+		if changed := s0[i] != s1[i]; changed != (i == 2) {
+			t.Errorf("strip %d changed: %v, want only strip 3 to change", i+1, changed)
+		}
+	}
+	if !strings.HasPrefix(t0, "Legend (defence strength in brackets)\n") {
+		t.Errorf("the tail starts %q, want the legend title", t0[:min(len(t0), 40)])
+	}
+}
