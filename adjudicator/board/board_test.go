@@ -93,6 +93,31 @@ func TestParseMap(t *testing.T) {
 	if n := len(m.Hexes()); n != 5*5 {
 		t.Errorf("len(Hexes()) = %d, want 25", n)
 	}
+	// The extent's lines keep their provenance too (the default terrain of every hex
+	// not listed, the rows that make a hex exist).
+	for _, tt := range []struct {
+		key     string
+		line    int
+		printed bool
+	}{{"columns", 2, false}, {"rows odd", 3, false}, {"rows even", 4, false}, {"parity", 5, true}, {"default", 6, false}} {
+		if f, ok := m.ExtentFact(tt.key); !ok || f.Line != tt.line || f.Printed != tt.printed {
+			t.Errorf("ExtentFact(%q) = %+v, %v; want line %d, printed %v", tt.key, f, ok, tt.line, tt.printed)
+		}
+	}
+	if _, ok := m.ExtentFact("terrain"); ok {
+		t.Error("ExtentFact(\"terrain\"): ok")
+	}
+	src := strings.Replace(sampleMap, "rows odd 00-04", "rows all 00-05", 1)
+	src = strings.Replace(src, "rows even 01-05", "# rows even 01-05", 1)
+	all, err := board.ParseMap("map.txt", []byte(src), vocab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"rows odd", "rows even"} {
+		if f, ok := all.ExtentFact(key); !ok || f.Line != 3 {
+			t.Errorf("with rows all: ExtentFact(%q) = %+v, %v; want line 3", key, f, ok)
+		}
+	}
 }
 
 func TestParseMapErrors(t *testing.T) {

@@ -49,7 +49,7 @@ type Map struct {
 	sides    map[hex.Hexside][]string
 	Places   []Place
 	sets     map[string][]hex.Hex
-	facts    map[string]Fact // "terrain 3615", "side canal 1708/1709", "set entry", "place Conde"
+	facts    map[string]Fact // "terrain 3615", "side canal 1708/1709", "set entry", "place Conde", "columns"
 }
 
 // Place is a named place of the map (Mons 2.2: "the town of Conde is in hex 1708").
@@ -163,6 +163,17 @@ func (m *Map) SetFact(name string) (Fact, bool) {
 func (m *Map) PlaceFact(name string) (Fact, bool) {
 	f, ok := m.facts["place "+name]
 	return f, ok
+}
+
+// ExtentFact is where one line of the map's extent was given: key is "columns", "rows
+// odd", "rows even", "parity" or "default" (a "rows all" line gives both rows).
+func (m *Map) ExtentFact(key string) (Fact, bool) {
+	switch key {
+	case "columns", "rows odd", "rows even", "parity", "default":
+		f, ok := m.facts[key]
+		return f, ok
+	}
+	return Fact{}, false
 }
 
 // Line is one fact line of a kit file: its fields, its provenance and its position.
@@ -311,6 +322,7 @@ func ParseMap(file string, src []byte, v Vocabulary) (*Map, error) {
 				continue
 			}
 			seen[key] = true
+			m.facts[key] = l.Fact
 		}
 		switch f[0] {
 		case "columns":
@@ -338,6 +350,7 @@ func ParseMap(file string, src []byte, v Vocabulary) (*Map, error) {
 			case "all":
 				m.OddRows, m.EvenRows = r, r
 				seen["rows odd"], seen["rows even"] = true, true
+				m.facts["rows odd"], m.facts["rows even"] = l.Fact, l.Fact
 			default:
 				errs = append(errs, l.Errorf("want rows odd|even|all <first>-<last>"))
 			}

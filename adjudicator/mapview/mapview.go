@@ -64,7 +64,9 @@ type Legend struct {
 
 // View is what one side may see.
 type View struct {
-	Title  string // the first line, e.g. "Mons map -- turn 3, German movement"
+	// Title is the first line, e.g. "Mons map -- turn 3, German movement". A ruleset
+	// whose title may be long wraps it itself (Wrap): each of its lines is cut at 78.
+	Title  string
 	Map    *board.Map
 	Legend Legend
 	// CellWidth is the width of a hex's content, terrain symbol included; 0 means 5.
@@ -74,6 +76,10 @@ type View struct {
 	Cells map[hex.Hex]string
 	// Key is printed after the legend, e.g. the stacks behind each cell's tag.
 	Key []string
+	// LegendTitle, when set, is a line of its own before the legend, e.g. "Legend".
+	// The desk's SET MAP CHANGES (adjudicator/results.go) cuts a map at a line starting
+	// with "Legend": without one the legend and key count as part of the last strip.
+	LegendTitle string
 	// RowsUp draws the highest row at the top, for maps whose rows grow to the north
 	// (Soldiers 1918, whose No Man's Land is row 00 on the south edge).
 	RowsUp bool
@@ -135,7 +141,9 @@ func Render(v View) string {
 	ncols := cols[1] - cols[0] + 1
 	nstrips := (ncols + per - 1) / per
 	var b strings.Builder
-	b.WriteString(cut(v.Title, Width) + "\n")
+	for _, line := range strings.Split(strings.TrimRight(v.Title, "\n"), "\n") {
+		b.WriteString(cut(line, Width) + "\n")
+	}
 	for i := range nstrips {
 		first := cols[0] + i*(ncols/nstrips) + min(i, ncols%nstrips)
 		n := ncols / nstrips
@@ -146,6 +154,9 @@ func Render(v View) string {
 		l.strip(&b, first, first+n-1)
 	}
 	b.WriteString("\n")
+	if v.LegendTitle != "" {
+		b.WriteString(wrap(v.LegendTitle, Width, "  "))
+	}
 	l.legend(&b)
 	for _, k := range v.Key {
 		b.WriteString(wrap(k, Width, "  "))

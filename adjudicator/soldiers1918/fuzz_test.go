@@ -1,8 +1,10 @@
 package soldiers1918_test
 
 import (
+	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
@@ -172,6 +174,45 @@ func FuzzResolve(f *testing.F) {
 				if n > 4 {
 					t.Fatalf("after %q, %s holds %d units of the side that moved", text, h, n)
 				}
+			}
+		}
+	})
+}
+
+// FuzzParseScenarioMap feeds arbitrary map files to ParseScenario (the kit's reader,
+// then the Soldiers checks): it must never panic, and a map it accepts keeps what the
+// rules need of it (3.5, 3.6, 4.1).
+func FuzzParseScenarioMap(f *testing.F) {
+	data, err := os.ReadFile("data/map.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(data))
+	f.Add(strings.Replace(string(data), "feature outpost 3801", "feature outpost 3801 3800", 1))
+	f.Add(strings.Replace(string(data), "set exit", "# set exit", 1))
+	f.Add("columns 10-11 | printed 4.1\nrows all 00-02 | reconstructed: x\nparity even-columns-shifted | reconstructed: x\n" +
+		"default open | reconstructed: x\nterrain nomansland 1000 1100 | printed 3.6\nfeature main 1002 1102 | reconstructed: x\n" +
+		"feature wire 1001 1000 | reconstructed: x\nset exit 1002 1102 | printed 4.1\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		m := scDataFS(t)
+		m["map.txt"] = &fstest.MapFile{Data: []byte(text)}
+		s, err := soldiers1918.ParseScenario(m)
+		if err != nil {
+			return
+		}
+		for _, h := range s.Hexes() {
+			info := s.Hex(h)
+			if info.Has(soldiers1918.NoMansLand) != (h.Row == 0) {
+				t.Errorf("hex %s: No Man's Land %v in row %02d (3.6)", h, info.Has(soldiers1918.NoMansLand), h.Row)
+			}
+			if len(info.Features) == 0 || (len(info.Features) == 1 && info.Has(soldiers1918.Wire)) {
+				t.Errorf("hex %s: features %v, want a terrain besides wire", h, info.Features)
+			}
+			if info.Outpost && !info.Has(soldiers1918.MainTrench) {
+				t.Errorf("hex %s: an outpost that is not a Main Trench hex (3.5)", h)
+			}
+			if _, ok := s.MainTrenchRow(h.Col); !ok {
+				t.Errorf("column %02d has no Main Trench line", h.Col)
 			}
 		}
 	})

@@ -1,29 +1,19 @@
-// The text map of Soldiers 1918, for mails read in a monospace font on
-// anything down to a phone held sideways.
+// The text map of Soldiers 1918: the kit's map (adjudicator/mapview) drawn from
+// this game's view of one side, for mails read in a monospace font on anything
+// down to a phone held sideways.
 //
-// Layout. North (the German side, high rows) is at the top. Every hex row
-// takes two text lines, because the columns are staggered by half a hex:
-// the shifted columns (odd columns on this map, see scenario.go) sit half a
-// hex north of the others, so the upper line of a row shows the odd columns'
-// hexes of that row and the lower line the even columns'. Each line starts
-// with its row number; each column has its number printed above (and below)
-// the strip, exactly over the first character of its hexes. A hex's id is
-// its column number then its row number, but no four-digit id is printed
-// anywhere in the map (mails are searched for hex ids).
+// North (the German side, high rows) is at the top: rows grow north on this map
+// (scenario.go), so the view sets RowsUp. Each hex is drawn as the kit draws it,
+// its content line holding mvCellWidth characters:
 //
-// Each hex is a cell of up to mvCell characters:
+//	ground trenches [space] units markers        e.g.  ".BC 1g2h"  "~# 4ay"  ".S x2"
 //
-//	terrain [space] units markers        e.g.  "MC 2g1h!"  "~ 4a"  "S x2"
-//
-// terrain is one letter or symbol per feature, the one it defends with
-// first (10.11); units are counts by kind; markers are COWed, bombardment
-// and carnage. A cell that cannot hold everything ends in "+" and is spelt
-// out under its strip (by column and row, not by hex id).
-//
-// Strips. Same-line cells are two map columns apart, so a map column costs
-// mvPitch text columns. With a row label of mvLabel characters a strip holds
-// as many map columns as fit in mvWidth; the 40 columns of this map make
-// three strips, labelled "Strip 1 of 3: columns 10-23" and so on.
+// ground is the kit's terrain symbol ("." open ground, "~" No Man's Land);
+// trenches are one letter per feature, the one it defends with first (10.11),
+// wire "#" last; units are counts by kind; markers are COWed, bombardment and
+// carnage. A cell that cannot hold everything ends in "+" and is spelt out in the
+// key after the legend (by column and row, not by hex id: no four-digit id is
+// printed anywhere in the map, since mails are searched for hex ids).
 
 package soldiers1918
 
@@ -34,9 +24,13 @@ import (
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
 
-// MapView is what one side may see, for rendering.
+// MapView is what one side may see, for rendering. Both sides see the same map
+// (6.5): nothing on it is hidden, and sealed plots are never on it (they are not
+// in the state; bombardment markers are on the map only while a bombardment is
+// resolved, 12.4).
 type MapView struct {
 	Turn       int    // 0 is set-up
 	Phase      string // as it should be printed, e.g. "VII US Movement"
@@ -56,46 +50,86 @@ type Stack struct {
 	York                       bool
 }
 
-const (
-	mvWidth = 78 // no line longer than this (DESIGN.md, "Text maps")
-	mvLabel = 3  // "19 " before the first cell
-	mvPitch = 5  // text columns per map column
-	mvCell  = 2*mvPitch - 1
-)
+// mvCellWidth is a hex's content, its ground symbol included: room for a bunker on
+// a communication trench with a full German stack, ".BC 1g2h". Eight columns of the
+// forty make a strip (five strips).
+const mvCellWidth = 8
 
-// mvTerrainChar is the map symbol of each terrain; an outpost shows 'O'
-// instead of 'M'.
-var mvTerrainChar = map[Terrain]byte{
-	Open: '.', NoMansLand: '~', MainTrench: 'M', SupportTrench: 'S',
-	CommTrench: 'C', Bunker: 'B', Wire: '#',
+// mvTrenchChar is the letter of each in-hex feature; an outpost shows 'O' instead
+// of 'M'. Open ground and No Man's Land are the ground, the kit's terrain symbol.
+var mvTrenchChar = map[Terrain]byte{
+	MainTrench: 'M', SupportTrench: 'S', CommTrench: 'C', Bunker: 'B', Wire: '#',
 }
 
-// RenderMap draws v on s's map as plain text: a header line, the map in
-// labelled strips, and a legend.
+// RenderMap draws v on s's map as plain text: a header, the map in labelled
+// strips, the legend and the key.
 func RenderMap(s *Scenario, v MapView) string {
-	var b strings.Builder
-	b.Grow(16 << 10)
-	b.WriteString(mvHeader(v))
-	b.WriteString("\n\n")
+	return mapview.Render(s.View(v))
+}
 
-	cols := s.scCols
-	ncols := cols[1] - cols[0] + 1
-	per := (mvWidth-mvLabel-mvCell)/mvPitch + 1
-	nstrips := (ncols + per - 1) / per
-	overflow := false
-	for i := range nstrips {
-		// Strips as even as they can be: the first ones take the spare columns.
-		first := cols[0] + i*(ncols/nstrips) + min(i, ncols%nstrips)
-		width := ncols / nstrips
-		if i < ncols%nstrips {
-			width++
+// View is the kit's view of v: the header, the cells and the legend.
+func (s *Scenario) View(v MapView) mapview.View {
+	cells := map[hex.Hex]string{}
+	var notes []string
+	for _, h := range s.scOrder {
+		cell, full := mvCellText(s, s.scHexes[h], h, v)
+		if cell != "" {
+			cells[h] = cell
 		}
-		if mvStrip(&b, s, v, i+1, nstrips, first, first+width-1) {
-			overflow = true
+		if len(cell) > mvCellWidth-1 {
+			notes = append(notes, fmt.Sprintf("+ column %02d, row %02d: %s", h.Col, h.Row, full))
 		}
 	}
-	mvLegend(&b, s, overflow)
-	return b.String()
+	def := func(t Terrain) string {
+		if d, ok := s.DefenceStrength[t]; ok {
+			return " (" + strconv.Itoa(d.N) + ")"
+		}
+		return ""
+	}
+	legend := mapview.Legend{
+		Terrain: []mapview.Symbol{
+			{Name: string(Open), Char: '.', Text: "open ground" + def(Open)},
+			{Name: string(NoMansLand), Char: '~', Text: "No Man's Land" + def(NoMansLand)},
+		},
+		Marks: []mapview.Symbol{
+			{Name: string(MainTrench), Char: 'M', Text: "Main Trench" + def(MainTrench)},
+			{Name: scOutpost, Char: 'O', Text: "outpost: Main Trench" + def(MainTrench)},
+			{Name: string(SupportTrench), Char: 'S', Text: "Support Trench" + def(SupportTrench)},
+			{Name: string(CommTrench), Char: 'C', Text: "communication trench" + def(CommTrench)},
+			{Name: string(Bunker), Char: 'B', Text: "bunker" + def(Bunker)},
+			{Name: string(Wire), Char: '#', Text: "wire (adds nothing)"},
+			{Name: "g", Char: 'g', Text: "German infantry"},
+			{Name: "h", Char: 'h', Text: "German HMG"},
+			{Name: "a", Char: 'a', Text: "US Army"},
+			{Name: "y", Char: 'y', Text: "one of them is Sergeant York"},
+			{Name: "m", Char: 'm', Text: "USMC"},
+			{Name: "!", Char: '!', Text: "COWed"},
+			{Name: "*", Char: '*', Text: "bombardment markers"},
+			{Name: "x", Char: 'x', Text: "carnage"},
+		},
+	}
+	key := []string{
+		"Trenches: several letters after the ground mean the hex has each; it defends with the strongest (10.11), the first letter.",
+		"Units and markers: 3g is three German infantry, 1h one German HMG, 4a four US Army platoons (4ay: one of them is Sergeant York), 4m four USMC; ! COWed, *2 two bombardment markers, x3 three carnage.",
+		"Hexes: a hex's id is its column number (above and below its strip) then its row number (at the left of its line). Rows grow north.",
+	}
+	if mvExitsOnTop(s) {
+		key = append(key, "Exits: the top hex of every column is a north-edge exit hex (4.1).")
+	}
+	if len(notes) > 0 {
+		key = append(key, "A cell ending in + is spelt out here:")
+		key = append(key, notes...)
+	}
+	return mapview.View{
+		Title:       mvHeader(v),
+		Map:         s.Map,
+		Legend:      legend,
+		CellWidth:   mvCellWidth,
+		Cells:       cells,
+		Key:         key,
+		LegendTitle: "Legend (defence strength in brackets)",
+		RowsUp:      true,
+	}
 }
 
 func mvHeader(v MapView) string {
@@ -111,114 +145,13 @@ func mvHeader(v MapView) string {
 	if phase == "" {
 		phase = "-"
 	}
-	return mvWrap("Soldiers map -- "+turn+", "+vis+", phase "+phase, "    ")
+	return mapview.Wrap("Soldiers map -- "+turn+", "+vis+", phase "+phase, "    ")
 }
 
-// mvWrap breaks text into lines of at most mvWidth characters at spaces, the following
-// lines indented; a word longer than a line is cut into pieces, never lost.
-func mvWrap(text, indent string) string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		for {
-			switch {
-			case line == "" && len(lines) == 0:
-				line = w
-			case line == "":
-				line = indent + w
-			case len(line)+1+len(w) <= mvWidth:
-				line += " " + w
-			default:
-				lines, line = append(lines, line), ""
-				continue
-			}
-			break
-		}
-		for len(line) > mvWidth {
-			lines, line = append(lines, line[:mvWidth]), indent+line[mvWidth:]
-		}
-	}
-	return strings.Join(append(lines, line), "\n")
-}
-
-// mvStrip draws columns first..last and reports whether a cell overflowed.
-func mvStrip(b *strings.Builder, s *Scenario, v MapView, n, of, first, last int) bool {
-	fmt.Fprintf(b, "Strip %d of %d: columns %02d-%02d\n", n, of, first, last)
-	shifted := mvShiftedParity(s)
-	parities := [2]int{shifted, 1 - shifted} // upper line first
-	labels := func() {
-		for _, par := range parities {
-			line := mvBlank()
-			for c := first; c <= last; c++ {
-				if c&1 == par {
-					copy(line[mvX(c, first):], fmt.Sprintf("%02d", c))
-				}
-			}
-			mvFlush(b, line)
-		}
-	}
-	labels()
-	lo := min(s.scRows[0][0], s.scRows[1][0])
-	hi := max(s.scRows[0][1], s.scRows[1][1])
-	var notes []string
-	for r := hi; r >= lo; r-- {
-		for _, par := range parities {
-			line := mvBlank()
-			seen := false
-			for c := first; c <= last; c++ {
-				h := hex.Hex{Col: c, Row: r}
-				info, ok := s.scHexes[h]
-				if c&1 != par || !ok {
-					continue
-				}
-				seen = true
-				cell, full := mvCellText(s, info, h, v)
-				if len(cell) > mvCell {
-					notes = append(notes, fmt.Sprintf("+ column %02d, row %02d: %s", c, r, full))
-					cell = cell[:mvCell-1] + "+"
-				}
-				copy(line[mvX(c, first):], cell)
-			}
-			if seen {
-				copy(line, fmt.Sprintf("%02d", r))
-				mvFlush(b, line)
-			}
-		}
-	}
-	labels()
-	for _, note := range notes {
-		for len(note) > mvWidth {
-			b.WriteString(note[:mvWidth] + "\n")
-			note = "    " + note[mvWidth:]
-		}
-		b.WriteString(note + "\n")
-	}
-	b.WriteString("\n")
-	return len(notes) > 0
-}
-
-// mvShiftedParity is the parity (0 even, 1 odd) of the columns that sit half
-// a hex towards higher rows, i.e. north, and so are drawn on the upper line.
-func mvShiftedParity(s *Scenario) int {
-	if s.Grid.Parity == hex.EvenColumnsShifted {
-		return 0
-	}
-	return 1
-}
-
-func mvX(col, first int) int { return mvLabel + (col-first)*mvPitch }
-
-func mvBlank() []byte { return []byte(strings.Repeat(" ", mvWidth)) }
-
-func mvFlush(b *strings.Builder, line []byte) {
-	b.Write([]byte(strings.TrimRight(string(line), " ")))
-	b.WriteByte('\n')
-}
-
-// mvCellText returns the cell for h, which may be longer than mvCell, and
-// the same spelt out with spaces for a footnote.
+// mvCellText returns the text of h after its ground symbol, which may be longer
+// than the cell, and the hex spelt out with spaces for the key.
 func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full string) {
-	terrain := mvTerrain(s, info)
+	trenches := mvTrenches(s, info)
 	var units, marks []string
 	if st, ok := v.Stacks[h]; ok {
 		if st.DeInf > 0 {
@@ -247,92 +180,63 @@ func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full st
 	if n := v.Carnage[h]; n > 0 {
 		marks = append(marks, "x"+strconv.Itoa(n))
 	}
-	rest := strings.Join(units, "") + strings.Join(marks, "")
-	full = strings.TrimSpace(terrain + " " + strings.Join(append(units, marks...), " "))
-	if rest == "" {
-		return terrain, full
+	ground := "."
+	if info.Has(NoMansLand) {
+		ground = "~"
 	}
-	cell = terrain + " " + rest
-	if len(cell) > mvCell {
-		cell = terrain + rest // squeeze out the space
+	rest := strings.Join(units, "") + strings.Join(marks, "")
+	full = strings.TrimSpace(ground + trenches + " " + strings.Join(append(units, marks...), " "))
+	if rest == "" {
+		return trenches, full
+	}
+	cell = trenches + " " + rest
+	if len(cell) > mvCellWidth-1 {
+		cell = trenches + rest // squeeze out the space
 	}
 	return cell, full
 }
 
-// mvTerrain spells a hex's terrain: the feature it defends with first, then
-// its other features in the order of HexInfo.Features, wire last. Open
-// ground is left out when the hex has other terrain.
-func mvTerrain(s *Scenario, info *HexInfo) string {
+// mvTrenches spells a hex's trenches, bunker and wire: the feature it defends
+// with first when that is one of them, then its other features in the order of
+// HexInfo.Features, wire last. The ground (open, No Man's Land) is the kit's
+// terrain symbol, drawn before them.
+func mvTrenches(s *Scenario, info *HexInfo) string {
 	_, primary := s.scDefence(info)
 	char := func(t Terrain) byte {
 		if t == MainTrench && info.Outpost {
 			return 'O'
 		}
-		return mvTerrainChar[t]
+		return mvTrenchChar[t]
 	}
-	out := []byte{char(primary)}
+	var out []byte
+	if char(primary) != 0 && primary != Wire {
+		out = append(out, char(primary))
+	}
 	for _, t := range info.Features {
-		if t != primary && t != Wire && t != Open {
+		if t != primary && t != Wire && char(t) != 0 {
 			out = append(out, char(t))
 		}
 	}
 	if slices.Contains(info.Features, Wire) {
-		if primary == Open {
-			out = out[:0]
-		}
 		out = append(out, '#')
 	}
 	return string(out)
 }
 
-func mvLegend(b *strings.Builder, s *Scenario, overflow bool) {
-	def := func(t Terrain) string {
-		if v, ok := s.DefenceStrength[t]; ok {
-			return " (" + strconv.Itoa(v.N) + ")"
-		}
-		return ""
-	}
-	lines := []string{
-		"Legend (defence strength in brackets)",
-		"Terrain  .  open" + def(Open) + "      ~  No Man's Land" + def(NoMansLand) + "      #  wire (adds nothing)",
-		"         M  Main Trench" + def(MainTrench) + "     O  outpost: a Main Trench hex",
-		"         S  Support Trench" + def(SupportTrench) + "  C  communication trench" + def(CommTrench),
-		"         B  bunker" + def(Bunker),
-		"         Several letters: the hex has each; it defends with the first.",
-		"Units    3g German infantry    1h German HMG",
-		"         4a US Army (4ay: one of them is Sergeant York)    4m USMC",
-		"Markers  !  COWed    *2 bombardment markers    x3 carnage",
-		"Hexes    Each hex row takes two lines: odd columns (upper line) sit",
-		"         half a hex north of even columns (lower line). A hex's id is",
-		"         its column number (above it) then its row number (at left).",
-	}
-	if s.Grid.Parity == hex.EvenColumnsShifted {
-		lines[9] = "Hexes    Each hex row takes two lines: even columns (upper line) sit"
-		lines[10] = "         half a hex north of odd columns (lower line). A hex's id is"
-	}
-	if mvExitsOnTop(s) {
-		lines = append(lines, "Exits    The top hex of every column is a north-edge exit hex (4.1).")
-	}
-	if overflow {
-		lines = append(lines, "         A cell ending in + is spelt out under its strip.")
-	}
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-}
-
-// mvExitsOnTop reports whether the exit hexes are exactly the top hex of
-// every column, which the legend can then say in one line.
+// mvExitsOnTop reports whether the exit hexes are exactly the top hex of every
+// column, which the key can then say in one line.
 func mvExitsOnTop(s *Scenario) bool {
+	m := s.Map
 	n := 0
-	for h, info := range s.scHexes {
-		if info.Exit {
-			if h.Row != s.scRows[h.Col&1][1] {
-				return false
-			}
-			n++
+	for _, h := range m.Set(scExit) {
+		top := m.EvenRows[1]
+		if h.Col&1 == 1 {
+			top = m.OddRows[1]
 		}
+		if h.Row != top {
+			return false
+		}
+		n++
 	}
-	return n == s.scCols[1]-s.scCols[0]+1
+	return n == m.Cols[1]-m.Cols[0]+1
 }

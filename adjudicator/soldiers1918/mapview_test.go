@@ -67,10 +67,11 @@ func mvSampleView(s *soldiers1918.Scenario) soldiers1918.MapView {
 
 var mvStripRE = regexp.MustCompile(`^Strip (\d+) of (\d+): columns (\d\d)-(\d\d)$`)
 
-// mvCellAt reads the cell of hex h from a rendered map, following the
-// documented layout: find the strip holding h's column, the x of the column
-// label, and the line of h's row (odd columns on the upper of the row's
-// two lines, even columns on the lower).
+// mvCellAt reads the cell of hex h from a rendered map, following the kit's
+// documented layout (adjudicator/mapview): find the strip holding h's column, the
+// x of the column's label (centred over its cells), and among the lines labelled
+// with h's row the one where h's content follows a "/" (the other line of that row
+// label holds the other columns' lower borders there).
 func mvCellAt(t *testing.T, out string, h hex.Hex) string {
 	t.Helper()
 	lines := strings.Split(out, "\n")
@@ -92,36 +93,24 @@ func mvCellAt(t *testing.T, out string, h hex.Hex) string {
 			}
 		}
 		label := fmt.Sprintf("%02d", h.Col)
-		x := -1
-		for _, ll := range strip[:2] {
-			if k := strings.Index(ll+" ", " "+label+" "); k >= 0 {
-				x = k + 1
-			}
-		}
-		if x < 0 {
+		k := strings.Index(strip[0]+" ", " "+label+" ")
+		if k < 0 {
 			t.Fatalf("no label for column %s in strip %s", label, m[1])
 		}
-		var rows []string
-		for _, sl := range strip[2 : len(strip)-2] {
-			if strings.HasPrefix(sl, fmt.Sprintf("%02d ", h.Row)) {
-				rows = append(rows, sl)
+		x := k + 1 - (mvCellWidth-2)/2 // the label sits over the middle of the cell
+		for _, row := range strip[1 : len(strip)-1] {
+			if strings.HasPrefix(row, fmt.Sprintf("%02d ", h.Row)) && x-1 < len(row) && row[x-1] == '/' {
+				return strings.TrimRight(row[x:min(len(row), x+mvCellWidth)], " ")
 			}
 		}
-		if len(rows) == 0 {
-			t.Fatalf("no line for row %02d in strip %s", h.Row, m[1])
-		}
-		row := rows[len(rows)-1]
-		if h.Col%2 == 1 {
-			row = rows[0]
-		}
-		if x >= len(row) {
-			return ""
-		}
-		return strings.TrimRight(row[x:min(len(row), x+9)], " ")
+		t.Fatalf("no content line for row %02d, column %s in strip %s", h.Row, label, m[1])
 	}
 	t.Fatalf("no strip holds column %02d", h.Col)
 	return ""
 }
+
+// mvCellWidth is the cell the Soldiers map asks of the kit (mapview.go).
+const mvCellWidth = 8
 
 func TestMapRenderLayout(t *testing.T) {
 	s := scLoad(t)
@@ -147,9 +136,11 @@ func TestMapRenderLayout(t *testing.T) {
 			}
 		}
 		want := []string{
-			"Strip 1 of 3: columns 10-23",
-			"Strip 2 of 3: columns 24-36",
-			"Strip 3 of 3: columns 37-49",
+			"Strip 1 of 5: columns 10-17",
+			"Strip 2 of 5: columns 18-25",
+			"Strip 3 of 5: columns 26-33",
+			"Strip 4 of 5: columns 34-41",
+			"Strip 5 of 5: columns 42-49",
 		}
 		if strings.Join(strips, "\n") != strings.Join(want, "\n") {
 			t.Errorf("strips:\n%s\nwant:\n%s", strings.Join(strips, "\n"), strings.Join(want, "\n"))
@@ -158,8 +149,13 @@ func TestMapRenderLayout(t *testing.T) {
 		if !strings.HasPrefix(head, "Soldiers map -- ") || !strings.Contains(head, "phase") || !strings.Contains(head, "visibility") {
 			t.Errorf("header %q lacks turn, phase or visibility", head)
 		}
-		for _, w := range []string{"Legend", "Terrain", "Units", "Markers", "COWed", "bombardment", "carnage", "odd columns (upper line)"} {
-			if !strings.Contains(out, w) {
+		if !strings.Contains(out, "\n\nLegend (defence strength in brackets)\n") {
+			t.Error("no legend title after the last strip")
+		}
+		flat := strings.Join(strings.Fields(out), " ") // the legend wraps where it must
+		for _, w := range []string{"Terrain", "Units", "markers", "COWed", "bombardment", "carnage", "Sergeant York", "USMC",
+			"Main Trench (20)", "Support Trench (15)", "communication trench (10)", "bunker (30)", "wire", "outpost", "column number", "north-edge exit hex (4.1)"} {
+			if !strings.Contains(flat, w) {
 				t.Errorf("legend lacks %q", w)
 			}
 		}
@@ -206,19 +202,21 @@ func TestMapRenderCells(t *testing.T) {
 	for _, tc := range []struct {
 		h, want, why string
 	}{
-		{"1911", "BC 1g2h", "bunker on a communication trench, German infantry and HMG"},
-		{"3801", "O 1g!", "outpost, one German infantry, COWed"},
-		{"3802", "M 1g*3", "Main Trench, bombardment markers"},
-		{"2102", "# x2", "wire on open ground, carnage"},
+		{"1911", ".BC 1g2h", "bunker on a communication trench, German infantry and HMG"},
+		{"3801", ".O 1g!", "outpost, one German infantry, COWed"},
+		{"3802", ".M 1g*3", "Main Trench, bombardment markers"},
+		{"2102", ".# x2", "wire on open ground, carnage"},
 		{"3800", "~# 4ay", "No Man's Land and wire, four Army platoons with Sergeant York"},
 		{"3000", "~ 4m", "USMC"},
 		{"1100", "~ 4ax1", "Army and carnage"},
-		{"1306", "SC", "support and communication trench, empty"},
-		{"1302", "MC", "main and communication trench"},
+		{"1306", ".SC", "support and communication trench, empty"},
+		{"1302", ".MC", "main and communication trench"},
 		{"1510", ".", "open ground"},
 		{"4900", "~", "empty No Man's Land"},
 		{"4919", ".", "an odd column's top hex"},
 		{"4820", ".", "an even column's top hex"},
+		{"1020", ".", "the first exit hex"},
+		{"1000", "~ 4a", "the first hex"},
 		{"2104", ". 1g2a", "both sides in one hex"},
 	} {
 		if got := mvCellAt(t, out, scH(tc.h)); got != tc.want {
@@ -237,14 +235,18 @@ func TestMapRenderOverflow(t *testing.T) {
 		Carnage:     map[hex.Hex]int{h: 11},
 	}
 	out := soldiers1918.RenderMap(s, v)
-	if got, want := mvCellAt(t, out, h), "MC2g1h!*+"; got != want {
+	if got, want := mvCellAt(t, out, h), ".MC2g1h+"; got != want {
 		t.Errorf("overflowing cell = %q, want %q", got, want)
 	}
-	if want := "+ column 13, row 02: MC 2g 1h ! *12 x11"; !strings.Contains(out, want) {
+	if want := "\n+ column 13, row 02: .MC 2g 1h ! *12 x11\n"; !strings.Contains(out, want) {
 		t.Errorf("map lacks the note %q:\n%s", want, out)
 	}
-	if !strings.Contains(out, "A cell ending in + is spelt out") {
+	if !strings.Contains(out, "\nA cell ending in + is spelt out here:\n") {
 		t.Error("legend does not explain +")
+	}
+	// A cell that fits has no note.
+	if strings.Count(out, "\n+ column ") != 1 {
+		t.Errorf("want one note, for the one crowded hex:\n%s", out)
 	}
 }
 
@@ -297,8 +299,9 @@ func TestMapEveryLineWithin78(t *testing.T) {
 	}
 	legend := []string{
 		"Legend (defence strength in brackets)",
-		"Units    3g German infantry    1h German HMG",
-		"Markers  !  COWed    *2 bombardment markers    x3 carnage",
+		`Terrain: "." open ground (2), "~" No Man's Land (3).`,
+		"Units and markers: 3g is three German infantry, 1h one German HMG, 4a four US",
+		"  two bombardment markers, x3 three carnage.",
 	}
 	check := func(name, out, title string) {
 		t.Helper()
@@ -313,7 +316,7 @@ func TestMapEveryLineWithin78(t *testing.T) {
 		}
 		want := legend
 		if strings.Contains(out, "\n+ column ") {
-			want = append(want, "         A cell ending in + is spelt out under its strip.")
+			want = append(want, "A cell ending in + is spelt out here:")
 		}
 		for _, l := range want {
 			if !strings.Contains(out, "\n"+l+"\n") {
@@ -334,8 +337,14 @@ func TestMapEveryLineWithin78(t *testing.T) {
 		for phase, turn := range phases {
 			st.T, st.P, st.COWToPlace = turn, phase, 7
 			title := strings.TrimPrefix(st.PhaseTitle(), "Turn 6, Phase ")
+			maps := map[adjudicator.Side]string{}
 			for _, side := range []adjudicator.Side{"us", "de"} {
-				check(name+" "+phase+" "+string(side), a.Rules.Map(st, side), title)
+				maps[side] = a.Rules.Map(st, side)
+				check(name+" "+phase+" "+string(side), maps[side], title)
+			}
+			// 6.5: no fog of war; both sides see the same map.
+			if maps["us"] != maps["de"] {
+				t.Errorf("%s %s: the US and German maps differ", name, phase)
 			}
 		}
 	}
@@ -348,4 +357,52 @@ func TestMapEveryLineWithin78(t *testing.T) {
 		v.Carnage[h], v.COWed[h], v.Bombardment[h] = 156, true, 12
 	}
 	check("everything", soldiers1918.RenderMap(s, v), v.Phase)
+}
+
+// TestMapStripsForSetMapChanges pins the shape the desk's SET MAP CHANGES relies on
+// (adjudicator/results.go, splitMap): the map is cut at lines starting "Strip " and at
+// the line starting "Legend", so a change in one hex changes its strip only, and the
+// legend and key after the strips stay the same.
+func TestMapStripsForSetMapChanges(t *testing.T) {
+	s := scLoad(t)
+	split := func(out string) (head string, strips []string, tail string) {
+		part := 0
+		for _, line := range strings.SplitAfter(out, "\n") {
+			switch {
+			case strings.HasPrefix(line, "Strip "):
+				part = 1
+				strips = append(strips, "")
+			case strings.HasPrefix(line, "Legend"):
+				part = 2
+			}
+			switch part {
+			case 0:
+				head += line
+			case 1:
+				strips[len(strips)-1] += line
+			default:
+				tail += line
+			}
+		}
+		return head, strips, tail
+	}
+	before := mvSampleView(s)
+	after := mvSampleView(s)
+	after.Carnage[scH("3000")] = 1 // column 30: strip 3 of 5, columns 26-33
+	h0, s0, t0 := split(soldiers1918.RenderMap(s, before))
+	h1, s1, t1 := split(soldiers1918.RenderMap(s, after))
+	if h0 != h1 || t0 != t1 {
+		t.Errorf("head or legend changed with one hex:\n%s\n%s", t0, t1)
+	}
+	if len(s0) != 5 || len(s1) != 5 {
+		t.Fatalf("%d and %d strips, want 5", len(s0), len(s1))
+	}
+	for i := range s0 {
+		if changed := s0[i] != s1[i]; changed != (i == 2) {
+			t.Errorf("strip %d changed: %v, want only strip 3 to change", i+1, changed)
+		}
+	}
+	if !strings.HasPrefix(t0, "Legend (defence strength in brackets)\n") {
+		t.Errorf("the tail starts %q, want the legend title", t0[:min(len(t0), 40)])
+	}
 }

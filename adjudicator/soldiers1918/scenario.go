@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
@@ -96,14 +97,6 @@ type Placement struct {
 	Count int
 }
 
-// MapFact names one claim of the map: that a hex exists (What "hex"), holds
-// a terrain (What is the Terrain's string), is an outpost ("outpost") or an
-// exit hex ("exit").
-type MapFact struct {
-	Hex  hex.Hex
-	What string
-}
-
 // SourceLine is one line of the data files with its provenance.
 type SourceLine struct {
 	File          string
@@ -119,6 +112,9 @@ type SourceLine struct {
 // allow a field and a method of the same name, and the method Defence(h) is
 // the one the fire rules need.
 type Scenario struct {
+	// Map is map.txt as the kit reads it (adjudicator/board): the extent, the
+	// terrain and features of every hex, the exit set, and where each came from.
+	Map              *board.Map
 	Grid             hex.Grid
 	DefenceStrength  map[Terrain]Value // defence strength per terrain (10.3); no Wire entry
 	MoveCost         map[Terrain]Value // MP to enter (9.5), 1 or 2
@@ -129,15 +125,12 @@ type Scenario struct {
 	DefaultGerman    []Placement       // a legal German deployment (3.5, 6.3, 6.6)
 	DefaultUS        []Placement       // a legal US deployment (3.6, 6.4)
 
-	MapSources     map[MapFact]Value // provenance of every map claim (N is 1)
-	CounterSources map[string]Value  // provenance of Counters (N is the count)
-	Sources        []SourceLine      // every data line, in load order
+	CounterSources map[string]Value // provenance of Counters (N is the count)
+	Sources        []SourceLine     // every data line, in load order
 
-	scHexes   map[hex.Hex]*HexInfo
-	scOrder   []hex.Hex   // sorted by column then row
-	scMainRow map[int]int // column -> row of its Main Trench line hex (not an outpost)
-	scCols    [2]int      // first and last column
-	scRows    [2][2]int   // [even, odd] -> first and last row
+	scHexes   map[hex.Hex]*HexInfo // what the rules make of Map, hex by hex
+	scOrder   []hex.Hex            // sorted by column then row
+	scMainRow map[int]int          // column -> row of its Main Trench line hex (not an outpost)
 }
 
 // The data files, relative to the root of the file system given to
@@ -174,16 +167,20 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 		FireStrength:     map[string]Value{},
 		Movement:         map[string]Value{},
 		Counters:         map[string]int{},
-		MapSources:       map[MapFact]Value{},
 		CounterSources:   map[string]Value{},
 		scHexes:          map[hex.Hex]*HexInfo{},
 		scMainRow:        map[int]int{},
 	}
-	mapOK := p.parseMap(s, p.read(fsys, scMapFile, s))
-	p.parseCharts(s, p.read(fsys, scChartsFile, s))
-	countersOK := p.parseCounters(s, p.read(fsys, scCounterFile, s))
-	german := p.read(fsys, scGermanFile, s)
-	us := p.read(fsys, scUSFile, s)
+	mapOK := false
+	if src, _, ok := p.read(fsys, scMapFile, s, false); ok {
+		mapOK = p.parseMap(s, src)
+	}
+	_, charts, _ := p.read(fsys, scChartsFile, s, true)
+	p.parseCharts(s, charts)
+	_, counters, _ := p.read(fsys, scCounterFile, s, true)
+	countersOK := p.parseCounters(s, counters)
+	_, german, _ := p.read(fsys, scGermanFile, s, true)
+	_, us, _ := p.read(fsys, scUSFile, s, true)
 	if mapOK && countersOK {
 		s.DefaultGerman = p.parseDeploy(s, scGermanFile, german, true)
 		s.DefaultUS = p.parseDeploy(s, scUSFile, us, false)
@@ -307,75 +304,49 @@ type scParser struct {
 	errs []error
 }
 
-// scLine is one fact line of a data file.
-type scLine struct {
-	file   string
-	n      int
-	fields []string
-	prov   Value
-}
-
-func (l scLine) pos() string { return fmt.Sprintf("%s:%d", l.file, l.n) }
-
-func (p *scParser) errorf(l scLine, format string, args ...any) {
-	p.errs = append(p.errs, fmt.Errorf("%s: %s", l.pos(), fmt.Sprintf(format, args...)))
+func (p *scParser) errorf(l board.Line, format string, args ...any) {
+	p.errs = append(p.errs, l.Errorf(format, args...))
 }
 
 func (p *scParser) fileErrorf(file, format string, args ...any) {
 	p.errs = append(p.errs, fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...)))
 }
 
-// read splits a data file into fact lines: "#" starts a comment, blank lines
-// are skipped, and every fact ends with "| printed <rule>" or
-// "| reconstructed <why>".
-func (p *scParser) read(fsys fs.FS, name string, s *Scenario) []scLine {
+// factErrorf reports a problem at the line that gave fact f.
+func (p *scParser) factErrorf(f board.Fact, format string, args ...any) {
+	p.errs = append(p.errs, fmt.Errorf("%s:%d: %s", f.File, f.Line, fmt.Sprintf(format, args...)))
+}
+
+// read reads a data file and splits it into the kit's fact lines (adjudicator/board:
+// "#" comments, every fact ending in "| printed <rule>: ..." or "| reconstructed:
+// why"), recording each in s.Sources. Malformed lines are reported unless the caller
+// reports them itself (map.txt, which board.ParseMap reads whole). ok is false when
+// the file could not be read (and that is reported).
+func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) (data []byte, lines []board.Line, ok bool) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		p.fileErrorf(name, "cannot read: %v", err)
-		return nil
+		return nil, nil, false
 	}
-	var out []scLine
-	for i, raw := range strings.Split(string(data), "\n") {
-		l := scLine{file: name, n: i + 1}
-		text, _, _ := strings.Cut(raw, "#")
-		text = strings.TrimSpace(text)
-		if text == "" {
-			continue
-		}
-		fact, prov, ok := strings.Cut(text, "|")
-		if !ok {
-			p.errorf(l, "missing provenance: end the line with %q or %q", "| printed <rule>", "| reconstructed <why>")
-			continue
-		}
-		l.fields = strings.Fields(fact)
-		if len(l.fields) == 0 {
-			p.errorf(l, "no fact before %q", "|")
-			continue
-		}
-		word, why, _ := strings.Cut(strings.TrimSpace(prov), " ")
-		why = strings.TrimSpace(why)
-		switch strings.ToLower(strings.TrimSuffix(word, ":")) {
-		case "printed":
-			if why == "" {
-				p.errorf(l, "%q needs the rule it comes from, e.g. %q", "printed", "| printed 3.5")
-				continue
-			}
-			l.prov = Value{Source: why}
-		case "reconstructed":
-			if why == "" {
-				p.errorf(l, "%q needs a reason", "reconstructed")
-				continue
-			}
-			l.prov = Value{Reconstructed: true, Source: "reconstructed: " + why}
-		default:
-			p.errorf(l, "provenance %q: want %q or %q after |", word, "printed", "reconstructed")
-			continue
-		}
-		out = append(out, l)
-		s.Sources = append(s.Sources, SourceLine{File: name, Line: l.n, Text: strings.Join(l.fields, " "),
-			Reconstructed: l.prov.Reconstructed, Source: l.prov.Source})
+	lines, err = board.Lines(name, data)
+	if err != nil && report {
+		p.errs = append(p.errs, err)
 	}
-	return out
+	for _, l := range lines {
+		v := scValue(l.Fact, 0)
+		s.Sources = append(s.Sources, SourceLine{File: name, Line: l.N, Text: strings.Join(l.Fields, " "),
+			Reconstructed: v.Reconstructed, Source: v.Source})
+	}
+	return data, lines, true
+}
+
+// scValue is n with the provenance of a fact: the rule for printed values,
+// "reconstructed: why" for the others.
+func scValue(f board.Fact, n int) Value {
+	if f.Printed {
+		return Value{N: n, Source: f.Source}
+	}
+	return Value{N: n, Reconstructed: true, Source: "reconstructed: " + f.Source}
 }
 
 // scNumber parses a non-negative decimal number.
@@ -387,61 +358,6 @@ func scNumber(s string) (int, error) {
 	return n, nil
 }
 
-// scRange parses "A-B" with A <= B.
-func scRange(s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, "-")
-	if !ok {
-		return 0, 0, fmt.Errorf("%q: want a range such as 10-49", s)
-	}
-	lo, err := scNumber(a)
-	if err != nil {
-		return 0, 0, err
-	}
-	hi, err := scNumber(b)
-	if err != nil {
-		return 0, 0, err
-	}
-	if lo > hi || hi > 99 {
-		return 0, 0, fmt.Errorf("%q: want a range from low to high within 00-99", s)
-	}
-	return lo, hi, nil
-}
-
-// scHexList parses hex tokens: a hex id ("3801") or a run along a row
-// ("1002..1902": columns 10 through 19 of row 02) or up a column
-// ("2802..2820": rows 02 through 20 of column 28).
-func scHexList(tokens []string) ([]hex.Hex, error) {
-	var out []hex.Hex
-	for _, tok := range tokens {
-		a, b, isRun := strings.Cut(tok, "..")
-		from, err := hex.Parse(a)
-		if err != nil {
-			return nil, err
-		}
-		if !isRun {
-			out = append(out, from)
-			continue
-		}
-		to, err := hex.Parse(b)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case from.Row == to.Row && from.Col <= to.Col:
-			for c := from.Col; c <= to.Col; c++ {
-				out = append(out, hex.Hex{Col: c, Row: from.Row})
-			}
-		case from.Col == to.Col && from.Row <= to.Row:
-			for r := from.Row; r <= to.Row; r++ {
-				out = append(out, hex.Hex{Col: from.Col, Row: r})
-			}
-		default:
-			return nil, fmt.Errorf("run %q: the ends must share a row or a column, lower id first", tok)
-		}
-	}
-	return out, nil
-}
-
 func scTerrainNamed(s string) (Terrain, bool) {
 	for _, t := range scTerrains {
 		if string(t) == s {
@@ -449,250 +365,6 @@ func scTerrainNamed(s string) (Terrain, bool) {
 		}
 	}
 	return "", false
-}
-
-// parseMap reads map.txt. It reports whether the map is usable for checking
-// deployments.
-func (p *scParser) parseMap(s *Scenario, lines []scLine) bool {
-	nerr := len(p.errs)
-	var (
-		colsLine, parityLine, exitLine *scLine
-		rowsLine                       [2]*scLine
-		features                       []scLine
-	)
-	once := func(slot **scLine, l scLine, what string) bool {
-		if *slot != nil {
-			p.errorf(l, "%s already given at line %d", what, (*slot).n)
-			return false
-		}
-		*slot = &l
-		return true
-	}
-	for _, l := range lines {
-		f := l.fields
-		switch f[0] {
-		case "columns":
-			if len(f) != 2 {
-				p.errorf(l, "want: columns <first>-<last>, e.g. columns 10-49")
-				continue
-			}
-			lo, hi, err := scRange(f[1])
-			if err != nil {
-				p.errorf(l, "columns: %v", err)
-				continue
-			}
-			if once(&colsLine, l, "columns") {
-				s.scCols = [2]int{lo, hi}
-			}
-		case "rows":
-			if len(f) != 3 || (f[1] != "even" && f[1] != "odd" && f[1] != "all") {
-				p.errorf(l, "want: rows even|odd|all <first>-<last>, e.g. rows odd 00-19")
-				continue
-			}
-			lo, hi, err := scRange(f[2])
-			if err != nil {
-				p.errorf(l, "rows: %v", err)
-				continue
-			}
-			for par, name := range []string{"even", "odd"} {
-				if f[1] == name || f[1] == "all" {
-					if once(&rowsLine[par], l, "rows for "+name+" columns") {
-						s.scRows[par] = [2]int{lo, hi}
-					}
-				}
-			}
-		case "parity":
-			if len(f) != 2 {
-				p.errorf(l, "want: parity odd-columns-shifted|even-columns-shifted")
-				continue
-			}
-			var par hex.Parity
-			switch f[1] {
-			case "odd-columns-shifted":
-				par = hex.OddColumnsShifted
-			case "even-columns-shifted":
-				par = hex.EvenColumnsShifted
-			default:
-				p.errorf(l, "parity %q: want odd-columns-shifted or even-columns-shifted", f[1])
-				continue
-			}
-			if once(&parityLine, l, "parity") {
-				s.Grid = hex.Grid{Parity: par}
-			}
-		case "exit":
-			if len(f) < 2 {
-				p.errorf(l, "want: exit north-edge, or exit followed by hex ids")
-				continue
-			}
-			once(&exitLine, l, "exit")
-		default:
-			if _, ok := scTerrainNamed(f[0]); !ok && f[0] != "outpost" {
-				p.errorf(l, "unknown keyword %q: want columns, rows, parity, exit, outpost or a terrain (%s)", f[0], scTerrainList())
-				continue
-			}
-			if len(f) < 2 {
-				p.errorf(l, "want: %s followed by hex ids or runs such as 1002..1902", f[0])
-				continue
-			}
-			features = append(features, l)
-		}
-	}
-	if colsLine == nil {
-		p.fileErrorf(scMapFile, "no columns line (e.g. \"columns 10-49 | printed 4.1\")")
-	}
-	for par, name := range []string{"even", "odd"} {
-		if rowsLine[par] == nil {
-			p.fileErrorf(scMapFile, "no rows line for %s columns (e.g. \"rows %s 00-20 | printed 4.1\")", name, name)
-		}
-	}
-	if parityLine == nil {
-		p.fileErrorf(scMapFile, "no parity line (odd-columns-shifted or even-columns-shifted)")
-	}
-	if len(p.errs) > nerr {
-		return false // without an extent nothing else can be checked
-	}
-
-	// The hexes.
-	for c := s.scCols[0]; c <= s.scCols[1]; c++ {
-		rows, rl := s.scRows[c&1], rowsLine[c&1]
-		for r := rows[0]; r <= rows[1]; r++ {
-			h := hex.Hex{Col: c, Row: r}
-			s.scHexes[h] = &HexInfo{}
-			s.scOrder = append(s.scOrder, h)
-			src := rl.prov
-			src.Reconstructed = src.Reconstructed || colsLine.prov.Reconstructed
-			src.N = 1
-			s.MapSources[MapFact{h, "hex"}] = src
-		}
-	}
-
-	// The features.
-	where := map[MapFact]int{} // fact -> line that gave it
-	add := func(l scLine, h hex.Hex, what string) {
-		k := MapFact{h, what}
-		if n, dup := where[k]; dup {
-			if what == string(MainTrench) && s.scHexes[h].Outpost {
-				p.errorf(l, "hex %s: an outpost is a Main Trench hex already (3.5, line %d)", h, n)
-			} else {
-				p.errorf(l, "hex %s: %s already given at line %d", h, what, n)
-			}
-			return
-		}
-		where[k] = l.n
-		v := l.prov
-		v.N = 1
-		s.MapSources[k] = v
-		info := s.scHexes[h]
-		switch what {
-		case "outpost":
-			info.Outpost = true
-			add2 := MapFact{h, string(MainTrench)}
-			if n, dup := where[add2]; dup {
-				p.errorf(l, "hex %s: an outpost is a Main Trench hex already (3.5); drop it from the main line at line %d", h, n)
-				return
-			}
-			where[add2] = l.n
-			s.MapSources[add2] = v
-			info.Features = append(info.Features, MainTrench)
-		case "exit":
-			info.Exit = true
-		default:
-			info.Features = append(info.Features, Terrain(what))
-		}
-	}
-	// Outposts first, so that a main line listing an outpost is caught
-	// whatever the order of the lines.
-	slices.SortStableFunc(features, func(a, b scLine) int {
-		return scBool(b.fields[0] == "outpost") - scBool(a.fields[0] == "outpost")
-	})
-	for _, l := range features {
-		hs, err := scHexList(l.fields[1:])
-		if err != nil {
-			p.errorf(l, "%v", err)
-			continue
-		}
-		for _, h := range hs {
-			if !s.OnMap(h) {
-				p.errorf(l, "hex %s is off the map (%s)", h, s.scExtent())
-				continue
-			}
-			add(l, h, l.fields[0])
-		}
-	}
-	if exitLine != nil {
-		l := *exitLine
-		if len(l.fields) == 2 && l.fields[1] == "north-edge" {
-			for c := s.scCols[0]; c <= s.scCols[1]; c++ {
-				add(l, hex.Hex{Col: c, Row: s.scRows[c&1][1]}, "exit")
-			}
-		} else if hs, err := scHexList(l.fields[1:]); err != nil {
-			p.errorf(l, "%v", err)
-		} else {
-			for _, h := range hs {
-				if !s.OnMap(h) {
-					p.errorf(l, "hex %s is off the map (%s)", h, s.scExtent())
-					continue
-				}
-				add(l, h, "exit")
-			}
-		}
-	}
-
-	// Checks across lines, then the derived facts.
-	for _, h := range s.scOrder {
-		info := s.scHexes[h]
-		nml := slices.Contains(info.Features, NoMansLand)
-		switch {
-		case h.Row == 0 && !nml:
-			p.fileErrorf(scMapFile, "hex %s is in row 00 but not No Man's Land: No Man's Land is the xx00 row (3.6)", h)
-		case h.Row != 0 && nml:
-			p.errorf(scLine{file: scMapFile, n: where[MapFact{h, string(NoMansLand)}]},
-				"hex %s: No Man's Land is the xx00 row only (3.6)", h)
-		}
-		if info.Outpost && h.Row == 0 {
-			p.errorf(scLine{file: scMapFile, n: where[MapFact{h, "outpost"}]},
-				"hex %s: an outpost cannot be in No Man's Land (3.5)", h)
-		}
-		if h.Row == 1 && !info.Outpost && slices.Contains(info.Features, MainTrench) {
-			p.errorf(scLine{file: scMapFile, n: where[MapFact{h, string(MainTrench)}]},
-				"hex %s: a Main Trench hex in row 01 must be an outpost (3.5: no German set-up in xx01 hexes without one)", h)
-		}
-		onlyWire := true
-		for _, f := range info.Features {
-			if f != Wire {
-				onlyWire = false
-			}
-		}
-		if onlyWire {
-			info.Features = append(info.Features, Open)
-			s.MapSources[MapFact{h, string(Open)}] = Value{N: 1, Reconstructed: true,
-				Source: "reconstructed: open ground wherever the map lists no other terrain"}
-		}
-		slices.SortFunc(info.Features, func(a, b Terrain) int {
-			return slices.Index(scTerrains, a) - slices.Index(scTerrains, b)
-		})
-		if slices.Contains(info.Features, MainTrench) && !info.Outpost {
-			if r, ok := s.scMainRow[h.Col]; !ok || h.Row < r {
-				s.scMainRow[h.Col] = h.Row
-			}
-		}
-	}
-	for c := s.scCols[0]; c <= s.scCols[1]; c++ {
-		if _, ok := s.scMainRow[c]; !ok {
-			p.fileErrorf(scMapFile, "column %02d has no Main Trench hex (other than outposts): the German set-up area (3.5) is bounded by one in every column", c)
-		}
-	}
-	if exitLine == nil {
-		p.fileErrorf(scMapFile, "no exit line (e.g. \"exit north-edge | printed 4.1\")")
-	}
-	return len(p.errs) == nerr
-}
-
-func scBool(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func scTerrainList() string {
@@ -703,18 +375,152 @@ func scTerrainList() string {
 	return strings.Join(names, ", ")
 }
 
+// The words of map.txt beyond the Terrain names: an outpost is a feature of its
+// own (a Main Trench hex far forward, 3.5), the exit hexes a set (4.1).
+const (
+	scOutpost = "outpost"
+	scExit    = "exit"
+)
+
+// scVocabulary is what map.txt may say, in the kit's map format: the natural
+// ground of a hex is open or No Man's Land; the trenches, bunkers and wire are
+// in-hex features, any number a hex (10.11: "two kinds of trenches ... in the
+// same hex").
+var scVocabulary = board.Vocabulary{
+	Terrain:  []string{string(Open), string(NoMansLand)},
+	Features: []string{string(MainTrench), scOutpost, string(SupportTrench), string(CommTrench), string(Bunker), string(Wire)},
+	Sets:     []string{scExit},
+}
+
+// parseMap reads map.txt with the kit (board.ParseMap), then checks what the
+// Soldiers rules require of it and derives each hex's HexInfo. It reports
+// whether the map is usable for checking deployments.
+func (p *scParser) parseMap(s *Scenario, src []byte) bool {
+	m, err := board.ParseMap(scMapFile, src, scVocabulary)
+	if err != nil {
+		p.errs = append(p.errs, err)
+		return false
+	}
+	nerr := len(p.errs)
+	s.Map, s.Grid, s.scOrder = m, m.Grid, m.Hexes()
+	for _, h := range s.scOrder {
+		info := &HexInfo{Outpost: m.HasFeature(h, scOutpost), Exit: m.InSet(scExit, h)}
+		s.scHexes[h] = info
+		nml := m.Terrain(h) == string(NoMansLand)
+		tf, _ := m.TerrainFact(h)
+		switch {
+		case h.Row == 0 && !nml:
+			p.fileErrorf(scMapFile, "hex %s is in row 00 but not No Man's Land: No Man's Land is the xx00 row (3.6)", h)
+		case h.Row != 0 && nml:
+			p.factErrorf(tf, "hex %s: No Man's Land is the xx00 row only (3.6)", h)
+		}
+		if nml {
+			info.Features = append(info.Features, NoMansLand)
+		}
+		for _, f := range m.Features(h) {
+			if f != scOutpost {
+				info.Features = append(info.Features, Terrain(f))
+			}
+		}
+		main, isMain := m.FeatureFact(h, string(MainTrench))
+		if info.Outpost {
+			of, _ := m.FeatureFact(h, scOutpost)
+			switch {
+			case isMain:
+				p.factErrorf(main, "hex %s: an outpost is a Main Trench hex already (3.5, line %d); drop it from the main line", h, of.Line)
+			case h.Row == 0:
+				p.factErrorf(of, "hex %s: an outpost cannot be in No Man's Land (3.5)", h)
+			default:
+				info.Features = append(info.Features, MainTrench)
+			}
+		}
+		if h.Row == 1 && !info.Outpost && isMain {
+			p.factErrorf(main, "hex %s: a Main Trench hex in row 01 must be an outpost (3.5: no German set-up in xx01 hexes without one)", h)
+		}
+		// Wire lies on open ground unless the map gives other terrain.
+		if !slices.ContainsFunc(info.Features, func(t Terrain) bool { return t != Wire }) {
+			info.Features = append(info.Features, Open)
+		}
+		slices.SortFunc(info.Features, func(a, b Terrain) int {
+			return slices.Index(scTerrains, a) - slices.Index(scTerrains, b)
+		})
+		if isMain {
+			if r, ok := s.scMainRow[h.Col]; !ok || h.Row < r {
+				s.scMainRow[h.Col] = h.Row
+			}
+		}
+	}
+	for c := m.Cols[0]; c <= m.Cols[1]; c++ {
+		if _, ok := s.scMainRow[c]; !ok {
+			p.fileErrorf(scMapFile, "column %02d has no Main Trench hex (other than outposts): the German set-up area (3.5) is bounded by one in every column", c)
+		}
+	}
+	if len(m.Set(scExit)) == 0 {
+		p.fileErrorf(scMapFile, "no exit hexes (e.g. \"set exit 1020 1119 ... | printed 4.1\")")
+	}
+	return len(p.errs) == nerr
+}
+
+// MapSource returns the provenance of one claim of the map about h: that the
+// hex exists (what "hex"), holds a terrain (what is the Terrain's string), is
+// an outpost ("outpost") or an exit hex ("exit"). ok is false when the map
+// makes no such claim. N is 1.
+func (s *Scenario) MapSource(h hex.Hex, what string) (v Value, ok bool) {
+	info, on := s.scHexes[h]
+	if !on {
+		return Value{}, false
+	}
+	m := s.Map
+	var f board.Fact
+	switch what {
+	case "hex":
+		// A hex exists by its column's rows and the columns; either reconstructed
+		// makes it so.
+		key := "rows even"
+		if h.Col&1 == 1 {
+			key = "rows odd"
+		}
+		f, ok = m.ExtentFact(key)
+		if cf, _ := m.ExtentFact("columns"); !cf.Printed {
+			f = cf
+		}
+	case scExit:
+		f, ok = m.SetFact(scExit)
+		ok = ok && info.Exit
+	case scOutpost:
+		f, ok = m.FeatureFact(h, scOutpost)
+	case string(NoMansLand):
+		f, ok = m.TerrainFact(h)
+		ok = ok && info.Has(NoMansLand)
+	case string(Open):
+		f, ok = m.ExtentFact("default")
+		ok = ok && info.Has(Open)
+	case string(MainTrench):
+		if f, ok = m.FeatureFact(h, scOutpost); !ok {
+			f, ok = m.FeatureFact(h, what)
+		}
+	default:
+		f, ok = m.FeatureFact(h, what)
+	}
+	if !ok {
+		return Value{}, false
+	}
+	return scValue(f, 1), true
+}
+
 func (s *Scenario) scExtent() string {
+	m := s.Map
 	return fmt.Sprintf("columns %02d-%02d, rows %02d-%02d in even columns and %02d-%02d in odd columns",
-		s.scCols[0], s.scCols[1], s.scRows[0][0], s.scRows[0][1], s.scRows[1][0], s.scRows[1][1])
+		m.Cols[0], m.Cols[1], m.EvenRows[0], m.EvenRows[1], m.OddRows[0], m.OddRows[1])
 }
 
 // parseCharts reads charts.txt.
-func (p *scParser) parseCharts(s *Scenario, lines []scLine) {
+func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	seen := map[string]int{}
-	fsLine := map[string]scLine{}
-	var rollLines = map[int]scLine{}
+	fsLine := map[string]board.Line{}
+	var rollLines = map[int]board.Line{}
 	for _, l := range lines {
-		f := l.fields
+		f := l.Fields
 		if len(f) != 3 {
 			p.errorf(l, "want: <defence|movecost|german-fs|fs|movement> <what> <number>")
 			continue
@@ -729,8 +535,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []scLine) {
 			p.errorf(l, "%s already given at line %d", key, prev)
 			continue
 		}
-		v := l.prov
-		v.N = n
+		v := scValue(l.Fact, n)
 		switch f[0] {
 		case "defence", "movecost":
 			t, ok := scTerrainNamed(f[1])
@@ -801,7 +606,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []scLine) {
 			p.errorf(l, "unknown keyword %q: want defence, movecost, german-fs, fs or movement", f[0])
 			continue
 		}
-		seen[key] = l.n
+		seen[key] = l.N
 	}
 	for _, t := range scTerrains {
 		if _, ok := s.DefenceStrength[t]; !ok && t != Wire {
@@ -842,11 +647,11 @@ func (p *scParser) parseCharts(s *Scenario, lines []scLine) {
 }
 
 // parseCounters reads counters.txt and reports whether it is complete.
-func (p *scParser) parseCounters(s *Scenario, lines []scLine) bool {
+func (p *scParser) parseCounters(s *Scenario, lines []board.Line) bool {
 	nerr := len(p.errs)
 	seen := map[string]int{}
 	for _, l := range lines {
-		f := l.fields
+		f := l.Fields
 		if len(f) != 3 || f[0] != "counter" {
 			p.errorf(l, "want: counter <kind> <number>, e.g. counter de-inf 24")
 			continue
@@ -864,11 +669,9 @@ func (p *scParser) parseCounters(s *Scenario, lines []scLine) bool {
 			p.errorf(l, "counter %s already given at line %d", f[1], prev)
 			continue
 		}
-		seen[f[1]] = l.n
+		seen[f[1]] = l.N
 		s.Counters[f[1]] = n
-		v := l.prov
-		v.N = n
-		s.CounterSources[f[1]] = v
+		s.CounterSources[f[1]] = scValue(l.Fact, n)
 	}
 	for _, k := range scKinds {
 		if _, ok := s.Counters[k]; !ok {
@@ -882,7 +685,7 @@ func (p *scParser) parseCounters(s *Scenario, lines []scLine) bool {
 // rules: German units in the German position (3.5) at most three a hex
 // (6.3), US units in the xx00 row (3.6) at most four a hex with Army and
 // USMC never mixed (6.4), and every unit of the side's counter mix placed.
-func (p *scParser) parseDeploy(s *Scenario, file string, lines []scLine, german bool) []Placement {
+func (p *scParser) parseDeploy(s *Scenario, file string, lines []board.Line, german bool) []Placement {
 	kinds := []string{scArmy, scYork, scMarine}
 	if german {
 		kinds = []string{scDeInf, scDeHMG}
@@ -895,12 +698,12 @@ func (p *scParser) parseDeploy(s *Scenario, file string, lines []scLine, german 
 	perHex := map[hex.Hex]map[string]int{}
 	totals := map[string]int{}
 	for _, l := range lines {
-		f := l.fields
+		f := l.Fields
 		if len(f) != 3 {
 			p.errorf(l, "want: <hex or run> <kind> <count>, e.g. 3801 %s 1", kinds[0])
 			continue
 		}
-		hs, err := scHexList(f[:1])
+		hs, err := board.ParseHexes(f[:1])
 		if err != nil {
 			p.errorf(l, "%v", err)
 			continue

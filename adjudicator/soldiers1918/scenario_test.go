@@ -138,7 +138,7 @@ func TestScenarioPrintedValues(t *testing.T) {
 			if what == "exit" && !s.Hex(scH(h)).Exit || what == "outpost" && !s.Hex(scH(h)).Outpost {
 				return soldiers1918.Value{}, false
 			}
-			v, ok := s.MapSources[soldiers1918.MapFact{Hex: scH(h), What: what}]
+			v, ok := s.MapSource(scH(h), what)
 			return v, ok
 		}
 	}
@@ -226,9 +226,9 @@ func TestScenarioReconstructedValues(t *testing.T) {
 		{"1002", "main"}, {"1401", "outpost"}, {"1006", "support"}, {"1302", "communication"},
 		{"1001", "wire"}, {"1510", "open"},
 	} {
-		v, ok := s.MapSources[soldiers1918.MapFact{Hex: scH(tc.h), What: tc.what}]
+		v, ok := s.MapSource(scH(tc.h), tc.what)
 		if !ok || !v.Reconstructed {
-			t.Errorf("MapSources[%s %s] = %+v, %v; want reconstructed", tc.h, tc.what, v, ok)
+			t.Errorf("MapSource(%s, %s) = %+v, %v; want reconstructed", tc.h, tc.what, v, ok)
 		}
 	}
 	// Only the printed facts are printed: every printed line of the data
@@ -501,18 +501,27 @@ func TestScenarioParseErrors(t *testing.T) {
 		wantLine bool   // the error names the line holding new
 		want     string
 	}{
-		{"hex off the map", "map.txt", "", "main 5002 | reconstructed: test", true, "hex 5002 is off the map"},
-		{"no provenance", "map.txt", "", "support 2010", true, "missing provenance"},
-		{"bad provenance", "map.txt", "", "support 2010 | guessed", true, `provenance "guessed"`},
-		{"printed without rule", "map.txt", "", "support 2010 | printed", true, "needs the rule"},
-		{"bad run", "map.txt", "", "support 2010..2111 | reconstructed: test", true, "must share a row or a column"},
-		{"bad hex id", "map.txt", "", "support 20x0 | reconstructed: test", true, `hex id "20x0"`},
-		{"unknown keyword", "map.txt", "", "trench 2010 | reconstructed: test", true, `unknown keyword "trench"`},
-		{"duplicate feature", "map.txt", "", "bunker 1911 | reconstructed: test", true, "bunker already given at line"},
-		{"outpost listed as main", "map.txt", "", "main 3801 | reconstructed: test", true, "outpost is a Main Trench hex already"},
-		{"No Man's Land out of row 00", "map.txt", "", "nomansland 2010 | reconstructed: test", true, "xx00 row only (3.6)"},
-		{"main trench in row 01", "map.txt", "", "main 2001 | reconstructed: test", true, "must be an outpost"},
-		{"no rows for odd columns", "map.txt", "rows odd 00-19", "# gone", false, "no rows line for odd columns"},
+		{"hex off the map", "map.txt", "", "feature main 5002 | reconstructed: test", true, "hex 5002 is off the map"},
+		{"no provenance", "map.txt", "", "feature support 2010", true, "no provenance"},
+		{"no provenance in the charts", "charts.txt", "", "defence bunker 31", true, "no provenance"},
+		{"bad provenance", "map.txt", "", "feature support 2010 | guessed", true, `provenance "guessed"`},
+		{"printed without rule", "map.txt", "", "feature support 2010 | printed", true, "printed values name their rule"},
+		{"printed without rule in the counters", "counters.txt", "", "counter usmc 12 | printed: the Marines", true, "printed values name their rule"},
+		{"bad run", "map.txt", "", "feature support 2010..2111 | reconstructed: test", true, "want a run along one row or one column"},
+		{"bad hex id", "map.txt", "", "feature support 20x0 | reconstructed: test", true, `hex id "20x0"`},
+		{"unknown keyword", "map.txt", "", "trench 2010 | reconstructed: test", true, `unknown line "trench"`},
+		{"unknown feature", "map.txt", "", "feature trench 2010 | reconstructed: test", true, `unknown feature "trench"`},
+		{"old-style line", "map.txt", "", "support 2010 | reconstructed: test", true, `unknown line "support"`},
+		{"duplicate feature", "map.txt", "", "feature bunker 1911 | reconstructed: test", true, "hex 1911 already has bunker (line"},
+		{"outpost listed as main", "map.txt", "", "feature main 3801 | reconstructed: test", true, "outpost is a Main Trench hex already"},
+		{"outpost in No Man's Land", "map.txt", "", "feature outpost 2000 | reconstructed: test", true, "outpost cannot be in No Man's Land (3.5)"},
+		{"No Man's Land out of row 00", "map.txt", "", "terrain nomansland 2010 | reconstructed: test", true, "xx00 row only (3.6)"},
+		{"row 00 not No Man's Land", "map.txt", "terrain nomansland 1000..4900", "terrain nomansland 1100..4900", false, "hex 1000 is in row 00 but not No Man's Land"},
+		{"main trench in row 01", "map.txt", "", "feature main 2001 | reconstructed: test", true, "must be an outpost"},
+		{"column without Main Trench", "map.txt", "2502..4102", "2502..3902 4102", false, "column 40 has no Main Trench hex"},
+		{"no exit hexes", "map.txt", "set exit", "# set exit", false, "no exit hexes"},
+		{"exit off the map", "map.txt", "set exit 1020", "set exit 1021", true, "hex 1021 is off the map"},
+		{"no rows for odd columns", "map.txt", "rows odd 00-19", "# gone", false, `no "rows odd" line`},
 		{"defence not a number", "charts.txt", "defence main 20 ", "defence main twenty ", true, `"twenty" is not a number`},
 		{"move cost 3", "charts.txt", "movecost open 1 ", "movecost open 3 ", true, "1 or 2 MP (9.5)"},
 		{"wire defence", "charts.txt", "", "defence wire 5 | reconstructed: test", true, "wire adds nothing"},
@@ -529,13 +538,17 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"US Army and USMC mixed", "deploy-us.txt", "3800 york 1 ", "3000 york 1 ", true, "mixes US Army and USMC"},
 		{"US unit missing", "deploy-us.txt", "3800 us-army 3 ", "3800 us-army 2 ", false, "142 us-army placed, but the counter mix has 143"},
 		{"file missing", "counters.txt", "", "", false, "cannot read"},
+		{"map missing", "map.txt", "", "", false, "cannot read"},
+		{"map empty", "map.txt", "", "", false, `no "columns" line`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := scDataFS(t)
 			text := string(m[tc.file].Data)
 			switch {
-			case tc.name == "file missing":
+			case tc.name == "file missing" || tc.name == "map missing":
 				delete(m, tc.file)
+			case tc.name == "map empty":
+				text = ""
 			case tc.old == "":
 				text = strings.TrimRight(text, "\n") + "\n" + tc.new + "\n"
 			default:
