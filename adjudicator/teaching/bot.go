@@ -138,10 +138,29 @@ func (r *Rules) botAmerican(st *State) string {
 			lines = append(lines, "CHIP "+u.Hex.String()+" NONE")
 		}
 	}
+	return joinLines(lines)
+}
+
+// joinLines writes a mail body, merging repeated one-unit MOVE lines into one with a
+// count.
+func joinLines(lines []string) string {
 	if len(lines) == 0 {
 		return "PASS\n"
 	}
-	return strings.Join(lines, "\n") + "\n"
+	var out []string
+	n := 0
+	for i, l := range lines {
+		n++
+		if i+1 < len(lines) && lines[i+1] == l && strings.HasPrefix(l, "MOVE 1 ") && n < MaxStack {
+			continue
+		}
+		if n > 1 {
+			l = fmt.Sprintf("MOVE %d %s", n, strings.TrimPrefix(l, "MOVE 1 "))
+		}
+		out = append(out, l)
+		n = 0
+	}
+	return strings.Join(out, "\n") + "\n"
 }
 
 func (r *Rules) botGerman(st *State) string {
@@ -191,8 +210,5 @@ func (r *Rules) botGerman(st *State) string {
 			}
 		}
 	}
-	if len(lines) == 0 {
-		return "PASS\n"
-	}
-	return strings.Join(lines, "\n") + fmt.Sprint("\n")
+	return joinLines(lines)
 }

@@ -101,7 +101,7 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 		}
 		where = append(where, fmt.Sprintf("%d %s in %s", p.N, p.Kind, p.Hex))
 	}
-	res.event("1", "The %s set-up: %s.", sideName(side), strings.Join(where, ", "))
+	res.event("set-up", "The %s set-up: %s.", sideName(side), strings.Join(where, ", "))
 	if side == American {
 		// Rule 1: "Treat all barbed wire adjacent to an American setup hex as cut, and
 		// thus clear terrain." (Set-up hex: a hex where an American unit sets up.)
@@ -119,7 +119,7 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 			}
 		}
 		if len(cut) > 0 {
-			res.event("1", "Barbed wire next to the American set-up hexes is treated as cut: %s.", strings.Join(cut, " "))
+			res.event("set-up", "Barbed wire next to the American set-up hexes is treated as cut: %s.", strings.Join(cut, " "))
 		}
 	}
 	st.P = next
@@ -196,7 +196,7 @@ func (res *resolution) checkEnd() bool {
 		return false
 	}
 	st.P = PhaseOver
-	res.event("", "The game is over: %s. American casualties: %d (the fewer, the more successful the attack).", st.End, st.casualties())
+	res.event("sequence", "The game is over: %s. American casualties: %d (the fewer, the more successful the attack).", st.End, st.casualties())
 	return true
 }
 
@@ -379,7 +379,7 @@ func (res *resolution) germanTurn(items []item) {
 	if (st.opt(OptTurns12) && st.T >= 12) || (st.opt(OptTurns24) && st.T >= 24) {
 		st.End = fmt.Sprintf("the turn limit of %d is reached (an option, not printed)", st.T)
 		st.P = PhaseOver
-		res.event("", "The game is over: %s. American casualties: %d; German MGs still alive: %d.", st.End, st.casualties(), st.liveCount("mg"))
+		res.event("sequence", "The game is over: %s. American casualties: %d; German MGs still alive: %d.", st.End, st.casualties(), st.liveCount("mg"))
 		return
 	}
 	st.T++
@@ -423,6 +423,6 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 // finalReport shows both decks whole when the game ends.
 func (res *resolution) finalReport() {
 	for _, s := range []Side{American, German} {
-		res.event("1", "%s", DeckReport(s, res.st.Decks[s]))
+		res.event("1, 3", "%s", DeckReport(s, res.st.Decks[s]))
 	}
 }

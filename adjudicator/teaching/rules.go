@@ -50,7 +50,7 @@ func (r *Rules) Scenario() *Scenario { return r.sc }
 func (r *Rules) Name() string { return Name }
 
 // Title implements adjudicator.Ruleset.
-func (r *Rules) Title() string { return "Soldiers: Assault through No Man's Land (teaching game)" }
+func (r *Rules) Title() string { return "Soldiers, the teaching game" }
 
 // Sides implements adjudicator.Ruleset.
 func (r *Rules) Sides() []adjudicator.SideInfo {
@@ -265,7 +265,7 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 		if !out[i].OK {
 			continue
 		}
-		out[i].Rule = "1"
+		out[i].Rule = "set-up"
 		if it.Verb == "SETUP" {
 			def = i
 			out[i].Reason = fmt.Sprintf("the default %s set-up of mix %s (reconstructed, data/mix.txt)", sideName(side), st.Mix)
@@ -330,7 +330,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 		c := &out[i]
 		switch it.Verb {
 		case "PASS":
-			c.Reason, c.Rule = "no artillery, no movement, no wire cutting, chips as they are", "1"
+			c.Reason, c.Rule = "no artillery, no movement, no wire cutting, chips as they are", "sequence"
 		case "SHELL":
 			c.Rule = "1"
 			shells++
@@ -412,22 +412,32 @@ func (r *Rules) checkAim(st *State, it item, n int, aimed []string) error {
 }
 
 // shellCases says where a shell may land and what it would do there now (the card that
-// decides is not turned yet).
+// decides is not turned yet): every card whose hex holds units, then the others.
 func (r *Rules) shellCases(st *State, side Side, it item) string {
-	var cases []string
+	var hits, empty, off []string
 	for _, rank := range ranks {
 		h := r.sc.Land(it.Hex, rank)
-		what := "off the map, no effect"
-		if r.sc.Map.OnMap(h) {
-			what = st.describe(h)
+		switch {
+		case !r.sc.Map.OnMap(h):
+			off = append(off, rank)
+		case len(st.live("", h)) > 0:
+			hits = append(hits, fmt.Sprintf("%s: %s (%s)", rank, h, st.describe(h)))
+		default:
+			empty = append(empty, rank)
 		}
-		cases = append(cases, fmt.Sprintf("%s %s: %s", rank, h, what))
 	}
 	kind := "HE kills every unit where it lands"
 	if it.Shell == "smoke" {
 		kind = "smoke kills nothing and stays where it lands"
 	}
-	return fmt.Sprintf("%s shell aimed at %s; a %s card decides (%s). Now: %s", strings.ToUpper(it.Shell), it.Hex, sideName(side), kind, strings.Join(cases, "; "))
+	cases := hits
+	if len(empty) > 0 {
+		cases = append(cases, strings.Join(empty, " ")+": a hex with nobody in it now")
+	}
+	if len(off) > 0 {
+		cases = append(cases, strings.Join(off, " ")+": off the map, no effect")
+	}
+	return fmt.Sprintf("%s shell aimed at %s; %s card decides (%s). By the card, as things stand now: %s", strings.ToUpper(it.Shell), it.Hex, map[Side]string{American: "an American", German: "a German"}[side], kind, strings.Join(cases, "; "))
 }
 
 // checkGerman checks a German turn: artillery (cards not turned yet) and fire.
@@ -443,7 +453,7 @@ func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) 
 		c := &out[i]
 		switch it.Verb {
 		case "PASS":
-			c.Reason, c.Rule = "no artillery, no fire", "1"
+			c.Reason, c.Rule = "no artillery, no fire", "sequence"
 		case "SHELL":
 			c.Rule = "1"
 			shells++

@@ -210,7 +210,7 @@ func (sc *Scenario) parseMixes(src []byte) error {
 	return errors.Join(errs...)
 }
 
-// GermanSetupHex reports whether a German unit may set up in h (rule 1: "in any
+// GermanSetupHex reports whether a German unit may set up in h (set-up: "in any
 // bunkers, main or support trenches south of hexrow 16; ignore communication
 // trenches").
 func (sc *Scenario) GermanSetupHex(h hex.Hex) bool {
@@ -225,7 +225,7 @@ func (sc *Scenario) GermanSetupHex(h hex.Hex) bool {
 	return false
 }
 
-// AmericanSetupHex reports whether American units may set up in h (rule 1: "in or
+// AmericanSetupHex reports whether American units may set up in h (set-up: "in or
 // north of the support trench north of hexrow 16"): the hex is the support trench, or
 // lies north of a support-trench hex of its own column, north of hexrow 16.
 func (sc *Scenario) AmericanSetupHex(h hex.Hex) bool {
@@ -240,7 +240,7 @@ func (sc *Scenario) AmericanSetupHex(h hex.Hex) bool {
 	return false
 }
 
-// checkSetup checks a complete set-up against rule 1's stacking and set-up areas.
+// checkSetup checks a complete set-up against the set-up paragraphs' stacking and set-up areas.
 func (sc *Scenario) checkSetup(ps []Placement) error {
 	var errs []error
 	count := map[hex.Hex]int{}
@@ -249,17 +249,17 @@ func (sc *Scenario) checkSetup(ps []Placement) error {
 		switch p.Side {
 		case German:
 			if !sc.GermanSetupHex(p.Hex) {
-				errs = append(errs, fmt.Errorf("%s: rule 1: Germans set up in bunkers, main or support trenches south of hexrow 16", p.Hex))
+				errs = append(errs, fmt.Errorf("%s: set-up: Germans set up in bunkers, main or support trenches south of hexrow 16", p.Hex))
 			}
 			if count[p.Hex] > 1 {
-				errs = append(errs, fmt.Errorf("%s: rule 1: only 1 German unit is allowed in a hex", p.Hex))
+				errs = append(errs, fmt.Errorf("%s: set-up: only 1 German unit is allowed in a hex", p.Hex))
 			}
 		case American:
 			if !sc.AmericanSetupHex(p.Hex) {
-				errs = append(errs, fmt.Errorf("%s: rule 1: Americans set up in or north of the support trench north of hexrow 16", p.Hex))
+				errs = append(errs, fmt.Errorf("%s: set-up: Americans set up in or north of the support trench north of hexrow 16", p.Hex))
 			}
 			if count[p.Hex] > 3 {
-				errs = append(errs, fmt.Errorf("%s: rule 1: American units may stack up to 3 high", p.Hex))
+				errs = append(errs, fmt.Errorf("%s: set-up: American units may stack up to 3 high", p.Hex))
 			}
 		}
 	}

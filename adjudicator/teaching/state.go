@@ -41,7 +41,7 @@ const (
 	ChipBlack = "black"
 )
 
-// Unit is one counter. German units never move (rule 1); American units carry a chip
+// Unit is one counter. German units never move (set-up); American units carry a chip
 // and are flipped, not removed, when killed (rule 3).
 type Unit struct {
 	ID   int     `json:"id"`
@@ -52,7 +52,7 @@ type Unit struct {
 }
 
 // Cut is a cut wire hexside and the turn it was cut in; it is clear terrain from the
-// next turn on (rule 4). Turn 0 is wire cut at set-up (rule 1).
+// next turn on (rule 4). Turn 0 is wire cut at set-up.
 type Cut struct {
 	Side   string `json:"side"` // "0606/0607", canonical
 	Turn   int    `json:"turn"`
@@ -61,17 +61,17 @@ type Cut struct {
 
 // State is the whole game.
 type State struct {
-	T        int             `json:"turn"`
-	P        string          `json:"phase"`
-	Mix      string          `json:"mix"`
-	Options  []string        `json:"options,omitempty"`
-	Units    []*Unit         `json:"units"`
-	Smoke    []hex.Hex       `json:"smoke,omitempty"`
-	Cuts     []Cut           `json:"cuts,omitempty"`
-	Decks    map[Side]*Deck  `json:"decks"`
-	Shown    []string        `json:"shown,omitempty"` // cards turned this game turn
-	NextID   int             `json:"next_id"`
-	End      string          `json:"end,omitempty"` // why the game ended
+	T       int            `json:"turn"`
+	P       string         `json:"phase"`
+	Mix     string         `json:"mix"`
+	Options []string       `json:"options,omitempty"`
+	Units   []*Unit        `json:"units"`
+	Smoke   []hex.Hex      `json:"smoke,omitempty"`
+	Cuts    []Cut          `json:"cuts,omitempty"`
+	Decks   map[Side]*Deck `json:"decks"`
+	Shown   []string       `json:"shown,omitempty"` // cards turned this game turn
+	NextID  int            `json:"next_id"`
+	End     string         `json:"end,omitempty"` // why the game ended
 }
 
 var _ adjudicator.State = (*State)(nil)
@@ -89,13 +89,13 @@ func (st *State) Over() bool { return st.P == PhaseOver }
 func (st *State) PhaseTitle() string {
 	switch st.P {
 	case PhaseGermanSetup:
-		return "German set-up (rule 1)"
+		return "German set-up"
 	case PhaseAmericanSetup:
-		return "American set-up (rule 1)"
+		return "American set-up"
 	case PhaseAmerican:
-		return fmt.Sprintf("turn %d, American turn: artillery, movement, wire, chips (rules 1, 3, 4, 5)", st.T)
+		return fmt.Sprintf("turn %d, American turn (rules 1, 3-5)", st.T)
 	case PhaseGerman:
-		return fmt.Sprintf("turn %d, German turn: artillery, rifle and MG fire (rules 1, 2)", st.T)
+		return fmt.Sprintf("turn %d, German turn (rules 1, 2)", st.T)
 	}
 	return "game over"
 }
@@ -123,7 +123,7 @@ func (st *State) live(side Side, h hex.Hex) []*Unit {
 	return out
 }
 
-// german returns the live German unit in h, if any (one a hex, rule 1).
+// german returns the live German unit in h, if any (one a hex, set-up).
 func (st *State) german(h hex.Hex) *Unit {
 	if us := st.live(German, h); len(us) > 0 {
 		return us[0]

@@ -30,6 +30,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -170,7 +171,11 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]adjudicator.Ruleset{s.Name(): s}, nil
+	t, err := teaching.New()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]adjudicator.Ruleset{s.Name(): s, t.Name(): t}, nil
 }
 
 // open opens the store and builds the desk around it.

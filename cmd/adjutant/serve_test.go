@@ -131,7 +131,11 @@ func ordersFor(pass, body string) string {
 // TestGameByMail plays the whole sample game over IMAP and SMTP: the demo itself.
 func TestGameByMail(t *testing.T) {
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	res, err := playByMail(e, "", io.Discard)
+	runs, err := demoRuns("soldiers1918")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := playByMail(e, "", io.Discard, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
