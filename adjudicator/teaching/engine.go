@@ -208,17 +208,20 @@ func (r *Rules) canCut(st *State, s hex.Hexside) error {
 	return nil
 }
 
-// chip places chips (rule 5) and returns how many units got one.
-func chip(st *State, it item) (int, error) {
+// chip places chips (rule 5) and returns how many units got one. Units a CHIP line of
+// this turn has chipped already (done) are left alone, so that CHIP 0610 BLUE 1 then
+// CHIP 0610 NONE 1 chip two different units.
+func chip(st *State, it item, done map[int]bool) (int, error) {
 	n := 0
 	for _, u := range st.live(American, it.Hex) {
-		if it.Kind != "" && u.Kind != it.Kind {
+		if (it.Kind != "" && u.Kind != it.Kind) || done[u.ID] {
 			continue
 		}
 		if it.N > 0 && n == it.N {
 			break
 		}
 		u.Chip = it.Chip
+		done[u.ID] = true
 		n++
 	}
 	if n == 0 {

@@ -275,10 +275,7 @@ func (res *resolution) americanTurn(items []item) {
 	// Chips (rule 5).
 	chipped := map[int]bool{}
 	for _, it := range byVerb(items, "CHIP") {
-		n, err := chip(st, it)
-		for _, u := range st.live(American, it.Hex) {
-			chipped[u.ID] = true
-		}
+		n, err := chip(st, it, chipped)
 		if err != nil && n == 0 {
 			res.event("5", "%s: no chip placed: %v.", it.canonical(), err)
 			continue

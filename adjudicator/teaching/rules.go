@@ -357,6 +357,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 			}
 		}
 	}
+	chipped := map[int]bool{}
 	for i, it := range items {
 		if !out[i].OK {
 			continue
@@ -373,7 +374,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 			c.Reason = fmt.Sprintf("a marker on %s, clear terrain from turn %d; not placed if no live American is in %s or %s after movement and hand to hand", it.Side, plan.T+1, it.Side.A, it.Side.B)
 		case "CHIP":
 			c.Rule = "5"
-			n, err := chip(plan, it)
+			n, err := chip(plan, it, chipped)
 			if err != nil && n == 0 {
 				c.OK, c.Reason = false, err.Error()
 				continue
