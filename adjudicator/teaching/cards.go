@@ -63,12 +63,12 @@ type Deck struct {
 
 // draw turns one card from side's deck. When the deck is empty its discards are
 // reshuffled into it (not printed: the "noreshuffle" option turns this off, and then ok
-// is false). A deck of one card needs no roll.
-func (st *State) draw(side Side, d dice.Source, purpose, rule string) (card string, ok bool, evs []string) {
+// is false). A deck of one card needs no roll (roll is nil).
+func (st *State) draw(side Side, d dice.Source, purpose, rule string) (card string, roll *dice.Roll, ok bool, evs []string) {
 	dk := st.Decks[side]
 	if len(dk.Left) == 0 {
 		if st.opt(OptNoReshuffle) || len(dk.Discards) == 0 {
-			return "", false, []string{fmt.Sprintf("The %s deck is used up: no card for %s (option %s: discards are not reshuffled).", sideName(side), purpose, OptNoReshuffle)}
+			return "", nil, false, []string{fmt.Sprintf("The %s deck is used up: no card for %s (option %s: discards are not reshuffled).", sideName(side), purpose, OptNoReshuffle)}
 		}
 		dk.Left, dk.Discards = dk.Discards, nil
 		evs = append(evs, fmt.Sprintf("The %s deck is used up: its %d discards are its deck again (reshuffle, not printed in the rulebook).", sideName(side), len(dk.Left)))
@@ -79,13 +79,14 @@ func (st *State) draw(side Side, d dice.Source, purpose, rule string) (card stri
 		if len(r.Values) == 1 && r.Values[0] >= 1 && r.Values[0] <= len(dk.Left) {
 			k = r.Values[0] - 1
 		}
+		roll = &r
 	}
 	card = dk.Left[k]
 	dk.Left = slices.Delete(slices.Clone(dk.Left), k, k+1)
 	dk.Discards = append(dk.Discards, card)
 	dk.Turned = append(dk.Turned, Turned{Card: card, Turn: st.T, Phase: st.P, Purpose: purpose, Rule: rule})
 	st.Shown = append(st.Shown, fmt.Sprintf("%s %s: %s", sideName(side), card, purpose))
-	return card, true, evs
+	return card, roll, true, evs
 }
 
 // DeckReport lists every card a deck turned, in order, and the cards never turned: the

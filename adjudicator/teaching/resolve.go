@@ -23,6 +23,13 @@ func (res *resolution) event(rule, format string, args ...any) {
 	res.out.Events = append(res.out.Events, adjudicator.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
+// cardEvent is an event that turned a card: it carries the roll that chose it, so that
+// the results mail shows both (nil when the last card of a deck was turned).
+func (res *resolution) cardEvent(roll *dice.Roll, rule, format string, args ...any) {
+	res.event(rule, format, args...)
+	res.out.Events[len(res.out.Events)-1].Roll = roll
+}
+
 // Resolve implements adjudicator.Ruleset.
 func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
 	st := s.(*State).clone()
@@ -131,7 +138,7 @@ func (res *resolution) artillery(side Side, shells []item) {
 	st := res.st
 	for _, it := range shells {
 		purpose := fmt.Sprintf("the %s shell aimed at %s", strings.ToUpper(it.Shell), it.Hex)
-		card, ok, evs := st.draw(side, res.d, purpose, "1")
+		card, roll, ok, evs := st.draw(side, res.d, purpose, "1")
 		for _, e := range evs {
 			res.event("1", "%s", e)
 		}
@@ -144,14 +151,14 @@ func (res *resolution) artillery(side Side, shells []item) {
 			where += " (the Ace: on target)"
 		}
 		if !res.r.sc.Map.OnMap(land) {
-			res.event("1", "%s, off the map: no effect.", where)
+			res.cardEvent(roll, "1", "%s, off the map: no effect.", where)
 			continue
 		}
 		if it.Shell == "smoke" {
 			if !st.smoked(land) {
 				st.Smoke = append(st.Smoke, land)
 			}
-			res.event("1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
+			res.cardEvent(roll, "1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
 			continue
 		}
 		var killed []string
@@ -160,9 +167,9 @@ func (res *resolution) artillery(side Side, shells []item) {
 			res.kill(u)
 		}
 		if len(killed) == 0 {
-			res.event("1", "%s: nobody there.", where)
+			res.cardEvent(roll, "1", "%s: nobody there.", where)
 		} else {
-			res.event("1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
+			res.cardEvent(roll, "1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
 		}
 		if res.checkEnd() {
 			return
@@ -330,7 +337,7 @@ func (res *resolution) handToHand() {
 			res.event("3", "%s: above 1 to 1, the German is killed.", head)
 			res.kill(g)
 		default:
-			card, ok, evs := st.draw(American, res.d, fmt.Sprintf("the hand to hand at %s", g.Hex), "3")
+			card, roll, ok, evs := st.draw(American, res.d, fmt.Sprintf("the hand to hand at %s", g.Hex), "3")
 			for _, e := range evs {
 				res.event("3", "%s", e)
 			}
@@ -338,10 +345,10 @@ func (res *resolution) handToHand() {
 			case !ok:
 				res.event("3", "%s: 1 to 1, no card to turn: nobody is killed.", head)
 			case red(card):
-				res.event("3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
+				res.cardEvent(roll, "3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
 				res.kill(g)
 			default:
-				res.event("3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
+				res.cardEvent(roll, "3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
 				americansDie = true
 			}
 		}
