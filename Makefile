@@ -32,6 +32,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlotItems$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckAndResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/teaching/
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/

@@ -107,7 +107,7 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 			cells[h] = b.String()
 		}
 	}
-	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sideName(side), st.PhaseTitle())
+	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sideName(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
 	var key []string
 	key = append(key, "Each hex: a trench or smoke mark, then one letter per unit.")
 	if over := st.overflowKey(); len(over) > 0 {
