@@ -56,7 +56,7 @@ type env struct {
 const usage = `usage: adjutant <command> [flags]
 
 commands:
-  demo                  play a sample Soldiers 1918 game through pipe mode, printing every mail
+  demo                  play a sample game (--ruleset soldiers1918|teaching), printing every mail
   game new              create a game: --db --ruleset --name --player side=ADDR ...
   serve                 run the daemon on real mailboxes: --config FILE
   config sample|check   print an annotated sample configuration, or check one: --config
