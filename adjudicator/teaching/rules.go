@@ -321,8 +321,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 	refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP"}, "the American turn")
 	plan := st.clone()
 	moved, may := map[int]bool{}, r.mayMove(plan)
-	shells := 0
-	var aimed []string
+	var shells shellCheck
 	for i, it := range items {
 		if !out[i].OK {
 			continue
@@ -332,14 +331,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 		case "PASS":
 			c.Reason, c.Rule = "no artillery, no movement, no wire cutting, chips as they are", "sequence"
 		case "SHELL":
-			c.Rule = "1"
-			shells++
-			if err := r.checkAim(plan, it, shells, aimed); err != nil {
-				c.OK, c.Reason = false, err.Error()
-				continue
-			}
-			aimed = append(aimed, it.Hex.String())
-			c.Reason = r.shellCases(plan, American, it)
+			shells.check(r, plan, American, it, c)
 		case "MOVE":
 			c.Rule = "3"
 			if _, err := r.move(plan, it, moved, may); err != nil {
@@ -399,17 +391,26 @@ func pathWords(it item) string {
 	return "move " + strings.Join(ps, "-")
 }
 
-// checkAim checks one explosion marker (rule 1).
-func (r *Rules) checkAim(st *State, it item, n int, aimed []string) error {
+// shellCheck checks a turn's explosion markers one at a time (rule 1).
+type shellCheck struct {
+	aimed []string
+}
+
+func (sh *shellCheck) check(r *Rules, st *State, side Side, it item, c *adjudicator.Checked) {
+	c.Rule = "1"
+	sh.aimed = append(sh.aimed, it.Hex.String())
 	switch {
-	case n > MaxShells:
-		return fmt.Errorf("only %d explosion markers a turn (rule 1)", MaxShells)
+	case side == German && it.Shell == "smoke":
+		c.OK, c.Reason = false, "Germans may only fire HE shells (rule 1)"
+	case len(sh.aimed) > MaxShells:
+		c.OK, c.Reason = false, fmt.Sprintf("only %d explosion markers a turn (rule 1)", MaxShells)
 	case !r.sc.Map.OnMap(it.Hex):
-		return fmt.Errorf("%s is not on the map", it.Hex)
-	case slices.Contains(aimed, it.Hex.String()):
-		return fmt.Errorf("%s is aimed at already: the 3 markers go on 3 hexes (rule 1)", it.Hex)
+		c.OK, c.Reason = false, fmt.Sprintf("%s is not on the map", it.Hex)
+	case slices.Contains(sh.aimed[:len(sh.aimed)-1], it.Hex.String()):
+		c.OK, c.Reason = false, fmt.Sprintf("%s is aimed at already: the 3 markers go on 3 hexes (rule 1)", it.Hex)
+	default:
+		c.Reason = r.shellCases(st, side, it)
 	}
-	return nil
 }
 
 // shellCases says where a shell may land and what it would do there now (the card that
@@ -444,8 +445,7 @@ func (r *Rules) shellCases(st *State, side Side, it item) string {
 // checkGerman checks a German turn: artillery (cards not turned yet) and fire.
 func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) {
 	refuseVerbs(items, out, []string{"PASS", "SHELL", "FIRE"}, "the German turn")
-	shells := 0
-	var aimed []string
+	var shells shellCheck
 	fired := map[string]bool{}
 	for i, it := range items {
 		if !out[i].OK {
@@ -456,18 +456,7 @@ func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) 
 		case "PASS":
 			c.Reason, c.Rule = "no artillery, no fire", "sequence"
 		case "SHELL":
-			c.Rule = "1"
-			shells++
-			if it.Shell == "smoke" {
-				c.OK, c.Reason = false, "Germans may only fire HE shells (rule 1)"
-				continue
-			}
-			if err := r.checkAim(st, it, shells, aimed); err != nil {
-				c.OK, c.Reason = false, err.Error()
-				continue
-			}
-			aimed = append(aimed, it.Hex.String())
-			c.Reason = r.shellCases(st, German, it)
+			shells.check(r, st, German, it, c)
 		case "FIRE":
 			c.Rule = "2"
 			points, err := r.firePlan(st, it, fired)
