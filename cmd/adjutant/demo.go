@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adjutant-pbem/adjutant/store"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 )
 
 // scripted is one mail of a scripted player.
@@ -130,32 +130,34 @@ func cmdDemo(e *env, args []string) error {
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
-	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918 or teaching")
+	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914 or teaching")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	runs, err := demoRuns(*ruleset)
-	if err != nil {
-		return err
+	if *ruleset == "mons1914" {
+		return demoMons(e, *keep, *quiet, *pipe)
+	}
+	if *ruleset == teaching.Name {
+		return demoTeaching(e, *keep, *quiet, *pipe)
 	}
 	if !*pipe {
 		out := e.stdout
 		if *quiet {
 			out = io.Discard
 		}
-		res, err := playByMail(e, *keep, out, runs)
+		res, err := playByMail(e, *keep, out)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s\nDemo complete in %s: %d mails delivered to the players over IMAP.\n%s", strings.Repeat("=", 78), res.elapsed.Round(time.Millisecond), res.delivered, res.summary)
 		return nil
 	}
-	return demoPipe(e, *keep, *quiet, runs[0])
+	return demoPipe(e, *keep, *quiet)
 }
 
 // demoPipe plays the sample game through pipe mode in a temporary store and prints every
 // mail as it is queued, then the audit verification and the replay.
-func demoPipe(e *env, keep string, quietFlag bool, run demoRun) error {
+func demoPipe(e *env, keep string, quietFlag bool) error {
 	quiet := &quietFlag
 	path := keep
 	if path == "" {
@@ -190,29 +192,16 @@ func demoPipe(e *env, keep string, quietFlag bool, run demoRun) error {
 		}
 		return nil
 	}
-	if err := step(append(run.gameNew(), db...), nil); err != nil {
+	if err := step(append([]string{"game", "new", "--name", sampleGame, "--ruleset", "soldiers1918",
+		"--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
+		"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, db...), nil); err != nil {
 		return err
 	}
 	if err := show(); err != nil {
 		return err
 	}
 	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	read := func(fn func(store.Tx) error) error {
-		st, err := store.Open(path)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		return st.Read(e.ctx, fn)
-	}
-	for i := 0; ; i++ {
-		m, ok, err := run.next(i, read)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	for i, m := range sampleScript() {
 		raw := eml(m, sampleAddress, fmt.Sprintf("demo-%d@players.example", i+1), start.Add(time.Duration(i)*time.Hour))
 		if !*quiet {
 			fmt.Fprintf(e.stdout, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)

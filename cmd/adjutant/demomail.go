@@ -14,7 +14,6 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/mail/devserver"
-	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // mailGame is the outcome of a game played over mail.
@@ -85,7 +84,7 @@ func hasSubject(mails []received, s string) bool {
 
 // playByMail plays the sample game between two scripted players over the embedded IMAP
 // and SMTP servers, with the daemon in between, printing each mail as it is delivered.
-func playByMail(e *env, keep string, out io.Writer, runs []demoRun) (*mailGame, error) {
+func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Minute)
 	defer cancel()
@@ -108,7 +107,8 @@ func playByMail(e *env, keep string, out io.Writer, runs []demoRun) (*mailGame, 
 	sub := *e
 	var discard bytes.Buffer
 	sub.stdout, sub.stderr = &discard, &discard
-	if code := runEnv(&sub, append(runs[0].gameNew(), "--db", db, "--address", sampleAddress)); code != 0 {
+	if code := runEnv(&sub, []string{"game", "new", "--db", db, "--address", sampleAddress, "--name", sampleGame, "--ruleset", "soldiers1918",
+		"--player", "us=" + sampleUS, "--player", "de=" + sampleDE, "--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}); code != 0 {
 		return nil, fmt.Errorf("create the sample game: %s", discard.String())
 	}
 	cfg := demoConfig(srv, db)
@@ -135,11 +135,18 @@ func playByMail(e *env, keep string, out io.Writer, runs []demoRun) (*mailGame, 
 	subjectIs := func(s string) func(received) bool {
 		return func(r received) bool { return strings.Contains(r.Env.Subject, s) }
 	}
-	read := func(fn func(store.Tx) error) error { return d.desk.Store.Read(ctx, fn) }
-	for n, g := range runs {
+	// The match (4.2): the sample game, then the return game with the sides switched.
+	games := []struct {
+		name  string
+		mails []scripted
+	}{
+		{sampleGame, sampleScript()},
+		{sampleReturn, script(sampleReturn, sampleDE, samplePassDE, sampleUS, samplePassUS)},
+	}
+	for n, g := range games {
 		if n > 0 {
 			fmt.Fprintf(out, "%s\n>>> The host creates %s, the return game of the match (4.2).\n", strings.Repeat("#", 78), g.name)
-			if _, err := d.desk.CreateGame(ctx, adjudicator.NewGame{Name: g.name, Ruleset: g.ruleset, MatchOf: g.matchOf}); err != nil {
+			if _, err := d.desk.CreateGame(ctx, adjudicator.NewGame{Name: g.name, Ruleset: "soldiers1918", MatchOf: sampleGame}); err != nil {
 				return res, err
 			}
 			d.poke()
@@ -151,14 +158,7 @@ func playByMail(e *env, keep string, out io.Writer, runs []demoRun) (*mailGame, 
 				return res, err
 			}
 		}
-		for i := 0; ; i++ {
-			m, ok, err := g.next(i, read)
-			if err != nil {
-				return res, err
-			}
-			if !ok {
-				break
-			}
+		for _, m := range g.mails {
 			p := players[m.From]
 			fmt.Fprintf(out, "%s\n>>> %s sends to %s over SMTP:\n%s\n", strings.Repeat("#", 78), m.From, sampleAddress, m.Body)
 			id, err := p.send(ctx, sampleAddress, m.Subject, m.Body)
@@ -188,11 +188,8 @@ func playByMail(e *env, keep string, out io.Writer, runs []demoRun) (*mailGame, 
 		return res, fmt.Errorf("daemon: %w", err)
 	}
 	var sum bytes.Buffer
-	var checks [][]string
-	for _, g := range runs {
-		checks = append(checks, []string{"audit", "verify", "--game", g.name}, []string{"replay", "--game", g.name})
-	}
-	for _, args := range checks {
+	for _, args := range [][]string{{"audit", "verify", "--game", sampleGame}, {"replay", "--game", sampleGame},
+		{"audit", "verify", "--game", sampleReturn}, {"replay", "--game", sampleReturn}} {
 		sub := *e
 		sub.stdout, sub.stderr = &sum, &sum
 		if code := runEnv(&sub, append(args, "--db", db, "--address", sampleAddress)); code != 0 {

@@ -55,11 +55,7 @@ func TestTeachingDecksFromMails(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	runs, err := demoRuns("teaching")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := demoPipe(e, db, true, runs[0]); err != nil {
+	if err := demoTeaching(e, db, true, true); err != nil {
 		t.Fatal(err)
 	}
 	mails, err := outboxOf(e, db)
@@ -167,4 +163,18 @@ func newDeckForTest() []string {
 		}
 	}
 	return d
+}
+
+// TestTeachingDemoByMail plays the teaching demo over IMAP and SMTP to its end.
+func TestTeachingDemoByMail(t *testing.T) {
+	var out bytes.Buffer
+	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard, cost: 4}
+	if err := demoTeaching(e, filepath.Join(t.TempDir(), "t.db"), true, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"demo complete", "audit of sample verified", "replay of sample matches"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		}
+	}
 }

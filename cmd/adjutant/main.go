@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
@@ -56,7 +57,7 @@ type env struct {
 const usage = `usage: adjutant <command> [flags]
 
 commands:
-  demo                  play a sample game (--ruleset soldiers1918|teaching), printing every mail
+  demo                  play a sample game (--ruleset soldiers1918|mons1914|teaching), printing every mail
   game new              create a game: --db --ruleset --name --player side=ADDR ...
   serve                 run the daemon on real mailboxes: --config FILE
   config sample|check   print an annotated sample configuration, or check one: --config
@@ -171,11 +172,15 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := mons1914.New()
+	if err != nil {
+		return nil, err
+	}
 	t, err := teaching.New()
 	if err != nil {
 		return nil, err
 	}
-	return map[string]adjudicator.Ruleset{s.Name(): s, t.Name(): t}, nil
+	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m, t.Name(): t}, nil
 }
 
 // open opens the store and builds the desk around it.

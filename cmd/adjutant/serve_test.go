@@ -131,11 +131,7 @@ func ordersFor(pass, body string) string {
 // TestGameByMail plays the whole sample game over IMAP and SMTP: the demo itself.
 func TestGameByMail(t *testing.T) {
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	runs, err := demoRuns("soldiers1918")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := playByMail(e, "", io.Discard, runs)
+	res, err := playByMail(e, "", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,441 @@
+package mons1914
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// Bombard is one bombardment: artillery units firing together at one hex (10.5), and
+// the bombarding player's order for the losses (10.9).
+type Bombard struct {
+	Target hex.Hex
+	Guns   []string
+	Losses []string
+}
+
+// String is the order's canonical text.
+func (b Bombard) String() string {
+	s := "BOMBARD " + b.Target.String() + " WITH " + strings.Join(b.Guns, " ")
+	if len(b.Losses) > 0 {
+		s += " LOSSES " + strings.Join(b.Losses, " ")
+	}
+	return s
+}
+
+// Melee is one melee attack on one hex (12.3), and the attacker's advance (12.13).
+type Melee struct {
+	Target    hex.Hex
+	Attackers []string
+	Advance   []string // nil: the default, every surviving attacker the stacking limit allows
+}
+
+// String is the order's canonical text.
+func (m Melee) String() string {
+	s := "MELEE " + m.Target.String() + " WITH " + strings.Join(m.Attackers, " ")
+	if m.Advance != nil {
+		s += " ADVANCE " + strings.Join(m.Advance, " ")
+	}
+	return s
+}
+
+// orgProblem applies 10.6 and 12.14 to German units acting together: before turn 11 one
+// division (with its corps' separate units), from turn 11 one corps, never two corps.
+func (g *game) orgProblem(cs []*Counter, rule string) error {
+	corps, div := "", 0
+	for _, c := range cs {
+		if c.Side != "de" {
+			continue
+		}
+		if corps != "" && c.Corps != corps {
+			return refuse(rule, "German units of different corps (%s, %s) may never act together", corps, c.Corps)
+		}
+		corps = c.Corps
+		if c.Division == 0 {
+			continue
+		}
+		if div != 0 && c.Division != div && g.st.T < 11 {
+			return refuse(rule, "before Game Turn 11 units of different divisions (%d, %d) may not act together", div, c.Division)
+		}
+		div = c.Division
+	}
+	return nil
+}
+
+func (g *game) roll(purpose, rule string, mod int) dice.Roll {
+	return g.d.Roll(dice.Request{Purpose: purpose, Rule: rule, Count: 1, Sides: 6, Modifier: mod})
+}
+
+// bombard checks and resolves one bombardment (10.0). check-only when g.d is nil.
+func (g *game) bombard(side adjudicator.Side, b Bombard) error {
+	st := g.st
+	targets := g.at(b.Target, other(side))
+	if len(targets) == 0 {
+		return refuse("10.1", "%s holds no enemy unit", b.Target)
+	}
+	if st.used("bombarded " + b.Target.String()) {
+		return refuse("10.5", "%s has already been bombarded this phase", b.Target)
+	}
+	var cs []*Counter
+	factors, allSee := 0, true
+	for _, id := range b.Guns {
+		c, ok := g.sc.Counter(id)
+		if !ok {
+			return refuse("2.6", "no unit %s", id)
+		}
+		u := st.unit(c.ID)
+		switch {
+		case sideOf(c) != side:
+			return refuse("10.1", "%s is not yours", c.ID)
+		case !c.Artillery():
+			return refuse("10.1", "%s is not artillery", c.ID)
+		case u.Status != OnMap:
+			return refuse("4.4", "%s is not on the map", c.ID)
+		case st.used("fired " + c.ID):
+			return refuse("10.5", "%s has already bombarded this phase", c.ID)
+		case st.used("marched " + c.ID):
+			return refuse("9.20", "%s used march mode this player turn and may not bombard", c.ID)
+		case slices.Contains(cs, c):
+			return refuse("10.5", "%s is named twice", c.ID)
+		}
+		at := hex.MustParse(u.Hex)
+		if d := g.sc.Map.Grid.Distance(at, b.Target); d > c.Range {
+			return refuse("10.2", "%s in %s is %d hexes from %s, its range is %d", c.ID, at, d, b.Target, c.Range)
+		}
+		if ok, _ := g.sc.LineOfSight(at, b.Target); !ok {
+			allSee = false
+		}
+		cs = append(cs, c)
+		factors += c.Bombard
+	}
+	if len(cs) == 0 {
+		return refuse("10.1", "name the artillery units")
+	}
+	if err := g.orgProblem(cs, "10.6"); err != nil {
+		return err
+	}
+	// 10.11: a friendly unit next to the target spots; no German unit spots for another
+	// corps' artillery.
+	spotted := false
+	for _, n := range g.sc.Map.Grid.Neighbours(b.Target) {
+		for _, u := range g.at(n, side) {
+			if side == BEF || g.counter(u).Corps == cs[0].Corps {
+				spotted = true
+			}
+		}
+	}
+	var blind []string
+	for _, c := range cs {
+		if ok, by := g.sc.LineOfSight(hex.MustParse(st.unit(c.ID).Hex), b.Target); !ok {
+			blind = append(blind, fmt.Sprintf("%s (blocked by %s)", c.ID, by))
+		}
+	}
+	if len(blind) > 0 && !spotted {
+		return refuse("10.3", "no line of sight to %s for %s, and no spotter next to it (10.11)", b.Target, strings.Join(blind, ", "))
+	}
+	for _, c := range cs {
+		st.use("fired " + c.ID)
+	}
+	st.use("bombarded " + b.Target.String())
+	if g.d == nil {
+		return nil // the order check: legal as the state stands
+	}
+	mod, why := 0, []string{}
+	if g.sc.Protective(b.Target) {
+		mod -= 2
+		why = append(why, g.sc.Map.Terrain(b.Target)+" -2 (10.8)")
+	}
+	if !spotted || !allSee {
+		mod--
+		if !spotted {
+			why = append(why, "unspotted -1 (10.11)")
+		} else {
+			why = append(why, "spotted but not every gun sees -1 (10.11)")
+		}
+	}
+	r := g.roll(fmt.Sprintf("10.7 bombardment of %s, %d factors", b.Target, factors), "10.7", mod)
+	roll := board.Clamp(r.Result, 1, 6)
+	res, col, _ := g.sc.Tables["bombardment"].Lookup(factors, roll)
+	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
+	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
+	if n, err := strconv.Atoi(res); err == nil && n > 0 {
+		applied := g.loseSteps(targets, n, b.Losses, "10.9", true)
+		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(b.Losses), strings.Join(applied, "; "))
+	}
+	g.updateControl()
+	return nil
+}
+
+func defaultNote(priority []string) string {
+	if len(priority) == 0 {
+		return ": default, the units with the most steps first"
+	}
+	return ": as ordered"
+}
+
+func ids(cs []*Counter) string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, c.ID)
+	}
+	return strings.Join(s, " ")
+}
+
+func modText(mod int, why []string) string {
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %+d [%s]", mod, strings.Join(why, ", "))
+}
+
+func resultText(r string) string {
+	if r == "-" {
+		return "no effect"
+	}
+	if n, err := strconv.Atoi(r); err == nil {
+		return fmt.Sprintf("%d step loss(es)", n)
+	}
+	return r
+}
+
+// melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
+// losses, advance. check-only when g.d is nil.
+func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string) error {
+	st := g.st
+	defenders := g.at(m.Target, other(side))
+	if len(defenders) == 0 {
+		return refuse("12.1", "%s holds no enemy unit", m.Target)
+	}
+	if st.used("attacked " + m.Target.String()) {
+		return refuse("12.1", "no enemy unit may be meleed more than once per combat phase (%s)", m.Target)
+	}
+	var attackers []*Unit
+	var cs []*Counter
+	for _, id := range m.Attackers {
+		c, ok := g.sc.Counter(id)
+		if !ok {
+			return refuse("2.6", "no unit %s", id)
+		}
+		u := st.unit(c.ID)
+		switch {
+		case sideOf(c) != side:
+			return refuse("12.1", "%s is not yours", c.ID)
+		case c.Artillery():
+			return refuse("12.1", "artillery units never launch melee attacks (%s)", c.ID)
+		case u.Status != OnMap:
+			return refuse("12.1", "%s is not on the map", c.ID)
+		case st.used("meleed " + c.ID):
+			return refuse("12.1", "%s has already taken part in a melee this phase", c.ID)
+		case slices.Contains(cs, c):
+			return refuse("12.1", "%s is named twice", c.ID)
+		}
+		at := hex.MustParse(u.Hex)
+		if !g.sc.Map.Grid.Adjacent(at, m.Target) {
+			return refuse("12.1", "%s in %s is not next to %s", c.ID, at, m.Target)
+		}
+		if g.sc.CanalUnbridged(at, m.Target) {
+			return refuse("9.13", "%s may not melee attack across the unbridged canal hexside %s/%s", c.ID, at, m.Target)
+		}
+		attackers = append(attackers, u)
+		cs = append(cs, c)
+	}
+	if len(attackers) == 0 {
+		return refuse("12.1", "name the attacking units")
+	}
+	if err := g.orgProblem(cs, "12.14"); err != nil {
+		return err
+	}
+	st.use("attacked " + m.Target.String())
+	for _, u := range attackers {
+		st.use("meleed " + u.ID)
+	}
+	if g.d == nil {
+		return nil // the order check: legal as the state stands
+	}
+	// 6.6: the combat reveals both stacks.
+	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
+	g.defensiveFire(m.Target, defenders, attackers)
+	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
+	if len(attackers) == 0 {
+		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
+		g.updateControl()
+		return nil
+	}
+	att, def := 0, 0
+	for _, u := range attackers {
+		att += g.counter(u).MeleeAt(u.Steps)
+	}
+	for _, u := range defenders {
+		def += g.counter(u).MeleeAt(u.Steps)
+	}
+	var res, how string
+	var roll *dice.Roll
+	odds, _ := board.Odds(att, def)
+	switch {
+	case def > att:
+		res, how = "4/0", fmt.Sprintf("%d against %d: the defender is stronger, automatic 4/0 (12.8)", att, def)
+	case odds > 6:
+		res, how = "1/4", fmt.Sprintf("%d against %d is %d:1, above 6:1: automatic 1/4 (12.9)", att, def, odds)
+	default:
+		mod, why := 0, []string{}
+		switch {
+		case g.sc.BuiltUp(m.Target):
+			mod -= 2
+			why = append(why, "built-up -2 (12.6)")
+		case g.sc.Map.Terrain(m.Target) == "forest":
+			mod--
+			why = append(why, "forest -1 (12.6)")
+		}
+		across := true
+		for _, u := range attackers {
+			if !g.sc.WaterSide(hex.MustParse(u.Hex), m.Target) {
+				across = false
+			}
+		}
+		if across {
+			mod--
+			why = append(why, "all across canal or river -1 (12.6)")
+		}
+		r := g.roll(fmt.Sprintf("12.11 melee on %s at %d:1", m.Target, odds), "12.11", mod)
+		roll = &r
+		final := board.Clamp(r.Result, 1, 6)
+		res, _, _ = g.sc.Tables["melee"].Lookup(odds, final)
+		how = fmt.Sprintf("%d against %d is %d:1 (12.7), roll %d%s = %d: %s", att, def, odds, r.Values[0], modText(mod, why), final, res)
+	}
+	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "12.11", Text: "Melee on " + m.Target.String() + ": " + how, Roll: roll})
+	a, d := 0, 0
+	fmt.Sscanf(res, "%d/%d", &a, &d)
+	// 12.12: the defender absorbs his losses first; no carry-over.
+	if d > 0 {
+		dl := losses[other(side)]
+		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(dl), strings.Join(g.loseSteps(defenders, d, dl, "12.12", false), "; "))
+	}
+	if a > 0 {
+		al := losses[side]
+		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(al), strings.Join(g.loseSteps(attackers, a, al, "12.12", false), "; "))
+	}
+	g.updateControl()
+	if len(g.at(m.Target, other(side))) == 0 {
+		g.advance(side, m, attackers)
+	}
+	g.updateControl()
+	return nil
+}
+
+// defensiveFire is 11.0: every defending unit fires, combined per attacking hex. The
+// defender's allocation (11.2) is by default: every unit at the attacking hex with the
+// most melee factors; the losses (11.5), apportioned by the defender, fall only on the
+// participating attackers, most steps first.
+func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit) {
+	byHex := map[string][]*Unit{}
+	var hexes []string
+	for _, u := range attackers {
+		if _, ok := byHex[u.Hex]; !ok {
+			hexes = append(hexes, u.Hex)
+		}
+		byHex[u.Hex] = append(byHex[u.Hex], u)
+	}
+	best, bestF := "", -1
+	for _, h := range hexes {
+		f := 0
+		for _, u := range byHex[h] {
+			f += g.counter(u).MeleeAt(u.Steps)
+		}
+		if f > bestF {
+			best, bestF = h, f
+		}
+	}
+	factors := 0
+	for _, u := range defenders {
+		factors += g.counter(u).MeleeAt(u.Steps)
+	}
+	from := hex.MustParse(best)
+	mod, why := 0, []string{}
+	if g.sc.BuiltUp(from) {
+		mod--
+		why = append(why, "attackers in built-up -1 (11.3)")
+	}
+	if g.sc.WaterSide(from, target) {
+		mod++
+		why = append(why, "attackers across canal or river +1 (11.3)")
+	}
+	r := g.roll(fmt.Sprintf("11.4 defensive fire from %s into %s, %d factors", target, from, factors), "11.4", mod)
+	final := board.Clamp(r.Result, 1, 6)
+	res, col, _ := g.sc.Tables["defensive-fire"].Lookup(factors, final)
+	alloc := "every defender at the strongest attacking hex (default, 11.2)"
+	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
+		Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
+	if n, err := strconv.Atoi(res); err == nil && n > 0 {
+		g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[best], n, nil, "11.5", true), "; "))
+	}
+}
+
+// advance is 12.13: at least one surviving attacker must enter the vacated hex, up to
+// the stacking limit; zones of control are ignored, terrain prohibitions are not.
+func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
+	var alive []*Unit
+	for _, u := range attackers {
+		if u.Status == OnMap {
+			alive = append(alive, u)
+		}
+	}
+	if len(alive) == 0 {
+		return
+	}
+	want := alive
+	note := "default: every surviving attacker the stacking limit allows"
+	if m.Advance != nil {
+		note = "as ordered"
+		want = nil
+		for _, id := range m.Advance {
+			for _, u := range alive {
+				if strings.EqualFold(u.ID, id) {
+					want = append(want, u)
+				}
+			}
+		}
+	}
+	var moved []string
+	try := func(u *Unit) {
+		from := hex.MustParse(u.Hex)
+		if _, ok, _ := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), from, m.Target); !ok {
+			return
+		}
+		if g.stackProblem(append(g.at(m.Target, side), u)) != "" {
+			return
+		}
+		g.place(u, m.Target)
+		moved = append(moved, u.ID)
+	}
+	for _, u := range want {
+		try(u)
+	}
+	if len(moved) == 0 {
+		// 12.13: "he must advance at least one".
+		for _, u := range alive {
+			if len(moved) == 0 {
+				try(u)
+			}
+		}
+		note += "; the order named none that could, so the first that could advanced (12.13: at least one must)"
+	}
+	if len(moved) == 0 {
+		g.event("12.13", nil, "No attacker can advance into %s: terrain prohibits it (12.13)", m.Target)
+		return
+	}
+	g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
+}
+
+func unitList(g *game, us []*Unit) string {
+	var s []string
+	for _, u := range us {
+		s = append(s, fmt.Sprintf("%s %d step(s)", u.ID, u.Steps))
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,191 @@
+package mons1914
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// game is a state being worked on with its scenario: what both the order check and the
+// resolution use, so that a move is judged the same way in both.
+type game struct {
+	sc     *Scenario
+	st     *State
+	d      dice.Source // nil in the order check: combat is not tried there
+	events []adjudicator.Event
+}
+
+func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
+	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
+}
+
+func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
+
+func sideOf(c *Counter) adjudicator.Side { return adjudicator.Side(c.Side) }
+
+func other(s adjudicator.Side) adjudicator.Side {
+	if s == DE {
+		return BEF
+	}
+	return DE
+}
+
+// at lists the units of side (any side when "") in h, in order of arrival.
+func (g *game) at(h hex.Hex, side adjudicator.Side) []*Unit {
+	var out []*Unit
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
+		if u.Status == OnMap && u.Hex == h.String() && (side == "" || sideOf(g.counter(u)) == side) {
+			out = append(out, u)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Unit) int { return cmp.Compare(a.Arrived, b.Arrived) })
+	return out
+}
+
+// positions lists the hexes holding units of side.
+func (g *game) positions(side adjudicator.Side) []hex.Hex {
+	seen := map[hex.Hex]bool{}
+	var out []hex.Hex
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
+		if u.Status != OnMap || sideOf(g.counter(u)) != side {
+			continue
+		}
+		h := hex.MustParse(u.Hex)
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// zoc is the zone of control of side's units (7.1, 7.2).
+func (g *game) zoc(side adjudicator.Side) map[hex.Hex]bool {
+	return board.Zones(g.sc.Map, g.positions(side), g.sc.ZOCInto)
+}
+
+// sp is the stacking points of units (6.3, 6.4: a regiment is 4 SP at every step).
+func (g *game) sp(us []*Unit) int {
+	n := 0
+	for _, u := range us {
+		n += g.counter(u).SP
+	}
+	return n
+}
+
+// place puts u in h, on top of any units there, and switches control (3.2).
+func (g *game) place(u *Unit, h hex.Hex) {
+	g.st.Clock++
+	u.Status, u.Hex, u.Arrived = OnMap, h.String(), g.st.Clock
+	g.st.setControl(h, sideOf(g.counter(u)) == DE)
+}
+
+// updateControl applies 3.2's uncontested zones of control: a hex in one side's zone and
+// not the other's, holding no unit of the other side, belongs to the first.
+func (g *game) updateControl() {
+	dz, bz := g.zoc(DE), g.zoc(BEF)
+	for h := range dz {
+		if !bz[h] && len(g.at(h, BEF)) == 0 {
+			g.st.setControl(h, true)
+		}
+	}
+	for h := range bz {
+		if !dz[h] && len(g.at(h, DE)) == 0 {
+			g.st.setControl(h, false)
+		}
+	}
+	for _, h := range g.positions(DE) {
+		g.st.setControl(h, true)
+	}
+	for _, h := range g.positions(BEF) {
+		g.st.setControl(h, false)
+	}
+}
+
+// stackProblem says why units of side in h break 6.3 or 6.5, or "".
+func (g *game) stackProblem(us []*Unit) string {
+	if n := g.sp(us); n > 5 {
+		return fmt.Sprintf("%d stacking points, the limit is five (6.3; a German regiment is 4 SP at every step, 6.4)", n)
+	}
+	corps := ""
+	for _, u := range us {
+		c := g.counter(u)
+		if c.Side != "de" {
+			continue
+		}
+		if corps != "" && c.Corps != corps {
+			return fmt.Sprintf("units of %s and %s Corps may never occupy the same hex (6.5)", corps, c.Corps)
+		}
+		corps = c.Corps
+	}
+	return ""
+}
+
+// eliminate puts u in the dead pile, noting 4.5's surrounded condition.
+func (g *game) eliminate(u *Unit, rule string) {
+	c := g.counter(u)
+	h := hex.MustParse(u.Hex)
+	if c.Side == "bef" {
+		dz := g.zoc(DE)
+		u.Surrounded = board.Surrounded(g.sc.Map, h, func(x hex.Hex) bool { return dz[x] || len(g.at(x, DE)) > 0 })
+	}
+	u.Status, u.Hex, u.Steps = Dead, "", 0
+	if u.Surrounded {
+		g.event("4.5", nil, "%s eliminated in %s while surrounded: it counts twice (4.5)", u.ID, h)
+	} else {
+		g.event(rule, nil, "%s eliminated in %s", u.ID, h)
+	}
+}
+
+// loseSteps applies n step losses among units, the priority (the choosing player's order)
+// first, then the units with the most steps left. With strict (10.9, 11.5) no unit is
+// eliminated while another of them has more than one step; without it (12.12, "as each
+// sees fit") a unit named in the priority takes losses until it is eliminated, and only
+// the default spreads them. It returns what was applied.
+func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, strict bool) []string {
+	var out []string
+	for ; n > 0; n-- {
+		alive := slices.DeleteFunc(slices.Clone(units), func(u *Unit) bool { return u.Status != OnMap })
+		if len(alive) == 0 {
+			break
+		}
+		multi := slices.ContainsFunc(alive, func(u *Unit) bool { return u.Steps > 1 })
+		pick := func(u *Unit) bool { return !multi || u.Steps > 1 }
+		named := pick
+		if !strict {
+			named = func(*Unit) bool { return true }
+		}
+		var target *Unit
+		for _, id := range priority {
+			for _, u := range alive {
+				if strings.EqualFold(u.ID, id) && named(u) && target == nil {
+					target = u
+				}
+			}
+		}
+		if target == nil {
+			for _, u := range alive {
+				if pick(u) && (target == nil || u.Steps > target.Steps) {
+					target = u
+				}
+			}
+		}
+		target.Steps--
+		if target.Steps == 0 {
+			target.Steps = 1 // eliminate reads the hex and resets it
+			g.eliminate(target, rule)
+			out = append(out, target.ID+" eliminated")
+		} else {
+			out = append(out, fmt.Sprintf("%s to %d step(s)", target.ID, target.Steps))
+		}
+	}
+	return out
+}

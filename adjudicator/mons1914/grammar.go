@@ -1,0 +1,173 @@
+package mons1914
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// item is one parsed order line.
+type item struct {
+	line    orders.Line
+	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses
+	text    string // canonical text
+	rule    string
+	move    Move
+	bombard Bombard
+	melee   Melee
+	seq     string
+	err     error
+}
+
+// parseLine reads one order line (the grammar is in templates/mons1914-help.txt).
+func (sc *Scenario) parseLine(l orders.Line) item {
+	it := item{line: l}
+	f := l.Fields
+	bad := func(rule, format string, args ...any) item {
+		it.rule, it.err = rule, fmt.Errorf(format, args...)
+		return it
+	}
+	unitIDs := func(ws []string) ([]string, error) {
+		var out []string
+		for _, w := range ws {
+			for _, id := range strings.Split(w, ",") {
+				if id == "" {
+					continue
+				}
+				c, ok := sc.Counter(id)
+				if !ok {
+					return nil, fmt.Errorf("no unit %q: write unit ids as printed, e.g. III/8/5 or 1/NF (2.6)", id)
+				}
+				out = append(out, c.ID)
+			}
+		}
+		return out, nil
+	}
+	switch kw := l.Keyword(); kw {
+	case "MOVE", "MARCH":
+		it.rule = "9.0"
+		if len(f) == 2 && strings.EqualFold(f[1], "NONE") && kw == "MOVE" {
+			it.kind, it.text = "none-move", "MOVE NONE"
+			return it
+		}
+		if len(f) < 3 {
+			return bad("9.1", "want %s <units> <path>, e.g. %s 1/NF 2908-2909-3009", kw, kw)
+		}
+		path := f[len(f)-1]
+		exit := false
+		if p, ok := strings.CutSuffix(strings.ToUpper(path), "-OFF"); ok {
+			path, exit = p, true
+		}
+		hs, err := parsePath(path)
+		if err != nil {
+			return bad("9.1", "path %q: %v", f[len(f)-1], err)
+		}
+		ids, err := unitIDs(f[1 : len(f)-1])
+		if err != nil {
+			return bad("2.6", "%v", err)
+		}
+		it.kind = "move"
+		it.move = Move{March: kw == "MARCH", Units: ids, Path: hs, Exit: exit}
+		it.text = it.move.String()
+		if it.move.March {
+			it.rule = "9.20"
+		}
+	case "BOMBARD", "MELEE":
+		it.rule = map[string]string{"BOMBARD": "10.0", "MELEE": "12.0"}[kw]
+		if len(f) < 4 || !strings.EqualFold(f[2], "WITH") {
+			return bad(it.rule, "want %s <hex> WITH <units>", kw)
+		}
+		h, err := hex.Parse(f[1])
+		if err != nil {
+			return bad(it.rule, "%v", err)
+		}
+		rest := f[3:]
+		tailWord := map[string]string{"BOMBARD": "LOSSES", "MELEE": "ADVANCE"}[kw]
+		var tail []string
+		hasTail := false
+		for i, w := range rest {
+			if strings.EqualFold(w, tailWord) {
+				tail, rest, hasTail = rest[i+1:], rest[:i], true
+				break
+			}
+		}
+		ids, err := unitIDs(rest)
+		if err != nil {
+			return bad("2.6", "%v", err)
+		}
+		tailIDs, err := unitIDs(tail)
+		if err != nil {
+			return bad("2.6", "%v", err)
+		}
+		if hasTail && tailIDs == nil {
+			tailIDs = []string{}
+		}
+		it.kind = "combat"
+		if kw == "BOMBARD" {
+			it.bombard = Bombard{Target: h, Guns: ids, Losses: tailIDs}
+			it.text = it.bombard.String()
+		} else {
+			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs}
+			it.text = it.melee.String()
+		}
+	case "COMBAT":
+		if len(f) != 2 || !strings.EqualFold(f[1], "NONE") {
+			return bad("10.0", "want COMBAT NONE")
+		}
+		it.kind, it.text, it.rule = "none-combat", "COMBAT NONE", "10.0"
+	case "PASS":
+		it.kind, it.text, it.rule = "pass", "PASS", "5.1"
+	case "SEQUENCE":
+		if len(f) != 2 {
+			return bad("5.3", "want SEQUENCE move/fight, fight/move, fight/fight or move/move")
+		}
+		s := strings.ToLower(f[1])
+		ok := false
+		for _, q := range Sequences {
+			ok = ok || q == s
+		}
+		if !ok {
+			return bad("5.3", "want SEQUENCE move/fight, fight/move, fight/fight or move/move")
+		}
+		it.kind, it.seq, it.text, it.rule = "sequence", s, "SEQUENCE "+s, "5.3"
+	case "THEN":
+		it.kind, it.text, it.rule = "then", "THEN", "5.3"
+	case "TOP":
+		if len(f) != 3 {
+			return bad("6.6", "want TOP <hex> <unit>")
+		}
+		h, err := hex.Parse(f[1])
+		if err != nil {
+			return bad("6.6", "%v", err)
+		}
+		ids, err := unitIDs(f[2:])
+		if err != nil {
+			return bad("2.6", "%v", err)
+		}
+		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
+	case "LOSSES":
+		ids, err := unitIDs(f[1:])
+		if err != nil || len(ids) == 0 {
+			return bad("12.12", "want LOSSES <units, first to lose a step first>")
+		}
+		it.kind, it.text, it.rule = "losses", "LOSSES "+strings.Join(ids, " "), "12.12"
+	case "BOMBARDMENT", "FIRE", "ATTACK":
+		return bad("10.0", "unknown order %s: bombard with BOMBARD <hex> WITH <guns>, attack with MELEE <hex> WITH <units>", kw)
+	default:
+		return bad("5.1", "unknown order %q: see HELP for the orders of Mons 1914", kw)
+	}
+	return it
+}
+
+func parsePath(s string) ([]hex.Hex, error) {
+	if !strings.Contains(s, "-") {
+		h, err := hex.Parse(s)
+		if err != nil {
+			return nil, err
+		}
+		return []hex.Hex{h}, nil
+	}
+	return orders.ParsePath(s)
+}

@@ -1,0 +1,412 @@
+// Package mons1914 adjudicates The Old Contemptibles: The Battle of Mons, 1914 (rulebook
+// 004): the German 1st Army against the BEF, 14 game turns of a German player turn
+// (movement, then bombardment and melee) and a British player turn in the sequence the
+// British player declares (5.3). It is built on the shared kit: the map, the terrain
+// effects table and the results tables are data files read by package board
+// (data/README is the map's own header), and the map is drawn by package mapview.
+//
+// The ruleset is pure: state, orders and dice in; state and events out.
+package mons1914
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// Name is the ruleset's name in games and on the command line.
+const Name = "mons1914"
+
+// Rules is the Mons 1914 ruleset.
+type Rules struct{ sc *Scenario }
+
+var _ adjudicator.Ruleset = (*Rules)(nil)
+
+// New returns the ruleset with the scenario shipped in data/.
+func New() (*Rules, error) {
+	sc, err := LoadScenario()
+	if err != nil {
+		return nil, fmt.Errorf("load mons1914 scenario: %w", err)
+	}
+	return &Rules{sc: sc}, nil
+}
+
+// Scenario returns the loaded scenario.
+func (r *Rules) Scenario() *Scenario { return r.sc }
+
+// Name implements adjudicator.Ruleset.
+func (r *Rules) Name() string { return Name }
+
+// Title implements adjudicator.Ruleset.
+func (r *Rules) Title() string { return "The Old Contemptibles: The Battle of Mons, 1914" }
+
+// Sides implements adjudicator.Ruleset.
+func (r *Rules) Sides() []adjudicator.SideInfo {
+	return []adjudicator.SideInfo{{ID: DE, Name: "German"}, {ID: BEF, Name: "British"}}
+}
+
+// OptionNames implements adjudicator.Ruleset: the game has no optional rules.
+func (r *Rules) OptionNames() map[string]string { return map[string]string{} }
+
+// New implements adjudicator.Ruleset: British units on their printed hexes (3.1), German
+// units off the map (3.1, 8.0), the British in control of every hex (3.2), turn 1.
+func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+	for k, v := range opts {
+		if v {
+			return nil, fmt.Errorf("mons1914 has no option %q", k)
+		}
+	}
+	st := &State{T: 1, P: PhaseGermanMove}
+	g := &game{sc: r.sc, st: st}
+	for _, c := range r.sc.Counters {
+		st.Units = append(st.Units, Unit{ID: c.ID, Status: Waiting, Steps: c.Steps})
+	}
+	for _, c := range r.sc.Counters {
+		if c.Side == "bef" {
+			g.place(st.unit(c.ID), c.Start)
+		}
+	}
+	return st, nil
+}
+
+// Decode implements adjudicator.Ruleset.
+func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+	var st State
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return nil, fmt.Errorf("decode mons1914 state: %w", err)
+	}
+	return &st, nil
+}
+
+// Encode implements adjudicator.Ruleset.
+func (r *Rules) Encode(s adjudicator.State) ([]byte, error) { return json.Marshal(s.(*State)) }
+
+const (
+	keyOrders   = "orders"
+	keySequence = "sequence"
+	keyLosses   = "losses"
+	phaseStand  = "standing"
+)
+
+func phaseKey(turn int, p string) string { return fmt.Sprintf("%d.%s", turn, p) }
+
+func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side, key string) (adjudicator.Order, bool) {
+	for _, o := range filed {
+		if o.Phase == phase && o.Side == side && o.Key == key {
+			return o, true
+		}
+	}
+	return adjudicator.Order{}, false
+}
+
+// phaseOrder is the order of the phases in a turn.
+var phaseOrder = []string{PhaseGermanMove, PhaseGermanCombat, PhaseBritish1, PhaseBritish2}
+
+// route is the phase of the current turn an order line of side is for.
+func route(st *State, side adjudicator.Side, kind, seq string, afterThen bool) (string, error) {
+	if side == DE {
+		switch kind {
+		case "move", "none-move":
+			return PhaseGermanMove, nil
+		case "combat", "none-combat":
+			return PhaseGermanCombat, nil
+		case "pass":
+			if st.P == PhaseGermanMove || st.P == PhaseGermanCombat {
+				return st.P, nil
+			}
+		case "sequence", "then":
+			return "", fmt.Errorf("%s is the British player's (5.3)", strings.ToUpper(kind))
+		}
+		return "", fmt.Errorf("it is not your player turn")
+	}
+	first, second, _ := strings.Cut(seq, "/")
+	want := map[string]string{"move": "move", "none-move": "move", "combat": "fight", "none-combat": "fight"}[kind]
+	switch {
+	case kind == "pass":
+		if st.P == PhaseBritish1 || st.P == PhaseBritish2 {
+			return st.P, nil
+		}
+		return "", fmt.Errorf("PASS is for the phase the game waits for; it is not your player turn")
+	case first == second:
+		if want != first {
+			return "", fmt.Errorf("your sequence %s has no %s phase (5.3)", seq, map[string]string{"move": "movement", "fight": "combat"}[want])
+		}
+		if afterThen {
+			return PhaseBritish2, nil
+		}
+		return PhaseBritish1, nil
+	case want == first:
+		return PhaseBritish1, nil
+	default:
+		return PhaseBritish2, nil
+	}
+}
+
+// Check implements adjudicator.Ruleset.
+func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+	st := s.(*State)
+	var out []adjudicator.Checked
+	seq := st.Sequence
+	if o, ok := findOrder(filed, phaseKey(st.T, PhaseBritish1), BEF, keySequence); ok && seq == "" {
+		seq = strings.ToLower(strings.TrimPrefix(o.Text, "SEQUENCE "))
+	}
+	items := make([]item, len(lines))
+	for i, l := range lines {
+		items[i] = r.sc.parseLine(l)
+		if items[i].kind == "sequence" && items[i].err == nil && side == BEF {
+			seq = items[i].seq
+		}
+	}
+	if seq == "" {
+		seq = "move/fight"
+	}
+	byPhase := map[string][]int{}
+	afterThen := false
+	for i := range items {
+		it := &items[i]
+		c := adjudicator.Checked{Line: it.line, Rule: it.rule}
+		if it.err != nil {
+			c.Reason = it.err.Error()
+			out = append(out, c)
+			continue
+		}
+		switch it.kind {
+		case "top", "losses":
+			key := keyLosses
+			if it.kind == "top" {
+				key = "top " + it.line.Fields[1]
+			}
+			c.OK, c.Reason = true, "standing order, until replaced"
+			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+			out = append(out, c)
+			continue
+		case "then":
+			afterThen = true
+			c.OK, c.Reason = true, "the lines below are for your second phase (5.3)"
+			out = append(out, c)
+			continue
+		case "sequence":
+			switch {
+			case side != BEF:
+				c.Reason = "the British player declares the sequence (5.3)"
+			case st.P != PhaseGermanMove && st.P != PhaseGermanCombat && st.P != PhaseBritish1:
+				c.Reason = "the sequence is declared at the start of the British player turn and fixed until the next (5.3)"
+			default:
+				c.OK, c.Reason = true, "declared for this turn's British player turn"
+				c.Orders = []adjudicator.Order{{Phase: phaseKey(st.T, PhaseBritish1), Side: BEF, Key: keySequence, Kind: "sequence", Text: it.text, Summary: "British sequence, turn " + strconv.Itoa(st.T)}}
+			}
+			out = append(out, c)
+			continue
+		}
+		p, err := route(st, side, it.kind, seq, afterThen)
+		if err == nil && slices.Index(phaseOrder, p) < slices.Index(phaseOrder, st.P) {
+			err = fmt.Errorf("that phase of turn %d is over", st.T)
+		}
+		if st.Over() {
+			err = fmt.Errorf("the game is over")
+		}
+		if err != nil {
+			c.Reason = err.Error()
+			out = append(out, c)
+			continue
+		}
+		byPhase[p] = append(byPhase[p], len(out))
+		out = append(out, c)
+	}
+	// Try the orders for the current phase on a copy of the state; hold the others.
+	for _, p := range phaseOrder {
+		idx := byPhase[p]
+		if len(idx) == 0 {
+			continue
+		}
+		var texts []string
+		now := p == st.P
+		g := &game{sc: r.sc, st: st.clone()}
+		allOK := true
+		for _, k := range idx {
+			it := &items[slices.IndexFunc(items, func(x item) bool { return x.line.No == out[k].Line.No })]
+			out[k].OK = true
+			if now {
+				if err := g.execute(side, *it, nil); err != nil {
+					out[k].OK, out[k].Reason = false, err.Error()
+					if re, ok := err.(*ruleErr); ok {
+						out[k].Rule = re.rule
+					}
+					allOK = false
+					continue
+				}
+				out[k].Reason = "legal as the state stands"
+			} else {
+				out[k].Reason = "held for " + (&State{P: p, Sequence: seq}).PhaseTitle()
+			}
+			texts = append(texts, it.text)
+		}
+		if !allOK {
+			continue
+		}
+		last := idx[len(idx)-1]
+		out[last].Orders = []adjudicator.Order{{Phase: phaseKey(st.T, p), Side: side, Key: keyOrders, Kind: "orders",
+			Text: strings.Join(texts, "\n"), Summary: fmt.Sprintf("orders for turn %d, %s", st.T, (&State{P: p, Sequence: seq}).PhaseTitle())}}
+	}
+	return out
+}
+
+// execute carries out one order line on g (check-only when d is nil).
+func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string) error {
+	switch it.kind {
+	case "move":
+		return g.move(side, it.move)
+	case "combat":
+		if it.melee.Attackers != nil {
+			return g.melee(side, it.melee, losses)
+		}
+		return g.bombard(side, it.bombard)
+	}
+	return nil
+}
+
+// Waiting implements adjudicator.Ruleset.
+func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+	st := s.(*State)
+	if st.Over() {
+		return nil
+	}
+	side := DE
+	if st.P == PhaseBritish1 || st.P == PhaseBritish2 {
+		side = BEF
+	}
+	if _, ok := findOrder(filed, phaseKey(st.T, st.P), side, keyOrders); ok {
+		return nil
+	}
+	return []adjudicator.Side{side}
+}
+
+// Inputs implements adjudicator.Ruleset.
+func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	var in []adjudicator.Order
+	for _, o := range filed {
+		if o.Phase == phaseStand || o.Phase == phaseKey(st.T, st.P) ||
+			(st.P == PhaseBritish1 && o.Phase == phaseKey(st.T, PhaseBritish1)) {
+			in = append(in, o)
+		}
+	}
+	return in
+}
+
+// Defaults implements adjudicator.Ruleset: nothing done in the phase (PASS); the German
+// units due to enter still enter (8.3).
+func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+	var out []adjudicator.Order
+	for _, c := range r.Check(s, side, []orders.Line{{No: 1, Text: "PASS", Fields: []string{"PASS"}}}, filed) {
+		out = append(out, c.Orders...)
+	}
+	return out
+}
+
+// Resolve implements adjudicator.Ruleset.
+func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+	st := s.(*State).clone()
+	g := &game{sc: r.sc, st: st, d: d}
+	var out adjudicator.Outcome
+	var own, seqOrder *adjudicator.Order
+	losses := map[adjudicator.Side][]string{}
+	for i := range inputs {
+		o := &inputs[i]
+		switch {
+		case o.Phase == phaseStand && strings.HasPrefix(o.Key, "top "):
+			if st.Top == nil {
+				st.Top = map[string]string{}
+			}
+			f := strings.Fields(o.Text)
+			st.Top[f[1]] = f[2]
+		case o.Phase == phaseStand && o.Key == keyLosses:
+			losses[o.Side] = strings.Fields(o.Text)[1:]
+		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
+			seqOrder = o
+		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
+			own = o
+			out.Consumed = append(out.Consumed, o.ID())
+		}
+	}
+	if seqOrder != nil {
+		out.Consumed = append(out.Consumed, seqOrder.ID())
+	}
+	side := DE
+	switch st.P {
+	case PhaseGermanMove:
+		st.Used = nil
+	case PhaseGermanCombat:
+		st.Used = slices.DeleteFunc(st.Used, func(w string) bool { return !strings.HasPrefix(w, "marched ") })
+	case PhaseBritish1:
+		side = BEF
+		st.Used = nil
+		st.Sequence = "move/fight"
+		how := "default: none declared (5.3)"
+		if seqOrder != nil {
+			st.Sequence, how = strings.ToLower(strings.TrimPrefix(seqOrder.Text, "SEQUENCE ")), "as declared"
+		}
+		g.event("5.3", nil, "The British player turn of Game Turn %d goes %s (%s)", st.T, st.Sequence, how)
+	case PhaseBritish2:
+		side = BEF
+		st.Used = nil
+	case PhaseOver:
+		return out, fmt.Errorf("the game is over")
+	}
+	if own != nil {
+		var lines []orders.Line
+		for i, t := range strings.Split(own.Text, "\n") {
+			lines = append(lines, orders.Line{No: i + 1, Text: t, Fields: strings.Fields(t)})
+		}
+		// 5.2: bombardment before melee in every combat phase.
+		var bombards, melees []item
+		for _, l := range lines {
+			it := r.sc.parseLine(l)
+			switch {
+			case it.err != nil || it.kind == "pass" || strings.HasPrefix(it.kind, "none"):
+			case it.kind == "combat" && it.melee.Attackers != nil:
+				melees = append(melees, it)
+			case it.kind == "combat":
+				bombards = append(bombards, it)
+			default:
+				if err := g.execute(side, it, nil); err != nil {
+					g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
+				} else {
+					g.event(it.rule, []adjudicator.Side{side}, "%s", it.text)
+				}
+			}
+		}
+		for _, it := range append(bombards, melees...) {
+			if err := g.execute(side, it, losses); err != nil {
+				g.event(ruleOf(err), nil, "Not carried out: %s: %v", it.text, err)
+			}
+		}
+	}
+	switch st.P {
+	case PhaseGermanMove:
+		g.autoEnter()
+		st.P = PhaseGermanCombat
+	case PhaseGermanCombat:
+		st.P = PhaseBritish1
+	case PhaseBritish1:
+		st.P = PhaseBritish2
+	case PhaseBritish2:
+		g.endOfTurn()
+	}
+	out.State = st
+	out.Events = g.events
+	return out, nil
+}
+
+func ruleOf(err error) string {
+	if re, ok := err.(*ruleErr); ok {
+		return re.rule
+	}
+	return "5.1"
+}

@@ -1,0 +1,145 @@
+package mons1914
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// Legend is how the Mons map is drawn.
+var Legend = mapview.Legend{
+	Terrain: []mapview.Symbol{
+		{Name: "clear", Char: '.', Text: "clear"},
+		{Name: "forest", Char: 'f', Text: "forest"},
+		{Name: "industrial", Char: 'I', Text: "built-up industrial"},
+		{Name: "residential", Char: 'R', Text: "built-up residential"},
+	},
+	Sides: []mapview.SideSymbol{
+		{Name: "railbridge", Char: 'H', Point: true, Text: "rail bridge"},
+		{Name: "bridge", Char: '#', Point: true, Text: "road bridge"},
+		{Name: "road", Char: ':', Point: true, Text: "road across the hexside"},
+		{Name: "canal", Char: '=', Text: "canal"},
+		{Name: "river", Char: '~', Text: "river"},
+	},
+	Marks: []mapview.Symbol{
+		{Char: 'g', Text: "German-controlled hex (3.2; unmarked hexes are British)"},
+		{Char: 'G', Text: "German units: G2 two units, G* an enemy stack (top unit in the key, 6.6)"},
+		{Char: 'B', Text: "British units, as G"},
+		{Char: 'E', Text: "entry hex (3.1)"},
+		{Char: 'X', Text: "exit hex (4.4)"},
+	},
+}
+
+// top is the unit shown on top of a stack (6.6): the owner's TOP choice if it is
+// there, else the unit that arrived first.
+func (g *game) top(h hex.Hex, us []*Unit) *Unit {
+	if id, ok := g.st.Top[h.String()]; ok {
+		for _, u := range us {
+			if u.ID == id {
+				return u
+			}
+		}
+	}
+	return us[0]
+}
+
+// Map implements adjudicator.Ruleset: what side may see (6.6: only the top unit of an
+// enemy stack, and that it is a stack).
+func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	g := &game{sc: r.sc, st: st}
+	cells := map[hex.Hex]string{}
+	var key []string
+	for _, h := range r.sc.Map.Hexes() {
+		mark := " "
+		switch {
+		case st.germanControls(h):
+			mark = "g"
+		case r.sc.Map.InSet("entry", h):
+			mark = "E"
+		case r.sc.Map.InSet("exit", h):
+			mark = "X"
+		}
+		cell := mark
+		for _, sd := range []adjudicator.Side{DE, BEF} {
+			us := g.at(h, sd)
+			if len(us) == 0 {
+				continue
+			}
+			letter := map[adjudicator.Side]string{DE: "G", BEF: "B"}[sd]
+			if sd == side {
+				cell += fmt.Sprintf("%s%d", letter, len(us))
+				var names []string
+				for _, u := range us {
+					names = append(names, unitName(g, u))
+				}
+				key = append(key, fmt.Sprintf("%s %s: %s", h, letter, strings.Join(names, ", ")))
+				continue
+			}
+			t := g.top(h, us)
+			more := ""
+			cell += letter
+			if len(us) > 1 {
+				cell += "*"
+				more = " and more: a stack (6.6)"
+			}
+			key = append(key, fmt.Sprintf("%s %s: %s%s", h, letter, t.ID, more))
+		}
+		if cell != " " {
+			cells[h] = cell
+		}
+	}
+	slices.Sort(key)
+	return mapview.Render(mapview.View{
+		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sideName(side), st.T, st.PhaseTitle()),
+		Map:   r.sc.Map, Legend: Legend, Cells: cells,
+		Key: append([]string{"Units (yours in full; the enemy's top unit only, 6.6):"}, key...),
+	})
+}
+
+func sideName(s adjudicator.Side) string {
+	if s == DE {
+		return "German"
+	}
+	return "British"
+}
+
+func unitName(g *game, u *Unit) string {
+	c := g.counter(u)
+	if c.Steps > 1 {
+		return fmt.Sprintf("%s(%d)", u.ID, u.Steps)
+	}
+	return u.ID
+}
+
+// Status implements adjudicator.Ruleset.
+func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	g := &game{sc: r.sc, st: st}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game Turn %d of %d, %s.\n", st.T, LastTurn, st.PhaseTitle())
+	if st.Over() {
+		b.WriteString(mapview.Wrap(st.Verdict, "  "))
+		return b.String()
+	}
+	counts := map[string]map[string]int{"de": {}, "bef": {}}
+	for i := range st.Units {
+		u := &st.Units[i]
+		counts[g.counter(u).Side][u.Status]++
+	}
+	fmt.Fprintf(&b, "German units: %d on the map, %d still to enter, %d dead.\n", counts["de"][OnMap], counts["de"][Waiting], counts["de"][Dead])
+	sc := g.score(false)
+	fmt.Fprintf(&b, "British units: %d on the map, %d exited, %d dead (%d surrounded, 4.5).\n", counts["bef"][OnMap], sc.Exited, sc.Dead, sc.Surrounded)
+	held := 0
+	for _, h := range r.sc.Map.Set("bridgehead") {
+		if st.germanControls(h) {
+			held++
+		}
+	}
+	fmt.Fprintf(&b, "Bridge hexes German-controlled: %d of 6 (4.2). Bavai: %s.\n", held, map[bool]string{true: "German", false: "British"}[sc.Bavai])
+	return b.String()
+}
