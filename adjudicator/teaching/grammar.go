@@ -19,11 +19,11 @@ type item struct {
 	Kind  string    // PLACE: inf, mg, army, marine; MOVE, CHIP: army, marine or ""
 	Chip  string    // MOVE: the chip filter ("black", "blue", "plain", ""); CHIP and FIRE: the chip
 	Shell string    // SHELL: he or smoke
-	N     int       // PLACE, MOVE, CHIP: how many (0: CHIP all)
-	Hex   hex.Hex   // PLACE, SHELL, CHIP, FIRE target
+	N     int       // PLACE (in each hex), MOVE, CHIP: how many (0: CHIP all)
+	Hex   hex.Hex   // SHELL, CHIP, FIRE target
 	Path  []hex.Hex // MOVE
 	Side  hex.Hexside
-	From  []hex.Hex // FIRE: the firing units' hexes
+	From  []hex.Hex // FIRE: the firing units' hexes; PLACE: the hexes
 }
 
 // canonical writes the item back as the one way the game spells it.
@@ -34,7 +34,7 @@ func (it item) canonical() string {
 	case "PASS":
 		return "PASS"
 	case "PLACE":
-		return fmt.Sprintf("PLACE %s %s %d", strings.ToUpper(it.Kind), it.Hex, it.N)
+		return fmt.Sprintf("PLACE %s %s %d", strings.ToUpper(it.Kind), hexList(it.From), it.N)
 	case "SHELL":
 		return fmt.Sprintf("SHELL %s %s", strings.ToUpper(it.Shell), it.Hex)
 	case "MOVE":
@@ -68,13 +68,17 @@ func (it item) canonical() string {
 		}
 		return s
 	case "FIRE":
-		fs := make([]string, len(it.From))
-		for i, h := range it.From {
-			fs[i] = h.String()
-		}
-		return fmt.Sprintf("FIRE %s AT %s %s", strings.Join(fs, " "), it.Hex, strings.ToUpper(it.Chip))
+		return fmt.Sprintf("FIRE %s AT %s %s", hexList(it.From), it.Hex, strings.ToUpper(it.Chip))
 	}
 	return it.Verb
+}
+
+func hexList(hs []hex.Hex) string {
+	s := make([]string, len(hs))
+	for i, h := range hs {
+		s[i] = h.String()
+	}
+	return strings.Join(s, " ")
 }
 
 var errUsage = errors.New("usage")
@@ -94,22 +98,28 @@ func parse(l orders.Line) (item, error) {
 			return it, errors.New("expected PASS alone on its line")
 		}
 	case "PLACE":
-		if len(f) < 3 || len(f) > 4 {
-			return it, errors.New("expected PLACE <MG|INF|ARMY|MARINE> <hex> [count], e.g. PLACE ARMY 0306 3")
+		if len(f) < 3 {
+			return it, errors.New("expected PLACE <MG|INF|ARMY|MARINE> <hex> [<hex> ...] [count], e.g. PLACE ARMY 0306 3 or PLACE INF 0118 0418")
 		}
 		it.Kind = strings.ToLower(f[1])
 		if kindSide[it.Kind] == "" {
 			return it, fmt.Errorf("%q: expected MG, INF, ARMY or MARINE", f[1])
 		}
-		h, err := hex.Parse(f[2])
-		if err != nil {
-			return it, err
+		words := f[2:]
+		it.N = 1
+		if last := words[len(words)-1]; len(last) < 4 && len(words) > 1 {
+			n, err := strconv.Atoi(last)
+			if err != nil || n < 1 || n > MaxStack {
+				return it, fmt.Errorf("%q: expected a count of 1 to 3 units in each hex (set-up: American units may stack up to 3 high)", last)
+			}
+			it.N, words = n, words[:len(words)-1]
 		}
-		it.Hex, it.N = h, 1
-		if len(f) == 4 {
-			if it.N, err = orders.ParseCount(f[3]); err != nil {
+		for _, w := range words {
+			h, err := hex.Parse(w)
+			if err != nil {
 				return it, err
 			}
+			it.From = append(it.From, h)
 		}
 	case "SHELL":
 		if len(f) < 2 || len(f) > 3 {

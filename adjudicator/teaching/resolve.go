@@ -95,7 +95,7 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 		}
 	}
 	for _, it := range byVerb(items, "PLACE") {
-		ps = append(ps, Placement{Side: side, Kind: it.Kind, Hex: it.Hex, N: it.N})
+		ps = append(ps, it.placements(side)...)
 	}
 	if err := res.r.sc.checkSetup(ps); err != nil {
 		return fmt.Errorf("set-up: %w", err)

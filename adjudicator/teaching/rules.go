@@ -259,7 +259,6 @@ func refuseVerbs(items []item, out []adjudicator.Checked, allowed []string, what
 func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator.Checked) {
 	refuseVerbs(items, out, []string{"SETUP", "PLACE"}, "the set-up")
 	mix := r.sc.Mixes[st.Mix]
-	var ps []Placement
 	def := -1
 	for i, it := range items {
 		if !out[i].OK {
@@ -275,18 +274,34 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not a %s unit", strings.ToUpper(it.Kind), sideName(side))
 			continue
 		}
-		ps = append(ps, Placement{Side: side, Kind: it.Kind, Hex: it.Hex, N: it.N})
-		out[i].Reason = fmt.Sprintf("%d %s in %s", it.N, it.Kind, it.Hex)
+		out[i].Reason = fmt.Sprintf("%d %s in each of %s", it.N, it.Kind, hexList(it.From))
 	}
-	if def >= 0 && len(ps) > 0 {
+	places := len(byVerb(items, "PLACE"))
+	if def >= 0 && places > 0 {
 		out[def].OK, out[def].Reason = false, "SETUP DEFAULT and PLACE lines exclude each other"
 		return
 	}
-	if def >= 0 || len(ps) == 0 {
+	if def >= 0 || places == 0 {
 		return
 	}
-	// The placement must be the whole mix of the side, and legal (rule 1).
-	var errs []string
+	var ps []Placement
+	// Each placement must be legal; the lines must place the whole mix of the side.
+	last := -1
+	for i, it := range items {
+		if !out[i].OK || it.Verb != "PLACE" {
+			continue
+		}
+		last = i
+		from := len(ps)
+		ps = append(ps, it.placements(side)...)
+		for _, err := range r.sc.setupErrors(ps)[from:] {
+			if err != nil {
+				out[i].OK, out[i].Reason = false, err.Error()
+				break
+			}
+		}
+	}
+	var short []string
 	for _, k := range []string{"inf", "mg", "army", "marine"} {
 		if kindSide[k] != side {
 			continue
@@ -298,19 +313,11 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 			}
 		}
 		if want != got {
-			errs = append(errs, fmt.Sprintf("%d %s placed, the mix has %d", got, k, want))
+			short = append(short, fmt.Sprintf("%d %s placed, the mix has %d", got, k, want))
 		}
 	}
-	if err := r.sc.checkSetup(ps); err != nil {
-		errs = append(errs, strings.ReplaceAll(err.Error(), "\n", "; "))
-	}
-	if len(errs) > 0 {
-		for i := range out {
-			if out[i].OK && items[i].Verb == "PLACE" {
-				out[i].OK, out[i].Reason = false, "the set-up is not legal: "+strings.Join(errs, "; ")
-				break
-			}
-		}
+	if len(short) > 0 && last >= 0 && out[last].OK {
+		out[last].OK, out[last].Reason = false, "the set-up is not complete: "+strings.Join(short, "; ")+" (or send SETUP DEFAULT)"
 	}
 }
 

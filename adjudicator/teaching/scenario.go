@@ -243,27 +243,42 @@ func (sc *Scenario) AmericanSetupHex(h hex.Hex) bool {
 // checkSetup checks a complete set-up against the set-up paragraphs' stacking and set-up areas.
 func (sc *Scenario) checkSetup(ps []Placement) error {
 	var errs []error
-	count := map[hex.Hex]int{}
-	for _, p := range ps {
-		count[p.Hex] += p.N
-		switch p.Side {
-		case German:
-			if !sc.GermanSetupHex(p.Hex) {
-				errs = append(errs, fmt.Errorf("%s: set-up: Germans set up in bunkers, main or support trenches south of hexrow 16", p.Hex))
-			}
-			if count[p.Hex] > 1 {
-				errs = append(errs, fmt.Errorf("%s: set-up: only 1 German unit is allowed in a hex", p.Hex))
-			}
-		case American:
-			if !sc.AmericanSetupHex(p.Hex) {
-				errs = append(errs, fmt.Errorf("%s: set-up: Americans set up in or north of the support trench north of hexrow 16", p.Hex))
-			}
-			if count[p.Hex] > 3 {
-				errs = append(errs, fmt.Errorf("%s: set-up: American units may stack up to 3 high", p.Hex))
-			}
+	for _, e := range sc.setupErrors(ps) {
+		if e != nil {
+			errs = append(errs, e)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// setupErrors gives, for each placement, what is wrong with it (nil: nothing), so that
+// an order check can refuse the line that placed it.
+func (sc *Scenario) setupErrors(ps []Placement) []error {
+	errs := make([]error, len(ps))
+	count := map[hex.Hex]int{}
+	for i, p := range ps {
+		count[p.Hex] += p.N
+		switch {
+		case p.Side == German && !sc.GermanSetupHex(p.Hex):
+			errs[i] = fmt.Errorf("%s: set-up: Germans set up in bunkers, main or support trenches south of hexrow 16", p.Hex)
+		case p.Side == German && count[p.Hex] > 1:
+			errs[i] = fmt.Errorf("%s: set-up: only 1 German unit is allowed in a hex", p.Hex)
+		case p.Side == American && !sc.AmericanSetupHex(p.Hex):
+			errs[i] = fmt.Errorf("%s: set-up: Americans set up in or north of the support trench north of hexrow 16", p.Hex)
+		case p.Side == American && count[p.Hex] > MaxStack:
+			errs[i] = fmt.Errorf("%s: set-up: American units may stack up to 3 high", p.Hex)
+		}
+	}
+	return errs
+}
+
+// placements are the units a PLACE line puts down.
+func (it item) placements(side Side) []Placement {
+	var ps []Placement
+	for _, h := range it.From {
+		ps = append(ps, Placement{Side: side, Kind: it.Kind, Hex: h, N: it.N})
+	}
+	return ps
 }
 
 // Land returns where a shell aimed at aim lands when rank is turned (rule 1's chart).
