@@ -233,6 +233,42 @@ func chip(st *State, it item, done map[int]bool) (int, error) {
 	return n, nil
 }
 
+// fight counts a hand-to-hand combat against German unit g (rule 3; strength counted
+// as data/mix.txt says, reconstructed): every live American unit next to it attacks.
+func (r *Rules) fight(st *State, g *Unit) (attackers []*Unit, a, gs int) {
+	for _, n := range r.sc.Map.Grid.Neighbours(g.Hex) {
+		attackers = append(attackers, st.live(American, n)...)
+	}
+	for _, u := range attackers {
+		a += r.sc.Strength[u.Kind]
+	}
+	return attackers, a, r.sc.Strength[g.Kind]
+}
+
+// forecast says how the hand-to-hand combats would go if movement ended as planned:
+// the order check's answer for a card not yet turned.
+func (r *Rules) forecast(st *State) []string {
+	var out []string
+	for _, g := range st.Units {
+		if g.side() != German || g.Dead {
+			continue
+		}
+		attackers, a, gs := r.fight(st, g)
+		if len(attackers) == 0 {
+			continue
+		}
+		what := "above 1 to 1: the German is killed"
+		switch {
+		case a < gs:
+			what = "below 1 to 1: the Americans next to it are killed"
+		case a == gs:
+			what = "1 to 1: you turn a card, red kills the German, black the Americans next to it"
+		}
+		out = append(out, fmt.Sprintf("hand to hand at %s (German %s, strength %d) against %d American unit(s), strength %d, %s", g.Hex, g.Kind, gs, len(attackers), a, what))
+	}
+	return out
+}
+
 // y2 is a hex's height on the sheet in half hexes, growing to the south.
 func (r *Rules) y2(h hex.Hex) int {
 	shifted := h.Col&1 == 1

@@ -306,7 +306,7 @@ func (res *resolution) americanTurn(items []item) {
 // says (reconstructed): each German unit is attacked by every live American unit next
 // to it, one at a time in hex order.
 func (res *resolution) handToHand() {
-	st, sc := res.st, res.r.sc
+	st := res.st
 	var germans []*Unit
 	for _, u := range st.Units {
 		if u.side() == German && !u.Dead {
@@ -315,18 +315,10 @@ func (res *resolution) handToHand() {
 	}
 	slices.SortFunc(germans, func(a, b *Unit) int { return hex.Compare(a.Hex, b.Hex) })
 	for _, g := range germans {
-		var attackers []*Unit
-		for _, n := range sc.Map.Grid.Neighbours(g.Hex) {
-			attackers = append(attackers, st.live(American, n)...)
-		}
+		attackers, a, gs := res.r.fight(st, g)
 		if len(attackers) == 0 {
 			continue
 		}
-		a := 0
-		for _, u := range attackers {
-			a += sc.Strength[u.Kind]
-		}
-		gs := sc.Strength[g.Kind]
 		head := fmt.Sprintf("Hand to hand at %s: %d American unit(s), strength %d, against the German %s, strength %d", g.Hex, len(attackers), a, g.Kind, gs)
 		americansDie := false
 		switch {

@@ -329,6 +329,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 	plan := st.clone()
 	moved, may := map[int]bool{}, r.mayMove(plan)
 	var shells shellCheck
+	lastMove := -1
 	for i, it := range items {
 		if !out[i].OK {
 			continue
@@ -346,6 +347,15 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 				continue
 			}
 			c.Reason = fmt.Sprintf("%d unit(s) %s; if a shell of this turn kills them first, they do not move; if it kills the Germans next to the path, they still stop where ordered", it.N, pathWords(it))
+			if it.Kind != "marine" {
+				c.Reason += "; Army units whose only American neighbours a shell kills may not move"
+			}
+			lastMove = i
+		}
+	}
+	if lastMove >= 0 && out[lastMove].OK {
+		if f := r.forecast(plan); len(f) > 0 {
+			out[lastMove].Reason += ". Then, if no shell changes it: " + strings.Join(f, "; ")
 		}
 	}
 	for _, h := range plan.overstacked() {

@@ -34,15 +34,17 @@ func check(r *teaching.Rules, st adjudicator.State, side adjudicator.Side, text 
 // answered with what happens in each case (issue 11, "By email").
 func TestOrderCheckSaysEachCase(t *testing.T) {
 	r := rules(t)
-	st := caseState(t, r, "turn 2", "unit mg 0619", "unit inf 0618", "unit army 0612 2", "unit marine 0611 black", "unit army 0516")
-	got := check(r, st, teaching.American, "SHELL HE 0619\nSHELL SMOKE 0102\nMOVE 0611-0610\nCUT 0516/0517\nCHIP 0612 BLACK\n")
+	st := caseState(t, r, "turn 2", "unit mg 0619", "unit inf 0618", "unit army 0612 2", "unit marine 0611 black", "unit army 0516", "unit marine 0615 black")
+	got := check(r, st, teaching.American, "SHELL HE 0619\nSHELL SMOKE 0102\nMOVE 0611-0610\nMOVE 2 ARMY 0612-0613\nMOVE MARINE 0615-0616-0617\nCUT 0516/0517\nCHIP 0613 BLACK\n")
 	want := []string{
 		"A: 0619 (1 German MG); 3: 0618 (1 German infantry); 2 4 5 6 7 8 9 10 J Q K: a hex with nobody in it now",
 		"smoke kills nothing and stays where it lands",
 		"10 J: off the map, no effect",
 		"if a shell of this turn kills them first, they do not move",
 		"not placed if no live American is in 0516 or 0517 after movement",
-		"black chip on 2 unit(s) in 0612 after movement (next turn: move up to 3); if fewer are alive there then, on those",
+		"black chip on 2 unit(s) in 0613 after movement (next turn: move up to 3); if fewer are alive there then, on those",
+		"Army units whose only American neighbours a shell kills may not move",
+		"Then, if no shell changes it: hand to hand at 0618 (German inf, strength 1) against 1 American unit(s), strength 1, 1 to 1: you turn a card, red kills the German, black the Americans next to it",
 	}
 	var reasons []string
 	for _, c := range got {
