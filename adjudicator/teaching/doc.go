@@ -41,7 +41,8 @@
 // missing from the text but for the Ace) and data/mix.txt (the counter mixes, default
 // set-ups and hand-to-hand strengths) mark every value printed or reconstructed, and are
 // validated when the ruleset loads. Reconstructed rules are marked where they are
-// applied and listed in HELP: how hand-to-hand strength is counted, an MG's arc, what
+// applied and listed in HELP: how hand-to-hand strength is counted, an MG's arc, fire
+// "through" smoke (the kit's line of sight, a hexside of a smoke hex included), what
 // an "American setup hex" is, shells landing off the map, over-stacking moves undone,
 // smoke staying for the game (the rule's own words; option smoke-clears), one combined
 // fire killing as many units of its target chip as its points pay for.

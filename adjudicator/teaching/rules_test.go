@@ -2,6 +2,7 @@ package teaching_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -255,6 +256,43 @@ func TestScatterChartOnData(t *testing.T) {
 	for rank, s := range r.Scenario().Scatter {
 		if s.Fact.Printed != (rank == "A") {
 			t.Errorf("rank %s: printed = %v", rank, s.Fact.Printed)
+		}
+	}
+}
+
+// TestMapHoldsThePrintedFacts: the reconstructed map has what the rulebook's text says
+// the printed one has: German bunkers, main and support trenches south of hexrow 16,
+// communication trenches there too, an American support trench north of it, barbed
+// wire on hexsides, the Germans in the south and the Americans in the north.
+func TestMapHoldsThePrintedFacts(t *testing.T) {
+	r := rules(t)
+	m := r.Scenario().Map
+	found := map[string]bool{}
+	for _, h := range m.Hexes() {
+		for _, f := range m.Features(h) {
+			south := h.Row > 16
+			found[fmt.Sprintf("%s south=%v", f, south)] = true
+		}
+	}
+	for _, want := range []string{"bunker south=true", "main south=true", "support south=true", "comm south=true", "support south=false"} {
+		if !found[want] {
+			t.Errorf("the map has no %s", want)
+		}
+	}
+	wire := 0
+	for _, h := range m.Hexes() {
+		for _, n := range m.Grid.Neighbours(h) {
+			if m.SideHas(h, n, "wire") {
+				wire++
+			}
+		}
+	}
+	if wire == 0 {
+		t.Error("no barbed wire on any hexside")
+	}
+	for _, p := range r.Scenario().Mixes["default"].Places {
+		if (p.Side == teaching.German) != (p.Hex.Row > 16) {
+			t.Errorf("default set-up: %s %s in %s is on the wrong side of hexrow 16", p.Side, p.Kind, p.Hex)
 		}
 	}
 }
