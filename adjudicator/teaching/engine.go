@@ -312,14 +312,25 @@ func (r *Rules) canFire(st *State, from, at hex.Hex) (int, error) {
 	return firePoints[g.Kind], nil
 }
 
-// targets returns the live American units in h with the chip.
-func (st *State) targets(h hex.Hex, chip string) []*Unit {
+// targets returns the live American units in h with the chip, of the kind when one is
+// given, in the order they are killed: the kind the firer names, or else Marines first
+// (the default HELP states: they may always move, rule 3), then by id.
+func (st *State) targets(h hex.Hex, chip, kind string) []*Unit {
 	var out []*Unit
 	for _, u := range st.live(American, h) {
-		if u.Chip == chip {
+		if u.Chip == chip && (kind == "" || u.Kind == kind) {
 			out = append(out, u)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b *Unit) int {
+		if a.Kind != b.Kind && a.Kind == "marine" {
+			return -1
+		}
+		if a.Kind != b.Kind && b.Kind == "marine" {
+			return 1
+		}
+		return 0
+	})
 	return out
 }
 

@@ -68,7 +68,11 @@ func (it item) canonical() string {
 		}
 		return s
 	case "FIRE":
-		return fmt.Sprintf("FIRE %s AT %s %s", hexList(it.From), it.Hex, strings.ToUpper(it.Chip))
+		s := fmt.Sprintf("FIRE %s AT %s %s", hexList(it.From), it.Hex, strings.ToUpper(it.Chip))
+		if it.Kind != "" {
+			s += " " + strings.ToUpper(it.Kind)
+		}
+		return s
 	}
 	return it.Verb
 }
@@ -217,8 +221,16 @@ func parse(l orders.Line) (item, error) {
 				at = i
 			}
 		}
-		if at < 2 || len(f) != at+3 {
-			return it, errors.New("expected FIRE <hex> [<hex> ...] AT <hex> <BLACK|BLUE>, e.g. FIRE 0619 0518 AT 0612 BLACK")
+		if at < 2 || len(f) < at+3 || len(f) > at+4 {
+			return it, errors.New("expected FIRE <hex> [<hex> ...] AT <hex> <BLACK|BLUE> [ARMY|MARINE], e.g. FIRE 0619 0518 AT 0612 BLACK")
+		}
+		if len(f) == at+4 {
+			switch up(at + 3) {
+			case "ARMY", "MARINE":
+				it.Kind = strings.ToLower(f[at+3])
+			default:
+				return it, fmt.Errorf("%q: expected ARMY or MARINE after the chip", f[at+3])
+			}
 		}
 		for _, w := range f[1:at] {
 			h, err := hex.Parse(w)

@@ -404,7 +404,7 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 	if len(notes) > 0 {
 		head += " (" + strings.Join(notes, "; ") + ")"
 	}
-	targets := st.targets(it.Hex, it.Chip)
+	targets := st.targets(it.Hex, it.Chip, it.Kind)
 	if points == 0 || len(targets) == 0 {
 		res.event("2", "%s: no effect (%d point(s), %d target(s)).", head, points, len(targets))
 		return

@@ -489,8 +489,12 @@ func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) 
 
 // firePlan checks one FIRE order against the state and returns its points.
 func (r *Rules) firePlan(st *State, it item, fired map[string]bool) (int, error) {
-	if len(st.targets(it.Hex, it.Chip)) == 0 {
-		return 0, fmt.Errorf("no live American unit with a %s chip is in %s: the Germans may fire only at units with a blue or black chip (rule 2)", it.Chip, it.Hex)
+	if len(st.targets(it.Hex, it.Chip, it.Kind)) == 0 {
+		what := "unit"
+		if it.Kind != "" {
+			what = it.Kind + " unit"
+		}
+		return 0, fmt.Errorf("no live American %s with a %s chip is in %s: the Germans may fire only at units with a blue or black chip (rule 2)", what, it.Chip, it.Hex)
 	}
 	points := 0
 	for _, from := range it.From {
