@@ -90,8 +90,16 @@ func TestBotGames(t *testing.T) {
 		var seed dice.Seed
 		seed[0] = byte(i)
 		p := playBots(t, r, adjudicator.Options{teaching.OptTurns24: true}, seed)
-		last := p.events[len(p.events)-3].Text
-		t.Logf("seed %d: %d phases, %s; %s", i, p.phases, r.Status(p.final, teaching.American), last)
+		t.Logf("seed %d: %d phases, %s", i, p.phases, r.Status(p.final, teaching.American))
+		over := 0
+		for _, e := range p.events {
+			if strings.HasPrefix(e.Text, "The game is over: ") {
+				over++
+			}
+		}
+		if over != 1 {
+			t.Errorf("seed %d: %d events say the game is over, want 1", i, over)
+		}
 		if !strings.Contains(r.Status(p.final, teaching.American), "The game is over") {
 			t.Errorf("seed %d: status does not say the game is over", i)
 		}

@@ -20,8 +20,9 @@ const (
 	OptNoReshuffle = "noreshuffle"
 	// OptSmokeClears: smoke is removed when the American's next turn begins.
 	OptSmokeClears = "smoke-clears"
-	// OptTurns12 and OptTurns24 end the game after that many turns.
+	// OptTurns12 ends the game after turn 12.
 	OptTurns12 = "turns-12"
+	// OptTurns24 ends the game after turn 24.
 	OptTurns24 = "turns-24"
 	// OptMixPrefix + a mix name of data/mix.txt picks another counter mix.
 	OptMixPrefix = "mix-"
