@@ -156,10 +156,7 @@ func (r *Rules) move(st *State, it item, moved, may map[int]bool) (int, error) {
 		moved[u.ID] = true
 	}
 	if len(pick) < it.N {
-		desc := "units"
-		if it.Kind != "" || it.Chip != "" {
-			desc = strings.TrimSpace(it.Kind + " " + it.Chip + " units")
-		}
+		desc := strings.Join(strings.Fields(it.Kind+" "+it.Chip+" units"), " ")
 		msg := fmt.Sprintf("%s has %d %s that may move %d hex(es), not %d", from, len(pick), desc, steps, it.N)
 		if why != "" {
 			msg += "; not counted: " + why

@@ -221,23 +221,26 @@ func (res *resolution) americanTurn(items []item) {
 	// Movement (rule 3).
 	moved, may := map[int]bool{}, res.r.mayMove(st)
 	type done struct {
-		it   item
-		from []*Unit
+		it    item
+		from  []*Unit
+		chips []string // the chips they had: an undone move gives them back
 	}
 	var moves []done
 	for _, it := range byVerb(items, "MOVE") {
-		before := map[int]bool{}
-		for k := range moved {
-			before[k] = true
-		}
-		n, err := res.r.move(st, it, moved, may)
-		var us []*Unit
+		chips := map[int]string{}
 		for _, u := range st.Units {
-			if moved[u.ID] && !before[u.ID] {
-				us = append(us, u)
+			if !moved[u.ID] {
+				chips[u.ID] = u.Chip
 			}
 		}
-		moves = append(moves, done{it, us})
+		n, err := res.r.move(st, it, moved, may)
+		d := done{it: it}
+		for _, u := range st.Units {
+			if c, was := chips[u.ID]; was && moved[u.ID] {
+				d.from, d.chips = append(d.from, u), append(d.chips, c)
+			}
+		}
+		moves = append(moves, d)
 		switch {
 		case err != nil && n == 0:
 			res.event("3", "%s: not carried out: %v.", it.canonical(), err)
@@ -257,8 +260,8 @@ func (res *resolution) americanTurn(items []item) {
 				if m.it.Path[len(m.it.Path)-1] != h || len(m.from) == 0 {
 					continue
 				}
-				for _, u := range m.from {
-					u.Hex = m.it.Path[0]
+				for k, u := range m.from {
+					u.Hex, u.Chip = m.it.Path[0], m.chips[k]
 				}
 				moves[i].from = nil
 				res.event("3", "%s: undone, %s would hold more than %d live American units (rule 3); the units stay in %s.", m.it.canonical(), h, MaxStack, m.it.Path[0])
@@ -290,10 +293,18 @@ func (res *resolution) americanTurn(items []item) {
 		res.event("5", "%s: %d unit(s) chipped.", it.canonical(), n)
 	}
 	var kept []string
+	keptN := map[string]int{}
 	for _, u := range st.Units {
 		if !u.Dead && u.side() == American && !chipped[u.ID] && u.Chip != ChipNone {
-			kept = append(kept, fmt.Sprintf("%s %s", u.Hex, u.Chip))
+			k := fmt.Sprintf("%s %s", u.Hex, u.Chip)
+			if keptN[k] == 0 {
+				kept = append(kept, k)
+			}
+			keptN[k]++
 		}
+	}
+	for i, k := range kept {
+		kept[i] = fmt.Sprintf("%d in %s", keptN[k], k)
 	}
 	if len(kept) > 0 {
 		res.event("5", "Chips kept by default (no CHIP order for their hex, and they did not move): %s.", strings.Join(kept, ", "))
