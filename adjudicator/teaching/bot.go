@@ -12,10 +12,12 @@ import (
 
 // BotOrders writes a plausible mail of orders for side in the current phase, for the
 // scripted players of the demo and for whole-game tests. It plays simply: the Americans
-// crawl without chips (rule 2: the Germans may fire only at chipped units) towards the
-// nearest German MG, cut the wire in their way and shell the MGs when no American is
-// near; the Germans shell the largest American stacks and fire at whatever chipped unit
-// each of their units can reach. It returns "" when side has nothing to send.
+// go for the nearest German MG, cut the wire in their way, shell the MGs (smoke when
+// Americans are near), and chip each stack by the fire the Germans could bring on it
+// (black out of reach, blue under light fire, none under heavy fire: rule 2 lets the
+// Germans fire only at chipped units); the Germans shell the largest American stacks
+// and fire at whatever chipped unit each of their units can kill. It returns "" when
+// side has nothing to send.
 func (r *Rules) BotOrders(s adjudicator.State, side Side) string {
 	st := s.(*State)
 	if actor(st) != side {
@@ -51,11 +53,15 @@ func (r *Rules) botAmerican(st *State) string {
 			mgs = append(mgs, u.Hex)
 		}
 	}
-	shells := 0
-	for _, h := range mgs {
-		if shells < MaxShells && !r.near(st, American, h, 2) {
+	// HE on the MGs; smoke on those with Americans close by (HE could kill them, and
+	// a unit with smoke in its hex may not fire, rule 2).
+	for i, h := range mgs {
+		switch {
+		case i >= MaxShells:
+		case !r.near(st, American, h, 2):
 			lines = append(lines, "SHELL HE "+h.String())
-			shells++
+		case !st.smoked(h):
+			lines = append(lines, "SHELL SMOKE "+h.String())
 		}
 	}
 	plan := st.clone()
@@ -130,13 +136,32 @@ func (r *Rules) botAmerican(st *State) string {
 			used++
 		}
 	}
-	// Chips: none anywhere (crawl, and give the German nothing to fire at).
-	var chipped []string
+	// Chips by the fire the Germans could bring on each hex now: black where none can
+	// reach, blue where up to 8 points can (two MGs: two losses at most), none elsewhere.
+	var hexesAfter []hex.Hex
 	for _, u := range plan.Units {
-		if !u.Dead && u.side() == American && u.Chip != ChipNone && !slices.Contains(chipped, u.Hex.String()) {
-			chipped = append(chipped, u.Hex.String())
-			lines = append(lines, "CHIP "+u.Hex.String()+" NONE")
+		if !u.Dead && u.side() == American && !slices.Contains(hexesAfter, u.Hex) {
+			hexesAfter = append(hexesAfter, u.Hex)
 		}
+	}
+	slices.SortFunc(hexesAfter, hex.Compare)
+	for _, h := range hexesAfter {
+		points := 0
+		for _, g := range plan.Units {
+			if g.side() == German && !g.Dead {
+				if p, err := r.canFire(plan, g.Hex, h); err == nil {
+					points += p
+				}
+			}
+		}
+		chip := "NONE"
+		switch {
+		case points == 0:
+			chip = "BLACK"
+		case points <= 8:
+			chip = "BLUE"
+		}
+		lines = append(lines, "CHIP "+h.String()+" "+chip)
 	}
 	return joinLines(lines)
 }
