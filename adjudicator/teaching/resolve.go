@@ -36,10 +36,8 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	res := &resolution{r: r, st: st, d: d}
 	var items []item
 	for _, o := range inputs {
+		// The desk says in the results when default orders were used.
 		res.out.Consumed = append(res.out.Consumed, o.ID())
-		if strings.HasPrefix(o.Summary, "default orders") {
-			res.event("", "%s played with the default orders (no mail by the deadline): %s.", sideName(o.Side), o.Text)
-		}
 		for i, text := range strings.Split(o.Text, "\n") {
 			it, err := parse(orders.Line{No: i + 1, Text: text, Fields: strings.Fields(text)})
 			if err != nil {

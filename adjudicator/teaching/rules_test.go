@@ -104,12 +104,15 @@ func TestDefaults(t *testing.T) {
 	if len(d) != 1 || d[0].Text != "PASS" {
 		t.Fatalf("Defaults in a turn = %+v", d)
 	}
+	if !strings.Contains(d[0].Summary, "default orders") {
+		t.Errorf("Summary %q does not say the orders are the default", d[0].Summary)
+	}
 	out, err := r.Resolve(turn, d, dice.NewScript())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Events) == 0 || !strings.Contains(out.Events[0].Text, "default orders (no mail by the deadline): PASS") {
-		t.Errorf("events = %+v, want the default orders named first", out.Events)
+	if out.State.Phase() != teaching.PhaseGerman {
+		t.Errorf("after the default American turn: phase %s", out.State.Phase())
 	}
 }
 
