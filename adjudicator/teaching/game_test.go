@@ -100,6 +100,13 @@ func TestBotGames(t *testing.T) {
 		if over != 1 {
 			t.Errorf("seed %d: %d events say the game is over, want 1", i, over)
 		}
+		// Every random number of the game is a card turned, audited with its purpose
+		// and rule (1 artillery, 3 hand to hand).
+		for _, roll := range p.rolls {
+			if !strings.Contains(roll.Purpose, " card for ") || (roll.Rule != "1" && roll.Rule != "3") || roll.Count != 1 {
+				t.Errorf("seed %d: roll %+v is not a card turned for a stated purpose", i, roll)
+			}
+		}
 		if !strings.Contains(r.Status(p.final, teaching.American), "The game is over") {
 			t.Errorf("seed %d: status does not say the game is over", i)
 		}
