@@ -21,17 +21,19 @@ import (
 // Soldiers 1918 sample's: the American is the US player.
 const teachingGame = "sample"
 
-// drivenDemo is a demo game whose players answer what they see: each mail is written
-// from the game as it stands when the player's turn comes (cards decide where shells
-// land and who wins a fight, so no mail can be written in advance).
+// drivenDemo is a demo game played by mail or by pipe, its audit verified and its
+// replay compared at the end. Its mails come from script, which may read the game as it
+// stands (the teaching game's players answer what they see: cards decide where shells
+// land and who wins a fight, so no mail can be written in advance); a script written in
+// advance fits too (its i-th mail, whatever the state), so the Mons demo could be one.
 type drivenDemo struct {
 	game    string
 	create  []string // game new, without --db and --address
 	players map[adjudicator.Side]demoPlayer
-	// next writes the mail of the side to play in st, or returns "" for a side that has
-	// nothing to send.
-	next func(st adjudicator.State, side adjudicator.Side) string
-	rs   adjudicator.Ruleset
+	rs      adjudicator.Ruleset
+	// script returns the i-th mail, st being the game as it stands; ok is false after
+	// the last.
+	script func(i int, st adjudicator.State) (m scripted, ok bool, err error)
 }
 
 // demoPlayer is one scripted player: his address and game password.
@@ -48,13 +50,29 @@ func teachingDemo() (*drivenDemo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drivenDemo{
+	g := &drivenDemo{
 		game: teachingGame, rs: rs,
 		create: []string{"game", "new", "--name", teachingGame, "--ruleset", teaching.Name, "--option", teaching.OptTurns24,
 			"--player", "us=" + sampleUS, "--player", "de=" + sampleDE, "--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE},
 		players: map[adjudicator.Side]demoPlayer{teaching.American: {sampleUS, samplePassUS}, teaching.German: {sampleDE, samplePassDE}},
-		next:    func(st adjudicator.State, side adjudicator.Side) string { return rs.BotOrders(st, side) },
-	}, nil
+	}
+	g.script = func(i int, st adjudicator.State) (scripted, bool, error) {
+		switch {
+		case st.Over():
+			return scripted{}, false, nil
+		case i >= maxDemoMails:
+			return scripted{}, false, fmt.Errorf("demo: %s has not ended after %d mails", g.game, maxDemoMails)
+		}
+		for _, s := range rs.Sides() {
+			if body := rs.BotOrders(st, s.ID); body != "" {
+				p := g.players[s.ID]
+				return scripted{From: p.addr, Subject: fmt.Sprintf("[%s] %s", g.game, st.PhaseTitle()),
+					Body: fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", g.game, p.pass, body)}, true, nil
+			}
+		}
+		return scripted{}, false, fmt.Errorf("demo: %s waits for nobody in %s", g.game, st.PhaseTitle())
+	}
+	return g, nil
 }
 
 // demoTeaching plays the teaching game to its end, by mail or through pipe mode,
@@ -67,11 +85,10 @@ func demoTeaching(e *env, keep string, quiet, pipe bool) error {
 	return g.play(e, keep, quiet, pipe)
 }
 
-// nextMail reads the game through read and writes the next mail, or ok false when the
-// game is over.
-func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (m scripted, ok bool, err error) {
+// nextMail reads the game through read and asks the script for the i-th mail.
+func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scripted, bool, error) {
 	var st adjudicator.State
-	err = read(func(tx store.Tx) error {
+	err := read(func(tx store.Tx) error {
 		sg, err := tx.Game(g.game)
 		if err != nil {
 			return err
@@ -79,22 +96,10 @@ func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (m s
 		st, err = g.rs.Decode(sg.State)
 		return err
 	})
-	switch {
-	case err != nil:
-		return m, false, fmt.Errorf("demo: read %s: %w", g.game, err)
-	case st.Over():
-		return m, false, nil
-	case i >= maxDemoMails:
-		return m, false, fmt.Errorf("demo: %s has not ended after %d mails", g.game, maxDemoMails)
+	if err != nil {
+		return scripted{}, false, fmt.Errorf("demo: read %s: %w", g.game, err)
 	}
-	for _, s := range g.rs.Sides() {
-		if body := g.next(st, s.ID); body != "" {
-			p := g.players[s.ID]
-			return scripted{From: p.addr, Subject: fmt.Sprintf("[%s] %s", g.game, st.PhaseTitle()),
-				Body: fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", g.game, p.pass, body)}, true, nil
-		}
-	}
-	return m, false, fmt.Errorf("demo: %s waits for nobody in %s", g.game, st.PhaseTitle())
+	return g.script(i, st)
 }
 
 func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
