@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseScenarioMap$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckAndResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/teaching/
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
 )
 
@@ -145,12 +146,15 @@ func cmdDemo(e *env, args []string) error {
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
-	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918 or mons1914")
+	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914 or teaching")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *ruleset == "mons1914" {
 		return demoMons(e, *keep, *quiet, *pipe)
+	}
+	if *ruleset == teaching.Name {
+		return demoTeaching(e, *keep, *quiet, *pipe)
 	}
 	if !*pipe {
 		out := e.stdout

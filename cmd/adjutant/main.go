@@ -37,6 +37,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -71,7 +72,8 @@ commands:
   demo            play the sample Soldiers 1918 match (two games, 4.2): two
                   scripted players mail the daemon over embedded IMAP and SMTP
                   servers on 127.0.0.1, every mail printed; --pipe plays the
-                  same match through pipe mode (adjutant handle) instead
+                  same match through pipe mode (adjutant handle) instead;
+                  --ruleset mons1914 or teaching plays a game of that ruleset
   game new        create a game: --config FILE --name N --player side=ADDR ...
                   [--deadline 48h] [--absence-limit 336h]
   game end        end a game, every player told: --config FILE --game G
@@ -323,7 +325,11 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m}, nil
+	t, err := teaching.New()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m, t.Name(): t}, nil
 }
 
 // openStore settles the settings (see resolve) and opens the store.

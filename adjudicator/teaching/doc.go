@@ -1,0 +1,49 @@
+// Package teaching adjudicates the Soldiers teaching game, "Assault through No Man's
+// Land in WWI" (rulebook 003): American sections cross No Man's Land against German
+// rifles and MGs, with poker decks for randomness. It is built on the shared
+// hex-and-counter kit: the map is a [board.Map] file, paths and reach come from
+// package board, and the map is drawn by package mapview.
+//
+// The rulebook numbers five rules (1 artillery, 2 rifle and MG fire, 3 movement and
+// hand to hand, 4 barbed wire, 5 chips); the set-up and the turn sequence are the
+// unnumbered paragraphs before them, cited here as "set-up" and "sequence".
+//
+// # Phases
+//
+// setup-de (the German sets up first), setup-us, then for each game turn N the American
+// turn "us" (artillery, movement, hand to hand, wire, chips: one mail) and the German
+// turn "de" (artillery, fire: one mail). The German turn of turn 1 is played without
+// him: rules 1 and 2 allow no German artillery, rifle or MG fire on the first turn.
+// Orders are filed for "N.us" or "N.de" and a second mail replaces the first. The game
+// ends when every German MG is dead, when no live American is left (not printed), or at
+// a turn limit the host chose (not printed); the score is the American casualties.
+//
+// # Cards
+//
+// Each side has a 52-card deck. A card is turned by a roll of the verifiable dice
+// stream (package dice) choosing uniformly one of the cards left, in new-deck order
+// less the cards turned; the roll is audited with its purpose ("American card for the
+// HE shell aimed at 0619") and rule, the event that used the card carries it, and it
+// can be checked once the turn's seed, committed when the turn opened, is revealed.
+// When the game ends every card each deck turned is listed in order, with the cards
+// never turned. Turning the top card of a secretly shuffled deck is the same draw; a
+// deck shuffled once and kept sealed is not used because the desk shows every roll's
+// values, a shuffle's permutation included, in ROLLS and in the results as soon as it
+// is made, and reveals each turn's seed when the turn ends: a pre-shuffled order would
+// be public from the first turn on. Choosing each card as it is turned leaves no
+// secret for the server to keep. A used-up deck gets its discards back, in the order
+// they were turned (not printed; the option noreshuffle turns it off, and then a shell
+// without a card is not fired and a 1 to 1 fight without one kills nobody).
+//
+// # Reconstructed data
+//
+// data/map.txt (the map: trenches, bunkers, wire), data/scatter.txt (rule 1's chart,
+// missing from the text but for the Ace) and data/mix.txt (the counter mixes, default
+// set-ups and hand-to-hand strengths) mark every value printed or reconstructed, and are
+// validated when the ruleset loads. Reconstructed rules are marked where they are
+// applied and listed in HELP: how hand-to-hand strength is counted, an MG's arc, fire
+// "through" smoke (the kit's line of sight, a hexside of a smoke hex included), what
+// an "American setup hex" is, shells landing off the map, over-stacking moves undone,
+// smoke staying for the game (the rule's own words; option smoke-clears), one combined
+// fire killing as many units of its target chip as its points pay for.
+package teaching

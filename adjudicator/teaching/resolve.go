@@ -1,0 +1,433 @@
+package teaching
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// resolution is one phase being resolved.
+type resolution struct {
+	r   *Rules
+	st  *State
+	d   dice.Source
+	out adjudicator.Outcome
+}
+
+func (res *resolution) event(rule, format string, args ...any) {
+	res.out.Events = append(res.out.Events, adjudicator.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
+}
+
+// cardEvent is an event that turned a card: it carries the roll that chose it, so that
+// the results mail shows both (nil when the last card of a deck was turned).
+func (res *resolution) cardEvent(roll *dice.Roll, rule, format string, args ...any) {
+	res.event(rule, format, args...)
+	res.out.Events[len(res.out.Events)-1].Roll = roll
+}
+
+// Resolve implements adjudicator.Ruleset.
+func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+	st := s.(*State).clone()
+	res := &resolution{r: r, st: st, d: d}
+	var items []item
+	for _, o := range inputs {
+		// The desk says in the results when default orders were used.
+		res.out.Consumed = append(res.out.Consumed, o.ID())
+		for i, text := range strings.Split(o.Text, "\n") {
+			it, err := parse(orders.Line{No: i + 1, Text: text, Fields: strings.Fields(text)})
+			if err != nil {
+				return adjudicator.Outcome{}, fmt.Errorf("stored order %q: %w", text, err)
+			}
+			items = append(items, it)
+		}
+	}
+	var err error
+	switch st.P {
+	case PhaseGermanSetup:
+		err = res.setup(German, items, PhaseAmericanSetup)
+	case PhaseAmericanSetup:
+		err = res.setup(American, items, PhaseAmerican)
+		if err == nil {
+			st.T = 1
+		}
+	case PhaseAmerican:
+		res.americanTurn(items)
+	case PhaseGerman:
+		res.germanTurn(items)
+	default:
+		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
+	}
+	if err != nil {
+		return adjudicator.Outcome{}, err
+	}
+	if st.Over() {
+		res.finalReport()
+	}
+	res.out.State = st
+	return res.out, nil
+}
+
+func byVerb(items []item, verb string) []item {
+	var out []item
+	for _, it := range items {
+		if it.Verb == verb {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func (res *resolution) setup(side Side, items []item, next string) error {
+	st := res.st
+	var ps []Placement
+	if len(byVerb(items, "PLACE")) == 0 {
+		for _, p := range res.r.sc.Mixes[st.Mix].Places {
+			if p.Side == side {
+				ps = append(ps, p)
+			}
+		}
+	}
+	for _, it := range byVerb(items, "PLACE") {
+		ps = append(ps, it.placements(side)...)
+	}
+	if err := res.r.sc.checkSetup(ps); err != nil {
+		return fmt.Errorf("set-up: %w", err)
+	}
+	var where []string
+	for _, p := range ps {
+		for range p.N {
+			st.NextID++
+			st.Units = append(st.Units, &Unit{ID: st.NextID, Kind: p.Kind, Hex: p.Hex})
+		}
+		where = append(where, fmt.Sprintf("%d %s in %s", p.N, p.Kind, p.Hex))
+	}
+	res.event("set-up", "The %s set-up: %s.", sideName(side), strings.Join(where, ", "))
+	if side == American {
+		// Rule 1: "Treat all barbed wire adjacent to an American setup hex as cut, and
+		// thus clear terrain." (Set-up hex: a hex where an American unit sets up.)
+		var cut []string
+		for _, p := range ps {
+			for _, n := range res.r.sc.Map.Grid.Neighbours(p.Hex) {
+				s, ok := res.r.sc.Map.Grid.Hexside(p.Hex, n)
+				if !ok || !res.r.sc.Map.SideHas(p.Hex, n, "wire") {
+					continue
+				}
+				if _, done := st.cut(s.String()); !done {
+					st.Cuts = append(st.Cuts, Cut{Side: s.String(), Turn: 0})
+					cut = append(cut, s.String())
+				}
+			}
+		}
+		if len(cut) > 0 {
+			res.event("set-up", "Barbed wire next to the American set-up hexes is treated as cut: %s.", strings.Join(cut, " "))
+		}
+	}
+	st.P = next
+	return nil
+}
+
+// artillery fires a side's explosion markers (rule 1).
+func (res *resolution) artillery(side Side, shells []item) {
+	st := res.st
+	for _, it := range shells {
+		purpose := fmt.Sprintf("the %s shell aimed at %s", strings.ToUpper(it.Shell), it.Hex)
+		card, roll, ok, evs := st.draw(side, res.d, purpose, "1")
+		for _, e := range evs {
+			res.event("1", "%s", e)
+		}
+		if !ok {
+			continue
+		}
+		land := res.r.sc.Land(it.Hex, rankOf(card))
+		where := fmt.Sprintf("%s turns %s: %s lands in %s", sideName(side), card, purpose, land)
+		if rankOf(card) == "A" {
+			where += " (the Ace: on target)"
+		}
+		if !res.r.sc.Map.OnMap(land) {
+			res.cardEvent(roll, "1", "%s, off the map: no effect.", where)
+			continue
+		}
+		if it.Shell == "smoke" {
+			if !st.smoked(land) {
+				st.Smoke = append(st.Smoke, land)
+			}
+			res.cardEvent(roll, "1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
+			continue
+		}
+		var killed []string
+		for _, u := range st.live("", land) {
+			killed = append(killed, unitWord(u))
+			res.kill(u)
+		}
+		if len(killed) == 0 {
+			res.cardEvent(roll, "1", "%s: nobody there.", where)
+		} else {
+			res.cardEvent(roll, "1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
+		}
+		if res.checkEnd() {
+			return
+		}
+	}
+}
+
+// kill kills a unit: Germans are removed, Americans flipped (rule 3).
+func (res *resolution) kill(u *Unit) {
+	u.Dead = true
+	u.Chip = ChipNone
+	if u.side() == German {
+		st := res.st
+		st.Units = slices.DeleteFunc(st.Units, func(v *Unit) bool { return v.ID == u.ID })
+	}
+}
+
+// checkEnd ends the game when every German MG is dead (rulebook: "The game is over when
+// all German MGs have been killed"), or when no live American is left (not printed: the
+// game could not end otherwise).
+func (res *resolution) checkEnd() bool {
+	st := res.st
+	switch {
+	case st.Over():
+		return true
+	case st.liveCount("mg") == 0:
+		st.End = "every German MG has been killed"
+	case st.liveSide(American) == 0:
+		st.End = "no live American unit is left (not printed: the game cannot end otherwise)"
+	default:
+		return false
+	}
+	st.P = PhaseOver
+	res.event("sequence", "The game is over: %s. American casualties: %d (the fewer, the more successful the attack).", st.End, st.casualties())
+	return true
+}
+
+func (res *resolution) americanTurn(items []item) {
+	st := res.st
+	st.Shown = nil
+	if st.opt(OptSmokeClears) && len(st.Smoke) > 0 {
+		st.Smoke = nil
+		res.event("1", "The smoke clears (option %s, not printed).", OptSmokeClears)
+	}
+	res.artillery(American, byVerb(items, "SHELL"))
+	if res.checkEnd() {
+		return
+	}
+	// Movement (rule 3).
+	moved, may := map[int]bool{}, res.r.mayMove(st)
+	type done struct {
+		it    item
+		from  []*Unit
+		chips []string // the chips they had: an undone move gives them back
+	}
+	var moves []done
+	for _, it := range byVerb(items, "MOVE") {
+		chips := map[int]string{}
+		for _, u := range st.Units {
+			if !moved[u.ID] {
+				chips[u.ID] = u.Chip
+			}
+		}
+		n, err := res.r.move(st, it, moved, may)
+		d := done{it: it}
+		for _, u := range st.Units {
+			if c, was := chips[u.ID]; was && moved[u.ID] {
+				d.from, d.chips = append(d.from, u), append(d.chips, c)
+			}
+		}
+		moves = append(moves, d)
+		switch {
+		case err != nil && n == 0:
+			res.event("3", "%s: not carried out: %v.", it.canonical(), err)
+		case err != nil:
+			res.event("3", "%s: %d unit(s) moved; %v.", it.canonical(), n, err)
+		default:
+			res.event("3", "%s: %d unit(s) moved to %s.", it.canonical(), n, it.Path[len(it.Path)-1])
+		}
+	}
+	// Rule 3: "may not stack more than 3 high at the end of movement": the last moves
+	// into an over-stacked hex are undone (not printed: what to do instead).
+	for changed := true; changed; {
+		changed = false
+		for _, h := range st.overstacked() {
+			for i := len(moves) - 1; i >= 0 && !changed; i-- {
+				m := moves[i]
+				if m.it.Path[len(m.it.Path)-1] != h || len(m.from) == 0 {
+					continue
+				}
+				for k, u := range m.from {
+					u.Hex, u.Chip = m.it.Path[0], m.chips[k]
+				}
+				moves[i].from = nil
+				res.event("3", "%s: undone, %s would hold more than %d live American units (rule 3); the units stay in %s.", m.it.canonical(), h, MaxStack, m.it.Path[0])
+				changed = true
+			}
+		}
+	}
+	res.handToHand()
+	if res.checkEnd() {
+		return
+	}
+	// Wire (rule 4).
+	for _, it := range byVerb(items, "CUT") {
+		if err := res.r.canCut(st, it.Side); err != nil {
+			res.event("4", "CUT %s: no marker placed: %v.", it.Side, err)
+			continue
+		}
+		st.Cuts = append(st.Cuts, Cut{Side: it.Side.String(), Turn: st.T, Marker: true})
+		res.event("4", "Wire on %s cut (marker %d of %d): clear terrain from turn %d.", it.Side, st.markersUsed(), MaxMarkers, st.T+1)
+	}
+	// Chips (rule 5).
+	chipped := map[int]bool{}
+	for _, it := range byVerb(items, "CHIP") {
+		n, err := chip(st, it, chipped)
+		if err != nil && n == 0 {
+			res.event("5", "%s: no chip placed: %v.", it.canonical(), err)
+			continue
+		}
+		res.event("5", "%s: %d unit(s) chipped.", it.canonical(), n)
+	}
+	var kept []string
+	keptN := map[string]int{}
+	for _, u := range st.Units {
+		if !u.Dead && u.side() == American && !chipped[u.ID] && u.Chip != ChipNone {
+			k := fmt.Sprintf("%s %s", u.Hex, u.Chip)
+			if keptN[k] == 0 {
+				kept = append(kept, k)
+			}
+			keptN[k]++
+		}
+	}
+	for i, k := range kept {
+		kept[i] = fmt.Sprintf("%d in %s", keptN[k], k)
+	}
+	if len(kept) > 0 {
+		res.event("5", "Chips kept by default (no CHIP order for their hex, and they did not move): %s.", strings.Join(kept, ", "))
+	}
+	st.P = PhaseGerman
+}
+
+// handToHand resolves every German unit next to Americans (rule 3: "All German units
+// adjacent to American units must be attacked"). Strength is counted as data/mix.txt
+// says (reconstructed): each German unit is attacked by every live American unit next
+// to it, one at a time in hex order.
+func (res *resolution) handToHand() {
+	st := res.st
+	var germans []*Unit
+	for _, u := range st.Units {
+		if u.side() == German && !u.Dead {
+			germans = append(germans, u)
+		}
+	}
+	slices.SortFunc(germans, func(a, b *Unit) int { return hex.Compare(a.Hex, b.Hex) })
+	for _, g := range germans {
+		attackers, a, gs := res.r.fight(st, g)
+		if len(attackers) == 0 {
+			continue
+		}
+		head := fmt.Sprintf("Hand to hand at %s: %d American unit(s), strength %d, against the German %s, strength %d", g.Hex, len(attackers), a, g.Kind, gs)
+		americansDie := false
+		switch {
+		case a < gs:
+			res.event("3", "%s: below 1 to 1, the Americans are killed.", head)
+			americansDie = true
+		case a > gs:
+			res.event("3", "%s: above 1 to 1, the German is killed.", head)
+			res.kill(g)
+		default:
+			card, roll, ok, evs := st.draw(American, res.d, fmt.Sprintf("the hand to hand at %s", g.Hex), "3")
+			for _, e := range evs {
+				res.event("3", "%s", e)
+			}
+			switch {
+			case !ok:
+				res.event("3", "%s: 1 to 1, no card to turn: nobody is killed.", head)
+			case red(card):
+				res.cardEvent(roll, "3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
+				res.kill(g)
+			default:
+				res.cardEvent(roll, "3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
+				americansDie = true
+			}
+		}
+		if americansDie {
+			for _, u := range attackers {
+				res.kill(u)
+			}
+		}
+		if res.checkEnd() {
+			return
+		}
+	}
+}
+
+func (res *resolution) germanTurn(items []item) {
+	st := res.st
+	if st.T == 1 {
+		res.event("1", "Turn 1: no German artillery fire and no German rifle or MG fire on the first turn (rules 1, 2).")
+	} else {
+		res.artillery(German, byVerb(items, "SHELL"))
+		if res.checkEnd() {
+			return
+		}
+		fired := map[string]bool{}
+		for _, it := range byVerb(items, "FIRE") {
+			res.fire(it, fired)
+		}
+		if res.checkEnd() {
+			return
+		}
+	}
+	if (st.opt(OptTurns12) && st.T >= 12) || (st.opt(OptTurns24) && st.T >= 24) {
+		st.End = fmt.Sprintf("the turn limit of %d is reached (an option, not printed)", st.T)
+		st.P = PhaseOver
+		res.event("sequence", "The game is over: %s. American casualties: %d; German MGs still alive: %d.", st.End, st.casualties(), st.liveCount("mg"))
+		return
+	}
+	st.T++
+	st.P = PhaseAmerican
+}
+
+// fire resolves one FIRE order (rule 2), re-checked after the German artillery.
+func (res *resolution) fire(it item, fired map[string]bool) {
+	st := res.st
+	points := 0
+	var notes []string
+	for _, from := range it.From {
+		if fired[from.String()] {
+			notes = append(notes, fmt.Sprintf("%s fired already", from))
+			continue
+		}
+		p, err := res.r.canFire(st, from, it.Hex)
+		if err != nil {
+			notes = append(notes, err.Error())
+			continue
+		}
+		fired[from.String()] = true
+		points += p
+	}
+	head := it.canonical()
+	if len(notes) > 0 {
+		head += " (" + strings.Join(notes, "; ") + ")"
+	}
+	targets := st.targets(it.Hex, it.Chip, it.Kind)
+	if points == 0 || len(targets) == 0 {
+		res.event("2", "%s: no effect (%d point(s), %d target(s)).", head, points, len(targets))
+		return
+	}
+	k := min(points/killCost[it.Chip], len(targets))
+	for _, u := range targets[:k] {
+		res.kill(u)
+	}
+	res.event("2", "%s: %d point(s) against %s-chip units, %d per kill: %d killed.", head, points, it.Chip, killCost[it.Chip], k)
+}
+
+// finalReport shows both decks whole when the game ends.
+func (res *resolution) finalReport() {
+	for _, s := range []Side{American, German} {
+		res.event("1, 3", "%s", DeckReport(s, res.st.Decks[s]))
+	}
+}

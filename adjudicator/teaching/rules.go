@@ -1,0 +1,513 @@
+package teaching
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// Name is the ruleset's name in games and on the command line.
+const Name = "teaching"
+
+// Options (none is printed in the rulebook; each is marked so in HELP).
+const (
+	// OptNoReshuffle: a used-up deck is not reshuffled from its discards.
+	OptNoReshuffle = "noreshuffle"
+	// OptSmokeClears: smoke is removed when the American's next turn begins.
+	OptSmokeClears = "smoke-clears"
+	// OptTurns12 ends the game after turn 12.
+	OptTurns12 = "turns-12"
+	// OptTurns24 ends the game after turn 24.
+	OptTurns24 = "turns-24"
+	// OptMixPrefix + a mix name of data/mix.txt picks another counter mix.
+	OptMixPrefix = "mix-"
+)
+
+// Rules is the teaching game's ruleset.
+type Rules struct {
+	sc *Scenario
+}
+
+var _ adjudicator.Ruleset = (*Rules)(nil)
+
+// New returns the ruleset with the data shipped in data/.
+func New() (*Rules, error) {
+	sc, err := Load()
+	if err != nil {
+		return nil, fmt.Errorf("load teaching scenario: %w", err)
+	}
+	return &Rules{sc: sc}, nil
+}
+
+// Scenario returns the loaded data.
+func (r *Rules) Scenario() *Scenario { return r.sc }
+
+// Name implements adjudicator.Ruleset.
+func (r *Rules) Name() string { return Name }
+
+// Title implements adjudicator.Ruleset.
+func (r *Rules) Title() string { return "Soldiers, the teaching game" }
+
+// Sides implements adjudicator.Ruleset.
+func (r *Rules) Sides() []adjudicator.SideInfo {
+	return []adjudicator.SideInfo{{ID: American, Name: "American"}, {ID: German, Name: "German"}}
+}
+
+// Keywords implements adjudicator.Ruleset: the first words of the game's orders.
+func (r *Rules) Keywords() []string { return slices.Clone(keywords) }
+
+// OptionNames implements adjudicator.Ruleset.
+func (r *Rules) OptionNames() map[string]string {
+	m := map[string]string{
+		OptNoReshuffle: "not printed: a used-up deck is not reshuffled (default: its discards are reshuffled)",
+		OptSmokeClears: "not printed: smoke is removed when the next American turn begins (default: it stays, rule 1)",
+		OptTurns12:     "not printed: the game ends after turn 12",
+		OptTurns24:     "not printed: the game ends after turn 24",
+	}
+	for name, mx := range r.sc.Mixes {
+		if name != "default" {
+			m[OptMixPrefix+name] = "reconstructed counter mix: " + mx.Fact.Source
+		}
+	}
+	return m
+}
+
+// New implements adjudicator.Ruleset: the game before the German set-up.
+func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+	st := &State{T: 0, P: PhaseGermanSetup, Mix: "default", Decks: map[Side]*Deck{}}
+	for name, on := range opts {
+		if !on {
+			continue
+		}
+		if _, ok := r.OptionNames()[name]; !ok {
+			return nil, fmt.Errorf("option %q: the teaching game has %s", name, strings.Join(optionList(r.OptionNames()), ", "))
+		}
+		if m, ok := strings.CutPrefix(name, OptMixPrefix); ok {
+			if st.Mix != "default" {
+				return nil, fmt.Errorf("option %q: one counter mix a game", name)
+			}
+			st.Mix = m
+			continue
+		}
+		st.Options = append(st.Options, name)
+	}
+	if st.opt(OptTurns12) && st.opt(OptTurns24) {
+		return nil, fmt.Errorf("options %s and %s: one turn limit a game", OptTurns12, OptTurns24)
+	}
+	sort.Strings(st.Options)
+	for _, s := range []Side{American, German} {
+		st.Decks[s] = &Deck{Left: newDeck()}
+	}
+	return st, nil
+}
+
+func optionList(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Decode implements adjudicator.Ruleset.
+func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+	st := &State{}
+	if err := json.Unmarshal(raw, st); err != nil {
+		return nil, fmt.Errorf("decode teaching state: %w", err)
+	}
+	return st, nil
+}
+
+// Encode implements adjudicator.Ruleset.
+func (r *Rules) Encode(s adjudicator.State) ([]byte, error) {
+	return json.Marshal(s.(*State))
+}
+
+// phaseKey is the phase an order is filed for: the game turn and the side's turn.
+func phaseKey(st *State) string { return fmt.Sprintf("%d.%s", st.T, st.P) }
+
+const orderKey = "turn"
+
+// actor is the side the current phase waits for, "" for none.
+func actor(st *State) Side {
+	switch st.P {
+	case PhaseGermanSetup:
+		return German
+	case PhaseAmericanSetup, PhaseAmerican:
+		return American
+	case PhaseGerman:
+		if st.T == 1 {
+			return "" // rules 1, 2: no German artillery, rifle or MG fire on the first turn
+		}
+		return German
+	}
+	return ""
+}
+
+// Waiting implements adjudicator.Ruleset.
+func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+	st := s.(*State)
+	a := actor(st)
+	if a == "" {
+		return nil
+	}
+	for _, o := range filed {
+		if o.Phase == phaseKey(st) && o.Side == a {
+			return nil
+		}
+	}
+	return []adjudicator.Side{a}
+}
+
+// Inputs implements adjudicator.Ruleset.
+func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	var out []adjudicator.Order
+	for _, o := range filed {
+		if o.Phase == phaseKey(st) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Defaults implements adjudicator.Ruleset: SETUP DEFAULT at set-up, PASS in a turn.
+func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	if actor(st) != side {
+		return nil
+	}
+	text := "PASS"
+	if st.T == 0 {
+		text = "SETUP DEFAULT"
+	}
+	return []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders", Text: text,
+		Summary: "default orders (none by the deadline): " + text}}
+}
+
+// Check implements adjudicator.Ruleset. A mail holds all of a side's orders for its
+// turn; a new mail replaces the orders on file for that turn.
+func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+	st := s.(*State)
+	out := make([]adjudicator.Checked, len(lines))
+	items := make([]item, len(lines))
+	for i, l := range lines {
+		out[i].Line = l
+		it, err := parse(l)
+		if err != nil {
+			out[i].Reason = err.Error()
+			if err == errUsage || strings.HasSuffix(err.Error(), errUsage.Error()) {
+				out[i].Reason = fmt.Sprintf("%q is not an order of this game: expected one of %s (see HELP)", l.Fields[0], strings.Join(keywords, ", "))
+			}
+			continue
+		}
+		items[i] = it
+		out[i].OK = true
+	}
+	if a := actor(st); a != side {
+		why := "the game is over"
+		switch {
+		case a == "" && !st.Over():
+			why = "no orders are due now"
+		case a != "":
+			why = fmt.Sprintf("it is the %s's move now (%s); send your orders when your turn opens", sideName(a), st.PhaseTitle())
+		}
+		for i := range out {
+			if out[i].OK {
+				out[i].OK, out[i].Reason = false, why
+			}
+		}
+		return out
+	}
+	switch st.P {
+	case PhaseGermanSetup, PhaseAmericanSetup:
+		r.checkSetup(st, side, items, out)
+	case PhaseAmerican:
+		r.checkAmerican(st, items, out)
+	case PhaseGerman:
+		r.checkGerman(st, items, out)
+	}
+	for _, c := range out {
+		if !c.OK {
+			return out
+		}
+	}
+	var text []string
+	for _, it := range items {
+		text = append(text, it.canonical())
+	}
+	last := &out[len(out)-1]
+	last.Orders = []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders",
+		Text: strings.Join(text, "\n"), Summary: fmt.Sprintf("%s orders for %s", sideName(side), st.PhaseTitle())}}
+	return out
+}
+
+// refuseVerbs refuses the items whose verb the phase does not take.
+func refuseVerbs(items []item, out []adjudicator.Checked, allowed []string, what string) {
+	for i, it := range items {
+		if out[i].OK && !slices.Contains(allowed, it.Verb) {
+			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not an order of %s: expected %s", it.Verb, what, strings.Join(allowed, ", "))
+		}
+	}
+}
+
+func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator.Checked) {
+	refuseVerbs(items, out, []string{"SETUP", "PLACE"}, "the set-up")
+	mix := r.sc.Mixes[st.Mix]
+	def := -1
+	for i, it := range items {
+		if !out[i].OK {
+			continue
+		}
+		out[i].Rule = "set-up"
+		if it.Verb == "SETUP" {
+			def = i
+			out[i].Reason = fmt.Sprintf("the default %s set-up of mix %s (reconstructed, data/mix.txt)", sideName(side), st.Mix)
+			continue
+		}
+		if kindSide[it.Kind] != side {
+			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not a %s unit", strings.ToUpper(it.Kind), sideName(side))
+			continue
+		}
+		out[i].Reason = fmt.Sprintf("%d %s in each of %s", it.N, it.Kind, hexList(it.From))
+	}
+	places := len(byVerb(items, "PLACE"))
+	if def >= 0 && places > 0 {
+		out[def].OK, out[def].Reason = false, "SETUP DEFAULT and PLACE lines exclude each other"
+		return
+	}
+	if def >= 0 || places == 0 {
+		return
+	}
+	var ps []Placement
+	// Each placement must be legal; the lines must place the whole mix of the side.
+	last := -1
+	for i, it := range items {
+		if !out[i].OK || it.Verb != "PLACE" {
+			continue
+		}
+		last = i
+		from := len(ps)
+		ps = append(ps, it.placements(side)...)
+		for _, err := range r.sc.setupErrors(ps)[from:] {
+			if err != nil {
+				out[i].OK, out[i].Reason = false, err.Error()
+				break
+			}
+		}
+	}
+	var short []string
+	for _, k := range []string{"inf", "mg", "army", "marine"} {
+		if kindSide[k] != side {
+			continue
+		}
+		want, got := mix.Count(k), 0
+		for _, p := range ps {
+			if p.Kind == k {
+				got += p.N
+			}
+		}
+		if want != got {
+			short = append(short, fmt.Sprintf("%d %s placed, the mix has %d", got, k, want))
+		}
+	}
+	if len(short) > 0 && last >= 0 && out[last].OK {
+		out[last].OK, out[last].Reason = false, "the set-up is not complete: "+strings.Join(short, "; ")+" (or send SETUP DEFAULT)"
+	}
+}
+
+// checkAmerican checks an American turn on a copy of the state, in the order the turn
+// is played: artillery (whose cards are not turned yet: each shell's possible landing
+// hexes are listed), movement, wire, chips.
+func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked) {
+	refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP"}, "the American turn")
+	plan := st.clone()
+	moved, may := map[int]bool{}, r.mayMove(plan)
+	var shells shellCheck
+	lastMove := -1
+	for i, it := range items {
+		if !out[i].OK {
+			continue
+		}
+		c := &out[i]
+		switch it.Verb {
+		case "PASS":
+			c.Reason, c.Rule = "no artillery, no movement, no wire cutting, chips as they are", "sequence"
+		case "SHELL":
+			shells.check(r, plan, American, it, c)
+		case "MOVE":
+			c.Rule = "3"
+			if _, err := r.move(plan, it, moved, may); err != nil {
+				c.OK, c.Reason = false, err.Error()
+				continue
+			}
+			c.Reason = fmt.Sprintf("%d unit(s) %s; if a shell of this turn kills them first, they do not move; if it kills the Germans next to the path, they still stop where ordered", it.N, pathWords(it))
+			if it.Kind != "marine" {
+				c.Reason += "; Army units whose only American neighbours a shell kills may not move"
+			}
+			lastMove = i
+		}
+	}
+	if lastMove >= 0 && out[lastMove].OK {
+		if f := r.forecast(plan); len(f) > 0 {
+			out[lastMove].Reason += ". Then, if no shell changes it: " + strings.Join(f, "; ")
+		}
+	}
+	for _, h := range plan.overstacked() {
+		for i := len(items) - 1; i >= 0; i-- {
+			if out[i].OK && items[i].Verb == "MOVE" && items[i].Path[len(items[i].Path)-1] == h {
+				out[i].OK, out[i].Reason = false, fmt.Sprintf("%s would hold more than %d live American units at the end of movement (rule 3)", h, MaxStack)
+				break
+			}
+		}
+	}
+	chipped := map[int]bool{}
+	for i, it := range items {
+		if !out[i].OK {
+			continue
+		}
+		c := &out[i]
+		switch it.Verb {
+		case "CUT":
+			c.Rule = "4"
+			if err := r.canCut(plan, it.Side); err != nil {
+				c.OK, c.Reason = false, err.Error()
+				continue
+			}
+			plan.Cuts = append(plan.Cuts, Cut{Side: it.Side.String(), Turn: plan.T, Marker: true})
+			c.Reason = fmt.Sprintf("a marker on %s, clear terrain from turn %d; not placed if no live American is in %s or %s after movement and hand to hand", it.Side, plan.T+1, it.Side.A, it.Side.B)
+		case "CHIP":
+			c.Rule = "5"
+			n, err := chip(plan, it, chipped)
+			if err != nil && n == 0 {
+				c.OK, c.Reason = false, err.Error()
+				continue
+			}
+			chipName := it.Chip
+			if chipName == "" {
+				chipName = "no"
+			}
+			c.Reason = fmt.Sprintf("%s chip on %d unit(s) in %s after movement (next turn: move up to %d); if fewer are alive there then, on those", chipName, n, it.Hex, map[string]int{ChipNone: 1, ChipBlue: 2, ChipBlack: 3}[it.Chip])
+			if it.Chip == ChipNone {
+				c.Reason += "; the Germans may not fire at them (rule 2)"
+			}
+		}
+	}
+}
+
+func pathWords(it item) string {
+	ps := make([]string, len(it.Path))
+	for i, h := range it.Path {
+		ps[i] = h.String()
+	}
+	return "move " + strings.Join(ps, "-")
+}
+
+// shellCheck checks a turn's explosion markers one at a time (rule 1).
+type shellCheck struct {
+	aimed []string
+}
+
+func (sh *shellCheck) check(r *Rules, st *State, side Side, it item, c *adjudicator.Checked) {
+	c.Rule = "1"
+	sh.aimed = append(sh.aimed, it.Hex.String())
+	switch {
+	case side == German && it.Shell == "smoke":
+		c.OK, c.Reason = false, "Germans may only fire HE shells (rule 1)"
+	case len(sh.aimed) > MaxShells:
+		c.OK, c.Reason = false, fmt.Sprintf("only %d explosion markers a turn (rule 1)", MaxShells)
+	case !r.sc.Map.OnMap(it.Hex):
+		c.OK, c.Reason = false, fmt.Sprintf("%s is not on the map", it.Hex)
+	case slices.Contains(sh.aimed[:len(sh.aimed)-1], it.Hex.String()):
+		c.OK, c.Reason = false, fmt.Sprintf("%s is aimed at already: the 3 markers go on 3 hexes (rule 1)", it.Hex)
+	default:
+		c.Reason = r.shellCases(st, side, it)
+	}
+}
+
+// shellCases says where a shell may land and what it would do there now (the card that
+// decides is not turned yet): every card whose hex holds units, then the others.
+func (r *Rules) shellCases(st *State, side Side, it item) string {
+	var hits, empty, off []string
+	for _, rank := range ranks {
+		h := r.sc.Land(it.Hex, rank)
+		switch {
+		case !r.sc.Map.OnMap(h):
+			off = append(off, rank)
+		case len(st.live("", h)) > 0:
+			hits = append(hits, fmt.Sprintf("%s: %s (%s)", rank, h, st.describe(h)))
+		default:
+			empty = append(empty, rank)
+		}
+	}
+	kind := "HE kills every unit where it lands"
+	if it.Shell == "smoke" {
+		kind = "smoke kills nothing and stays where it lands"
+	}
+	cases := hits
+	if len(empty) > 0 {
+		cases = append(cases, strings.Join(empty, " ")+": a hex with nobody in it now")
+	}
+	if len(off) > 0 {
+		cases = append(cases, strings.Join(off, " ")+": off the map, no effect")
+	}
+	return fmt.Sprintf("%s shell aimed at %s; %s card decides (%s). By the card, as things stand now: %s", strings.ToUpper(it.Shell), it.Hex, map[Side]string{American: "an American", German: "a German"}[side], kind, strings.Join(cases, "; "))
+}
+
+// checkGerman checks a German turn: artillery (cards not turned yet) and fire.
+func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) {
+	refuseVerbs(items, out, []string{"PASS", "SHELL", "FIRE"}, "the German turn")
+	var shells shellCheck
+	fired := map[string]bool{}
+	for i, it := range items {
+		if !out[i].OK {
+			continue
+		}
+		c := &out[i]
+		switch it.Verb {
+		case "PASS":
+			c.Reason, c.Rule = "no artillery, no fire", "sequence"
+		case "SHELL":
+			shells.check(r, st, German, it, c)
+		case "FIRE":
+			c.Rule = "2"
+			points, err := r.firePlan(st, it, fired)
+			if err != nil {
+				c.OK, c.Reason = false, err.Error()
+				continue
+			}
+			need := killCost[it.Chip]
+			c.Reason = fmt.Sprintf("%d point(s) at the %s-chip units in %s: %d point(s) kill one, so up to %d killed; a unit your shells kill first does not fire, and units they kill are not fired at", points, it.Chip, it.Hex, need, points/need)
+		}
+	}
+}
+
+// firePlan checks one FIRE order against the state and returns its points.
+func (r *Rules) firePlan(st *State, it item, fired map[string]bool) (int, error) {
+	if len(st.targets(it.Hex, it.Chip, it.Kind)) == 0 {
+		what := "unit"
+		if it.Kind != "" {
+			what = it.Kind + " unit"
+		}
+		return 0, fmt.Errorf("no live American %s with a %s chip is in %s: the Germans may fire only at units with a blue or black chip (rule 2)", what, it.Chip, it.Hex)
+	}
+	points := 0
+	for _, from := range it.From {
+		if fired[from.String()] {
+			return 0, fmt.Errorf("the unit in %s fires already this turn", from)
+		}
+		p, err := r.canFire(st, from, it.Hex)
+		if err != nil {
+			return 0, err
+		}
+		fired[from.String()] = true
+		points += p
+	}
+	return points, nil
+}

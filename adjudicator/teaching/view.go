@@ -1,0 +1,157 @@
+package teaching
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// legend is how the teaching game draws its map. Cut wire is a hexside feature of the
+// map drawn for a state (see viewMap), so that the one renderer shows it.
+var legend = mapview.Legend{
+	Terrain: []mapview.Symbol{{Name: "clear", Char: '.', Text: "clear"}},
+	Sides: []mapview.SideSymbol{
+		{Name: "cut", Char: 'o', Point: true, Text: "cut wire (clear terrain from the turn after)"},
+		{Name: "wire", Char: 'x', Text: "barbed wire"},
+	},
+	Marks: []mapview.Symbol{
+		{Name: "smoke", Char: '*', Text: "smoke (a white chip)"},
+		{Name: "bunker", Char: '#', Text: "bunker"},
+		{Name: "main", Char: '=', Text: "main trench"},
+		{Name: "support", Char: 's', Text: "support trench"},
+		{Name: "comm", Char: 'c', Text: "communication trench"},
+		{Name: "mg", Char: 'M', Text: "German MG"},
+		{Name: "inf", Char: 'I', Text: "German infantry"},
+		{Name: "army-black", Char: 'k', Text: "Army, black chip"},
+		{Name: "army-blue", Char: 'b', Text: "Army, blue chip"},
+		{Name: "army", Char: 'a', Text: "Army, no chip"},
+		{Name: "marine-black", Char: 'K', Text: "Marine, black chip"},
+		{Name: "marine-blue", Char: 'B', Text: "Marine, blue chip"},
+		{Name: "marine", Char: 'm', Text: "Marine, no chip"},
+		{Name: "dead", Char: 'x', Text: "a flipped (dead) American"},
+	},
+}
+
+var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
+	"marine-black": 'K', "marine-blue": 'B', "marine": 'm'}
+
+// viewMap is the shipped map with the state's cut wire added as "cut" hexsides. The
+// kit's map is immutable once parsed, so the map text is parsed again with the cuts
+// appended; the cut lines are marked as game state, not map data.
+func (r *Rules) viewMap(st *State) *board.Map {
+	if len(st.Cuts) == 0 {
+		return r.sc.Map
+	}
+	src, err := dataFS.ReadFile("data/map.txt")
+	if err != nil {
+		return r.sc.Map
+	}
+	var b strings.Builder
+	b.Write(src)
+	for _, c := range st.Cuts {
+		fmt.Fprintf(&b, "\nside cut %s | reconstructed: game state, cut in turn %d", c.Side, c.Turn)
+	}
+	v := vocab
+	v.Sides = append(slices.Clone(v.Sides), "cut")
+	m, err := board.ParseMap("map.txt", []byte(b.String()), v)
+	if err != nil {
+		return r.sc.Map
+	}
+	return m
+}
+
+// Map implements adjudicator.Ruleset. Both sides see everything: the teaching game hides
+// nothing but the cards not yet turned, which are in no map.
+func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	cells := map[hex.Hex]string{}
+	m := r.sc.Map
+	for _, h := range m.Hexes() {
+		var b strings.Builder
+		switch {
+		case st.smoked(h):
+			b.WriteByte('*')
+		case m.HasFeature(h, "bunker"):
+			b.WriteByte('#')
+		case m.HasFeature(h, "main"):
+			b.WriteByte('=')
+		case m.HasFeature(h, "support"):
+			b.WriteByte('s')
+		case m.HasFeature(h, "comm"):
+			b.WriteByte('c')
+		default:
+			b.WriteByte(' ')
+		}
+		dead := 0
+		for _, u := range st.Units {
+			if u.Hex != h {
+				continue
+			}
+			if u.Dead {
+				dead++
+				continue
+			}
+			k := u.Kind
+			if u.Chip != "" {
+				k += "-" + u.Chip
+			}
+			b.WriteByte(cellChar[k])
+		}
+		b.WriteString(strings.Repeat("x", dead))
+		if t := strings.TrimRight(b.String(), " "); t != "" {
+			cells[h] = b.String()
+		}
+	}
+	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sideName(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
+	var key []string
+	key = append(key, "Each hex: a trench or smoke mark, then one letter per unit.")
+	if over := st.overflowKey(); len(over) > 0 {
+		key = append(key, over...)
+	}
+	if len(st.Shown) > 0 {
+		key = append(key, "Cards turned this turn: "+strings.Join(st.Shown, "; ")+".")
+	}
+	key = append(key, fmt.Sprintf("Wire markers placed: %d of %d. American casualties: %d.", st.markersUsed(), MaxMarkers, st.casualties()))
+	return mapview.Render(mapview.View{Title: title, Map: r.viewMap(st), Legend: legend, Cells: cells, Key: key})
+}
+
+// overflowKey lists the hexes whose units do not fit in a cell.
+func (st *State) overflowKey() []string {
+	count := map[hex.Hex]int{}
+	for _, u := range st.Units {
+		count[u.Hex]++
+	}
+	var hs []hex.Hex
+	for h, n := range count {
+		if n > 3 {
+			hs = append(hs, h)
+		}
+	}
+	slices.SortFunc(hs, hex.Compare)
+	var out []string
+	for _, h := range hs {
+		out = append(out, fmt.Sprintf("%s: %s.", h, st.describe(h)))
+	}
+	return out
+}
+
+// Status implements adjudicator.Ruleset.
+func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s. Counter mix: %s.", st.PhaseTitle(), st.Mix)
+	if len(st.Options) > 0 {
+		fmt.Fprintf(&b, " Options: %s.", strings.Join(st.Options, ", "))
+	}
+	fmt.Fprintf(&b, "\nLive: %d American, %d German (%d MG). American casualties: %d.", st.liveSide(American), st.liveSide(German), st.liveCount("mg"), st.casualties())
+	fmt.Fprintf(&b, "\nCards left: American %d, German %d. Wire markers left: %d.", len(st.Decks[American].Left), len(st.Decks[German].Left), MaxMarkers-st.markersUsed())
+	if st.Over() {
+		fmt.Fprintf(&b, "\nThe game is over: %s.", st.End)
+	}
+	return b.String()
+}
