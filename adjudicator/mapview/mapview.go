@@ -76,9 +76,9 @@ type View struct {
 	Cells map[hex.Hex]string
 	// Key is printed after the legend, e.g. the stacks behind each cell's tag.
 	Key []string
-	// LegendTitle, when set, is a line of its own before the legend, e.g. "Legend".
-	// The desk's SET MAP CHANGES (adjudicator/results.go) cuts a map at a line starting
-	// with "Legend": without one the legend and key count as part of the last strip.
+	// LegendTitle is the line of its own before the legend; "" means "Legend". It must
+	// start with "Legend": the desk's SET MAP CHANGES (adjudicator/results.go) cuts a map
+	// there, so that the legend and key are never taken for part of the last strip.
 	LegendTitle string
 	// RowsUp draws the highest row at the top, for maps whose rows grow to the north
 	// (Soldiers 1918, whose No Man's Land is row 00 on the south edge).
@@ -154,9 +154,11 @@ func Render(v View) string {
 		l.strip(&b, first, first+n-1)
 	}
 	b.WriteString("\n")
-	if v.LegendTitle != "" {
-		b.WriteString(wrap(v.LegendTitle, Width, "  "))
+	title := v.LegendTitle
+	if title == "" {
+		title = "Legend"
 	}
+	b.WriteString(wrap(title, Width, "  "))
 	l.legend(&b)
 	for _, k := range v.Key {
 		b.WriteString(wrap(k, Width, "  "))

@@ -150,11 +150,14 @@ func cmdDemo(e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *ruleset == "mons1914" {
+	switch *ruleset {
+	case "mons1914":
 		return demoMons(e, *keep, *quiet, *pipe)
-	}
-	if *ruleset == teaching.Name {
+	case teaching.Name:
 		return demoTeaching(e, *keep, *quiet, *pipe)
+	case "soldiers1918":
+	default:
+		return usageError(fmt.Sprintf("demo: no demo of ruleset %q: soldiers1918, mons1914 or teaching", *ruleset))
 	}
 	if !*pipe {
 		out := e.stdout
