@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/adjutant-pbem/adjutant/mail/devserver"
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 )
 
 // The Mons 1914 sample game (adjutant demo --ruleset mons1914): the players and their
@@ -167,146 +161,35 @@ func monsScript(game string) []scripted {
 	return mails
 }
 
-// monsNewGame is the command that creates the sample game.
-func monsNewGame(db []string) []string {
-	return append([]string{"game", "new", "--name", monsGame, "--ruleset", "mons1914",
-		"--player", "de=" + monsDE, "--player", "bef=" + monsBEF,
-		"--password", "de=" + monsPassDE, "--password", "bef=" + monsPassBEF}, db...)
+// monsDemo is the Mons sample game as a driven demo: its mails are written in advance
+// (monsScript), whatever the game's state.
+func monsDemo() (*drivenDemo, error) {
+	rs, err := mons1914.New()
+	if err != nil {
+		return nil, err
+	}
+	script := monsScript(monsGame)
+	return &drivenDemo{
+		game: monsGame, rs: rs,
+		create: []string{"game", "new", "--name", monsGame, "--ruleset", rs.Name(),
+			"--player", "de=" + monsDE, "--player", "bef=" + monsBEF,
+			"--password", "de=" + monsPassDE, "--password", "bef=" + monsPassBEF},
+		players: map[adjudicator.Side]demoPlayer{"de": {monsDE, monsPassDE}, "bef": {monsBEF, monsPassBEF}},
+		script: func(i int, _ adjudicator.State) (scripted, bool, error) {
+			if i >= len(script) {
+				return scripted{}, false, nil
+			}
+			return script[i], true, nil
+		},
+	}, nil
 }
 
 // demoMons plays the Mons sample game, by mail or through pipe mode, printing every mail,
 // then verifies the audit trail and replays the game.
 func demoMons(e *env, keep string, quiet, pipe bool) error {
-	out := e.stdout
-	if quiet {
-		out = io.Discard
-	}
-	dir, err := os.MkdirTemp("", "adjutant-mons-")
+	g, err := monsDemo()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	path := keep
-	if path == "" {
-		path = filepath.Join(dir, "demo.db")
-	}
-	db := []string{"--db", path, "--address", sampleAddress}
-	run := func(args []string, stdin []byte, w io.Writer) error {
-		var errb bytes.Buffer
-		sub := *e
-		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), w, &errb
-		if code := runEnv(&sub, args); code != 0 {
-			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
-		}
-		return nil
-	}
-	if err := run(monsNewGame(db), nil, io.Discard); err != nil {
-		return err
-	}
-	start := time.Now()
-	n := 0
-	if pipe {
-		n, err = monsPipe(e, path, db, out, run)
-	} else {
-		n, err = monsMail(e, path, out)
-	}
-	if err != nil {
-		return err
-	}
-	var sum bytes.Buffer
-	for _, args := range [][]string{{"audit", "verify", "--game", monsGame}, {"replay", "--game", monsGame}} {
-		if err := run(append(args, db...), nil, &sum); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(e.stdout, "%s\nMons demo complete in %s: %d mails.\n%s", strings.Repeat("=", 78), time.Since(start).Round(time.Millisecond), n, sum.String())
-	return nil
-}
-
-// monsPipe feeds every scripted mail to adjutant handle and prints the outbox as it grows.
-func monsPipe(e *env, path string, db []string, out io.Writer, run func([]string, []byte, io.Writer) error) (int, error) {
-	printed := 0
-	show := func() error {
-		mails, err := outboxOf(e, path)
-		if err != nil {
-			return err
-		}
-		for _, m := range mails[printed:] {
-			fmt.Fprintf(out, "%s\nTo: %s\nSubject: %s\n\n%s\n", strings.Repeat("=", 78), strings.Join(m.To, ", "), m.Subject, m.Body)
-		}
-		printed = len(mails)
-		return nil
-	}
-	if err := show(); err != nil {
-		return 0, err
-	}
-	t0 := time.Date(2026, 8, 23, 6, 0, 0, 0, time.UTC)
-	for i, m := range monsScript(monsGame) {
-		fmt.Fprintf(out, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
-		raw := eml(m, sampleAddress, fmt.Sprintf("mons-%d@players.example", i+1), t0.Add(time.Duration(i)*time.Hour))
-		if err := run(append([]string{"handle"}, db...), raw, io.Discard); err != nil {
-			return printed, err
-		}
-		if err := show(); err != nil {
-			return printed, err
-		}
-	}
-	return printed, nil
-}
-
-// monsMail plays the script over the embedded IMAP and SMTP servers with the daemon in
-// between, each player waiting for the reply to each mail.
-func monsMail(e *env, path string, out io.Writer) (int, error) {
-	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
-	defer cancel()
-	srv, err := devserver.Start(devserver.Options{Users: map[string]string{
-		sampleAddress: "game-mailbox-password", monsDE: monsPassDE + "-mail", monsBEF: monsPassBEF + "-mail",
-	}})
-	if err != nil {
-		return 0, err
-	}
-	defer srv.Close()
-	d, stop, err := startDaemon(e, demoConfig(srv, path), e.stderr)
-	if err != nil {
-		return 0, err
-	}
-	_ = d
-	players := map[string]*player{}
-	for addr, pass := range map[string]string{monsDE: monsPassDE, monsBEF: monsPassBEF} {
-		players[addr] = &player{addr: addr, password: pass + "-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
-	}
-	n := 0
-	seen := map[string][]received{}
-	for _, m := range monsScript(monsGame) {
-		p := players[m.From]
-		fmt.Fprintf(out, "%s\n>>> %s sends to %s over SMTP:\n%s\n", strings.Repeat("#", 78), m.From, sampleAddress, m.Body)
-		id, err := p.send(ctx, sampleAddress, m.Subject, m.Body)
-		if err != nil {
-			stop()
-			return n, err
-		}
-		got, err := p.waitFor(ctx, out, func(r received) bool { return r.Env.InReplyTo == id })
-		n += len(got)
-		seen[m.From] = append(seen[m.From], got...)
-		if err != nil {
-			stop()
-			return n, err
-		}
-	}
-	over := "[" + monsGame + "] Game over"
-	for addr, p := range players {
-		if hasSubject(seen[addr], over) {
-			continue
-		}
-		got, err := p.waitFor(ctx, out, func(r received) bool { return strings.Contains(r.Env.Subject, over) })
-		n += len(got)
-		if err != nil {
-			stop()
-			return n, err
-		}
-	}
-	if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
-		return n, fmt.Errorf("daemon: %w", err)
-	}
-	return n, nil
+	return g.play(e, keep, quiet, pipe)
 }

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/mail/devserver"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// drivenDemo is a demo game played by mail or by pipe, its audit verified and its
+// replay compared at the end. Its mails come from script, which may read the game as it
+// stands (the teaching game's players answer what they see: cards decide where shells
+// land and who wins a fight, so no mail can be written in advance); a script written in
+// advance fits too (its i-th mail, whatever the state), as the Mons demo is.
+type drivenDemo struct {
+	game    string
+	create  []string // game new, without --db and --address
+	players map[adjudicator.Side]demoPlayer
+	rs      adjudicator.Ruleset
+	// script returns the i-th mail, st being the game as it stands; ok is false after
+	// the last.
+	script func(i int, st adjudicator.State) (m scripted, ok bool, err error)
+}
+
+// demoPlayer is one scripted player: his address and game password.
+type demoPlayer struct{ addr, pass string }
+
+// maxDemoMails bounds a driven game, so that a ruleset that never ends fails the demo
+// instead of hanging it.
+const maxDemoMails = 400
+
+// nextMail reads the game through read and asks the script for the i-th mail.
+func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scripted, bool, error) {
+	var st adjudicator.State
+	err := read(func(tx store.Tx) error {
+		sg, err := tx.Game(g.game)
+		if err != nil {
+			return err
+		}
+		st, err = g.rs.Decode(sg.State)
+		return err
+	})
+	if err != nil {
+		return scripted{}, false, fmt.Errorf("demo: read %s: %w", g.game, err)
+	}
+	return g.script(i, st)
+}
+
+func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
+	out := e.stdout
+	if quiet {
+		out = io.Discard
+	}
+	dir, err := os.MkdirTemp("", "adjutant-"+g.rs.Name()+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := keep
+	if path == "" {
+		path = filepath.Join(dir, "demo.db")
+	}
+	db := []string{"--db", path, "--address", sampleAddress}
+	run := func(args []string, stdin []byte, w io.Writer) error {
+		var errb bytes.Buffer
+		sub := *e
+		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), w, &errb
+		if code := runEnv(&sub, args); code != 0 {
+			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+		return nil
+	}
+	if err := run(append(g.create, db...), nil, io.Discard); err != nil {
+		return err
+	}
+	start := time.Now()
+	n := 0
+	if pipe {
+		n, err = g.pipe(e, path, db, out, run)
+	} else {
+		n, err = g.mail(e, path, out)
+	}
+	if err != nil {
+		return err
+	}
+	var sum bytes.Buffer
+	for _, args := range [][]string{{"audit", "verify", "--game", g.game}, {"replay", "--game", g.game}} {
+		if err := run(append(args, db...), nil, &sum); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s\n%s demo complete in %s: %d mails.\n%s", strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
+	return nil
+}
+
+// pipe feeds each mail to adjutant handle and prints the outbox as it grows.
+func (g *drivenDemo) pipe(e *env, path string, db []string, out io.Writer, run func([]string, []byte, io.Writer) error) (int, error) {
+	printed := 0
+	show := func() error {
+		mails, err := outboxOf(e, path)
+		if err != nil {
+			return err
+		}
+		for _, m := range mails[printed:] {
+			fmt.Fprintf(out, "%s\nTo: %s\nSubject: %s\n\n%s\n", strings.Repeat("=", 78), strings.Join(m.To, ", "), m.Subject, m.Body)
+		}
+		printed = len(mails)
+		return nil
+	}
+	if err := show(); err != nil {
+		return 0, err
+	}
+	read := func(fn func(store.Tx) error) error {
+		st, err := store.Open(path)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return st.Read(e.ctx, fn)
+	}
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for i := 0; ; i++ {
+		m, ok, err := g.nextMail(i, read)
+		if err != nil || !ok {
+			return printed, err
+		}
+		fmt.Fprintf(out, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
+		raw := eml(m, sampleAddress, fmt.Sprintf("%s-%d@players.example", g.rs.Name(), i+1), t0.Add(time.Duration(i)*time.Hour))
+		if err := run(append([]string{"handle"}, db...), raw, io.Discard); err != nil {
+			return printed, err
+		}
+		if err := show(); err != nil {
+			return printed, err
+		}
+	}
+}
+
+// mail plays over the embedded IMAP and SMTP servers with the daemon in between, each
+// player waiting for the reply to each mail before the game is read again.
+func (g *drivenDemo) mail(e *env, path string, out io.Writer) (int, error) {
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	defer cancel()
+	users := map[string]string{sampleAddress: "game-mailbox-password"}
+	for _, p := range g.players {
+		users[p.addr] = p.pass + "-mail"
+	}
+	srv, err := devserver.Start(devserver.Options{Users: users})
+	if err != nil {
+		return 0, err
+	}
+	defer srv.Close()
+	d, stop, err := startDaemon(e, demoConfig(srv, path), e.stderr)
+	if err != nil {
+		return 0, err
+	}
+	fail := func(n int, err error) (int, error) {
+		stop()
+		return n, err
+	}
+	players := map[string]*player{}
+	for _, p := range g.players {
+		players[p.addr] = &player{addr: p.addr, password: p.pass + "-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
+	}
+	read := func(fn func(store.Tx) error) error { return d.desk.Store.Read(ctx, fn) }
+	n := 0
+	seen := map[string][]received{}
+	for i := 0; ; i++ {
+		m, ok, err := g.nextMail(i, read)
+		if err != nil {
+			return fail(n, err)
+		}
+		if !ok {
+			break
+		}
+		p := players[m.From]
+		fmt.Fprintf(out, "%s\n>>> %s sends to %s over SMTP:\n%s\n", strings.Repeat("#", 78), m.From, sampleAddress, m.Body)
+		id, err := p.send(ctx, sampleAddress, m.Subject, m.Body)
+		if err != nil {
+			return fail(n, err)
+		}
+		got, err := p.waitFor(ctx, out, func(r received) bool { return r.Env.InReplyTo == id })
+		n += len(got)
+		seen[m.From] = append(seen[m.From], got...)
+		if err != nil {
+			return fail(n, err)
+		}
+	}
+	over := "[" + g.game + "] Game over"
+	for addr, p := range players {
+		if hasSubject(seen[addr], over) {
+			continue
+		}
+		got, err := p.waitFor(ctx, out, func(r received) bool { return strings.Contains(r.Env.Subject, over) })
+		n += len(got)
+		if err != nil {
+			return fail(n, err)
+		}
+	}
+	if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
+		return n, fmt.Errorf("daemon: %w", err)
+	}
+	return n, nil
+}
