@@ -33,15 +33,17 @@ type stepRecord struct {
 
 // advanced is the result of running the phase machine after a change.
 type advanced struct {
-	game    store.Game
-	rs      Ruleset
-	before  State // the state the advance started from
-	state   State
-	waiting []Side
-	batch   *batch // nil when no phase was resolved
-	journal store.JournalEntry
-	cause   string
-	now     time.Time
+	game   store.Game
+	rs     Ruleset
+	before State // the state the advance started from
+	// beforeRaw is before as the store held it, so that its maps can be memoised.
+	beforeRaw []byte
+	state     State
+	waiting   []Side
+	batch     *batch // nil when no phase was resolved
+	journal   store.JournalEntry
+	cause     string
+	now       time.Time
 }
 
 // OrdersDigest is the digest of the orders a phase resolved, mixed into every roll of that
@@ -80,7 +82,7 @@ func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.S
 // game ends. Everything is written in tx; the results mails are queued by flushResults.
 // st is the game's state as decoded from g.
 func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, st State, now time.Time, cause string) (advanced, error) {
-	adv := advanced{rs: rs, cause: cause, now: now, before: st}
+	adv := advanced{rs: rs, cause: cause, now: now, before: st, beforeRaw: g.State}
 	b := &batch{}
 	var steps []store.JournalStep
 	for {
@@ -316,6 +318,12 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	if err != nil {
 		return err
 	}
+	maps := func(after bool, side Side) string {
+		if after {
+			return d.maps.render(adv.rs, adv.state, g.State, side)
+		}
+		return d.maps.render(adv.rs, adv.before, adv.beforeRaw, side)
+	}
 	for _, p := range g.Players {
 		mode := p.MapMode
 		if mode == "" {
@@ -325,7 +333,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 			adv.journal.MapModes = map[string]string{}
 		}
 		adv.journal.MapModes[p.Side] = mode
-		subject, body, err := resultsMail(g, adv.rs, adv.before, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
+		subject, body, err := resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
 		if err != nil {
 			return err
 		}

@@ -74,6 +74,7 @@ type Desk struct {
 	HostPassHash string
 
 	passwords    passwordCache
+	maps         mapMemo
 	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
 }
 

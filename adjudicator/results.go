@@ -25,11 +25,12 @@ type stepView struct {
 // its arguments, so that replay re-renders exactly the mail that was sent (invariant 4),
 // and it shows only the events that side may see (invariant 5).
 //
-// before is the state the advance started from and mode the player's SET MAP choice:
-// with "changes" the map shows only the strips that differ from before's. signature is
+// maps renders the map of the state the advance started from (after false) or of st
+// (after true), and mode is the player's SET MAP choice: with "changes" the map shows
+// only the strips that differ from the earlier one's. signature is
 // the signed chain head of the advance (signatureText), the same for every side, or
 // empty.
-func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
+func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -70,7 +71,7 @@ func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode str
 		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
 		"Signature":     signature,
 		"Notes":         b.notes,
-		"Map":           mapSection(rs, before, st, side, mode),
+		"Map":           mapSection(maps, side, mode),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
 		"Status":        rs.Status(st, side),
@@ -86,19 +87,33 @@ func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode str
 	return subject, body, nil
 }
 
+// mapRenderer renders a side's map of the state an advance started from (after false)
+// or ended in (after true).
+type mapRenderer func(after bool, side Side) string
+
+// mapsOf renders the maps of before and after directly, as replay does.
+func mapsOf(rs Ruleset, before, after State) mapRenderer {
+	return func(a bool, side Side) string {
+		if a {
+			return rs.Map(after, side)
+		}
+		return rs.Map(before, side)
+	}
+}
+
 // mapSection renders the map of a results mail as the player chose with SET MAP.
-func mapSection(rs Ruleset, before, after State, side Side, mode string) string {
+func mapSection(maps mapRenderer, side Side, mode string) string {
 	switch mode {
 	case "full":
-		return rs.Map(after, side)
+		return maps(true, side)
 	case "none":
 		return "Not included (SET MAP NONE): send MAP for the whole map, or SET MAP\nCHANGES or SET MAP FULL to have it in results mails again."
 	}
-	now := splitMap(rs.Map(after, side))
+	now := splitMap(maps(true, side))
 	if len(now.strips) == 0 {
 		return now.head + now.tail // a map without strips is shown whole
 	}
-	was := splitMap(rs.Map(before, side))
+	was := splitMap(maps(false, side))
 	var b strings.Builder
 	b.WriteString(now.head)
 	shown := 0

@@ -201,7 +201,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now)})
 	}
 	if cmd.showMap {
-		sections = append(sections, section{"MAP", rs.Map(st, side)})
+		sections = append(sections, section{"MAP", h.desk.maps.render(rs, st, g.State, side)})
 	}
 	if cmd.rolls {
 		text, err := h.desk.rollsText(h.tx, g.Name)

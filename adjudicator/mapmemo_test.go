@@ -1,0 +1,42 @@
+package adjudicator
+
+import "testing"
+
+// countingMaps is a ruleset whose maps are counted and tell their state and side apart.
+type countingMaps struct {
+	tallyRules
+	calls int
+}
+
+func (c *countingMaps) Map(st State, side Side) string {
+	c.calls++
+	return "map of " + string(side)
+}
+
+// TestMapMemo: a map is drawn once per state and side; another state, side or ruleset
+// draws again; nothing without stored bytes is remembered.
+func TestMapMemo(t *testing.T) {
+	var m mapMemo
+	rs := &countingMaps{}
+	for range 3 {
+		if got := m.render(rs, tallyState{}, []byte(`{"t":1}`), "a"); got != "map of a" {
+			t.Fatalf("render = %q", got)
+		}
+	}
+	if rs.calls != 1 {
+		t.Errorf("the same map was drawn %d times, want once", rs.calls)
+	}
+	m.render(rs, tallyState{}, []byte(`{"t":2}`), "a")
+	m.render(rs, tallyState{}, []byte(`{"t":1}`), "b")
+	m.render(rs, tallyState{}, nil, "a")
+	m.render(rs, tallyState{}, nil, "a")
+	if rs.calls != 5 {
+		t.Errorf("%d maps drawn, want 5 (another state, another side, twice without bytes)", rs.calls)
+	}
+	for i := range mapMemoSize + 10 {
+		m.render(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
+	}
+	if len(m.maps) > mapMemoSize {
+		t.Errorf("the memo holds %d maps, more than %d", len(m.maps), mapMemoSize)
+	}
+}
