@@ -48,17 +48,24 @@ func (h *handling) bounce() (string, error) {
 	h.game = g
 	h.desk.log().Warn("mail to a player bounces", "game", g.Name, "side", out.Side, "outbox", m.BounceOf)
 	who := sideName(rs, Side(out.Side))
+	text := fmt.Sprintf("Game %s: mail to the %s player bounces: it came back undelivered (%q, %s). Until the %s player sends a mail again, or the host gives the side another address, deadlines do not give him default orders; the game waits.",
+		g.Name, who, out.Subject, out.Queued.Format("Mon 2 Jan 15:04 MST"), who)
+	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": h.desk.Address})
+	if err != nil {
+		return "", err
+	}
+	subject := fmt.Sprintf("[%s] Mail to the %s player bounces", g.Name, who)
+	// The other players, and the host, who can give the side another address.
 	for _, p := range g.Players {
 		if p.Side == out.Side {
 			continue
 		}
-		text := fmt.Sprintf("Game %s: mail to the %s player bounces: it came back undelivered (%q, %s). Until the %s player sends a mail again, or the host gives the side another address, deadlines do not give him default orders; the game waits.",
-			g.Name, who, out.Subject, out.Queued.Format("Mon 2 Jan 15:04 MST"), who)
-		body, err := render("refusal.txt", map[string]any{"Text": text, "Address": h.desk.Address})
-		if err != nil {
+		if _, err := h.enqueue([]string{p.Address}, g.Name, p.Side, "bounce:"+out.Side, subject, body, false); err != nil {
 			return "", err
 		}
-		if _, err := h.enqueue([]string{p.Address}, g.Name, p.Side, "bounce:"+out.Side, fmt.Sprintf("[%s] Mail to the %s player bounces", g.Name, who), body, false); err != nil {
+	}
+	if host := h.desk.HostAddress; host != "" && !strings.EqualFold(host, out.To[0]) {
+		if _, err := h.enqueue([]string{host}, g.Name, "", "bounce:"+out.Side, subject, body, false); err != nil {
 			return "", err
 		}
 	}

@@ -206,6 +206,7 @@ func TestInvitationPasswordRedactedOnceSent(t *testing.T) {
 // gives him no default orders; his next mail clears the mark.
 func TestBounceMatchedByVERP(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour, NoOrders: "default"})
+	f.desk.HostAddress = "host@club.example"
 	var invite store.OutMail
 	for _, m := range f.outbox() {
 		if m.Kind == "invite" && m.To[0] == de {
@@ -217,8 +218,8 @@ func TestBounceMatchedByVERP(t *testing.T) {
 	if !strings.Contains(out, "de marked bouncing") {
 		t.Fatalf("bounce: %q", out)
 	}
-	if len(mails) != 1 || mails[0].To[0] != us || !strings.Contains(mails[0].Body, "German player bounces") {
-		t.Fatalf("mails after the bounce: %+v; want one to the US saying the German's mail bounces", mails)
+	if len(mails) != 2 || mails[0].To[0] != us || mails[1].To[0] != "host@club.example" || !strings.Contains(mails[0].Body, "German player bounces") {
+		t.Fatalf("mails after the bounce: %+v; want one to the US and one to the host saying the German's mail bounces", mails)
 	}
 	// A second bounce of the same says nothing more.
 	if _, mails := f.sendMsg(adjudicator.Message{ID: "bounce2@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: invite.Seq}); len(mails) != 0 {
