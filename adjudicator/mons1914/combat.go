@@ -228,7 +228,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string) error {
+func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string, hits map[adjudicator.Side][]string) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -272,7 +272,7 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	}
 	// 6.6: the combat reveals both stacks.
 	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
-	g.defensiveFire(m.Target, defenders, attackers, policies[other(side)])
+	g.defensiveFire(m.Target, defenders, attackers, policies[other(side)], hits[other(side)])
 	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
 	if len(attackers) == 0 {
 		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
@@ -345,8 +345,9 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 // unit on the attacking hex with the most melee factors; SPREAD deals the units, the
 // strongest first, over the attacking hexes from the strongest down, one each in turn.
 // Losses (11.5), apportioned by the defender, fall only on the participating attackers
-// of the hex fired at, most steps first.
-func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string) {
+// of the hex fired at: first the units of his standing HIT list, in its order, then the
+// units with the most steps left; none eliminated while another is above one step.
+func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string, hit []string) {
 	byHex := map[string][]*Unit{}
 	var hexes []string
 	for _, u := range attackers {
@@ -397,7 +398,11 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
 			Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
 		if n, err := strconv.Atoi(res); err == nil && n > 0 {
-			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[h], n, nil, "11.5", true), "; "))
+			how := "default, most steps first"
+			if len(hit) > 0 {
+				how = "by his HIT order, then most steps first"
+			}
+			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: %s): %s", from, how, strings.Join(g.loseSteps(byHex[h], n, hit, "11.5", true), "; "))
 		}
 	}
 }

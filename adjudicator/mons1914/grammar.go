@@ -11,7 +11,7 @@ import (
 // item is one parsed order line.
 type item struct {
 	line    orders.Line
-	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses
+	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses, hit
 	text    string // canonical text
 	rule    string
 	move    Move
@@ -172,6 +172,12 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("11.2", "want DEFFIRE STRONGEST or DEFFIRE SPREAD")
 		}
 		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+strings.ToUpper(f[1]), "11.2"
+	case "HIT":
+		ids, err := unitIDs(f[1:])
+		if err != nil || len(ids) == 0 {
+			return bad("11.5", "want HIT <enemy units, first to lose a step to your defensive fire first>")
+		}
+		it.kind, it.text, it.rule = "hit", "HIT "+strings.Join(ids, " "), "11.5"
 	case "LOSSES":
 		ids, err := unitIDs(f[1:])
 		if err != nil || len(ids) == 0 {

@@ -92,6 +92,7 @@ const (
 	keySequence = "sequence"
 	keyLosses   = "losses"
 	keyDefFire  = "deffire"
+	keyHit      = "hit"
 	phaseStand  = "standing"
 )
 
@@ -178,8 +179,15 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			continue
 		}
 		switch it.kind {
-		case "top", "losses", "deffire":
-			key := map[string]string{"losses": keyLosses, "deffire": keyDefFire, "top": "top " + it.line.Fields[1]}[it.kind]
+		case "top", "losses", "deffire", "hit":
+			if it.kind == "hit" {
+				if id := r.ownUnit(side, it.text); id != "" {
+					c.Reason = fmt.Sprintf("%s is your own unit: HIT names the enemy attackers your defensive fire hits first (11.5)", id)
+					out = append(out, c)
+					continue
+				}
+			}
+			key := map[string]string{"losses": keyLosses, "deffire": keyDefFire, "hit": keyHit, "top": "top " + it.line.Fields[1]}[it.kind]
 			c.OK, c.Reason = true, "standing order, until replaced"
 			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			out = append(out, c)
@@ -231,7 +239,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			it := &items[slices.IndexFunc(items, func(x item) bool { return x.line.No == out[k].Line.No })]
 			out[k].OK = true
 			if now {
-				if err := g.execute(side, *it, nil, nil); err != nil {
+				if err := g.execute(side, *it, nil, nil, nil); err != nil {
 					out[k].OK, out[k].Reason = false, err.Error()
 					if re, ok := err.(*ruleErr); ok {
 						out[k].Rule = re.rule
@@ -256,13 +264,13 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 }
 
 // execute carries out one order line on g (check-only when d is nil).
-func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string) error {
+func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string, hits map[adjudicator.Side][]string) error {
 	switch it.kind {
 	case "move":
 		return g.move(side, it.move)
 	case "combat":
 		if it.melee.Attackers != nil {
-			return g.melee(side, it.melee, losses, policies)
+			return g.melee(side, it.melee, losses, policies, hits)
 		}
 		return g.bombard(side, it.bombard)
 	}
@@ -316,6 +324,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	var own, seqOrder *adjudicator.Order
 	losses := map[adjudicator.Side][]string{}
 	policies := map[adjudicator.Side]string{}
+	g0hits := map[adjudicator.Side][]string{}
 	for i := range inputs {
 		o := &inputs[i]
 		switch {
@@ -329,6 +338,8 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			losses[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Phase == phaseStand && o.Key == keyDefFire:
 			policies[o.Side] = strings.Fields(o.Text)[1]
+		case o.Phase == phaseStand && o.Key == keyHit:
+			g0hits[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
 			seqOrder = o
 		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
@@ -376,7 +387,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			case it.kind == "combat":
 				bombards = append(bombards, it)
 			default:
-				if err := g.execute(side, it, nil, nil); err != nil {
+				if err := g.execute(side, it, nil, nil, nil); err != nil {
 					g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 				} else {
 					g.event(it.rule, []adjudicator.Side{side}, "%s", it.text)
@@ -384,7 +395,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			}
 		}
 		for _, it := range append(bombards, melees...) {
-			if err := g.execute(side, it, losses, policies); err != nil {
+			if err := g.execute(side, it, losses, policies, g0hits); err != nil {
 				// Told to the side that gave it only: the reason may name its units (6.6).
 				g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
@@ -411,4 +422,14 @@ func ruleOf(err error) string {
 		return re.rule
 	}
 	return "5.1"
+}
+
+// ownUnit returns the first unit of text's ids ("HIT a b") that is side's own, or "".
+func (r *Rules) ownUnit(side adjudicator.Side, text string) string {
+	for _, id := range strings.Fields(text)[1:] {
+		if c, ok := r.sc.Counter(id); ok && c.Side == string(side) {
+			return id
+		}
+	}
+	return ""
 }
