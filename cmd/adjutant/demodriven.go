@@ -31,6 +31,16 @@ type drivenDemo struct {
 	script func(i int, st adjudicator.State) (m scripted, ok bool, err error)
 }
 
+// fixedScript is the script of mails written in advance: the i-th, whatever the state.
+func fixedScript(mails []scripted) func(int, adjudicator.State) (scripted, bool, error) {
+	return func(i int, _ adjudicator.State) (scripted, bool, error) {
+		if i >= len(mails) {
+			return scripted{}, false, nil
+		}
+		return mails[i], true, nil
+	}
+}
+
 // demoPlayer is one scripted player: his address and game password.
 type demoPlayer struct{ addr, pass string }
 

@@ -168,19 +168,13 @@ func monsDemo() (*drivenDemo, error) {
 	if err != nil {
 		return nil, err
 	}
-	script := monsScript(monsGame)
 	return &drivenDemo{
 		game: monsGame, rs: rs,
 		create: []string{"game", "new", "--name", monsGame, "--ruleset", rs.Name(),
 			"--player", "de=" + monsDE, "--player", "bef=" + monsBEF,
 			"--password", "de=" + monsPassDE, "--password", "bef=" + monsPassBEF},
 		players: map[adjudicator.Side]demoPlayer{"de": {monsDE, monsPassDE}, "bef": {monsBEF, monsPassBEF}},
-		script: func(i int, _ adjudicator.State) (scripted, bool, error) {
-			if i >= len(script) {
-				return scripted{}, false, nil
-			}
-			return script[i], true, nil
-		},
+		script:  fixedScript(monsScript(monsGame)),
 	}, nil
 }
 
