@@ -61,10 +61,10 @@ func (c *Counter) Combat() bool { return c.Kind == KindDivision || c.Kind == Kin
 
 // Sector is a set-up sector (3.1): a band of rows, boundary rows shared.
 type Sector struct {
-	Side   string
-	Owner  string // a German division or an Entente corps
-	Rows   [2]int
-	Fact   board.Fact
+	Side  string
+	Owner string // a German division or an Entente corps
+	Rows  [2]int
+	Fact  board.Fact
 }
 
 // Town is an urban location (3.3).

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -170,7 +171,11 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]adjudicator.Ruleset{s.Name(): s}, nil
+	so, err := soissons1918.New()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]adjudicator.Ruleset{s.Name(): s, so.Name(): so}, nil
 }
 
 // open opens the store and builds the desk around it.
