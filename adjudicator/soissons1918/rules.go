@@ -201,6 +201,18 @@ func route(st *State, side, kind string) (string, error) {
 	return "", fmt.Errorf("no step for %s", kind)
 }
 
+// passKey is the step a PASS is for: the first step from now that waits for side and
+// has nothing from it yet, so that a side may pass several steps ahead.
+func passKey(st *State, side string, filed []adjudicator.Order, taken []string) (string, error) {
+	for _, k := range upcoming(st) {
+		_, s, _ := strings.Cut(k, ".")
+		if waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("no step is waiting for you")
+}
+
 // waits reports whether step p waits for side.
 func waits(p, side string) bool {
 	switch {
@@ -271,6 +283,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			continue
 		}
 		key, err := route(st, string(side), it.kind)
+		if it.kind == kPass {
+			key, err = passKey(st, string(side), filed, keys)
+		}
 		if err != nil {
 			c.Reason = err.Error()
 			continue
