@@ -181,6 +181,12 @@ func (g *game) applyBombardment(us []*Unit, res string) string {
 	if res == "1" || res == "2" {
 		losses = int(res[0] - '0')
 	}
+	// The disruption is applied before the losses, so that a regiment turned into a
+	// remnant by this result (8) is not disrupted twice.
+	for _, u := range us {
+		g.disrupt(u, 1)
+		u.Dis = max(u.Dis, Disorganized)
+	}
 	var took []string
 	for range losses {
 		u := g.lossTaker(us)
@@ -189,10 +195,6 @@ func (g *game) applyBombardment(us []*Unit, res string) string {
 			break
 		}
 		took = append(took, g.takeLoss(u))
-	}
-	for _, u := range us {
-		g.disrupt(u, 1)
-		u.Dis = max(u.Dis, Disorganized)
 	}
 	out := "D: disruption up one, at least Disorganized"
 	if losses > 0 {

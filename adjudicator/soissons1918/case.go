@@ -22,7 +22,7 @@ import (
 //	unit ID HEX [flags]         a unit on the map; flags: losses=N, dis=reforming|
 //	                            disorganized|shocked, prepare, retreat, remnant,
 //	                            improvised=HEX, tank=ID (attaches a tank group),
-//	                            reduced, corps=HQ, arrived=N, artused
+//	                            reduced (that tank group), corps=HQ, arrived=N, artused
 //	box ID                      a tank group in the Tank Assets box
 //	wait ID                     a reinforcement not yet arrived
 //	art SIDE H,M,A              a side's army artillery points (default none)
@@ -133,7 +133,11 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 						t.Where, t.Hex, u.Tank = OnMap, u.Hex, t.ID
 					}
 				case "reduced":
-					u.Reduced = true
+					if t := st.unit(u.Tank); t != nil {
+						t.Reduced = true // the division's attached tank group
+					} else {
+						u.Reduced = true
+					}
 				case "corps":
 					u.Corps = strings.ToUpper(v)
 				case "arrived":
