@@ -51,7 +51,7 @@ func (r *Rules) Scenario() *Scenario { return r.sc }
 func (r *Rules) Name() string { return Name }
 
 // Title implements adjudicator.Ruleset.
-func (r *Rules) Title() string { return "Soissons 1918: the second battle of the Marne" }
+func (r *Rules) Title() string { return "Soissons 1918, the second Marne" }
 
 // Sides implements adjudicator.Ruleset.
 func (r *Rules) Sides() []adjudicator.SideInfo {

@@ -128,8 +128,15 @@ func cmdDemo(e *env, args []string) error {
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
+	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918 or soissons1918 (--pipe only)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *ruleset == soissonsDemo.ruleset {
+		if !*pipe {
+			return usageError("demo --ruleset soissons1918 plays through pipe mode only for now: add --pipe")
+		}
+		return demoPipe(e, *keep, *quiet, soissonsDemo)
 	}
 	if !*pipe {
 		out := e.stdout
@@ -143,12 +150,24 @@ func cmdDemo(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "%s\nDemo complete in %s: %d mails delivered to the players over IMAP.\n%s", strings.Repeat("=", 78), res.elapsed.Round(time.Millisecond), res.delivered, res.summary)
 		return nil
 	}
-	return demoPipe(e, *keep, *quiet)
+	return demoPipe(e, *keep, *quiet, soldiersDemo)
 }
+
+// demoGame is what the pipe demo plays: a game, its players and their mails.
+type demoGame struct {
+	name, ruleset string
+	players       []string // side=address
+	passwords     []string // side=password
+	script        func() []scripted
+}
+
+// soldiersDemo is the sample game of Soldiers 1918.
+var soldiersDemo = demoGame{sampleGame, "soldiers1918", []string{"us=" + sampleUS, "de=" + sampleDE},
+	[]string{"us=" + samplePassUS, "de=" + samplePassDE}, sampleScript}
 
 // demoPipe plays the sample game through pipe mode in a temporary store and prints every
 // mail as it is queued, then the audit verification and the replay.
-func demoPipe(e *env, keep string, quietFlag bool) error {
+func demoPipe(e *env, keep string, quietFlag bool, g demoGame) error {
 	quiet := &quietFlag
 	path := keep
 	if path == "" {
@@ -183,16 +202,18 @@ func demoPipe(e *env, keep string, quietFlag bool) error {
 		}
 		return nil
 	}
-	if err := step(append([]string{"game", "new", "--name", sampleGame, "--ruleset", "soldiers1918",
-		"--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
-		"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, db...), nil); err != nil {
+	args := []string{"game", "new", "--name", g.name, "--ruleset", g.ruleset}
+	for i := range g.players {
+		args = append(args, "--player", g.players[i], "--password", g.passwords[i])
+	}
+	if err := step(append(args, db...), nil); err != nil {
 		return err
 	}
 	if err := show(); err != nil {
 		return err
 	}
 	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	for i, m := range sampleScript() {
+	for i, m := range g.script() {
 		raw := eml(m, sampleAddress, fmt.Sprintf("demo-%d@players.example", i+1), start.Add(time.Duration(i)*time.Hour))
 		if !*quiet {
 			fmt.Fprintf(e.stdout, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
@@ -205,7 +226,7 @@ func demoPipe(e *env, keep string, quietFlag bool) error {
 		}
 	}
 	var out bytes.Buffer
-	for _, args := range [][]string{{"audit", "verify", "--game", sampleGame}, {"replay", "--game", sampleGame}} {
+	for _, args := range [][]string{{"audit", "verify", "--game", g.name}, {"replay", "--game", g.name}} {
 		sub := *e
 		sub.stdout = &out
 		if code := runEnv(&sub, append(args, db...)); code != 0 {
