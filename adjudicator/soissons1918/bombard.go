@@ -194,7 +194,7 @@ func (g *game) applyBombardment(us []*Unit, res string) string {
 			took = append(took, "void (17.8.1: only remnants left)")
 			break
 		}
-		took = append(took, g.takeLoss(u))
+		took = append(took, g.takeLoss(u)+g.lossWhy)
 	}
 	out := "D: disruption up one, at least Disorganized"
 	if losses > 0 {
@@ -219,11 +219,13 @@ func (g *game) lossTaker(us []*Unit) *Unit {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LOSSES "), ",") {
 			for _, u := range cands {
 				if u.ID == id {
+					g.lossWhy = " (your LOSSES order)"
 					return u
 				}
 			}
 		}
 	}
+	g.lossWhy = " (default: the strongest unit)"
 	slices.SortStableFunc(cands, func(a, b *Unit) int { return g.strength(b) - g.strength(a) })
 	return cands[0]
 }

@@ -22,7 +22,8 @@ import (
 //	unit ID HEX [flags]         a unit on the map; flags: losses=N, dis=reforming|
 //	                            disorganized|shocked, prepare, retreat, remnant,
 //	                            improvised=HEX, tank=ID (attaches a tank group),
-//	                            reduced (that tank group), corps=HQ, arrived=N, artused
+//	                            reduced (that tank group), corps=HQ, arrived=N, artused,
+//	                            moved (in this operational phase, 19.6)
 //	box ID                      a tank group in the Tank Assets box
 //	wait ID                     a reinforcement not yet arrived
 //	art SIDE H,M,A              a side's army artillery points (default none)
@@ -144,6 +145,8 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 					u.Arrived, _ = strconv.Atoi(v)
 				case "artused":
 					u.ArtUsed = true
+				case "moved":
+					st.Moved = append(st.Moved, u.ID) // moved in this operational phase (19.6)
 				default:
 					bad("unknown flag %q", fl)
 				}

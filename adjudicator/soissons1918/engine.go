@@ -21,6 +21,7 @@ type game struct {
 	moved    map[string]bool   // units that moved in the current segment
 	used     map[string]int    // half MP each unit spent in the current segment
 	standing map[string]string // standing LOSSES orders by side
+	lossWhy  string            // whether the last loss taker came from an order or the default
 }
 
 func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
