@@ -18,7 +18,9 @@ import (
 // rule needs; towns keep their start control, 3.3):
 //
 //	turn N                      1 (the default) to 17
-//	phase P                     a step key: en1, en2, enfb, enn, de1, ... (default en2)
+//	phase P                     a step key: en1, en2, enfb, enn, de1, ... (default en2);
+//	                            setup-de or setup-en: every unit not named is as in a
+//	                            new game, waiting to be set up
 //	unit ID HEX [flags]         a unit on the map; flags: losses=N, dis=reforming|
 //	                            disorganized|shocked, prepare, retreat, remnant,
 //	                            improvised=HEX, tank=ID (attaches a tank group),
@@ -47,7 +49,9 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 	s0, _ := a.Rules.New(nil)
 	st := s0.(*State)
 	st.T, st.P = 1, "en"+StepTwo
+	initial := map[string]string{}
 	for i := range st.Units {
+		initial[st.Units[i].ID] = st.Units[i].Where
 		st.Units[i].Where = "none"
 	}
 	g := &game{sc: sc, st: st}
@@ -155,9 +159,16 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 			bad("unknown STATE line")
 		}
 	}
+	setup := strings.HasPrefix(st.P, "setup")
+	if setup {
+		st.T = 0 // a set-up case: units not named wait to be set up, as in a new game
+	}
 	for i := range st.Units {
 		if st.Units[i].Where == "none" {
 			st.Units[i].Where = Removed
+			if setup {
+				st.Units[i].Where = initial[st.Units[i].ID]
+			}
 		}
 	}
 	_ = g

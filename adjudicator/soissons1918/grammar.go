@@ -16,6 +16,7 @@ var Keywords = []string{"SETUP", "PASS", "REINFORCE", "TANK", "BOMBARD", "MOVE",
 // Kinds of order line.
 const (
 	kSetup     = "setup"
+	kPlace     = "place"
 	kPass      = "pass"
 	kReinforce = "reinforce"
 	kTank      = "tank"
@@ -109,7 +110,17 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text = kSetup, "SETUP DEFAULT"
 	case "PLACE":
-		return bad("3.1", "not implemented yet: rule 3.1 (placing units one by one); send SETUP DEFAULT")
+		it.rule = "3.1"
+		if len(f) != 3 {
+			return bad("3.1", "want PLACE <unit> <hex>")
+		}
+		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
+			return bad("3.1", "want PLACE <unit> <hex>: %v", err)
+		}
+		if it.at, err = oneHex(f[2]); err != nil {
+			return bad("3.1", "%v", err)
+		}
+		it.kind, it.text = kPlace, fmt.Sprintf("PLACE %s %s", it.units[0], it.at)
 	case "PASS":
 		if len(f) != 1 {
 			return bad("4.2", "want PASS alone")

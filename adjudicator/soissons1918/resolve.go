@@ -21,6 +21,8 @@ func rank(p, side, kind string) int {
 	switch kind {
 	case kSetup, kPass:
 		return 0
+	case kPlace:
+		return 1
 	case kReinforce:
 		return 1
 	case kTank:
@@ -104,7 +106,9 @@ func (g *game) do(s sided) {
 func (g *game) apply(side string, it item) error {
 	switch it.kind {
 	case kSetup:
-		g.setup(side)
+		g.placeDefaults(side)
+	case kPlace:
+		return g.placeUnit(side, it.units[0], it.at)
 	case kPass:
 	case kReinforce:
 		return g.reinforce(side, it)
@@ -126,22 +130,65 @@ func (g *game) apply(side string, it item) error {
 	return nil
 }
 
-// setup places side's units on their default hexes (3.1); the Entente also attaches
-// the default tank groups and puts Prepare markers on his divisions next to Germans.
-func (g *game) setup(side string) {
+// placeDefaults puts side's units on their default set-up hexes (3.1), once.
+func (g *game) placeDefaults(side string) {
 	for _, c := range g.sc.Counters {
-		if c.Side == side && c.OnStart {
-			g.place(g.st.unit(c.ID), c.Start)
+		if u := g.st.unit(c.ID); c.Side == side && c.OnStart && u.Where == Waiting {
+			g.place(u, c.Start)
 		}
 	}
+}
+
+// placeUnit moves one of side's set-up units to h (3.1) and says what 3.1 finds wrong
+// with that unit there.
+func (g *game) placeUnit(side, id string, h hex.Hex) error {
+	g.placeDefaults(side)
+	u, err := g.own(side, id)
+	if err != nil {
+		return err
+	}
+	c := g.counter(u)
+	if !c.OnStart {
+		return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement; tank groups start in the box, 3.1)", id)
+	}
+	g.place(u, h)
+	for _, p := range g.sc.SetupProblems(side, g.positions()) {
+		if p.Unit == u.ID {
+			return fmt.Errorf("%s", p.Text)
+		}
+	}
+	return nil
+}
+
+// positions maps every unit on the map to its hex.
+func (g *game) positions() map[string]hex.Hex {
+	pos := map[string]hex.Hex{}
+	for i := range g.st.Units {
+		if u := &g.st.Units[i]; u.Where == OnMap {
+			pos[u.ID] = g.hexOf(u)
+		}
+	}
+	return pos
+}
+
+// completeSetup ends side's set-up (3.1): what 3.1 still finds wrong is reported; the
+// Entente attaches the default tank groups and puts Prepare markers on his divisions
+// next to German units.
+func (g *game) completeSetup(side string) {
+	g.placeDefaults(side)
+	for _, p := range g.sc.SetupProblems(side, g.positions()) {
+		g.event("3.1", []adjudicator.Side{adjudicator.Side(side)}, "set-up: %s: %s", p.Unit, p.Text)
+	}
 	if side != EN {
-		g.event("3.1", nil, "the German player sets up (default set-up)")
+		g.event("3.1", nil, "the German player has set up")
 		return
 	}
 	for _, c := range g.sc.Counters {
 		if c.Kind == KindTank && c.Attach != "" {
 			t, d := g.st.unit(c.ID), g.st.unit(c.Attach)
-			t.Where, t.Hex, d.Tank = OnMap, d.Hex, c.ID
+			if d.Where == OnMap && d.Tank == "" {
+				t.Where, t.Hex, d.Tank = OnMap, d.Hex, c.ID
+			}
 		}
 	}
 	for i := range g.st.Units {
@@ -150,7 +197,7 @@ func (g *game) setup(side string) {
 			u.Prepare = true
 		}
 	}
-	g.event("3.1", nil, "the Entente player sets up (default set-up); Prepare markers on every division next to a German unit")
+	g.event("3.1", nil, "the Entente player has set up; tank groups attached as shipped (data/armies.txt); Prepare markers on every division next to a German unit")
 }
 
 // adjacentEnemy reports whether an enemy unit is next to u.

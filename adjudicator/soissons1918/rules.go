@@ -168,7 +168,7 @@ func route(st *State, side, kind string) (string, error) {
 	}
 	own := func(s string) bool { return len(s) > 2 && phasing(s) == side && !strings.HasPrefix(s, "setup") }
 	switch kind {
-	case kSetup:
+	case kSetup, kPlace:
 		return find(func(s string) bool { return s == "setup-"+side }, "set-up step (3.1)")
 	case kPass:
 		if waits(st.P, side) {
@@ -306,6 +306,22 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	for _, i := range now {
 		if err := g.apply(string(side), items[i]); err != nil {
 			out[i].OK, out[i].Reason = false, err.Error()
+		}
+	}
+	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
+	// German HQs near their regiments) are checked once every line is placed.
+	if strings.HasPrefix(st.P, "setup-"+string(side)) {
+		for _, i := range now {
+			if items[i].kind == kPlace && out[i].OK {
+				var why []string
+				for _, p := range r.sc.SetupProblems(string(side), g.positions()) {
+					why = append(why, p.Unit+": "+p.Text)
+				}
+				if len(why) > 0 {
+					out[i].OK, out[i].Reason = false, "the set-up breaks 3.1: "+strings.Join(why, "; ")
+				}
+				break
+			}
 		}
 	}
 	for i := range out {

@@ -450,21 +450,47 @@ func (sc *Scenario) validate() error {
 
 // checkSetup checks the default set-up against 3.1.
 func (sc *Scenario) checkSetup() error {
+	pos := map[string]hex.Hex{}
+	for _, c := range sc.Counters {
+		if c.OnStart {
+			pos[c.ID] = c.Start
+		}
+	}
 	var errs []error
+	for _, side := range []string{DE, EN} {
+		for _, p := range sc.SetupProblems(side, pos) {
+			line := 0
+			if c, ok := sc.Counter(p.Unit); ok {
+				line = c.Fact.Line
+			}
+			errs = append(errs, fmt.Errorf("armies.txt:%d: %s: default set-up: %s", line, p.Unit, p.Text))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Problem is one breach of the set-up rules (3.1), by unit.
+type Problem struct{ Unit, Text string }
+
+// SetupProblems checks side's set-up against 3.1, given where every unit set up so far
+// stands (pos, by unit id; the German sets up first, so the Entente's is checked
+// against the German one).
+func (sc *Scenario) SetupProblems(side string, pos map[string]hex.Hex) []Problem {
+	var out []Problem
 	g := sc.Map.Grid
 	bad := func(c *Counter, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("armies.txt:%d: %s: default set-up: %s", c.Fact.Line, c.ID, fmt.Sprintf(format, args...)))
+		out = append(out, Problem{c.ID, fmt.Sprintf(format, args...)})
 	}
 	het := sc.Town("Hartennes-et-Taux")
 	divsAt := map[hex.Hex]map[string]int{}
 	for _, c := range sc.Counters {
-		if !c.OnStart {
+		h, ok := pos[c.ID]
+		if !ok || c.Side != side || !c.OnStart {
 			continue
 		}
-		h := c.Start
-		switch {
-		case c.Kind == KindRegiment:
-			if sc.German(h) != true {
+		switch c.Kind {
+		case KindRegiment:
+			if !sc.German(h) {
 				bad(c, "%s is west of the front line (3.1)", h)
 			}
 			if c.Division == "3R" {
@@ -478,59 +504,55 @@ func (sc *Scenario) checkSetup() error {
 				divsAt[h] = map[string]int{}
 			}
 			divsAt[h][c.Division]++
-		case c.Kind == KindDivision:
+			if n := divsAt[h][c.Division]; n > 3 || len(divsAt[h]) > 1 {
+				bad(c, "3.1: up to three regiments of the same division a hex, and hexes on a sector boundary hold one division's units, not both (%s)", h)
+			}
+		case KindDivision:
 			if sc.German(h) || !sc.FrontLine(h) || !sc.InSector(EN, c.Corps, h) {
 				bad(c, "3.1: divisions set up adjacent to the front line within their corps sector")
 			}
 			if divsAt[h] != nil {
-				bad(c, "3.1: \"Only one division may occupy a single hex\"")
+				bad(c, "3.1: \"Only one division may occupy a single hex\" (%s)", h)
 			}
 			divsAt[h] = map[string]int{c.ID: 1}
-		case c.Kind == KindHQ && c.Side == EN:
-			if sc.German(h) || sc.FrontLine(h) || !sc.InSector(EN, c.ID, h) {
+		case KindHQ:
+			if side == EN && (sc.German(h) || sc.FrontLine(h) || !sc.InSector(EN, c.ID, h)) {
 				bad(c, "3.1: Entente corps HQs set up in their sector, not adjacent to the front line")
 			}
+			if side == DE {
+				near := false
+				for _, o := range sc.Counters {
+					if oh, ok := pos[o.ID]; ok && o.Kind == KindRegiment && o.Corps == c.ID && sc.FrontLine(oh) && g.Distance(oh, h) <= 4 {
+						near = true
+					}
+				}
+				if !near {
+					bad(c, "3.1: German HQs set up within four hexes of a subordinate regiment on the front line")
+				}
+			}
 		}
 	}
-	for h, ds := range divsAt {
-		n := 0
-		for _, k := range ds {
-			n += k
-		}
-		if len(ds) > 1 || n > 3 {
-			errs = append(errs, fmt.Errorf("armies.txt: default set-up: %s holds %d units of %d divisions; 3.1: up to three regiments of the same division a hex", h, n, len(ds)))
-		}
+	if side != EN {
+		return out
 	}
+	// 3.1 "every German regiment" is read as every regiment on the front line: the 3rd
+	// Reserve Division sets up around Hartennes-et-Taux, far behind it.
 	for _, c := range sc.Counters {
-		if !c.OnStart || c.Side != DE {
+		h, ok := pos[c.ID]
+		if !ok || c.Kind != KindRegiment || !sc.FrontLine(h) {
 			continue
 		}
-		// 3.1 "every German regiment" is read as every regiment on the front line: the
-		// 3rd Reserve Division sets up around Hartennes-et-Taux, far behind it.
-		if c.Kind == KindRegiment && sc.FrontLine(c.Start) {
-			ok := false
-			for _, o := range sc.Counters {
-				if o.OnStart && o.Kind == KindDivision && o.Side == EN && g.Adjacent(o.Start, c.Start) {
-					ok = true
-				}
-			}
-			if !ok {
-				bad(c, "3.1: \"At least one division must be set up adjacent to every German regiment\"")
+		covered := false
+		for _, o := range sc.Counters {
+			if oh, ok := pos[o.ID]; ok && o.Kind == KindDivision && o.Side == EN && g.Adjacent(oh, h) {
+				covered = true
 			}
 		}
-		if c.Kind == KindHQ {
-			ok := false
-			for _, o := range sc.Counters {
-				if o.OnStart && o.Kind == KindRegiment && o.Corps == c.ID && sc.FrontLine(o.Start) && g.Distance(o.Start, c.Start) <= 4 {
-					ok = true
-				}
-			}
-			if !ok {
-				bad(c, "3.1: German HQs set up within four hexes of a subordinate regiment on the front line")
-			}
+		if !covered {
+			out = append(out, Problem{c.ID, fmt.Sprintf("3.1: \"At least one division must be set up adjacent to every German regiment\": none is next to %s in %s", c.ID, h)})
 		}
 	}
-	return errors.Join(errs...)
+	return out
 }
 
 // Town returns the town of the given name.

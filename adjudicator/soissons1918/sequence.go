@@ -24,9 +24,11 @@ func (g *game) finish() error {
 	}
 	switch {
 	case st.P == StepSetupDE:
+		g.completeSetup(DE)
 		st.P = StepSetupEN
 		return nil
 	case st.P == StepSetupEN:
+		g.completeSetup(EN)
 		return g.beginTurn(1)
 	}
 	side, step := phasing(st.P), st.P[2:]
