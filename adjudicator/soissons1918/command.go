@@ -1,6 +1,8 @@
 package soissons1918
 
 import (
+	"slices"
+
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
@@ -33,6 +35,26 @@ func (g *game) shortestPaths(a, b hex.Hex) [][]hex.Hex {
 	return out
 }
 
+// commonHexes lists the hexes that every path crosses.
+func commonHexes(ps [][]hex.Hex) []hex.Hex {
+	if len(ps) == 0 {
+		return nil
+	}
+	var out []hex.Hex
+	for _, h := range ps[0] {
+		all := true
+		for _, p := range ps[1:] {
+			if !slices.Contains(p, h) {
+				all = false
+			}
+		}
+		if all {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // hqOf is the HQ unit u is subordinated to, on the map.
 func (g *game) hqOf(u *Unit) *Unit {
 	hq := g.st.unit(g.corps(u))
@@ -44,8 +66,8 @@ func (g *game) hqOf(u *Unit) *Unit {
 
 // inCommand reports whether u traces a command path to its parent HQ (12, 12.1): a
 // shortest route of at most three intervening hexes crossing no enemy unit, no friendly
-// unit of another command and no shortest path of such a unit to its own HQ (the first
-// of equidistant ones: the player's choice is not asked yet). Command paths ignore
+// unit of another command and no shortest path of such a unit to its own HQ (of
+// equidistant ones, the owner's choice, taken as the one that blocks least). Command paths ignore
 // enemy ZOC and TZ; remnants are never in command; a retreating HQ commands nobody
 // (12.1.1).
 func (g *game) inCommand(u *Unit) bool {
@@ -73,10 +95,12 @@ func (g *game) inCommand(u *Unit) bool {
 		}
 		blocked[oh] = true
 		if ohq := g.hqOf(o); ohq != nil {
-			if ps := g.shortestPaths(oh, g.hexOf(ohq)); len(ps) > 0 {
-				for _, h := range ps[0] {
-					blocked[h] = true
-				}
+			// 12.1.2: "the shortest path (whatever its length - but choose if two are
+			// equidistant)": the owner chooses, so only the hexes every one of the
+			// unit's shortest paths crosses block (the choice that blocks least).
+			ps := g.shortestPaths(oh, g.hexOf(ohq))
+			for _, h := range commonHexes(ps) {
+				blocked[h] = true
 			}
 		}
 	}
