@@ -451,6 +451,7 @@ func (g *game) move(side string, it item) error {
 	}
 	isolatedBefore := g.isolated(side, start)
 	cost := 0
+	var displaced []hex.Hex
 	road := true
 	for _, u := range us {
 		c := g.counter(u)
@@ -460,8 +461,11 @@ func (g *game) move(side string, it item) error {
 	}
 	for i := 1; i < len(path); i++ {
 		from, to := path[i-1], path[i]
-		if len(g.combatAt(to, enemy)) > 0 || len(g.at(to, enemy)) > 0 {
-			return fmt.Errorf("%s holds enemy units (not implemented yet: rule 10, an HQ alone retreating; moving into enemy units is combat, rule 20)", to)
+		if len(g.combatAt(to, enemy)) > 0 {
+			return fmt.Errorf("%s holds enemy combat units (moving into them is combat, rule 20)", to)
+		}
+		if len(g.at(to, enemy)) > 0 {
+			displaced = append(displaced, to) // 10: an enemy HQ alone does not stop a move
 		}
 		if ez[from] && ez[to] {
 			return fmt.Errorf("%s to %s is from one enemy ZOC directly to another (13.1)", from, to)
@@ -525,7 +529,53 @@ func (g *game) move(side string, it item) error {
 		g.moveTo(u, end)
 	}
 	g.event("19", []adjudicator.Side{adjudicator.Side(side)}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), half(cost))
+	for _, h := range displaced {
+		g.displaceHQs(h)
+	}
 	return nil
+}
+
+// displaceHQs is 10: "If an enemy unit enters a hex containing a Corps HQ alone, the HQ
+// immediately conducts a four-hexes retreat movement. It is marked with a retreat
+// marker and flipped to its artillery used side". The retreat follows the HQ's supply
+// line traced without the entering units (21), four hexes or as far as it goes.
+func (g *game) displaceHQs(h hex.Hex) {
+	for _, hq := range g.at(h, "") {
+		c := g.counter(hq)
+		if c.Kind != KindHQ || g.hexOf(hq) != h {
+			continue
+		}
+		side := c.Side
+		// The line is traced as if the units entering were not there (they are what
+		// the HQ retreats from).
+		entering := map[string]bool{}
+		for _, u := range g.at(h, other(side)) {
+			entering[u.ID] = true
+		}
+		dist := g.edgeDistances(side, entering)
+		cur := h
+		path := []hex.Hex{h}
+		for range 4 {
+			d, ok := dist[cur]
+			if !ok || d == 0 {
+				break
+			}
+			moved := false
+			for _, n := range g.sc.Map.Grid.Neighbours(cur) {
+				if dn, ok := dist[n]; ok && dn == d-1 && !g.aisne(cur, n) && len(g.at(n, other(side))) == 0 {
+					cur, moved = n, true
+					break
+				}
+			}
+			if !moved {
+				break
+			}
+			path = append(path, cur)
+		}
+		hq.Retreat, hq.ArtUsed = true, true
+		g.place(hq, cur)
+		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s", hq.ID, h, pathString(path))
+	}
 }
 
 func half(n int) string {
