@@ -208,6 +208,17 @@ func (g *game) stackProblem(us []*Unit) string {
 	return ""
 }
 
+// stackAfter says why side's units in h would break 16 once us join them, or "".
+func (g *game) stackAfter(h hex.Hex, side string, us []*Unit) string {
+	var all []*Unit
+	for _, u := range g.at(h, side) {
+		if !slices.Contains(us, u) {
+			all = append(all, u)
+		}
+	}
+	return g.stackProblem(append(all, us...))
+}
+
 // disrupt raises u's disruption by n levels, at most Shocked (11); tank groups and HQs
 // are never disrupted (9, 10), and a remnant is never better than Disorganized (8).
 func (g *game) disrupt(u *Unit, n int) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
-	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
@@ -66,16 +65,8 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	})
 	g.standing = standing
 	p := g.st.P
-	reinforced := map[string]bool{}
-	for _, s := range list {
-		if s.it.kind == kReinforce {
-			reinforced[s.side] = true
-		}
-	}
-	// 18.1: scheduled reinforcements the player placed no order for arrive by default.
-	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) {
-		defer func() {}()
-	}
+	// Set-up and reinforcement orders first, then the scheduled reinforcements no order
+	// placed arrive by default (18.1), then the segments that follow.
 	done := map[int]bool{}
 	for i, s := range list {
 		if s.it.kind == kTank || s.it.kind == kBombard || s.it.kind == kMove || s.it.kind == kPrepare || s.it.kind == kImprovise {
@@ -290,7 +281,7 @@ func (g *game) defaultReinforcements(side string) {
 			if len(g.combatAt(h, other(side))) > 0 {
 				continue
 			}
-			if g.stackProblem(append(g.at(h, side), u)) == "" {
+			if g.stackAfter(h, side, []*Unit{u}) == "" {
 				if c.Corps == "GREY" {
 					u.Corps = c.Default
 				}
@@ -379,9 +370,6 @@ func (g *game) allowance(side string, u *Unit) int {
 	}
 	return 2 * mp
 }
-
-// spent tracks the half MP each unit used this segment.
-func (g *game) usedMP(id string) int { return g.used[id] }
 
 // move carries out a maneuver move (19).
 func (g *game) move(side string, it item) error {
@@ -511,13 +499,7 @@ func (g *game) move(side string, it item) error {
 		}
 	}
 	end := path[len(path)-1]
-	var after []*Unit
-	for _, u := range g.at(end, side) {
-		if !slices.Contains(us, u) {
-			after = append(after, u)
-		}
-	}
-	if p := g.stackProblem(append(after, us...)); p != "" {
+	if p := g.stackAfter(end, side, us); p != "" {
 		return fmt.Errorf("%s would be overstacked at the end of the move: %s", end, p)
 	}
 	for _, u := range us {
@@ -732,13 +714,7 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", end, n)
 		}
 	}
-	var after []*Unit
-	for _, u := range g.at(end, side) {
-		if !slices.Contains(us, u) {
-			after = append(after, u)
-		}
-	}
-	if p := g.stackProblem(append(after, us...)); p != "" {
+	if p := g.stackAfter(end, side, us); p != "" {
 		return fmt.Errorf("%s would be overstacked: %s (16)", end, p)
 	}
 	n := len(path) - 1
@@ -844,11 +820,7 @@ func (g *game) pursue(side, id string, to hex.Hex) error {
 	if u.Tank != "" && g.sc.Map.Terrain(to) == "ravine" && !g.sc.Map.SideHas(from, to, "road") {
 		return fmt.Errorf("%s has a tank group: no ravine but by road (9.1)", id)
 	}
-	var after []*Unit
-	for _, o := range g.at(to, side) {
-		after = append(after, o)
-	}
-	if p := g.stackProblem(append(after, u)); p != "" {
+	if p := g.stackAfter(to, side, []*Unit{u}); p != "" {
 		return fmt.Errorf("%s would be overstacked: %s (16)", to, p)
 	}
 	g.moveTo(u, to)
@@ -860,5 +832,3 @@ func (g *game) pursue(side, id string, to hex.Hex) error {
 func (g *game) rollD6(purpose, rule string, mod int) dice.Roll {
 	return g.d.Roll(dice.Request{Purpose: purpose, Rule: rule, Count: 1, Sides: 6, Modifier: mod})
 }
-
-var _ = board.Clamp

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
@@ -179,7 +178,7 @@ func (g *game) forcedFallBacks(side string) {
 			}
 			path = append(path, next)
 			cur = next
-			if g.isolated(side, cur) || g.nextToEnemy(side, cur) || g.stackProblem(append(g.at(cur, side), u)) != "" {
+			if g.isolated(side, cur) || g.nextToEnemy(side, cur) || g.stackAfter(cur, side, []*Unit{u}) != "" {
 				continue
 			}
 			ok = true
@@ -293,5 +292,3 @@ func (g *game) verdict() string {
 	}
 	return fmt.Sprintf("%d Entente VP (%s%s): %s (3.4)", vp, strings.Join(why, ", "), pen, level)
 }
-
-var _ = adjudicator.Event{}
