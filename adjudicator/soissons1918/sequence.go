@@ -202,20 +202,49 @@ func (g *game) nextToEnemy(side string, h hex.Hex) bool {
 }
 
 // spentWithdrawal removes the Entente's spent divisions at the end of his fall back
-// (7, 19.6.2), with their tank groups (4.2 C.8: which may instead go to an adjacent
-// division; not offered yet, so the group is removed).
+// (7, 19.6.2). 4.2 C.8: their tank groups "may be attached to an adjacent division if
+// that division is in command and not in a ravine hex unconnected by road to the tank
+// group original hex. Otherwise, the tank group is permanently removed"; by default
+// (HELP) each goes to the first such division without a tank group, in map order.
 func (g *game) spentWithdrawal() {
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
-		if u.Where == OnMap && g.sideOf(u) == EN && g.counter(u).Kind == KindDivision && g.strength(u) <= 5 {
-			if u.Tank != "" {
-				t := g.st.unit(u.Tank)
-				t.Where, t.Hex, u.Tank = Removed, "", ""
+		if u.Where != OnMap || g.sideOf(u) != EN || g.counter(u).Kind != KindDivision || g.strength(u) > 5 {
+			continue
+		}
+		h := g.hexOf(u)
+		if u.Tank != "" {
+			t := g.st.unit(u.Tank)
+			u.Tank = ""
+			to := g.tankHeir(h)
+			if to == nil {
+				t.Where, t.Hex = Removed, ""
+				g.event("4.2", nil, "tank group %s of the spent %s has no division to go to and is removed", t.ID, u.ID)
+			} else {
+				t.Hex, to.Tank = to.Hex, t.ID
+				g.event("4.2", nil, "tank group %s of the spent %s goes to %s in %s (default: the first eligible neighbour)", t.ID, u.ID, to.ID, to.Hex)
 			}
-			u.Where, u.Hex = Removed, ""
-			g.event("19.6.2", nil, "%s is spent and withdrawn from play", u.ID)
+		}
+		u.Where, u.Hex = Removed, ""
+		g.event("19.6.2", nil, "%s is spent and withdrawn from play", u.ID)
+	}
+}
+
+// tankHeir is the division next to h that may take the tank group of a spent division
+// in h (4.2 C.8), or nil.
+func (g *game) tankHeir(h hex.Hex) *Unit {
+	for _, n := range g.sc.Map.Grid.Neighbours(h) {
+		for _, d := range g.combatAt(n, EN) {
+			if g.counter(d).Kind != KindDivision || d.Tank != "" || g.strength(d) <= 5 || !g.inCommand(d) {
+				continue
+			}
+			if g.sc.Map.Terrain(n) == "ravine" && !g.sc.Map.SideHas(h, n, "road") {
+				continue
+			}
+			return d
 		}
 	}
+	return nil
 }
 
 // end finishes the game with the victory count (3.3, 3.4).
