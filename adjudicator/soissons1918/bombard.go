@@ -203,8 +203,14 @@ func (g *game) applyBombardment(us []*Unit, res string) string {
 	return out
 }
 
-// lossTaker is the unit that takes the next loss: the defender's standing LOSSES
-// order, else the strongest non-remnant unit (17.8: allocated freely by the defender).
+// lossTaker is the unit that takes the next loss. 17.8 and 17.8.1 disagree: 17.8 says
+// losses "may only be applied to remnants (and therefore converted into retreat) if
+// another non-remnant unit is not present", 17.8.1 that "Remnants are immune to
+// bombardment losses ... additional Loss results are void. Remnants do not convert
+// bombardment losses into retreats." 17.8.1, the specific case, is applied: once only
+// remnants are left, a loss is void. The taker is the defender's standing LOSSES
+// order, else the strongest non-remnant unit (17.8: "allocated freely by the
+// defender").
 func (g *game) lossTaker(us []*Unit) *Unit {
 	var cands []*Unit
 	for _, u := range us {
