@@ -25,7 +25,8 @@ import (
 //	                            disorganized|shocked, prepare, retreat, remnant,
 //	                            improvised=HEX, tank=ID (attaches a tank group),
 //	                            reduced (that tank group), corps=HQ, arrived=N, artused,
-//	                            moved (in this operational phase, 19.6)
+//	                            moved (in this operational phase, 19.6), path=P (moved
+//	                            along P, ending in HEX)
 //	box ID                      a tank group in the Tank Assets box
 //	wait ID                     a reinforcement not yet arrived
 //	art SIDE H,M,A              a side's army artillery points (default none)
@@ -151,6 +152,12 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 					u.ArtUsed = true
 				case "moved":
 					st.Moved = append(st.Moved, u.ID) // moved in this operational phase (19.6)
+				case "path":
+					st.Moved = append(st.Moved, u.ID) // and along this path
+					if st.Paths == nil {
+						st.Paths = map[string]string{}
+					}
+					st.Paths[u.ID] = v
 				default:
 					bad("unknown flag %q", fl)
 				}

@@ -505,6 +505,10 @@ func (g *game) move(side string, it item) error {
 	for _, u := range us {
 		g.used[u.ID] += cost
 		g.moved[u.ID] = true
+		if g.st.Paths == nil {
+			g.st.Paths = map[string]string{}
+		}
+		g.st.Paths[u.ID] = pathString(path)
 		if u.Prepare {
 			u.Prepare = false // 19.2.1: "Remove the Prepare marker when the unit is moved"
 		}
@@ -771,8 +775,19 @@ func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]in
 		occ[h] = true
 	}
 	g.unhide(saved)
+	// 19.6: "as long as the supply line does not cross the path of an enemy unit that
+	// advanced this turn": the hexes it moved through (not the one it stands in, which
+	// the line may pass, "it can go through unit Y itself") are closed.
+	crossed := map[hex.Hex]bool{}
+	for id := range ignore {
+		if p, err := orders.ParsePath(g.st.Paths[id]); err == nil && len(p) > 1 {
+			for _, h := range p[:len(p)-1] {
+				crossed[h] = true
+			}
+		}
+	}
 	m := g.sc.Map
-	free := func(h hex.Hex) bool { return !occ[h] && !ez[h] && !et[h] }
+	free := func(h hex.Hex) bool { return !occ[h] && !ez[h] && !et[h] && !crossed[h] }
 	dist := map[hex.Hex]int{}
 	var queue []hex.Hex
 	for _, h := range m.Hexes() {
@@ -785,7 +800,7 @@ func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]in
 		h := queue[0]
 		queue = queue[1:]
 		for _, n := range m.Grid.Neighbours(h) {
-			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) {
+			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || crossed[n] {
 				continue
 			}
 			dist[n] = dist[h] + 1

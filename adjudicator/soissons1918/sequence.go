@@ -62,7 +62,7 @@ func (g *game) finish() error {
 				}
 			}
 		}
-		st.Moved = nil
+		st.Moved, st.Paths = nil, nil
 	}
 	ss := steps(st.T)
 	i := slices.Index(ss, st.P)

@@ -69,6 +69,7 @@ type State struct {
 	Art     map[string]Artillery `json:"art"`             // army AP available (17.3.1)
 	Control map[string]string    `json:"control"`         // town name: the side controlling it (3.3)
 	Moved   []string             `json:"moved,omitempty"` // units that moved in this operational phase (19.6)
+	Paths   map[string]string    `json:"paths,omitempty"` // and the paths they moved along (19.6)
 	Sudden  bool                 `json:"sudden,omitempty"`
 	Verdict string               `json:"verdict,omitempty"`
 }
