@@ -201,6 +201,13 @@ func route(st *State, side, kind string) (string, error) {
 	return "", fmt.Errorf("no step for %s", kind)
 }
 
+// stepTitle names the step of an order key ("2.en2") for players.
+func stepTitle(key string) string {
+	t, p, _ := strings.Cut(key, ".")
+	n, _ := strconv.Atoi(t)
+	return (&State{T: n, P: p}).PhaseTitle()
+}
+
 // passKey is the step a PASS is for: the first step from now that waits for side and
 // has nothing from it yet, so that a side may pass several steps ahead.
 func passKey(st *State, side string, filed []adjudicator.Order, taken []string) (string, error) {
@@ -296,7 +303,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			now = append(now, i)
 			c.Reason = "accepted for " + st.PhaseTitle()
 		} else {
-			c.Reason = "held for its step (" + key + "); checked in full when it comes"
+			c.Reason = "held for " + stepTitle(key) + "; checked in full then"
 		}
 	}
 	// Orders for the current step are tried in the order they will be resolved (4.2).
