@@ -9,6 +9,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 // game is a state being worked on with its scenario: what both the order check and the
@@ -128,9 +129,20 @@ func (g *game) aisne(a, b hex.Hex) bool {
 
 // supply traces the supply line of a unit of side in h (15.1): the shortest chain of
 // hexes to the friendly edge free of enemy units, enemy ZOC and enemy TZ, the Aisne
-// impassable. The unit's own hex is not part of the chain. ignore lists enemy units
-// left out (19.6: enemy units that moved this turn, for the fall back path).
-func (g *game) supply(side string, h hex.Hex, ignore map[string]bool) ([]hex.Hex, bool) {
+// impassable. The unit's own hex is not part of the chain.
+func (g *game) supply(side string, h hex.Hex) ([]hex.Hex, bool) {
+	free := g.supplyFree(side, nil)
+	return board.Trace(g.sc.Map, h, func(x hex.Hex) bool { return g.edge(side, x) },
+		func(from, to hex.Hex) bool { return free(to) && !g.aisne(from, to) })
+}
+
+// supplyFree says which hexes a supply line of side may use (15.1): none with an enemy
+// unit, enemy ZOC or enemy TZ. ignore lists enemy units left out (19.6: enemy units
+// that moved this turn, for the fall back), "as long as the supply line does not cross
+// the path of an enemy unit that advanced this turn": the hexes it moved through (not
+// the one it stands in, which the line may pass, "it can go through unit Y itself")
+// are closed.
+func (g *game) supplyFree(side string, ignore map[string]bool) func(hex.Hex) bool {
 	enemy := other(side)
 	saved := g.hide(ignore)
 	ez, et := g.zoc(enemy), g.tz(enemy)
@@ -139,9 +151,14 @@ func (g *game) supply(side string, h hex.Hex, ignore map[string]bool) ([]hex.Hex
 		occupied[eh] = true
 	}
 	g.unhide(saved)
-	free := func(x hex.Hex) bool { return !occupied[x] && !ez[x] && !et[x] }
-	return board.Trace(g.sc.Map, h, func(x hex.Hex) bool { return g.edge(side, x) },
-		func(from, to hex.Hex) bool { return free(to) && !g.aisne(from, to) })
+	for id := range ignore {
+		if p, err := orders.ParsePath(g.st.Paths[id]); err == nil && len(p) > 1 {
+			for _, h := range p[:len(p)-1] {
+				occupied[h] = true
+			}
+		}
+	}
+	return func(x hex.Hex) bool { return !occupied[x] && !ez[x] && !et[x] }
 }
 
 // hide takes the ignored units off the map for a computation; unhide puts them back.
@@ -164,7 +181,7 @@ func (g *game) unhide(saved map[string]string) {
 
 // isolated reports whether a unit of side in h can trace no supply line (15).
 func (g *game) isolated(side string, h hex.Hex) bool {
-	_, ok := g.supply(side, h, nil)
+	_, ok := g.supply(side, h)
 	return !ok
 }
 

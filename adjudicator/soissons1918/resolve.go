@@ -543,6 +543,9 @@ func (g *game) displaceHQs(h hex.Hex) {
 		path := []hex.Hex{h}
 		for range 4 {
 			d, ok := dist[cur]
+			if cur == h {
+				d, ok = g.startDist(dist, h)
+			}
 			if !ok || d == 0 {
 				break
 			}
@@ -690,6 +693,9 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", path[i-1], path[i])
 		}
 		d0, ok0 := dist[path[i-1]]
+		if i == 1 {
+			d0, ok0 = g.startDist(dist, start)
+		}
 		d1, ok1 := dist[path[i]]
 		if i == 1 && !ok0 {
 			return fmt.Errorf("no supply line from %s to trace the fall back along (19.6)", start)
@@ -764,30 +770,11 @@ func (g *game) movedThisTurn(side string) map[string]bool {
 	return out
 }
 
-// edgeDistances is, for every hex from which side could trace a supply line (15.1)
-// ignoring the given enemy units, its length to the friendly edge.
+// edgeDistances is, for every hex a supply line of side may use (15.1), ignoring the
+// given enemy units, its length to the friendly edge.
 func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]int {
-	enemy := other(side)
-	saved := g.hide(ignore)
-	ez, et := g.zoc(enemy), g.tz(enemy)
-	occ := map[hex.Hex]bool{}
-	for _, h := range g.combatHexes(enemy) {
-		occ[h] = true
-	}
-	g.unhide(saved)
-	// 19.6: "as long as the supply line does not cross the path of an enemy unit that
-	// advanced this turn": the hexes it moved through (not the one it stands in, which
-	// the line may pass, "it can go through unit Y itself") are closed.
-	crossed := map[hex.Hex]bool{}
-	for id := range ignore {
-		if p, err := orders.ParsePath(g.st.Paths[id]); err == nil && len(p) > 1 {
-			for _, h := range p[:len(p)-1] {
-				crossed[h] = true
-			}
-		}
-	}
+	free := g.supplyFree(side, ignore)
 	m := g.sc.Map
-	free := func(h hex.Hex) bool { return !occ[h] && !ez[h] && !et[h] && !crossed[h] }
 	dist := map[hex.Hex]int{}
 	var queue []hex.Hex
 	for _, h := range m.Hexes() {
@@ -800,16 +787,29 @@ func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]in
 		h := queue[0]
 		queue = queue[1:]
 		for _, n := range m.Grid.Neighbours(h) {
-			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || crossed[n] {
+			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || !free(n) {
 				continue
 			}
 			dist[n] = dist[h] + 1
-			if free(n) {
-				queue = append(queue, n)
-			}
+			queue = append(queue, n)
 		}
 	}
 	return dist
+}
+
+// startDist is the length of the supply line from h, the unit's own hex, which is not
+// part of the line (15.1) and may lie in an enemy ZOC.
+func (g *game) startDist(dist map[hex.Hex]int, h hex.Hex) (int, bool) {
+	if d, ok := dist[h]; ok {
+		return d, true
+	}
+	best, ok := 0, false
+	for _, n := range g.sc.Map.Grid.Neighbours(h) {
+		if d, on := dist[n]; on && !g.aisne(h, n) && (!ok || d+1 < best) {
+			best, ok = d+1, true
+		}
+	}
+	return best, ok
 }
 
 // pursue advances a Prepare-marked unit no longer next to an enemy one hex (19.7).

@@ -162,6 +162,9 @@ func (g *game) forcedFallBacks(side string) {
 		ok := false
 		for cur := h; ; {
 			d, on := dist[cur]
+			if cur == h {
+				d, on = g.startDist(dist, h)
+			}
 			if !on || d == 0 {
 				break
 			}

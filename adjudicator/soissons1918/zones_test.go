@@ -64,7 +64,7 @@ func TestThreatZoneExample(t *testing.T) {
 // shortest way east from 1308) in its TZ.
 func TestSupplyLineExample(t *testing.T) {
 	g := caseGame(t, "17/42", "1308", "1US", "1310")
-	path, ok := g.supply(DE, hex.MustParse("1308"), nil)
+	path, ok := g.supply(DE, hex.MustParse("1308"))
 	if !ok {
 		t.Fatal("15.1: no supply line")
 	}
@@ -90,7 +90,7 @@ func TestSupplyLineExample(t *testing.T) {
 // bridge (2602/2603), never across an unbridged Aisne hexside.
 func TestSupplyAisne(t *testing.T) {
 	g := caseGame(t, "17/42", "3001", "1US", "3102")
-	path, ok := g.supply(DE, hex.MustParse("3001"), nil)
+	path, ok := g.supply(DE, hex.MustParse("3001"))
 	if !ok {
 		t.Fatal("no supply line")
 	}
