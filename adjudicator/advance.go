@@ -25,12 +25,17 @@ type batch struct {
 type stepRecord struct {
 	Title  string
 	Events []Event
+	// Turn, Phase and Digest are the dice context of the step's rolls (dice.Context).
+	Turn   int
+	Phase  string
+	Digest string
 }
 
 // advanced is the result of running the phase machine after a change.
 type advanced struct {
 	game    store.Game
 	rs      Ruleset
+	before  State // the state the advance started from
 	state   State
 	waiting []Side
 	batch   *batch // nil when no phase was resolved
@@ -75,7 +80,7 @@ func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.S
 // game ends. Everything is written in tx; the results mails are queued by flushResults.
 // st is the game's state as decoded from g.
 func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, st State, now time.Time, cause string) (advanced, error) {
-	adv := advanced{rs: rs, cause: cause, now: now}
+	adv := advanced{rs: rs, cause: cause, now: now, before: st}
 	b := &batch{}
 	var steps []store.JournalStep
 	for {
@@ -91,8 +96,8 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 			filed[i] = fromStore(o)
 			byID[filed[i].ID()] = o
 		}
-		if st.Over() {
-			break
+		if st.Over() || g.Over {
+			break // g.Over: ended by the host or a resignation (host.go)
 		}
 		if adv.waiting = rs.Waiting(st, filed); len(adv.waiting) > 0 {
 			break
@@ -125,7 +130,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
 			return adv, err
 		}
-		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events})
+		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: turn, Phase: phase, Digest: digest})
 		st = out.State
 		if st.Over() || st.Turn() != turn {
 			if err := d.revealSeed(tx, g.Name, turn, now, b); err != nil {
@@ -167,6 +172,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		}
 	} else {
 		d.setDeadline(g, now)
+		if note := deadlineNote(*g, now); note != "" {
+			b.notes = append(b.notes, note) // journaled, so replay renders it too
+		}
 	}
 	raw, err := rs.Encode(st)
 	if err != nil {
@@ -284,7 +292,16 @@ func (d *Desk) setDeadline(g *store.Game, now time.Time) {
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
 		return
 	}
-	g.Deadline = now.Add(g.PhaseLength)
+	start := now
+	if !g.PausedAt.IsZero() {
+		// Paused: the phase's time starts when the game resumes (host.go's resume
+		// moves the deadline on by the pause).
+		start = g.PausedAt
+	}
+	g.Deadline = start.Add(g.PhaseLength)
+	if back := latestAbsence(*g, now); back.After(g.Deadline) {
+		g.Deadline = back // no deadline falls in a player's absence (ABSENT UNTIL)
+	}
 	g.RemindAt = g.Deadline.Add(-g.PhaseLength / 4)
 	g.Reminded, g.LateNotified = false, false
 }
@@ -295,22 +312,34 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		return nil
 	}
 	g := adv.game
+	signature, err := d.signAdvance(tx, g.Name, adv.batch, &adv.journal)
+	if err != nil {
+		return err
+	}
 	for _, p := range g.Players {
-		subject, body, err := resultsMail(g, adv.rs, adv.state, Side(p.Side), adv.batch, adv.waiting, adv.now)
+		mode := p.MapMode
+		if mode == "" {
+			mode = "changes"
+		}
+		if adv.journal.MapModes == nil {
+			adv.journal.MapModes = map[string]string{}
+		}
+		adv.journal.MapModes[p.Side] = mode
+		subject, body, err := resultsMail(g, adv.rs, adv.before, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
 		if err != nil {
 			return err
 		}
 		m, err := tx.Enqueue(store.OutMail{
 			MessageID: d.messageID(adv.cause, "results", p.Side, []string{p.Address}),
 			To:        []string{p.Address}, Subject: subject, Body: body,
-			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now,
+			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now, References: threadRefs(p.Thread),
 		})
 		if err != nil {
 			return err
 		}
 		adv.journal.MailIDs = append(adv.journal.MailIDs, m.MessageID)
 	}
-	_, err := tx.AppendJournal(g.Name, adv.journal)
+	_, err = tx.AppendJournal(g.Name, adv.journal)
 	return err
 }
 

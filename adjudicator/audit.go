@@ -2,7 +2,9 @@ package adjudicator
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,24 +21,117 @@ type AuditReport struct {
 	Rolls      int // rolls and shuffles
 	Verified   int // rolls re-derived from a revealed seed
 	Unrevealed int // rolls of turns whose seed is still secret: only their hashes are checked
+	Signatures int // signed chain heads of results mails checked against the chain and the host key
+	HostKey    string
 }
 
 // VerifyAudit checks a game's audit chain from what is public: every hash link, every
-// revealed seed against its commitment, and every roll of a revealed turn re-derived.
+// revealed seed against its commitment, every roll of a revealed turn re-derived; and
+// every results mail's signed chain head: the chain passes through it, and its signature
+// verifies with the host's public key.
 func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error) {
-	var entries []store.AuditEntry
+	var (
+		entries []store.AuditEntry
+		journal []store.JournalEntry
+		mails   = map[string]store.OutMail{}
+		key     ed25519.PrivateKey
+	)
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		if _, err := tx.Game(game); err != nil {
 			return err
 		}
 		var err error
-		entries, err = tx.Audit(game)
+		if entries, err = tx.Audit(game); err != nil {
+			return err
+		}
+		if journal, err = tx.Journal(game); err != nil {
+			return err
+		}
+		signed := false
+		for _, j := range journal {
+			signed = signed || j.AuditHead != ""
+		}
+		if !signed {
+			return nil // a game from before signing
+		}
+		if key, err = storedHostKey(tx); err != nil {
+			return err
+		}
+		out, err := tx.Outbox()
+		for _, m := range out {
+			if m.Game == game && m.Kind == "results" {
+				mails[m.MessageID] = m
+			}
+		}
 		return err
 	})
 	if err != nil {
 		return AuditReport{}, fmt.Errorf("read audit of %s: %w", game, err)
 	}
-	return VerifyChain(game, entries)
+	rep, err := VerifyChain(game, entries)
+	if err != nil || key == nil {
+		return rep, err
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	rep.HostKey = hex.EncodeToString(pub)
+	for _, j := range journal {
+		if j.AuditHead == "" {
+			continue
+		}
+		if j.AuditSeq == 0 || j.AuditSeq > uint64(len(entries)) || entries[j.AuditSeq-1].Hash != j.AuditHead {
+			return rep, fmt.Errorf("journal #%d: its results mails carry chain head %s at entry %d, which the chain does not pass through", j.Seq, j.AuditHead, j.AuditSeq)
+		}
+		for _, id := range j.MailIDs {
+			m, ok := mails[id]
+			if !ok {
+				return rep, fmt.Errorf("journal #%d: results mail %s is not in the outbox", j.Seq, id)
+			}
+			s, err := ParseSigned(m.Body)
+			if err != nil {
+				return rep, fmt.Errorf("results mail %s: %w", id, err)
+			}
+			if s.Seq != j.AuditSeq || s.Head != j.AuditHead || s.Game != game {
+				return rep, fmt.Errorf("results mail %s signs head %s at entry %d of game %s; the journal recorded %s at %d", id, s.Head, s.Seq, s.Game, j.AuditHead, j.AuditSeq)
+			}
+			if err := s.Verify(pub); err != nil {
+				return rep, fmt.Errorf("results mail %s: %w", id, err)
+			}
+			rep.Signatures++
+		}
+	}
+	return rep, nil
+}
+
+// signedHeads lists the signed statements of a game's results mails, one per advance,
+// from the journal (Ed25519 is deterministic: these are the signatures mailed).
+func signedHeads(game string, journal []store.JournalEntry, key ed25519.PrivateKey) []SignedHead {
+	var out []SignedHead
+	for _, j := range journal {
+		if j.AuditHead == "" || len(j.Steps) == 0 || key == nil {
+			continue
+		}
+		last := j.Steps[len(j.Steps)-1]
+		s := sign(key, game, last.Turn, last.Phase, j.AuditSeq, j.AuditHead)
+		out = append(out, SignedHead{Seq: s.Seq, Head: s.Head, Statement: s.Statement(), Signature: hex.EncodeToString(s.Signature)})
+	}
+	return out
+}
+
+// SignedHead is one signed chain head as `adjutant audit export` gives it.
+type SignedHead struct {
+	Seq       uint64 `json:"seq"`
+	Head      string `json:"head"`
+	Statement string `json:"statement"` // the exact bytes signed
+	Signature string `json:"signature"` // Ed25519, hex
+}
+
+// AuditExport is the JSON form of `adjutant audit export`: the chain, the host's public
+// key and the signed heads, everything VerifyChain and a player need.
+type AuditExport struct {
+	Game        string             `json:"game"`
+	HostKey     string             `json:"host_key"` // Ed25519 public key, hex
+	Entries     []store.AuditEntry `json:"entries"`
+	SignedHeads []SignedHead       `json:"signed_heads"`
 }
 
 // VerifyChain verifies an exported audit chain; it needs nothing else, so that a player can
@@ -104,15 +199,27 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	return rep, nil
 }
 
-// ExportAudit writes a game's audit chain as "json" (an array of entries) or "csv".
+// ExportAudit writes a game's audit chain as "json" (an AuditExport: the entries, the
+// host's public key and the signed chain heads of the results mails) or "csv" (the
+// entries only).
 func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer) error {
-	var entries []store.AuditEntry
-	if err := d.Store.Read(ctx, func(tx store.Tx) error {
+	var (
+		entries []store.AuditEntry
+		journal []store.JournalEntry
+		key     ed25519.PrivateKey
+	)
+	if err := d.Store.Write(ctx, func(tx store.Tx) error {
 		if _, err := tx.Game(game); err != nil {
 			return err
 		}
 		var err error
-		entries, err = tx.Audit(game)
+		if entries, err = tx.Audit(game); err != nil {
+			return err
+		}
+		if journal, err = tx.Journal(game); err != nil {
+			return err
+		}
+		key, err = d.hostKey(tx)
 		return err
 	}); err != nil {
 		return fmt.Errorf("export audit of %s: %w", game, err)
@@ -121,10 +228,15 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if entries == nil {
-			entries = []store.AuditEntry{}
+		x := AuditExport{Game: game, HostKey: hex.EncodeToString(key.Public().(ed25519.PublicKey)), Entries: entries,
+			SignedHeads: signedHeads(game, journal, key)}
+		if x.Entries == nil {
+			x.Entries = []store.AuditEntry{}
 		}
-		return enc.Encode(entries)
+		if x.SignedHeads == nil {
+			x.SignedHeads = []SignedHead{}
+		}
+		return enc.Encode(x)
 	case "csv":
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"seq", "time", "kind", "turn", "phase", "index", "purpose", "rule", "count", "sides", "values", "modifier", "result", "orders_digest", "value", "prev", "hash"})
@@ -141,4 +253,38 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 		return cw.Error()
 	}
 	return fmt.Errorf("export audit: format %q: expected csv or json", format)
+}
+
+// VerifyExport verifies an audit export (the JSON of `adjutant audit export`) with
+// nothing else, as anybody holding the archive can: the chain as VerifyChain does, and
+// every signed head against the chain and the export's host key. A player compares that
+// key and those heads with the ones his mails carry.
+func VerifyExport(r io.Reader) (AuditReport, error) {
+	var x AuditExport
+	if err := json.NewDecoder(r).Decode(&x); err != nil {
+		return AuditReport{}, fmt.Errorf("read audit export: %w", err)
+	}
+	rep, err := VerifyChain(x.Game, x.Entries)
+	if err != nil {
+		return rep, err
+	}
+	pub, err := hex.DecodeString(x.HostKey)
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		return rep, fmt.Errorf("audit export: host key %q is not an Ed25519 public key in hex", x.HostKey)
+	}
+	rep.HostKey = x.HostKey
+	for _, h := range x.SignedHeads {
+		if h.Seq == 0 || h.Seq > uint64(len(x.Entries)) || x.Entries[h.Seq-1].Hash != h.Head {
+			return rep, fmt.Errorf("signed head %s at entry %d: the chain does not pass through it", h.Head, h.Seq)
+		}
+		s := Signed{Seq: h.Seq, Head: h.Head}
+		if !strings.HasSuffix(h.Statement, fmt.Sprintf("|%d|%s", h.Seq, h.Head)) || !strings.HasPrefix(h.Statement, statementVersion+"|"+MailField(x.Game)+"|") {
+			return rep, fmt.Errorf("signed head at entry %d: statement %q is not of game %s at that entry", h.Seq, h.Statement, x.Game)
+		}
+		if s.Signature, err = hex.DecodeString(h.Signature); err != nil || !ed25519.Verify(pub, []byte(h.Statement), s.Signature) {
+			return rep, fmt.Errorf("signed head at entry %d: the signature does not verify with the host key", h.Seq)
+		}
+		rep.Signatures++
+	}
+	return rep, nil
 }

@@ -36,7 +36,13 @@ type Message struct {
 	AutomatedReason string
 	OwnMail         bool // carries the daemon's own marker header
 	TooLarge        bool // over the size limit: refused unread
-	Arrived         time.Time
+	// BounceOf is the outbox number of the mail an automated message (a bounce) names
+	// through its VERP address; 0 when none.
+	BounceOf uint64
+	// Unreadable says why no text could be found in the mail (MIME nested too deep,
+	// broken boundaries, too many parts, no text part); "" when the text was read.
+	Unreadable string
+	Arrived    time.Time
 }
 
 // Desk is the game-agnostic adjudicator desk. The zero value is not usable; set Store,
@@ -53,11 +59,19 @@ type Desk struct {
 	Log  *slog.Logger
 	// PasswordCost is the bcrypt cost (bcrypt.DefaultCost when 0).
 	PasswordCost int
-	// RefusalLimit refusals are sent to one address per RefusalWindow; later ones are
-	// dropped silently so that nobody can make the desk send a mail per mail (default 3
-	// per hour).
+	// RefusalLimit refusals are sent to a player's address per RefusalWindow (default 3
+	// per hour); an address that plays in no game it names gets one a day; and no more
+	// than RefusalCap refusals go out per hour in all (default 30). Later ones are
+	// dropped silently, so that nobody can make the desk send a mail per mail, nor use
+	// it to send backscatter to forged senders.
 	RefusalLimit  int
 	RefusalWindow time.Duration
+	RefusalCap    int
+	// HostAddress is the game host's address and HostPassHash the bcrypt hash of the
+	// host password: a mail from that address with a line HOST PASSWORD carries host
+	// commands (host.go). Empty: no host by mail.
+	HostAddress  string
+	HostPassHash string
 
 	passwords    passwordCache
 	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
@@ -121,10 +135,17 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 		m.Arrived = d.now()
 	}
 	m.From = strings.ToLower(strings.TrimSpace(m.From))
+	// The password check (bcrypt, tens of ms) runs before the write transaction, so that
+	// the store's single writer (which the sender's "mark sent" also waits for) is never
+	// held while it runs.
+	pre, err := d.precheck(ctx, m)
+	if err != nil {
+		return "", fmt.Errorf("handle message %s: %w", m.ID, err)
+	}
 	var outcome string
 	game := ""
 	var h *handling
-	err := d.Store.Write(ctx, func(tx store.Tx) (err error) {
+	err = d.Store.Write(ctx, func(tx store.Tx) (err error) {
 		defer func() {
 			// A ruleset that panics is a bug in the rules, not in this mail: recover, so
 			// that the transaction rolls back and the message can be set aside below.
@@ -143,7 +164,7 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 			outcome = Duplicate
 			return nil
 		}
-		h = &handling{desk: d, tx: tx, msg: m, now: d.now()}
+		h = &handling{desk: d, tx: tx, msg: m, now: d.now(), pre: pre}
 		outcome, err = h.run(ctx)
 		if err != nil {
 			return err
@@ -178,7 +199,7 @@ func (d *Desk) setAside(ctx context.Context, m Message, game string, cause error
 			if err != nil {
 				return err
 			}
-			if _, err := h.enqueue([]string{m.From}, game, "", "failed", "Re: "+strings.TrimPrefix(m.Subject, "Re: "), body, true); err != nil {
+			if _, err := h.enqueue([]string{m.From}, game, "", "failed", replySubject(m.Subject), body, true); err != nil {
 				return err
 			}
 		}
@@ -205,6 +226,67 @@ type handling struct {
 	msg  Message
 	now  time.Time
 	game store.Game
+	pre  passwordVerdict
+	// player says the sender plays in the game the mail names, for the refusal limits.
+	player bool
+}
+
+// passwordVerdict is a password check made before the write transaction: the hash it
+// was checked against and the result.
+type passwordVerdict struct {
+	hash string
+	ok   bool
+}
+
+// precheck checks the password of m against the player it names, in a read
+// transaction and outside any write.
+func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error) {
+	if m.Automated || m.OwnMail || m.TooLarge || m.From == "" {
+		return passwordVerdict{}, nil
+	}
+	lines, _ := orders.Split(m.Text)
+	if pw, ok := d.isHostMail(m.From, lines); ok {
+		if d.HostPassHash == "" {
+			return passwordVerdict{}, nil
+		}
+		return passwordVerdict{hash: d.HostPassHash, ok: d.checkPassword(store.Player{PassHash: d.HostPassHash}, pw)}, nil
+	}
+	cmd := readCommands(lines)
+	name := cmd.game
+	if name == "" {
+		name = gameFromSubject(m.Subject)
+	}
+	if name == "" || cmd.password == "" {
+		return passwordVerdict{}, nil
+	}
+	var player store.Player
+	var found bool
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		if done, err := tx.Processed(m.ID); err != nil || done {
+			return err
+		}
+		g, err := tx.Game(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		player, found = findPlayer(g, m.From)
+		return nil
+	})
+	if err != nil || !found {
+		return passwordVerdict{}, err
+	}
+	return passwordVerdict{hash: player.PassHash, ok: d.checkPassword(player, cmd.password)}, nil
+}
+
+// passwordOK is the password check inside the transaction: the verdict made before it,
+// unless the player's password changed in between.
+func (h *handling) passwordOK(p store.Player, password string) bool {
+	if h.pre.hash != "" && h.pre.hash == p.PassHash {
+		return h.pre.ok
+	}
+	return h.desk.checkPassword(p, password)
 }
 
 var (
@@ -218,8 +300,22 @@ var (
 type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
+	helpDice                     bool          // HELP DICE: how to check the dice (DiceHelp)
+	mapMode                      string        // from SET MAP: "full", "changes" or "none"
+	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
+	badDesk                      []Checked // desk commands written wrong
+}
+
+// deskKeywords are the first words of the desk's own commands.
+var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN"}
+
+// MapModes are the choices of SET MAP, with what each puts in a results mail.
+var MapModes = map[string]string{
+	"full":    "the whole map in every results mail",
+	"changes": "only the strips of the map where something changed (the default)",
+	"none":    "no map in results mails; send MAP when you want it",
 }
 
 func readCommands(lines []orders.Line) deskCommands {
@@ -229,7 +325,8 @@ func readCommands(lines []orders.Line) deskCommands {
 		if len(l.Fields) > 1 {
 			arg = l.Fields[1]
 		}
-		switch l.Keyword() {
+		// "Password: secret" and "Game: verdun" are read as people write them.
+		switch strings.TrimSuffix(l.Keyword(), ":") {
 		case "GAME":
 			c.game = arg
 		case "PASSWORD":
@@ -238,13 +335,27 @@ func readCommands(lines []orders.Line) deskCommands {
 		case "SIDE":
 			c.side = strings.ToLower(arg)
 		case "HELP":
-			c.help = true
+			if isDiceHelp(arg) {
+				c.helpDice = true
+			} else {
+				c.help = true
+			}
 		case "STATUS":
 			c.status = true
 		case "MAP":
 			c.showMap = true
 		case "ROLLS":
 			c.rolls = true
+		case "SET":
+			mode := strings.ToLower(l.Rest(2))
+			if _, ok := MapModes[mode]; !l.Is("SET", "MAP") || len(l.Fields) != 3 || !ok {
+				c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected SET MAP FULL, SET MAP CHANGES or SET MAP NONE", Rule: "HELP"})
+				continue
+			}
+			c.mapMode = mode
+		case "ABSENT", "RESIGN":
+			c.requests = append(c.requests, l)
+			continue
 		default:
 			c.orderLines = append(c.orderLines, l)
 			continue
@@ -267,6 +378,8 @@ func gameFromSubject(subject string) string {
 func (h *handling) run(ctx context.Context) (string, error) {
 	d, m := h.desk, h.msg
 	switch {
+	case m.Automated && m.BounceOf != 0:
+		return h.bounce()
 	case m.Automated:
 		d.log().Info("not answering automated mail", "id", m.ID, "reason", m.AutomatedReason)
 		return Ignored + ": automated (" + m.AutomatedReason + ")", nil
@@ -278,14 +391,20 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	if m.TooLarge {
 		return h.refuse("too-large", "Your mail was larger than this mailbox accepts, so it was not read. Nothing was changed. Send your orders as plain text, without attachments.")
 	}
+	if m.Unreadable != "" {
+		return h.refuse("unreadable", "Adjutant could not read your mail: "+m.Unreadable+". Nothing was changed. Send your orders again as plain text in the body of the mail, without attachments.")
+	}
 	lines, ignored := orders.Split(m.Text)
+	if pw, ok := d.isHostMail(m.From, lines); ok {
+		return h.hostMail(pw, lines, ignored)
+	}
 	cmd := readCommands(lines)
 	name := cmd.game
 	if name == "" {
 		name = gameFromSubject(m.Subject)
 	}
 	if name == "" {
-		if cmd.help {
+		if cmd.help || cmd.helpDice {
 			return h.refuse("help", generalHelp(d))
 		}
 		return h.refuse("no-game", "Adjutant could not tell which game your mail is for. Put a line GAME <name> (and PASSWORD <password>) at the top of your orders. Nothing was changed. Send HELP for how to write orders.")
@@ -295,12 +414,41 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	player, ok := findPlayer(g, m.From)
-	if err != nil || !ok || (cmd.side != "" && cmd.side != player.Side) || !d.checkPassword(player, cmd.password) {
+	h.player = ok && err == nil
+	if err != nil || !ok || !sideMatches(d, g, cmd.side, player.Side) || !h.passwordOK(player, cmd.password) {
 		// One answer for every failure, so that it tells a stranger nothing about the game.
 		return h.refuse("refused", authRefusal)
 	}
 	h.game = g
-	return h.submit(ctx, player, cmd, ignored)
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return "", err
+	}
+	// Only now, with the ruleset's keywords known, can closing text be told from orders.
+	kept, closing := orders.ClosingText(lines, append(rs.Keywords(), deskKeywords...))
+	cmd = readCommands(kept)
+	return h.submit(ctx, rs, player, cmd, mergeIgnored(ignored, closing))
+}
+
+// mergeIgnored lists the lines Split and ClosingText set aside in the order of the mail.
+func mergeIgnored(a, b []orders.Ignored) []orders.Ignored {
+	out := append(append([]orders.Ignored(nil), a...), b...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].No < out[j].No })
+	return out
+}
+
+// sideMatches reports whether a mail's SIDE line, if any, names the player's side, by
+// id or by name.
+func sideMatches(d *Desk, g store.Game, written, side string) bool {
+	if written == "" {
+		return true
+	}
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return false
+	}
+	s, err := findSide(rs, written)
+	return err == nil && string(s) == side
 }
 
 const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders."
@@ -391,7 +539,7 @@ func (d *Desk) hashPassword(password string) (string, error) {
 }
 
 // refuse answers an unauthenticated sender (a refusal, or general help), within the
-// per-address limit.
+// limits of [Desk.RefusalLimit].
 func (h *handling) refuse(kind, text string) (string, error) {
 	d := h.desk
 	limit, window := d.RefusalLimit, d.RefusalWindow
@@ -401,30 +549,32 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	if window == 0 {
 		window = time.Hour
 	}
-	th, err := h.tx.Throttle(h.msg.From)
+	if !h.player {
+		limit, window = 1, 24*time.Hour // a stranger, or a forged sender
+	}
+	capacity := d.RefusalCap
+	if capacity == 0 {
+		capacity = 30
+	}
+	within, err := h.count(h.msg.From, limit, window)
 	if err != nil {
 		return "", err
 	}
-	if h.now.Sub(th.WindowStart) >= window {
-		th = store.Throttle{WindowStart: h.now}
+	if !within {
+		d.log().Warn("refusal throttled", "from", h.msg.From)
+		return Throttled, nil
 	}
-	th.Count++
-	if err := h.tx.PutThrottle(h.msg.From, th); err != nil {
+	if within, err = h.count(allRefusals, capacity, time.Hour); err != nil {
 		return "", err
-	}
-	if th.Count > limit {
-		d.log().Warn("refusal throttled", "from", h.msg.From, "count", th.Count)
+	} else if !within {
+		d.log().Warn("refusal dropped: the hourly cap of all refusals is reached", "from", h.msg.From, "cap", capacity)
 		return Throttled, nil
 	}
 	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": d.Address})
 	if err != nil {
 		return "", err
 	}
-	subject := "Re: " + strings.TrimSpace(strings.TrimPrefix(h.msg.Subject, "Re: "))
-	if strings.TrimSpace(h.msg.Subject) == "" {
-		subject = "Adjutant: your mail"
-	}
-	if _, err := h.enqueue([]string{h.msg.From}, "", "", kind, subject, body, true); err != nil {
+	if _, err := h.enqueue([]string{h.msg.From}, "", "", kind, replySubject(h.msg.Subject), body, true); err != nil {
 		return "", err
 	}
 	if kind == "help" {
@@ -433,9 +583,47 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	return Refused + ": " + kind, nil
 }
 
+// allRefusals is the throttle key that counts every refusal, whoever it went to. It is
+// no address, since it has no "@".
+const allRefusals = "*all refusals*"
+
+// count counts one more refusal under key and reports whether it is within limit per
+// window.
+func (h *handling) count(key string, limit int, window time.Duration) (bool, error) {
+	th, err := h.tx.Throttle(key)
+	if err != nil {
+		return false, err
+	}
+	if h.now.Sub(th.WindowStart) >= window {
+		th = store.Throttle{WindowStart: h.now}
+	}
+	th.Count++
+	if err := h.tx.PutThrottle(key, th); err != nil {
+		return false, err
+	}
+	return th.Count <= limit, nil
+}
+
+// maxSubject is the longest subject Adjutant writes, in runes: far below the 998
+// characters of a header line (RFC 5322 2.1.1), whatever a stranger's subject was.
+const maxSubject = 120
+
+// replySubject is the subject of an answer to a mail with the given subject.
+func replySubject(subject string) string {
+	subject = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(subject), "Re: "))
+	if subject == "" {
+		return "Adjutant: your mail"
+	}
+	if r := []rune(subject); len(r) > maxSubject {
+		subject = string(r[:maxSubject]) + "..."
+	}
+	return "Re: " + subject
+}
+
 // enqueue puts one mail in the outbox with a stable Message-ID derived from its cause.
-func (h *handling) enqueue(to []string, game, side, kind, subject, body string, reply bool) (store.OutMail, error) {
+func (h *handling) enqueue(to []string, game, side, kind, subject, body string, reply bool, redact ...string) (store.OutMail, error) {
 	m := store.OutMail{
+		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
 		Subject:     subject,
@@ -446,11 +634,39 @@ func (h *handling) enqueue(to []string, game, side, kind, subject, body string, 
 		Queued:      h.now,
 		AutoReplied: reply,
 	}
-	if reply {
+	root := threadOf(h.game, side, to)
+	switch {
+	case reply:
 		m.InReplyTo = h.msg.ID
-		m.References = append(append([]string(nil), h.msg.References...), h.msg.ID)
+		m.References = threadRefs(root, append(append([]string(nil), h.msg.References...), h.msg.ID)...)
+	case root != m.MessageID:
+		m.References = threadRefs(root)
 	}
 	return h.tx.Enqueue(m)
+}
+
+// threadOf returns the root of the thread of the game's mails to side at to: the
+// player's invitation, or "" when the mail is to nobody of the game.
+func threadOf(g store.Game, side string, to []string) string {
+	for _, p := range g.Players {
+		if p.Side == side && len(to) == 1 && strings.EqualFold(p.Address, to[0]) {
+			return p.Thread
+		}
+	}
+	return ""
+}
+
+// threadRefs lists a mail's References: the thread's root first, then ids, each once.
+func threadRefs(root string, ids ...string) []string {
+	var out []string
+	seen := map[string]bool{"": true}
+	for _, id := range append([]string{root}, ids...) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // messageID derives a stable Message-ID from the cause of a mail, so that a retried

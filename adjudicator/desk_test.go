@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -205,13 +206,15 @@ func TestSealedPlotCommitment(t *testing.T) {
 	}
 }
 
+var hash64 = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+
 func commitmentIn(t *testing.T, body string) string {
 	t.Helper()
-	i := strings.Index(body, "commitment ")
-	if i < 0 || len(body) < i+11+64 {
+	m := hash64.FindString(body)
+	if m == "" {
 		t.Fatalf("no commitment in:\n%s", body)
 	}
-	return body[i+11 : i+11+64]
+	return m
 }
 
 // TestBadInputChangesNothing is invariant 6: a refused submission leaves the game as it
@@ -224,7 +227,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"off-map hex", "us", "PLOT TURN 1 5500x3", "PLOT TURN 1 5500x3", "not on the map"},
 		{"too many markers", "de", "PLOT TURN 1 2000x7, 2100x6", "2000x7", "at most 12"},
 		{"bad item", "us", "PLOT TURN 2 43x3", "43x3", "4-digit hex"},
-		{"unknown order", "de", "ATTACK 2000", "ATTACK 2000", "unknown order"},
+		{"unknown order", "de", "ATTACK 2000\nPLOT TURN 1 NONE", "ATTACK 2000", "unknown order"},
+		{"mistyped last order", "de", "PLOT TURN 1 NONE\nPOLT TURN 2 NONE", "POLT TURN 2", "unknown order"},
 		{"bad fire target", "us", "FIRE 12 FROM 1000", "FIRE 12 FROM 1000", "target"},
 		{"cancel by the German", "de", "CANCEL BOMBARDMENT", "CANCEL BOMBARDMENT", "only the US"},
 		{"German 4-stack before 3.4", "de", placeAll("PLACE 3802 4 INF"), "PLACE 3802 4 INF", "3.4"},
@@ -282,7 +286,7 @@ func TestNoMailLoops(t *testing.T) {
 	var bodies []string
 	for _, c := range []struct{ from, text string }{
 		{us, "GAME g1\nPASSWORD wrong\nSTATUS"},
-		{us, "GAME nosuch\nPASSWORD " + passU},
+		{"player-elsewhere@x.example", "GAME nosuch\nPASSWORD " + passU},
 		{"stranger@x.example", "GAME g1\nPASSWORD " + passU},
 		{us, "GAME g1\nSIDE de\nPASSWORD " + passU},
 	} {
@@ -301,18 +305,89 @@ func TestNoMailLoops(t *testing.T) {
 		t.Errorf("refusal tells about the game:\n%s", bodies[0])
 	}
 
-	// A stranger cannot make the desk send a mail per mail: 3 refusals an hour.
+	// A player who mistypes his password is answered 3 times an hour, no more.
 	replies := 0
+	for i := 0; i < 10; i++ {
+		_, mails := f.send(de, "x", "GAME g1\nPASSWORD guess")
+		replies += len(mails)
+	}
+	if replies != 3 {
+		t.Errorf("10 bad mails from a player got %d replies, want 3", replies)
+	}
+	f.now = f.now.Add(61 * time.Minute)
+	if _, mails := f.send(de, "x", "GAME g1\nPASSWORD guess"); len(mails) != 1 {
+		t.Errorf("after the window: %d replies, want 1", len(mails))
+	}
+	// A stranger gets one refusal a day (issue 9: no backscatter to forged senders).
+	replies = 0
 	for i := 0; i < 10; i++ {
 		_, mails := f.send("flood@x.example", "x", "GAME g1\nPASSWORD guess")
 		replies += len(mails)
 	}
-	if replies != 3 {
-		t.Errorf("10 bad mails from one address got %d replies, want 3", replies)
+	if replies != 1 {
+		t.Errorf("10 bad mails from a stranger got %d replies, want 1", replies)
+	}
+	f.now = f.now.Add(23 * time.Hour)
+	if _, mails := f.send("flood@x.example", "x", "GAME g1"); len(mails) != 0 {
+		t.Errorf("a stranger was answered twice in a day")
+	}
+	f.now = f.now.Add(2 * time.Hour)
+	if _, mails := f.send("flood@x.example", "x", "GAME g1"); len(mails) != 1 {
+		t.Errorf("a day later: %d replies to the stranger, want 1", len(mails))
+	}
+}
+
+// TestRefusalCap (issue 9): 50 forged senders get at most the hourly cap of refusals in
+// all, and throttle records expire.
+func TestRefusalCap(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.desk.RefusalCap = 20
+	replies := 0
+	for i := 0; i < 50; i++ {
+		_, mails := f.send(fmt.Sprintf("forged%d@x.example", i), "x", "GAME g1\nPASSWORD guess")
+		replies += len(mails)
+	}
+	if replies != 20 {
+		t.Errorf("50 forged senders got %d refusals, want the cap of 20", replies)
 	}
 	f.now = f.now.Add(61 * time.Minute)
-	if _, mails := f.send("flood@x.example", "x", "GAME g1\nPASSWORD guess"); len(mails) != 1 {
-		t.Errorf("after the window: %d replies, want 1", len(mails))
+	if _, mails := f.send("forged-late@x.example", "x", "GAME g1"); len(mails) != 1 {
+		t.Errorf("an hour later a new stranger got %d replies, want 1", len(mails))
+	}
+	throttles := func() int {
+		n := 0
+		f.db.Read(t.Context(), func(tx store.Tx) error {
+			for i := 0; i < 50; i++ {
+				if th, _ := tx.Throttle(fmt.Sprintf("forged%d@x.example", i)); th.Count > 0 {
+					n++
+				}
+			}
+			return nil
+		})
+		return n
+	}
+	if n := throttles(); n != 50 {
+		t.Fatalf("%d throttle records, want 50", n)
+	}
+	f.now = f.now.Add(25 * time.Hour)
+	if _, err := f.desk.Tick(t.Context(), f.now); err != nil {
+		t.Fatal(err)
+	}
+	if n := throttles(); n != 0 {
+		t.Errorf("%d throttle records a day later, want none", n)
+	}
+}
+
+// TestLongSubjectCut (issue 9): a stranger's 100,000-character subject is not copied
+// into a reply's header.
+func TestLongSubjectCut(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.send("someone@x.example", strings.Repeat("x", 100000), "HELP")
+	if len(mails) != 1 {
+		t.Fatalf("%d replies, want 1", len(mails))
+	}
+	if n := len(mails[0].Subject); n > 200 || !strings.HasPrefix(mails[0].Subject, "Re: xxx") {
+		t.Errorf("reply subject has %d characters, want at most 200", n)
 	}
 }
 

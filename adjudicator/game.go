@@ -2,6 +2,8 @@ package adjudicator
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +30,9 @@ type NewGame struct {
 	// sides switched (players may be left empty: each plays the other side, with the
 	// same password) and what carries over carried over (Soldiers 1918 4.2).
 	MatchOf string
+	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL): 0 is
+	// [DefaultAbsenceLimit], negative allows no absence.
+	AbsenceLimit time.Duration
 }
 
 // Credentials are one player's, printed once to the host.
@@ -35,6 +40,7 @@ type Credentials struct {
 	Side     Side
 	Address  string
 	Password string
+	new      bool // a password of this game, not carried over from a match's first
 }
 
 // passwordAlphabet avoids letters that are easy to misread (0/O, 1/l/I).
@@ -101,7 +107,7 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 	}
 	seen := map[string]bool{}
 	var creds []Credentials
-	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders}
+	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders, AbsenceLimit: ng.AbsenceLimit}
 	for _, s := range rs.Sides() {
 		addr := strings.ToLower(strings.TrimSpace(ng.Players[s.ID]))
 		if !strings.Contains(addr, "@") {
@@ -116,8 +122,10 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		seen[addr] = true
 		pw := ng.Passwords[s.ID]
 		var hash string
+		carried := false
 		if prev, ok := findPlayer(derefGame(first), addr); ok && pw == "" {
 			hash, pw = prev.PassHash, "unchanged: the same as in game "+first.Name // second game of a match
+			carried = true
 		} else {
 			if pw == "" {
 				if pw, err = d.newPassword(); err != nil {
@@ -128,12 +136,16 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 				return nil, err
 			}
 		}
-		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash})
-		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw})
+		// The invitation opens the player's thread: its Message-ID is derived as enqueue
+		// derives it below, so that every later mail can refer to it.
+		thread := d.messageID("create:"+ng.Name, "invite", string(s.ID), []string{addr})
+		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash, Thread: thread})
+		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw, new: hash != "" && !carried})
 	}
 	for side := range ng.Players {
 		if !hasSide(rs, side) {
-			return nil, fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+			_, err := findSide(rs, string(side))
+			return nil, err
 		}
 	}
 	var st State
@@ -172,17 +184,21 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		if err != nil {
 			return err
 		}
+		key, err := d.hostKey(tx)
+		if err != nil {
+			return err
+		}
 		h := &handling{desk: d, tx: tx, msg: Message{ID: "create:" + g.Name}, now: now, game: g}
 		for _, c := range creds {
 			body, err := render("invite.txt", map[string]any{
 				"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
-				"Address": d.Address, "Commitment": seeds[0].Commitment, "Phase": st.PhaseTitle(),
+				"Address": d.Address, "Commitment": seeds[0].Commitment, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
 				"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Options": ng.Options,
 			})
 			if err != nil {
 				return err
 			}
-			if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false); err != nil {
+			if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false, secretOf(c)...); err != nil {
 				return err
 			}
 		}
@@ -196,6 +212,28 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		return nil, fmt.Errorf("create game %s: %w", ng.Name, err)
 	}
 	return creds, nil
+}
+
+// secretOf lists what of an invitation must not stay in the store once it is sent: a
+// new password (the second game of a match keeps the first game's, and says so).
+func secretOf(c Credentials) []string {
+	if c.new {
+		return []string{c.Password}
+	}
+	return nil
+}
+
+// findSide reads a side as a host or a player writes it: its id ("de") or its name
+// ("German"), in any case. The error lists the valid sides.
+func findSide(rs Ruleset, s string) (Side, error) {
+	var valid []string
+	for _, info := range rs.Sides() {
+		if strings.EqualFold(string(info.ID), s) || strings.EqualFold(info.Name, s) {
+			return info.ID, nil
+		}
+		valid = append(valid, fmt.Sprintf("%s (%s)", info.ID, info.Name))
+	}
+	return "", fmt.Errorf("side %q: %s has the sides %s", s, rs.Title(), strings.Join(valid, " and "))
 }
 
 func hasSide(rs Ruleset, side Side) bool {

@@ -1,8 +1,14 @@
 package adjudicator
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -35,4 +41,88 @@ func TestPasswordCache(t *testing.T) {
 	if d.checkPassword(store.Player{PassHash: other}, "right") {
 		t.Error("a remembered password opened another player's hash")
 	}
+}
+
+// countingStore counts the bcrypt checks its desk makes inside write transactions.
+type countingStore struct {
+	store.Store
+	desk    *Desk
+	inWrite int64
+}
+
+func (s *countingStore) Write(ctx context.Context, fn func(store.Tx) error) error {
+	before := s.desk.bcryptChecks.Load()
+	err := s.Store.Write(ctx, fn)
+	s.inWrite += s.desk.bcryptChecks.Load() - before
+	return err
+}
+
+// TestNoPasswordCheckInsideWrite (issue 9): bcrypt runs before the write transaction,
+// for a right and a wrong password alike, so that the store's writer is never held
+// while it runs.
+func TestNoPasswordCheckInsideWrite(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cs := &countingStore{Store: db}
+	d := &Desk{Store: cs, Rulesets: map[string]Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org", PasswordCost: 4}
+	cs.desk = d
+	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g", Ruleset: "tally",
+		Players:   map[Side]string{"a": "a@example.org", "b": "b@example.org"},
+		Passwords: map[Side]string{"a": "pa", "b": "pb"}}); err != nil {
+		t.Fatal(err)
+	}
+	for i, pw := range []string{"pa", "wrong", "pa", "wrong again"} {
+		out, err := d.Handle(t.Context(), Message{ID: fmt.Sprintf("m%d@x", i), From: "a@example.org", Text: "GAME g\nPASSWORD " + pw + "\nSTATUS\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{true: Handled, false: Refused}[pw == "pa"]; !strings.HasPrefix(out, want) {
+			t.Errorf("mail %d with %q: %q, want %s", i, pw, out, want)
+		}
+	}
+	if got := d.bcryptChecks.Load(); got != 3 {
+		t.Errorf("%d bcrypt checks, want 3 (the right password once, each wrong one)", got)
+	}
+	if cs.inWrite != 0 {
+		t.Errorf("%d bcrypt checks ran inside a write transaction, want 0", cs.inWrite)
+	}
+}
+
+// tallyRules is the smallest ruleset: it accepts nothing and waits for nobody.
+type tallyRules struct{}
+
+type tallyState struct{}
+
+func (tallyState) Turn() int          { return 1 }
+func (tallyState) Phase() string      { return "p" }
+func (tallyState) PhaseTitle() string { return "the only phase" }
+func (tallyState) Over() bool         { return false }
+
+func (tallyRules) Name() string  { return "tally" }
+func (tallyRules) Title() string { return "Tally" }
+func (tallyRules) Sides() []SideInfo {
+	return []SideInfo{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}
+}
+func (tallyRules) Keywords() []string                    { return nil }
+func (tallyRules) OptionNames() map[string]string        { return nil }
+func (tallyRules) New(Options) (State, error)            { return tallyState{}, nil }
+func (tallyRules) Decode([]byte) (State, error)          { return tallyState{}, nil }
+func (tallyRules) Encode(State) ([]byte, error)          { return []byte("{}"), nil }
+func (tallyRules) Waiting(State, []Order) []Side         { return []Side{"a"} }
+func (tallyRules) Inputs(State, []Order) []Order         { return nil }
+func (tallyRules) Map(State, Side) string                { return "" }
+func (tallyRules) Status(State, Side) string             { return "" }
+func (tallyRules) Defaults(State, Side, []Order) []Order { return nil }
+func (tallyRules) Check(_ State, _ Side, lines []orders.Line, _ []Order) []Checked {
+	out := make([]Checked, len(lines))
+	for i, l := range lines {
+		out[i] = Checked{Line: l, Reason: "no orders in this ruleset"}
+	}
+	return out
+}
+func (tallyRules) Resolve(st State, _ []Order, _ dice.Source) (Outcome, error) {
+	return Outcome{State: st}, nil
 }

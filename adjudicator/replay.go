@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 
@@ -25,6 +26,8 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		journal []store.JournalEntry
 		seeds   []store.Seed
 		outbox  []store.OutMail
+		chain   []store.AuditEntry
+		key     []byte
 	)
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		var err error
@@ -35,6 +38,12 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			return err
 		}
 		if seeds, err = tx.Seeds(game); err != nil {
+			return err
+		}
+		if chain, err = tx.Audit(game); err != nil {
+			return err
+		}
+		if key, err = tx.HostKey(); err != nil {
 			return err
 		}
 		outbox, err = tx.Outbox()
@@ -72,6 +81,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
+		before := st
 		b := &batch{revealed: j.Revealed, notes: j.Notes}
 		for _, step := range j.Steps {
 			if st.Turn() != step.Turn || st.Phase() != step.Phase {
@@ -97,7 +107,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			if digest != step.OrdersDigest {
 				return rep, fmt.Errorf("replay %s: turn %d phase %s: orders digest %s, recorded %s", game, step.Turn, step.Phase, digest, step.OrdersDigest)
 			}
-			b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events})
+			b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: step.Turn, Phase: step.Phase, Digest: digest})
 			turn := st.Turn()
 			st = out.State
 			rep.Phases++
@@ -123,12 +133,20 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		for _, w := range j.Waiting {
 			waiting = append(waiting, Side(w))
 		}
+		signature, err := replaySignature(game, b, j, chain, key)
+		if err != nil {
+			return rep, fmt.Errorf("replay %s: journal #%d: %w", game, j.Seq, err)
+		}
 		for _, id := range j.MailIDs {
 			sent, ok := bodies[id]
 			if !ok {
 				return rep, fmt.Errorf("replay %s: journal #%d: mail %s is not in the outbox", game, j.Seq, id)
 			}
-			subject, body, err := resultsMail(g, rs, st, Side(sent.Side), b, waiting, j.Now)
+			mode, ok := j.MapModes[sent.Side]
+			if !ok {
+				mode = "full" // written before SET MAP existed
+			}
+			subject, body, err := resultsMail(g, rs, before, st, Side(sent.Side), mode, b, waiting, j.Now, signature)
 			if err != nil {
 				return rep, err
 			}
@@ -147,6 +165,25 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		return rep, fmt.Errorf("replay %s: the replayed final state differs from the game's state", game)
 	}
 	return rep, nil
+}
+
+// replaySignature re-signs the chain head a journal entry recorded, after checking that
+// the chain still passes through it. A journal from before signing has no head and its
+// mails no signature.
+func replaySignature(game string, b *batch, j store.JournalEntry, chain []store.AuditEntry, key []byte) (string, error) {
+	if j.AuditHead == "" {
+		return "", nil
+	}
+	if len(b.steps) == 0 {
+		return "", fmt.Errorf("a chain head is recorded for an advance that resolved nothing")
+	}
+	if j.AuditSeq == 0 || j.AuditSeq > uint64(len(chain)) || chain[j.AuditSeq-1].Hash != j.AuditHead {
+		return "", fmt.Errorf("the audit chain no longer passes through the head %s at entry %d that the results mails carry", j.AuditHead, j.AuditSeq)
+	}
+	if len(key) != ed25519.SeedSize {
+		return "", fmt.Errorf("the host key is missing or damaged (%d bytes)", len(key))
+	}
+	return signedText(ed25519.NewKeyFromSeed(key), game, b, j.AuditSeq, j.AuditHead), nil
 }
 
 func jsonEqual(a, b []byte) bool {

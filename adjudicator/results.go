@@ -21,18 +21,15 @@ type stepView struct {
 	Events []eventView
 }
 
-type revealView struct {
-	Side       string
-	Summary    string
-	Text       string
-	Salt       string
-	Commitment string
-}
-
 // resultsMail renders the results of one advance for one side. It is a pure function of
 // its arguments, so that replay re-renders exactly the mail that was sent (invariant 4),
 // and it shows only the events that side may see (invariant 5).
-func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waiting []Side, now time.Time) (string, string, error) {
+//
+// before is the state the advance started from and mode the player's SET MAP choice:
+// with "changes" the map shows only the strips that differ from before's. signature is
+// the signed chain head of the advance (signatureText), the same for every side, or
+// empty.
+func resultsMail(g store.Game, rs Ruleset, before, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -48,9 +45,19 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		}
 		steps = append(steps, sv)
 	}
-	var revealed []revealView
+	var revealed, seeds, commits []string
 	for _, o := range b.revealed {
-		revealed = append(revealed, revealView{Side: sideName(rs, Side(o.Side)), Summary: o.Summary, Text: o.Text, Salt: o.Salt, Commitment: o.Commitment})
+		summary := o.Summary
+		if summary == "" {
+			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
+		}
+		revealed = append(revealed, strings.Join(revealLines(summary, o.Text, o.Salt, o.Commitment), "\n"))
+	}
+	for _, s := range b.seedsRevealed {
+		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
+	}
+	for _, s := range b.commitments {
+		commits = append(commits, strings.Join(commitLines(s.Turn, s.Commitment), "\n"))
 	}
 	view := map[string]any{
 		"Game":          g.Name,
@@ -58,10 +65,12 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		"Side":          sideName(rs, side),
 		"Steps":         steps,
 		"Revealed":      revealed,
-		"SeedsRevealed": b.seedsRevealed,
-		"Commitments":   b.commitments,
+		"SeedsRevealed": seeds,
+		"Commitments":   commits,
+		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
+		"Signature":     signature,
 		"Notes":         b.notes,
-		"Map":           rs.Map(st, side),
+		"Map":           mapSection(rs, before, st, side, mode),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
 		"Status":        rs.Status(st, side),
@@ -75,6 +84,71 @@ func resultsMail(g store.Game, rs Ruleset, st State, side Side, b *batch, waitin
 		subject = fmt.Sprintf("[%s] Game over", g.Name)
 	}
 	return subject, body, nil
+}
+
+// mapSection renders the map of a results mail as the player chose with SET MAP.
+func mapSection(rs Ruleset, before, after State, side Side, mode string) string {
+	switch mode {
+	case "full":
+		return rs.Map(after, side)
+	case "none":
+		return "Not included (SET MAP NONE): send MAP for the whole map, or SET MAP\nCHANGES or SET MAP FULL to have it in results mails again."
+	}
+	now := splitMap(rs.Map(after, side))
+	if len(now.strips) == 0 {
+		return now.head + now.tail // a map without strips is shown whole
+	}
+	was := splitMap(rs.Map(before, side))
+	var b strings.Builder
+	b.WriteString(now.head)
+	shown := 0
+	for i, s := range now.strips {
+		if i < len(was.strips) && was.strips[i] == s {
+			continue
+		}
+		b.WriteString(s)
+		shown++
+	}
+	if shown == 0 {
+		b.WriteString("No change on the map since the last results. Send MAP for the\nwhole map (SET MAP FULL to have it in every results mail).\n")
+		return strings.TrimRight(b.String(), "\n")
+	}
+	if shown < len(now.strips) {
+		fmt.Fprintf(&b, "Only the %d strip(s) of %d where something changed are shown (SET MAP\nCHANGES); send MAP for the whole map, SET MAP FULL to have it always.\n\n", shown, len(now.strips))
+	}
+	b.WriteString(now.tail)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// mapParts is a text map cut where the renderers cut it: a head, strips that each start
+// with a line "Strip N of M...", and a tail from the line "Legend" on.
+type mapParts struct {
+	head   string
+	strips []string
+	tail   string
+}
+
+func splitMap(text string) mapParts {
+	var p mapParts
+	part := 0 // 0 head, 1 strips, 2 tail
+	for _, line := range strings.SplitAfter(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Strip ") && len(line) > 6 && line[6] >= '0' && line[6] <= '9':
+			part = 1
+			p.strips = append(p.strips, "")
+		case strings.HasPrefix(line, "Legend"):
+			part = 2
+		}
+		switch part {
+		case 0:
+			p.head += line
+		case 1:
+			p.strips[len(p.strips)-1] += line
+		default:
+			p.tail += line
+		}
+	}
+	return p
 }
 
 func lastTitle(b *batch) string {
@@ -113,14 +187,17 @@ func FormatRoll(r dice.Roll) string {
 	if r.Modifier != 0 {
 		mod = fmt.Sprintf(" %+d", r.Modifier)
 	}
-	return fmt.Sprintf("%dd%d [%s]%s = %d (roll %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index+1)
+	return fmt.Sprintf("%dd%d [%s]%s = %d (index %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index)
 }
 
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
-	if st.Over() {
+	if st.Over() || g.Over {
 		b.WriteString("The game is over.\n")
+		if g.Ended != "" {
+			fmt.Fprintf(&b, "It was not played to its end: %s.\n", g.Ended)
+		}
 	} else {
 		fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
 		if len(waiting) > 0 {
@@ -129,8 +206,18 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		if !g.Deadline.IsZero() {
 			fmt.Fprintf(&b, "Deadline: %s.\n", g.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 MST"))
 		}
+		if note := pauseNote(rs, g, d.now()); note != "" {
+			b.WriteString(note + "\n")
+		}
 	}
 	b.WriteString(rs.Status(st, side))
+	if p, ok := playerOf(g, side); ok {
+		mode := p.MapMode
+		if mode == "" {
+			mode = "changes"
+		}
+		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
+	}
 	var mine []string
 	for _, o := range filed {
 		if o.Side == side {
@@ -143,7 +230,9 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// rollsText lists the audit trail: every roll, commitment and revealed seed.
+// rollsText lists the audit trail for a ROLLS reply: every seed commitment, every roll
+// with every input of its HMAC message (as the results mails give them), every revealed
+// seed, each entry with its number in the chain, and the chain's head.
 func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
 	entries, err := tx.Audit(game)
 	if err != nil {
@@ -152,24 +241,40 @@ func (d *Desk) rollsText(tx store.Tx, game string) (string, error) {
 	if len(entries) == 0 {
 		return "No rolls yet.", nil
 	}
-	var b strings.Builder
-	for _, e := range entries {
-		b.WriteString(FormatAuditEntry(e))
-		b.WriteByte('\n')
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
+	return RollsText(game, entries), nil
 }
 
-// FormatAuditEntry is one line of the audit trail for players.
-func FormatAuditEntry(e store.AuditEntry) string {
-	switch e.Kind {
-	case "commit":
-		return fmt.Sprintf("#%d turn %d: seed commitment %s", e.Seq, e.Turn, e.Value)
-	case "reveal":
-		return fmt.Sprintf("#%d turn %d: seed revealed %s", e.Seq, e.Turn, e.Value)
+// RollsText renders an audit chain as the ROLLS reply gives it.
+func RollsText(game string, entries []store.AuditEntry) string {
+	lines := wrapRecord(fmt.Sprintf("Game \"%s\": the audit chain, %d entries. Each roll is HMAC-SHA256 keyed with "+
+		"its turn's seed over these fields (send HELP DICE for how).", MailField(game), len(entries)), "", "")
+	commits := map[int]string{}
+	var ctx *dice.Context
+	for _, e := range entries {
+		switch e.Kind {
+		case "commit":
+			commits[e.Turn] = e.Value
+			l := commitLines(e.Turn, e.Value)
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+			ctx = nil
+		case "reveal":
+			l := seedLines(e.Turn, e.Value, commits[e.Turn])
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+			ctx = nil
+		default:
+			c := dice.Context{Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
+			if ctx == nil || *ctx != c {
+				ctx = &c
+				lines = append(lines, phaseHeader(e.Turn, e.Phase, e.OrdersDigest)...)
+			}
+			r := dice.Roll{Kind: e.Kind, Index: e.Index, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides,
+				Values: e.Values, Modifier: e.Modifier, Result: e.Result}
+			lines = append(lines, wrapRecord(fmt.Sprintf("#%d %s", e.Seq, rollRecord(r)), "  ", "    ")...)
+		}
 	}
-	r := dice.Roll{Kind: e.Kind, Index: e.Index, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
-	return fmt.Sprintf("#%d turn %d phase %s, rule %s: %s: %s", e.Seq, e.Turn, e.Phase, e.Rule, e.Purpose, FormatRoll(r))
+	last := entries[len(entries)-1]
+	lines = append(lines, fmt.Sprintf("The chain's head (the hash of entry #%d):", last.Seq), "  "+last.Hash)
+	return strings.Join(lines, "\n")
 }
 
 // MapFor renders a game's map as side may see it.
@@ -184,8 +289,8 @@ func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, erro
 		if err != nil {
 			return err
 		}
-		if !hasSide(rs, side) {
-			return fmt.Errorf("side %q: %s has sides %v", side, rs.Name(), rs.Sides())
+		if side, err = findSide(rs, string(side)); err != nil {
+			return err
 		}
 		st, err := rs.Decode(g.State)
 		if err != nil {

@@ -91,6 +91,9 @@ type Ruleset interface {
 	Name() string // "soldiers1918"
 	Title() string
 	Sides() []SideInfo
+	// Keywords lists the first words of the ruleset's orders in upper-case ASCII ("PLOT",
+	// "MOVE"), so that the desk can tell an order, even a wrong one, from closing text.
+	Keywords() []string
 	// OptionNames lists the optional rules a game may turn on, with their rule sections.
 	OptionNames() map[string]string
 	New(opts Options) (State, error)

@@ -21,6 +21,7 @@ type lineView struct {
 	Verdict string
 	Reason  string
 	Rule    string
+	Again   bool // another verdict on the line just shown: the line is not repeated
 }
 
 type section struct {
@@ -34,17 +35,25 @@ type sealView struct {
 }
 
 // submit handles an authenticated player's mail: desk commands, then order lines.
-func (h *handling) submit(ctx context.Context, player store.Player, cmd deskCommands, ignored []orders.Ignored) (string, error) {
-	d, g := h.desk, h.game
-	rs, err := d.ruleset(g.Ruleset)
-	if err != nil {
-		return "", err
-	}
+func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, cmd deskCommands, ignored []orders.Ignored) (string, error) {
+	g := h.game
 	st, err := rs.Decode(g.State)
 	if err != nil {
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
 	side := Side(player.Side)
+	if player.Bouncing {
+		// He wrote from the address: mail reaches him again, or at least he reads it.
+		for i := range g.Players {
+			if g.Players[i].Side == player.Side {
+				g.Players[i].Bouncing = false
+			}
+		}
+		if err := h.tx.PutGame(g); err != nil {
+			return "", err
+		}
+		h.game = g
+	}
 	filed, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
@@ -56,65 +65,107 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 	}
 	var lines []lineView
 	for _, l := range cmd.deskLines {
-		text := l.Text
-		if l.Keyword() == "PASSWORD" {
-			text = "PASSWORD ********"
-		}
-		lines = append(lines, lineView{No: l.No, Text: text, Verdict: "ok", Reason: "understood"})
+		lines = append(lines, lineView{No: l.No, Text: orders.MaskSecret(l.Text), Verdict: "ok", Reason: "understood"})
 	}
 	outcome := Handled
-	var sealed []sealView
-	if len(cmd.orderLines) > 0 {
-		switch {
-		case st.Over():
-			for _, l := range cmd.orderLines {
-				lines = append(lines, lineView{No: l.No, Text: l.Text, Verdict: "REFUSED", Reason: "the game is over"})
-			}
-			view["Refused"] = true
-		default:
-			checked := rs.Check(st, side, cmd.orderLines, filed)
-			refused := false
-			for _, c := range checked {
-				v := lineView{No: c.Line.No, Text: c.Line.Text, Verdict: "ok", Reason: c.Reason, Rule: c.Rule}
-				if !c.OK {
-					v.Verdict, refused = "REFUSED", true
-				}
-				lines = append(lines, v)
-			}
-			view["Refused"] = refused
-			if refused {
-				outcome = Refused + ": orders"
-				break
-			}
-			for _, c := range checked {
-				for _, o := range c.Orders {
-					stored, err := h.file(o, filed)
-					if err != nil {
-						return "", err
-					}
-					if o.Sealed {
-						sealed = append(sealed, sealView{Summary: o.Summary, Commitment: stored.Commitment})
-					}
-				}
-			}
-			view["Accepted"] = true
+	refused := false
+	refuseAll := func(reason string) {
+		for _, l := range cmd.orderLines {
+			lines = append(lines, lineView{No: l.No, Text: orders.MaskSecret(l.Text), Verdict: "REFUSED", Reason: reason})
 		}
+		refused = true
+	}
+	var checked []Checked
+	for _, c := range cmd.badDesk {
+		lines = append(lines, lineView{No: c.Line.No, Text: orders.MaskSecret(c.Line.Text), Verdict: "REFUSED", Reason: c.Reason, Rule: c.Rule})
+		refused = true
+	}
+	requests := h.checkRequests(rs, side, cmd.requests)
+	for _, r := range requests {
+		refused = refused || r.reason != ""
+	}
+	switch n := len(cmd.orderLines) + len(cmd.deskLines) + len(cmd.badDesk) + len(cmd.requests); {
+	case n > orders.TooMany:
+		// Refused before the ruleset reads a line: a submission is read whole or not at all.
+		lines = lines[:0]
+		view["TooMany"] = orders.TooManyLines(n)
+		refused = true
+	case len(cmd.orderLines) == 0:
+	case st.Over() || g.Over:
+		refuseAll("the game is over")
+	default:
+		checked = rs.Check(st, side, cmd.orderLines, filed)
+		for _, c := range checked {
+			refused = refused || !c.OK
+		}
+	}
+	for _, c := range checked {
+		v := lineView{No: c.Line.No, Text: orders.MaskSecret(c.Line.Text), Verdict: "ok", Reason: c.Reason, Rule: c.Rule}
+		switch {
+		case !c.OK:
+			v.Verdict = "REFUSED"
+		case refused:
+			// Correct, but a refused submission files nothing: say so, and never
+			// "sealed", which would be untrue.
+			v.Verdict = "correct, not filed"
+		case isSealed(c):
+			v.Reason = "sealed: " + v.Reason
+		}
+		lines = append(lines, v)
+	}
+	view["Refused"] = refused
+	var sealed []sealView
+	var filedNow []string
+	if refused {
+		outcome = Refused + ": orders"
+	} else {
+		for _, c := range checked {
+			for _, o := range c.Orders {
+				stored, err := h.file(o, filed)
+				if err != nil {
+					return "", err
+				}
+				filedNow = append(filedNow, o.ID())
+				if o.Sealed {
+					sealed = append(sealed, sealView{Summary: o.Summary, Commitment: stored.Commitment})
+				}
+			}
+		}
+		view["Accepted"] = len(checked) > 0
+		if cmd.mapMode != "" {
+			if err := h.setMapMode(side, cmd.mapMode); err != nil {
+				return "", err
+			}
+			g = h.game
+			view["MapMode"] = MapModes[cmd.mapMode]
+		}
+	}
+	if view["TooMany"] == nil {
+		if lines, err = h.applyRequests(requests, refused, lines); err != nil {
+			return "", err
+		}
+		g = h.game
 	}
 	sortLines(lines)
 	view["Lines"] = lines
 	view["Sealed"] = sealed
 
-	// The opponents hear that a plot was sealed, with the same commitment, never its text.
-	for _, s := range sealed {
+	// The opponents hear that orders were sealed, with the same commitments, never their
+	// text: one notice a submission, however many orders it sealed.
+	if len(sealed) > 0 {
+		body, err := render("notice.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, side), "Sealed": sealed})
+		if err != nil {
+			return "", err
+		}
+		subject := fmt.Sprintf("[%s] %s sealed: %s", g.Name, sideName(rs, side), sealed[0].Summary)
+		if len(sealed) > 1 {
+			subject = fmt.Sprintf("[%s] %s sealed %d orders", g.Name, sideName(rs, side), len(sealed))
+		}
 		for _, p := range g.Players {
 			if p.Side == player.Side {
 				continue
 			}
-			body, err := render("notice.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, side), "Summary": s.Summary, "Commitment": s.Commitment})
-			if err != nil {
-				return "", err
-			}
-			if _, err := h.enqueue([]string{p.Address}, g.Name, p.Side, "notice:"+s.Commitment, fmt.Sprintf("[%s] %s sealed: %s", g.Name, sideName(rs, side), s.Summary), body, false); err != nil {
+			if _, err := h.enqueue([]string{p.Address}, g.Name, p.Side, "notice", subject, body, false); err != nil {
 				return "", err
 			}
 		}
@@ -127,16 +178,26 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 	}
 	h.game = g
 	st = adv.state
+	now, err := filedOrders(h.tx, g.Name)
+	if err != nil {
+		return "", err
+	}
+	// "Sending again replaces them" holds only while an order of this mail is still on
+	// file and open; once its phase is resolved the results mail follows instead.
+	view["Replaceable"] = stillOpen(now, filedNow)
 
 	var sections []section
 	if cmd.help {
 		sections = append(sections, section{"HELP", rulesetHelp(rs)})
 	}
-	if cmd.status || len(cmd.orderLines) > 0 {
-		now, err := filedOrders(h.tx, g.Name)
+	if cmd.helpDice {
+		text, err := h.desk.diceHelpFor(h.tx, g.Name)
 		if err != nil {
 			return "", err
 		}
+		sections = append(sections, section{"HELP DICE", text})
+	}
+	if cmd.status || len(cmd.orderLines) > 0 || cmd.mapMode != "" {
 		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now)})
 	}
 	if cmd.showMap {
@@ -155,11 +216,52 @@ func (h *handling) submit(ctx context.Context, player store.Player, cmd deskComm
 		return "", err
 	}
 	subject := fmt.Sprintf("[%s] Order check", g.Name)
-	if len(cmd.orderLines) == 0 {
+	if len(cmd.orderLines) == 0 && len(cmd.badDesk) == 0 && view["TooMany"] == nil {
 		subject = fmt.Sprintf("[%s] Reply", g.Name)
 	}
 	// The order check goes out before the results it may have triggered.
 	return outcome, h.enqueueFirst(player.Address, g.Name, player.Side, subject, body, adv)
+}
+
+// isSealed reports whether a checked line files a sealed order.
+func isSealed(c Checked) bool {
+	for _, o := range c.Orders {
+		if o.Sealed {
+			return true
+		}
+	}
+	return false
+}
+
+// stillOpen reports whether any of the orders with the given IDs is on file and may
+// still be replaced.
+func stillOpen(filed []Order, ids []string) bool {
+	for _, o := range filed {
+		if o.Fixed {
+			continue
+		}
+		for _, id := range ids {
+			if o.ID() == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setMapMode records a player's SET MAP choice in the game record.
+func (h *handling) setMapMode(side Side, mode string) error {
+	g := h.game
+	for i := range g.Players {
+		if g.Players[i].Side == string(side) {
+			g.Players[i].MapMode = mode
+		}
+	}
+	if err := h.tx.PutGame(g); err != nil {
+		return fmt.Errorf("set map mode of %s in %s: %w", side, g.Name, err)
+	}
+	h.game = g
+	return nil
 }
 
 // enqueueFirst queues the reply and then the results of the advance, in that order.
@@ -172,6 +274,9 @@ func (h *handling) enqueueFirst(to, game, side, subject, body string, adv advanc
 
 func sortLines(lines []lineView) {
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].No < lines[j].No })
+	for i := 1; i < len(lines); i++ {
+		lines[i].Again = lines[i].No == lines[i-1].No
+	}
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.
@@ -226,7 +331,11 @@ func Commitment(text, salt string) string {
 func rulesetHelp(rs Ruleset) string {
 	body, err := templates.Render(rs.Name()+"-help.txt", nil)
 	if err != nil {
-		return "not written yet: help for " + rs.Title()
+		body = "not written yet: help for " + rs.Title()
+	}
+	// Every game's HELP ends with the desk's own commands, the same for all rulesets.
+	if cmds, err := templates.Render("commands.txt", nil); err == nil {
+		body = strings.TrimRight(body, "\n") + "\n\nCOMMANDS OF EVERY GAME\n\n" + cmds
 	}
 	return strings.TrimRight(body, "\n")
 }

@@ -22,6 +22,13 @@ func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("tick: list games: %w", err)
 	}
+	// Throttle records older than a day have served their window: forget them.
+	if err := d.Store.Write(ctx, func(tx store.Tx) error {
+		_, err := tx.PurgeThrottles(now.Add(-24 * time.Hour))
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("tick: purge throttles: %w", err)
+	}
 	var report []string
 	for _, name := range names {
 		err := d.Store.Write(ctx, func(tx store.Tx) (err error) {
@@ -54,7 +61,7 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 	if err != nil {
 		return nil, err
 	}
-	if g.Over || g.Deadline.IsZero() {
+	if g.Over || g.Deadline.IsZero() || !g.PausedAt.IsZero() {
 		return nil, nil
 	}
 	rs, err := d.ruleset(g.Ruleset)
@@ -101,7 +108,17 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 		notes = append(notes, fmt.Sprintf("Adjutant was not running when the deadline passed (%s); it processed it %s late, at %s.",
 			due.Format(time.RFC3339), late.Round(time.Minute), now.Format(time.RFC3339)))
 	}
-	if g.NoOrders != "default" {
+	bouncing := false
+	for _, side := range waiting {
+		if p, ok := playerOf(g, side); ok && p.Bouncing {
+			bouncing = true
+			notes = append(notes, fmt.Sprintf("Mail to the %s player bounces, so the deadline gives him no default orders: the game waits for him, or for the host to give the side another address.", sideName(rs, side)))
+		}
+	}
+	// A player whose mail bounces never got what he is late for: no default orders
+	// against him; the game waits, as under the "wait" policy, until he writes or the
+	// host gives the side another address.
+	if g.NoOrders != "default" || bouncing {
 		if g.LateNotified {
 			return nil, nil
 		}

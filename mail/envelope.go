@@ -21,6 +21,8 @@ import (
 	"io"
 	"math"
 	"mime"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -58,6 +60,7 @@ const maxMessageIDLen = 998
 type Envelope struct {
 	// MessageID is the Message-ID without angle brackets. When the header
 	// is missing or unusable it is "sha256-" followed by the hex SHA-256 of
+	// the message without its trace header fields (see contentID) — for
 	// the raw bytes, so that the same input always gets the same id
 	// (DESIGN invariant 1). For a message refused with ErrTooLarge the hash
 	// covers the bytes that were read, that is the first maxSize+1 bytes:
@@ -100,6 +103,14 @@ type Envelope struct {
 	// HTML converted to text when there was no plain-text part. Quoted
 	// lines and signatures are kept.
 	Text string
+	// BounceOf is the outbox number a VERP address in To, Delivered-To, X-Original-To
+	// or Envelope-To names ("adjutant+b-42@..." gives 42): for a bounce, the mail that
+	// could not be delivered. 0 when there is none.
+	BounceOf uint64
+	// Unreadable says, in words for the sender, why Text is empty: MIME nested too
+	// deep, too many parts, a broken boundary, or no text part at all. "" when text
+	// was found (and for a message refused with ErrTooLarge, whose body is not read).
+	Unreadable string
 	// Size is the raw size in bytes. For a message refused with ErrTooLarge
 	// it is the number of bytes read, maxSize+1: a lower bound.
 	Size int
@@ -152,8 +163,7 @@ func ReadEnvelope(r io.Reader, maxSize int64) (*Envelope, error) {
 // the body is left alone.
 func parse(raw []byte, complete bool) (*Envelope, error) {
 	env := &Envelope{Size: len(raw)}
-	sum := sha256.Sum256(raw)
-	rawID := "sha256-" + hex.EncodeToString(sum[:])
+	rawID := contentID(raw)
 
 	hdrBytes, body, found := splitHeader(raw)
 	if !found && !complete {
@@ -178,10 +188,68 @@ func parse(raw []byte, complete bool) (*Envelope, error) {
 	}
 
 	readHeaderFields(env, h)
+	env.BounceOf = verpNumber(h)
 	if complete {
 		bodyText(env, h, body)
 	}
 	return env, nil
+}
+
+// verpAddress finds the outbox number in a VERP address (see VERP).
+var verpAddress = regexp.MustCompile(`(?i)\+b-([0-9]{1,19})@`)
+
+func verpNumber(h message.Header) uint64 {
+	for _, field := range []string{"Delivered-To", "X-Original-To", "Envelope-To", "To"} {
+		for _, v := range h.Values(field) {
+			if m := verpAddress.FindStringSubmatch(v); m != nil {
+				if n, err := strconv.ParseUint(m[1], 10, 64); err == nil {
+					return n
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// traceFields are the header fields that relays and delivery add to a message on its
+// way (RFC 5321 4.4 and the like). They differ between two deliveries of the same mail,
+// so a message without a Message-ID is identified by its content without them.
+var traceFields = map[string]bool{
+	"received": true, "return-path": true, "delivered-to": true, "x-original-to": true,
+	"x-delivered-to": true, "envelope-to": true, "x-envelope-from": true, "x-envelope-to": true,
+	"received-spf": true, "authentication-results": true, "arc-seal": true,
+	"arc-message-signature": true, "arc-authentication-results": true,
+	"x-spam-status": true, "x-spam-score": true, "x-spam-level": true, "x-spam-flag": true,
+	"x-spam-checker-version": true, "x-virus-scanned": true, "x-greylist": true,
+}
+
+// contentID identifies a message without a Message-ID: "sha256-" and the hex SHA-256 of
+// its bytes with the trace header fields left out, so that the same mail relayed once
+// more, with one more Received line, is the same message (invariant 1). A message
+// without trace fields hashes as its raw bytes.
+func contentID(raw []byte) string {
+	h := sha256.New()
+	rest := raw
+	skipping := false
+	for len(rest) > 0 {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		if len(bytes.TrimRight(line, "\r\n")) == 0 {
+			break // the end of the header: the body is hashed whole below
+		}
+		if line[0] != ' ' && line[0] != '\t' {
+			name, _, _ := bytes.Cut(line, []byte(":"))
+			skipping = traceFields[strings.ToLower(string(bytes.TrimSpace(name)))]
+		}
+		if !skipping {
+			h.Write(line)
+		}
+		rest = rest[len(line):]
+	}
+	h.Write(rest)
+	return "sha256-" + hex.EncodeToString(h.Sum(nil))
 }
 
 // splitHeader splits raw at the first empty line. found is false when there

@@ -42,9 +42,39 @@ func read(t testing.TB, raw []byte) *mail.Envelope {
 	return env
 }
 
-// rawHash is the MessageID ReadEnvelope gives a message without one.
+// rawHash is the MessageID ReadEnvelope gives a message without one: the hash of its
+// bytes without the trace fields that relays add (Received, Return-Path, ...).
 func rawHash(raw []byte) string {
-	sum := sha256.Sum256(raw)
+	head, body, found := bytes.Cut(raw, []byte("\r\n\r\n"))
+	sep := "\r\n\r\n"
+	if !found {
+		if head, body, found = bytes.Cut(raw, []byte("\n\n")); found {
+			sep = "\n\n"
+		}
+	}
+	var kept []string
+	trace := false
+	lines := strings.SplitAfter(string(head), "\n")
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if l[0] != ' ' && l[0] != '\t' {
+			lower := strings.ToLower(l)
+			trace = false
+			for _, f := range []string{"received:", "return-path:", "delivered-to:", "x-original-to:", "authentication-results:", "received-spf:", "arc-", "x-spam-", "x-virus-scanned:", "envelope-to:"} {
+				trace = trace || strings.HasPrefix(lower, f)
+			}
+		}
+		if !trace {
+			kept = append(kept, l)
+		}
+	}
+	content := strings.Join(kept, "")
+	if found {
+		content += sep + string(body)
+	}
+	sum := sha256.Sum256([]byte(content))
 	return "sha256-" + hex.EncodeToString(sum[:])
 }
 
@@ -755,5 +785,51 @@ func BenchmarkReadEnvelope(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestContentIDIgnoresTraceFields (issue 9): a mail without a Message-ID relayed once
+// more, with another Received line and a Delivered-To, is the same message; any change
+// to what the sender wrote is another message.
+func TestContentIDIgnoresTraceFields(t *testing.T) {
+	base := "From: alice@example.org\r\nTo: game@example.org\r\nSubject: orders\r\n\r\nGAME g\r\nSTATUS\r\n"
+	relayed := "Received: from mx2.example.net by mx.example.org; Sun, 22 Nov 2026 10:00:00 +0000\r\n" +
+		"Received: from laptop\r\n\tby mx2.example.net; Sun, 22 Nov 2026 09:59:59 +0000\r\n" +
+		"Return-Path: <alice@example.org>\r\nDelivered-To: game@example.org\r\n" + base
+	a, b := read(t, []byte(base)), read(t, []byte(relayed))
+	if a.MessageID != b.MessageID || a.MessageID != rawHash([]byte(base)) {
+		t.Errorf("relayed copy has id %s, the original %s (want both %s)", b.MessageID, a.MessageID, rawHash([]byte(base)))
+	}
+	for _, changed := range []string{
+		strings.Replace(base, "STATUS", "MAP", 1),
+		strings.Replace(base, "Subject: orders", "Subject: orders!", 1),
+		"X-Mailer: Thunderbird\r\n" + base,
+	} {
+		if c := read(t, []byte(changed)); c.MessageID == a.MessageID {
+			t.Errorf("a changed mail kept the id %s:\n%s", a.MessageID, changed)
+		}
+	}
+}
+
+// TestBounceOfVERP (issue 9): a bounce to a VERP address names the outbox mail it is
+// about, from the delivery headers or To; other mail names none.
+func TestBounceOfVERP(t *testing.T) {
+	for _, tc := range []struct {
+		hdr  string
+		want uint64
+	}{
+		{"Delivered-To: adjutant+b-42@example.org\r\nTo: adjutant+b-42@example.org\r\n", 42},
+		{"X-Original-To: adjutant+B-7@example.org\r\nTo: someone@example.org\r\n", 7},
+		{"To: <adjutant+b-123@example.org>\r\n", 123},
+		{"To: adjutant@example.org\r\n", 0},
+		{"To: adjutant+b-x@example.org\r\n", 0},
+	} {
+		raw := "From: MAILER-DAEMON@mx.example.org\r\nSubject: Undelivered Mail\r\n" + tc.hdr + "\r\nbody\r\n"
+		if got := read(t, []byte(raw)).BounceOf; got != tc.want {
+			t.Errorf("%q: BounceOf = %d, want %d", tc.hdr, got, tc.want)
+		}
+	}
+	if got := mail.VERP("Adjutant <adjutant@example.org>", 42); got != "adjutant+b-42@example.org" {
+		t.Errorf("VERP = %q", got)
 	}
 }

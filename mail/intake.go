@@ -194,8 +194,10 @@ type Intake struct {
 
 // Run logs in, processes unseen mail, then waits with IDLE where the server
 // advertises it (polling otherwise) and processes new mail as it arrives;
-// after any connection loss it reconnects with back-off. A Handler error
-// stops the pass; the pass is retried after back-off.
+// after any connection loss it reconnects with back-off. A login the server
+// refuses is logged at error level as a [LoginError] ("IMAP login refused for
+// user U at host:port: ...") and retried with the same back-off. A Handler
+// error stops the pass; the pass is retried after back-off.
 //
 // It returns nil when ctx is cancelled: the message being handled is
 // finished and flagged first (the handler gets a context that shutdown does
@@ -215,7 +217,15 @@ func (in *Intake) Run(ctx context.Context) error {
 		}
 		failures++
 		wait := Backoff(failures, in.minBackoff(), in.maxBackoff())
-		log.Warn("imap connection failed", "addr", cfg.Addr, "err", err, "attempt", failures, "retry_in", wait)
+		var refused *LoginError
+		if errors.As(err, &refused) {
+			// Not a passing network fault: the host must fix the configuration. Said at
+			// error level, in words, and retried with the same back-off (a password
+			// changed on the server side may come back).
+			log.Error(refused.Error(), "attempt", failures, "retry_in", wait)
+		} else {
+			log.Warn("imap connection failed", "addr", cfg.Addr, "err", err, "attempt", failures, "retry_in", wait)
+		}
 		if !intakeSleep(ctx, wait, nil) {
 			break
 		}
@@ -353,10 +363,38 @@ type imapConn struct {
 	newMail chan struct{}
 
 	idle, move, uidPlus bool // server capabilities
+	swept               bool // the first pass, which also takes \Seen messages, is done
 }
 
 // connect dials, logs in, makes sure MoveTo exists and selects the mailbox.
 func (in *Intake) connect(ctx context.Context, cfg IMAPConfig) (*imapConn, error) {
+	ic, err := in.login(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	err = ic.guard(ctx, imapStepTimeout, func() error {
+		if cfg.MoveTo != "" {
+			if err := ic.ensureMailbox(cfg.MoveTo); err != nil {
+				return err
+			}
+		}
+		if _, err := ic.c.Select(cfg.Mailbox, nil).Wait(); err != nil {
+			return fmt.Errorf("select %q: %w", cfg.Mailbox, err)
+		}
+		return nil
+	})
+	if err != nil {
+		ic.c.Close()
+		ic.raw.Close()
+		return nil, fmt.Errorf("imap: %w", err)
+	}
+	ic.log.Info("imap connected", "idle", ic.idle, "move", ic.move, "interval", ic.interval())
+	return ic, nil
+}
+
+// login dials, says hello (TLS as configured) and logs in; no mailbox is selected yet.
+// A refusal of the login by the server is a *LoginError.
+func (in *Intake) login(ctx context.Context, cfg IMAPConfig) (*imapConn, error) {
 	ic := &imapConn{
 		in:      in,
 		cfg:     cfg,
@@ -386,6 +424,7 @@ func (in *Intake) connect(ctx context.Context, cfg IMAPConfig) (*imapConn, error
 		return nil, fmt.Errorf("imap: dial: %w", err)
 	}
 	ic.raw = raw
+	var refused *LoginError
 	err = ic.guard(ctx, imapStepTimeout, func() error {
 		switch cfg.Security {
 		case "tls":
@@ -408,6 +447,11 @@ func (in *Intake) connect(ctx context.Context, cfg IMAPConfig) (*imapConn, error
 			return fmt.Errorf("greeting: %w", err)
 		}
 		if err := ic.c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+			var ierr *imap.Error
+			if errors.As(err, &ierr) { // the server answered NO or BAD
+				refused = &LoginError{Proto: "IMAP", User: cfg.Username, Addr: cfg.Addr, Err: err}
+				return refused
+			}
 			return fmt.Errorf("login as %q: %w", cfg.Username, err)
 		}
 		caps := ic.c.Caps()
@@ -417,14 +461,6 @@ func (in *Intake) connect(ctx context.Context, cfg IMAPConfig) (*imapConn, error
 		ic.idle = caps.Has(imap.CapIdle)
 		ic.move = caps.Has(imap.CapMove)
 		ic.uidPlus = caps.Has(imap.CapUIDPlus)
-		if cfg.MoveTo != "" {
-			if err := ic.ensureMailbox(cfg.MoveTo); err != nil {
-				return err
-			}
-		}
-		if _, err := ic.c.Select(cfg.Mailbox, nil).Wait(); err != nil {
-			return fmt.Errorf("select %q: %w", cfg.Mailbox, err)
-		}
 		return nil
 	})
 	if err != nil {
@@ -432,10 +468,55 @@ func (in *Intake) connect(ctx context.Context, cfg IMAPConfig) (*imapConn, error
 			ic.c.Close()
 		}
 		raw.Close()
+		if refused != nil && errors.Is(err, refused) {
+			return nil, refused
+		}
 		return nil, fmt.Errorf("imap: %w", err)
 	}
-	ic.log.Info("imap connected", "idle", ic.idle, "move", ic.move, "interval", ic.interval())
 	return ic, nil
+}
+
+// IMAPCheck is what [CheckIMAP] found on the server.
+type IMAPCheck struct {
+	Messages     uint32 // in the watched mailbox
+	Idle, Move   bool   // capabilities the intake uses when present
+	MoveToExists bool   // false: the intake creates MoveTo at its first connection
+}
+
+// CheckIMAP logs in as the intake would, looks at the watched mailbox and MoveTo, and logs
+// out, changing nothing on the server. For `adjutant config check`. A refused login is a
+// *LoginError.
+func CheckIMAP(ctx context.Context, c IMAPConfig) (IMAPCheck, error) {
+	var res IMAPCheck
+	cfg, err := c.withDefaults()
+	if err != nil {
+		return res, err
+	}
+	in := &Intake{}
+	ic, err := in.login(ctx, cfg)
+	if err != nil {
+		return res, err
+	}
+	defer ic.close()
+	res.Idle, res.Move = ic.idle, ic.move
+	err = ic.guard(ctx, imapStepTimeout, func() error {
+		data, err := ic.c.Status(cfg.Mailbox, &imap.StatusOptions{NumMessages: true}).Wait()
+		if err != nil {
+			return fmt.Errorf("mailbox %q: %w", cfg.Mailbox, err)
+		}
+		if data.NumMessages != nil {
+			res.Messages = *data.NumMessages
+		}
+		if cfg.MoveTo != "" {
+			_, err := ic.c.Status(cfg.MoveTo, &imap.StatusOptions{NumMessages: true}).Wait()
+			res.MoveToExists = err == nil
+		}
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("imap: %w", err)
+	}
+	return res, nil
 }
 
 // ensureMailbox creates name unless it exists.
@@ -525,8 +606,17 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 	default:
 	}
 	var uids []imap.UID
+	// The first pass of a connection that moves handled mail also takes the messages
+	// flagged \Seen but still here: a daemon that died between the flag and the move
+	// left them. The desk answers "duplicate" for those it handled, and they are moved
+	// now; one a person marked read without its being handled is handled, not lost.
+	sweep := ic.cfg.MoveTo != "" && !ic.swept
+	ic.swept = true
 	err = ic.guard(ctx, imapStepTimeout, func() error {
 		criteria := &imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}
+		if sweep {
+			criteria.NotFlag = []imap.Flag{imap.FlagDeleted}
+		}
 		data, err := ic.c.UIDSearch(criteria, nil).Wait()
 		if err != nil {
 			return fmt.Errorf("search: %w", err)

@@ -906,3 +906,38 @@ func intakeCert(t testing.TB) tls.Certificate {
 	}
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
+
+// TestIntakeSweepsSeenNotMoved (issue 9): a message flagged \Seen but still in the
+// mailbox (the daemon died between the flag and the move) goes through the handler again
+// at the next start, which knows it (a duplicate), and is moved then.
+func TestIntakeSweepsSeenNotMoved(t *testing.T) {
+	ctx := intakeCtx(t)
+	s := startIntakeServer(t, intakeServerOptions{caps: intakeCapsMove})
+	data, err := s.user.Append("INBOX", bytes.NewReader(intakeMessage(1, "STATUS")), &imap.AppendOptions{Time: intakeEpoch, Flags: []imap.Flag{imap.FlagSeen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unseen := s.append(t, intakeMessage(2, "MAP"), intakeEpoch.Add(time.Minute))
+	rec := newIntakeRecorder()
+	in := newIntake(s, rec.handle)
+	in.Config.MoveTo = "Processed"
+	if n, err := in.Once(ctx); err != nil || n != 2 {
+		t.Fatalf("Once() = %d, %v; want both messages handed over", n, err)
+	}
+	if got := rec.uids(); fmt.Sprint(got) != fmt.Sprint([]uint32{uint32(data.UID), unseen}) {
+		t.Errorf("handed over %v, want the seen one then the new one", got)
+	}
+	intakeWantSeen(t, s.seen(t, "INBOX"), map[uint32]bool{})
+	if moved := s.seen(t, "Processed"); len(moved) != 2 {
+		t.Errorf("Processed holds %v, want both", moved)
+	}
+	// Without MoveTo a \Seen message is where handled mail stays: never handed again.
+	s2 := startIntakeServer(t, intakeServerOptions{caps: intakeCapsMove})
+	if _, err := s2.user.Append("INBOX", bytes.NewReader(intakeMessage(3, "STATUS")), &imap.AppendOptions{Time: intakeEpoch, Flags: []imap.Flag{imap.FlagSeen}}); err != nil {
+		t.Fatal(err)
+	}
+	rec2 := newIntakeRecorder()
+	if n, err := newIntake(s2, rec2.handle).Once(ctx); err != nil || n != 0 {
+		t.Errorf("without MoveTo: Once() = %d, %v; want 0", n, err)
+	}
+}

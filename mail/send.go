@@ -70,6 +70,15 @@ type SMTPConfig struct {
 	Password string
 	// From is the game mailbox address, From and envelope sender of every mail.
 	From string
+	// NoVERP sends every mail with From as its envelope sender. By default each mail's
+	// envelope sender is From with "+b-<outbox number>" added to its local part (VERP),
+	// so that a bounce, which goes to the envelope sender, says which mail and player
+	// it is about. Turn it off only for a mailbox that does not receive plus-addressed
+	// mail (Postfix and Dovecot do with recipient_delimiter = +).
+	NoVERP bool
+	// FromName is the display name of From ("Adjutant" when empty), so that players'
+	// mail clients show who wrote.
+	FromName string
 	// HeloName is the name given in EHLO; empty means the host name of this machine.
 	HeloName string
 	// Timeout bounds each network step (dial and greeting, and each mail); 0 means 30s.
@@ -212,8 +221,21 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("build %s: no recipient", id)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := msg.From(s.Config.From); err != nil {
+	from := s.Config.From
+	if a, err := netmail.ParseAddress(from); err == nil && a.Name == "" {
+		name := s.Config.FromName
+		if name == "" {
+			name = "Adjutant"
+		}
+		from = (&netmail.Address{Name: name, Address: a.Address}).String()
+	}
+	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
+	}
+	if env := VERP(s.Config.From, m.Seq); env != "" && !s.Config.NoVERP {
+		if err := msg.EnvelopeFrom(env); err != nil {
+			return nil, fmt.Errorf("build %s: envelope sender %q: %w", id, env, err)
+		}
 	}
 	if err := msg.To(m.To...); err != nil {
 		return nil, fmt.Errorf("build %s: to %v: %w", id, m.To, err)
@@ -349,6 +371,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	}
 	defer conn.close()
 	log := s.log()
+	var dropped error // the last session that dropped under a mail, reported at the end
 
 	for i, m := range due {
 		if err := ctx.Err(); err != nil {
@@ -401,12 +424,38 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 				return sent, failed, werr
 			}
 
+		case sendDropped:
+			// Counted against this mail alone, and the pass goes on with the others on a
+			// new connection (a real outage shows at that dial, and ends the pass): one mail
+			// the server drops the connection for never holds the others up, and is given
+			// up after as many drops as refusals.
+			failed++
+			serr = fmt.Errorf("send %s to %v: connection dropped while sending: %w", m.MessageID, m.To, serr)
+			m = s.sendRetry(m, serr)
+			m.Drops++
+			if m.Drops >= s.maxAttempts() {
+				m.Failed = true
+				log.Error("the server dropped the connection every time this mail was sent; given up", sendLogAttrs(m, attempt, serr)...)
+			} else {
+				log.Warn("connection dropped while sending; will retry this mail later", append(sendLogAttrs(m, attempt, serr), "next_attempt", m.NextAttempt)...)
+			}
+			if werr := s.sendPut(ctx, m); werr != nil {
+				return sent, failed, werr
+			}
+			dropped = serr
+
 		case sendConnLost:
 			rest := due[i:]
 			failed += len(rest)
+			var refused *LoginError
+			if errors.As(serr, &refused) {
+				// The host must fix the configuration: said in words, at error level.
+				log.Error(refused.Error()+"; remaining mails held back", "held_back", len(rest), "attempt", attempt)
+			} else {
+				log.Warn("smtp connection failed; pass ended, remaining mails held back",
+					append(sendLogAttrs(m, attempt, fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)), "held_back", len(rest))...)
+			}
 			serr = fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, serr)
-			log.Warn("smtp connection failed; pass ended, remaining mails held back",
-				append(sendLogAttrs(m, attempt, serr), "held_back", len(rest))...)
 			held := make([]store.OutMail, len(rest))
 			for j, r := range rest {
 				held[j] = s.sendRetry(r, serr)
@@ -418,7 +467,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			return sent, failed, serr
 		}
 	}
-	return sent, failed, nil
+	return sent, failed, dropped
 }
 
 // sendRetry returns m after one more failed try: Attempts+1, LastError, and NextAttempt
@@ -549,6 +598,7 @@ const (
 	sendRefusedTemp                    // 4xx for this mail
 	sendRefusedPerm                    // 5xx for this mail
 	sendConnLost                       // connection or session failure: end the pass
+	sendDropped                        // the session dropped while this mail was sent
 	sendCancelled                      // ctx is done
 )
 
@@ -566,6 +616,7 @@ type smtpConn struct {
 	raw  net.Conn       // the TCP (or implicit TLS) connection under c
 	stop func() bool    // unregisters the close-on-cancel of raw
 	used bool           // a mail went through c (accepted or refused by the server)
+	auth *smtpAuth      // nil: no AUTH configured
 }
 
 func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
@@ -597,9 +648,8 @@ func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
 		opts = append(opts, gomail.WithHELO(cfg.HeloName))
 	}
 	if cfg.Username != "" {
-		opts = append(opts, gomail.WithSMTPAuthCustom(&smtpAuth{
-			user: cfg.Username, pass: cfg.Password, host: cfg.Host, plainText: cfg.Security == "none",
-		}))
+		sc.auth = &smtpAuth{user: cfg.Username, pass: cfg.Password, host: cfg.Host, plainText: cfg.Security == "none"}
+		opts = append(opts, gomail.WithSMTPAuthCustom(sc.auth))
 	}
 	client, err := gomail.NewClient(cfg.Host, opts...)
 	if err != nil {
@@ -629,9 +679,16 @@ func (sc *smtpConn) dial(ctx context.Context, network, addr string) (net.Conn, e
 }
 
 func (sc *smtpConn) connect() error {
+	if sc.auth != nil {
+		sc.auth.started = false
+	}
 	c, err := sc.client.DialToSMTPClientWithContext(sc.ctx)
 	if err != nil {
 		sc.drop() // go-mail leaves the connection open when EHLO, STARTTLS or AUTH fail
+		if sc.auth != nil && sc.auth.started && sc.ctx.Err() == nil {
+			// EHLO and STARTTLS went through: the login is what failed.
+			return &LoginError{Proto: "SMTP", User: sc.cfg.Username, Addr: sc.addr, Err: err}
+		}
 		return fmt.Errorf("connect to %s (%s): %w", sc.addr, sc.cfg.Security, err)
 	}
 	sc.c, sc.used = c, false
@@ -696,12 +753,46 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 			// once more. A fresh connection that fails at once is a real failure.
 			continue
 		}
+		if midData(err) {
+			// The session was up and went down, without a reply, while this mail's content
+			// was on the wire: this mail may be what the server will not take (a header
+			// line too long).
+			return sendDropped, err
+		}
 		return sendConnLost, err
 	}
 }
 
 // smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
 // server's reply; no code at all means the connection itself failed.
+// VERP returns the envelope sender of outbox mail seq: from with "+b-<seq>" added to its
+// local part ("adjutant+b-42@example.org"), or "" when from is no plain address.
+func VERP(from string, seq uint64) string {
+	a, err := netmail.ParseAddress(from)
+	if err != nil || seq == 0 {
+		return ""
+	}
+	local, domain, ok := strings.Cut(a.Address, "@")
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s+b-%d@%s", local, seq, domain)
+}
+
+// midData reports whether err is the session ending without an SMTP reply while a mail's
+// content was being sent (DATA, the content, or its closing dot).
+func midData(err error) bool {
+	var se *gomail.SendError
+	if !errors.As(err, &se) || se.ErrorCode() != 0 {
+		return false
+	}
+	switch se.Reason {
+	case gomail.ErrSMTPData, gomail.ErrSMTPDataClose, gomail.ErrWriteContent:
+		return true
+	}
+	return false
+}
+
 func smtpClassify(err error) sendOutcome {
 	var se *gomail.SendError
 	if !errors.As(err, &se) {
@@ -735,6 +826,7 @@ type smtpAuth struct {
 	user, pass, host string
 	plainText        bool // Security "none": loopback, so credentials may go unencrypted
 	next             gosmtp.Auth
+	started          bool // AUTH was sent: a failure from here on is the server's refusal
 }
 
 func (a *smtpAuth) Start(info *gosmtp.ServerInfo) (string, []byte, error) {
@@ -748,9 +840,29 @@ func (a *smtpAuth) Start(info *gosmtp.ServerInfo) (string, []byte, error) {
 	default:
 		return "", nil, fmt.Errorf("smtp: the server offers AUTH %s, neither PLAIN nor LOGIN", strings.Join(info.Auth, " "))
 	}
-	return a.next.Start(info)
+	mech, resp, err := a.next.Start(info)
+	a.started = err == nil
+	return mech, resp, err
 }
 
 func (a *smtpAuth) Next(fromServer []byte, more bool) ([]byte, error) {
 	return a.next.Next(fromServer, more)
+}
+
+// CheckSMTP connects to the submission server as the sender would (TLS as configured),
+// logs in when a Username is set, and says QUIT, sending nothing. For `adjutant config
+// check`. A refused login is a *LoginError.
+func CheckSMTP(ctx context.Context, c SMTPConfig) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	sc, err := (&Sender{Config: c}).newSMTPConn(ctx)
+	if err != nil {
+		return err
+	}
+	if err := sc.connect(); err != nil {
+		return err
+	}
+	sc.close()
+	return nil
 }

@@ -54,6 +54,7 @@ type smtpSink struct {
 	mechs    []string               // advertised AUTH mechanisms
 	refuse   map[string]int         // recipient -> reply code to RCPT
 	dataDrop func(n int) bool       // close the connection instead of answering the n-th DATA
+	dropIf   string                 // close it instead of answering any DATA holding this
 	got      []smtpGot              // accepted messages, in order
 	sessions int                    // sessions started (EHLO)
 	datas    int                    // DATA bodies read
@@ -259,7 +260,7 @@ func (s *smtpSinkSession) Data(r io.Reader) error {
 	s.k.mu.Lock()
 	s.k.datas++
 	n := s.k.datas
-	drop := s.k.dataDrop != nil && s.k.dataDrop(n)
+	drop := (s.k.dataDrop != nil && s.k.dataDrop(n)) || (s.k.dropIf != "" && bytes.Contains(g.Raw, []byte(s.k.dropIf)))
 	if !drop {
 		s.k.got = append(s.k.got, g)
 	}

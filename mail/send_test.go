@@ -105,11 +105,15 @@ func TestSenderDrainOnceSendsInOrderWithHeaders(t *testing.T) {
 
 	// The first: a mail of the desk (no game), auto-generated.
 	h, text := sendParse(t, got[0].Raw)
-	if got[0].From != "game@adjutant.example" || !sendEqual(got[0].To, []string{"bob@example.net"}) {
-		t.Errorf("envelope = %q -> %q", got[0].From, got[0].To)
+	// The envelope sender is VERP: the game address with the outbox number (issue 9).
+	if got[0].From != "game+b-1@adjutant.example" || !sendEqual(got[0].To, []string{"bob@example.net"}) {
+		t.Errorf("envelope = %q -> %q, want game+b-1@adjutant.example", got[0].From, got[0].To)
+	}
+	if got[1].From != "game+b-2@adjutant.example" {
+		t.Errorf("second envelope sender = %q, want game+b-2@adjutant.example", got[1].From)
 	}
 	for name, want := range map[string]string{
-		"From":           "<game@adjutant.example>",
+		"From":           `"Adjutant" <game@adjutant.example>`,
 		"To":             "<bob@example.net>",
 		"Subject":        "Soldiers 1918: results of turn 3",
 		"Auto-Submitted": "auto-generated",
@@ -554,7 +558,7 @@ func TestSenderTLSAndAuth(t *testing.T) {
 		{name: "implicit TLS, PLAIN", security: "tls", mechs: []string{"PLAIN", "LOGIN"}, password: "s3cret"},
 		{name: "STARTTLS, LOGIN only", security: "starttls", mechs: []string{"LOGIN"}, password: "s3cret"},
 		{name: "plain loopback, PLAIN", security: "none", mechs: []string{"PLAIN"}, password: "s3cret"},
-		{name: "wrong password", security: "tls", mechs: []string{"PLAIN"}, password: "guess", wantErr: "AUTH"},
+		{name: "wrong password", security: "tls", mechs: []string{"PLAIN"}, password: "guess", wantErr: "SMTP login refused for user game@adjutant.example at 127.0.0.1:"},
 		{name: "unverifiable certificate", security: "tls", mechs: []string{"PLAIN"}, password: "s3cret", verify: true, wantErr: "certificate"},
 		{name: "no PLAIN nor LOGIN", security: "starttls", mechs: []string{"CRAM-MD5"}, password: "s3cret", wantErr: "neither PLAIN nor LOGIN"},
 	} {
@@ -868,5 +872,42 @@ func TestSenderBuildDeterministic(t *testing.T) {
 	hh, _ := sendParse(t, inj.Bytes())
 	if hh.Get("Bcc") != "" || hh.Get("X-Evil") != "" {
 		t.Errorf("header injection:\n%s", inj.Bytes())
+	}
+}
+
+// TestSenderPoisonMailGivenUp (issue 9): a mail the server drops the connection for (as
+// for a header line over 998 characters) is counted against itself alone: the mails
+// after it go out in the same pass, and it is given up after MaxAttempts drops instead of
+// delaying every pass forever.
+func TestSenderPoisonMailGivenUp(t *testing.T) {
+	k := newSMTPSink(t, func(k *smtpSink) { k.dropIf = "POISON" })
+	db := sendOpenStore(t)
+	clock := newSendClock()
+	s := newTestSender(t, k, db, clock, nil)
+	s.MaxAttempts = 3
+	q := sendEnqueue(t, db,
+		sendMail("p-1@adjutant.example", "a@example.org", "g1", "POISON\n"),
+		sendMail("p-2@adjutant.example", "b@example.org", "g1", "fine\n"),
+		sendMail("p-3@adjutant.example", "c@example.org", "g1", "fine too\n"),
+	)
+	sent, failed, err := s.DrainOnce(t.Context())
+	if sent != 2 || failed != 1 || err == nil {
+		t.Fatalf("pass 1 = %d sent, %d failed, %v; want the two good mails sent and the drop reported", sent, failed, err)
+	}
+	for _, id := range []int{1, 2} {
+		if m := sendOutbox(t, db)[q[id].Seq]; !m.Sent {
+			t.Errorf("%s was held back by the poison mail", m.MessageID)
+		}
+	}
+	for pass := 2; pass <= 3; pass++ {
+		clock.Advance(time.Hour)
+		s.DrainOnce(t.Context())
+	}
+	m := sendOutbox(t, db)[q[0].Seq]
+	if !m.Failed || m.Sent || m.Drops != 3 {
+		t.Errorf("the poison mail after 3 drops: Failed %v Sent %v Drops %d; want given up after 3", m.Failed, m.Sent, m.Drops)
+	}
+	if len(k.received()) != 2 {
+		t.Errorf("%d mails received, want 2", len(k.received()))
 	}
 }

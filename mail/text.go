@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"mime"
 	"strings"
@@ -46,6 +47,9 @@ func bodyText(env *Envelope, h message.Header, body []byte) {
 	case w.haveHTML:
 		env.Text = TextFromHTML(w.html)
 	}
+	if strings.TrimSpace(env.Text) == "" {
+		env.Unreadable = w.unreadable()
+	}
 	if !env.Automated && w.report != "" {
 		env.Automated = true
 		env.AutomatedReason = w.report
@@ -60,6 +64,23 @@ type walker struct {
 	html      string
 	haveHTML  bool
 	report    string
+	// What stopped the walk from reading all of the tree, for Envelope.Unreadable.
+	tooDeep, tooMany, broken, noBoundary bool
+}
+
+// unreadable says why no text was found, in words for the sender.
+func (w *walker) unreadable() string {
+	switch {
+	case w.tooDeep:
+		return fmt.Sprintf("its MIME parts are nested more than %d levels deep", maxMIMEDepth)
+	case w.tooMany:
+		return fmt.Sprintf("it has more than %d MIME parts", maxMIMEParts)
+	case w.broken:
+		return "its MIME structure is broken (a part boundary is missing or damaged)"
+	case w.noBoundary:
+		return "it is a multipart message without a boundary"
+	}
+	return "it holds no text (only attachments, or an empty body)"
 }
 
 // visit handles one entity. newErr is the error message.New gave for it: an
@@ -72,6 +93,7 @@ type walker struct {
 // originals) are never entered: their text is not the sender's.
 func (w *walker) visit(e *message.Entity, newErr error, depth int) {
 	if w.parts >= maxMIMEParts {
+		w.tooMany = true
 		return
 	}
 	w.parts++
@@ -85,7 +107,12 @@ func (w *walker) visit(e *message.Entity, newErr error, depth int) {
 			w.report = reportReason(params["report-type"])
 		}
 		boundary := params["boundary"]
-		if depth >= maxMIMEDepth || boundary == "" {
+		switch {
+		case depth >= maxMIMEDepth:
+			w.tooDeep = true
+			return
+		case boundary == "":
+			w.noBoundary = true
 			return
 		}
 		mr := textproto.NewMultipartReader(e.Body, boundary)
@@ -93,6 +120,7 @@ func (w *walker) visit(e *message.Entity, newErr error, depth int) {
 			p, err := mr.NextPart()
 			if err != nil {
 				// io.EOF, or a broken structure: keep what was found.
+				w.broken = w.broken || err != io.EOF
 				return
 			}
 			child, cerr := message.New(message.Header{Header: p.Header}, p)

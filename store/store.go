@@ -8,6 +8,7 @@
 // # Bucket layout
 //
 //	meta                      "schema" -> schema version, 8-byte big-endian
+//	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
 //	games                     game name -> Game (JSON)
 //	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
 //	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
@@ -36,6 +37,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -59,7 +62,8 @@ var (
 	subAudit   = []byte("audit")
 	subJournal = []byte("journal")
 
-	keySchema = []byte("schema")
+	keySchema  = []byte("schema")
+	keyHostKey = []byte("host-key")
 )
 
 // ErrNotFound is returned when a named record does not exist.
@@ -92,12 +96,22 @@ type Tx interface {
 
 	AppendAudit(game string, e AuditEntry) (AuditEntry, error)
 	Audit(game string) ([]AuditEntry, error)
+	// AuditHead returns the last entry of a game's audit chain without reading the
+	// others, or the zero entry when the chain is empty.
+	AuditHead(game string) (AuditEntry, error)
+
+	// HostKey returns the host's signing key as stored (nil when there is none yet);
+	// PutHostKey stores it. The store keeps the bytes and knows nothing of their use.
+	HostKey() ([]byte, error)
+	PutHostKey(key []byte) error
 
 	AppendJournal(game string, j JournalEntry) (JournalEntry, error)
 	Journal(game string) ([]JournalEntry, error)
 
 	Enqueue(m OutMail) (OutMail, error)
 	Outbox() ([]OutMail, error)
+	// OutMailAt returns the outbox mail with sequence number seq.
+	OutMailAt(seq uint64) (OutMail, error)
 	// PendingOutbox returns the mails neither sent nor failed, in outbox order, without
 	// reading the ones already sent.
 	PendingOutbox() ([]OutMail, error)
@@ -105,6 +119,9 @@ type Tx interface {
 
 	Throttle(address string) (Throttle, error)
 	PutThrottle(address string, t Throttle) error
+	// PurgeThrottles deletes the throttle records whose window started before the given
+	// time, and says how many it deleted.
+	PurgeThrottles(before time.Time) (int, error)
 }
 
 // Player is one side's player.
@@ -112,6 +129,21 @@ type Player struct {
 	Side     string `json:"side"`
 	Address  string `json:"address"`
 	PassHash string `json:"pass_hash"` // bcrypt; never the password
+	// MapMode is the player's SET MAP choice: "full", "changes" or "none" ("" is the
+	// default, "changes").
+	MapMode string `json:"map_mode,omitempty"`
+	// Thread is the Message-ID of the player's invitation, the root of the thread every
+	// later mail of the game refers to.
+	Thread string `json:"thread,omitempty"`
+	// Bouncing is set when mail to the player came back undelivered (matched by its
+	// VERP envelope sender), and cleared by his next accepted mail: deadlines do not
+	// give him default orders meanwhile.
+	Bouncing bool `json:"bouncing,omitempty"`
+	// AbsentUntil is the end of the player's announced absence (ABSENT UNTIL): no
+	// deadline of the game falls before it. AbsenceUsed is how much of the game's
+	// absence allowance he has taken.
+	AbsentUntil time.Time     `json:"absent_until,omitzero"`
+	AbsenceUsed time.Duration `json:"absence_used,omitempty"`
 }
 
 // Game is one game's record.
@@ -136,6 +168,15 @@ type Game struct {
 	Reminded     bool          `json:"reminded,omitempty"`
 	LateNotified bool          `json:"late_notified,omitempty"`
 	Over         bool          `json:"over,omitempty"`
+	// Ended says why a game is over before its rules ended it: ended by the host, or
+	// a player resigned. Empty when the rules ended it or it goes on.
+	Ended string `json:"ended,omitempty"`
+	// PausedAt is when the host paused the game (zero: not paused): a paused game runs
+	// no deadline; orders are still checked and filed.
+	PausedAt time.Time `json:"paused_at,omitzero"`
+	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL) in this
+	// game: 0 is the default, 14 days; negative allows no absence.
+	AbsenceLimit time.Duration `json:"absence_limit,omitempty"`
 }
 
 // Order is one accepted order block of one side, as canonical text.
@@ -198,6 +239,13 @@ type JournalEntry struct {
 	Revealed  []Order       `json:"revealed,omitempty"` // sealed orders shown by this advance
 	Waiting   []string      `json:"waiting,omitempty"`  // sides the next phase waits for
 	Notes     []string      `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
+	// MapModes is the SET MAP choice each side's results mail was rendered with;
+	// missing in entries written before the choice existed, which carried full maps.
+	MapModes map[string]string `json:"map_modes,omitempty"`
+	// AuditSeq and AuditHead are the audit chain's last entry after this advance, as its
+	// results mails carry and sign them (empty in journals from before signing).
+	AuditSeq  uint64 `json:"audit_seq,omitempty"`
+	AuditHead string `json:"audit_head,omitempty"`
 }
 
 // JournalStep is one resolved phase: which turn and phase, and the orders it used.
@@ -234,9 +282,16 @@ type OutMail struct {
 	SentAt      time.Time `json:"sent_at,omitzero"`
 	Attempts    int       `json:"attempts,omitempty"`
 	Refusals    int       `json:"refusals,omitempty"` // of those, permanent (5xx) refusals
+	Drops       int       `json:"drops,omitempty"`    // of those, sessions that dropped while it was sent
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
+	// Redact lists secrets in Body (an invitation's password) that the store masks once
+	// the mail is sent or given up, so that no plaintext password stays in the file.
+	Redact []string `json:"redact,omitempty"`
 }
+
+// Redacted is what a redacted secret reads as in a sent mail's body.
+const Redacted = "******** (removed once sent)"
 
 // Throttle counts refusals sent to one address in the current window.
 type Throttle struct {
@@ -500,6 +555,35 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	return e, putJSON(b, u64(seq), e)
 }
 
+func (t *btx) AuditHead(game string) (AuditEntry, error) {
+	var e AuditEntry
+	b, err := t.gameBucket(game, subAudit)
+	if err != nil || b == nil {
+		return e, err
+	}
+	if k, v := b.Cursor().Last(); v != nil {
+		if err := json.Unmarshal(v, &e); err != nil {
+			return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
+		}
+	}
+	return e, nil
+}
+
+func (t *btx) HostKey() ([]byte, error) {
+	v := t.tx.Bucket(bucketMeta).Get(keyHostKey)
+	if v == nil {
+		return nil, nil
+	}
+	return append([]byte(nil), v...), nil
+}
+
+func (t *btx) PutHostKey(key []byte) error {
+	if len(key) == 0 {
+		return errors.New("put host key: empty key")
+	}
+	return t.tx.Bucket(bucketMeta).Put(keyHostKey, key)
+}
+
 func (t *btx) Audit(game string) ([]AuditEntry, error) {
 	b, err := t.gameBucket(game, subAudit)
 	if err != nil {
@@ -561,6 +645,14 @@ func (t *btx) PendingOutbox() ([]OutMail, error) {
 	return mails, err
 }
 
+func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
+	raw := t.tx.Bucket(bucketOutbox).Get(u64(seq))
+	if raw == nil {
+		return OutMail{}, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
+	}
+	return decodeMail(raw)
+}
+
 func (t *btx) Outbox() ([]OutMail, error) {
 	var mails []OutMail
 	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
@@ -583,6 +675,14 @@ func (t *btx) PutOutMail(m OutMail) error {
 	if old == nil {
 		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
 	}
+	if m.Sent || m.Failed {
+		for _, secret := range m.Redact {
+			if secret != "" {
+				m.Body = strings.ReplaceAll(m.Body, secret, Redacted)
+			}
+		}
+		m.Redact = nil
+	}
 	pending := t.tx.Bucket(bucketPending)
 	var err error
 	if m.Sent || m.Failed {
@@ -604,8 +704,18 @@ func (t *btx) PutOutMail(m OutMail) error {
 	return putMail(b, m)
 }
 
+// inflaters keeps flate readers for reuse, as deflaters does writers.
+var inflaters sync.Pool
+
 func inflate(z []byte) (string, error) {
-	body, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	r, _ := inflaters.Get().(io.ReadCloser)
+	if r == nil {
+		r = flate.NewReader(bytes.NewReader(z))
+	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
+		return "", err
+	}
+	defer inflaters.Put(r)
+	body, err := io.ReadAll(r)
 	return string(body), err
 }
 
@@ -618,12 +728,20 @@ type storedMail struct {
 	BodyZ []byte `json:"body_z,omitempty"`
 }
 
+// deflaters keeps flate writers for reuse: a new one allocates about 800 KB of state and
+// costs 1.4 ms, a reset one 0.09 ms for a mail body (BenchmarkDeflate), and a handled
+// message queues three or four mails.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.DefaultCompression) // the level is valid: no error
+	return w
+}}
+
 func putMail(b *bolt.Bucket, m OutMail) error {
 	var z bytes.Buffer
-	w, err := flate.NewWriter(&z, flate.DefaultCompression)
-	if err == nil {
-		_, err = io.WriteString(w, m.Body)
-	}
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&z)
+	_, err := io.WriteString(w, m.Body)
 	if err == nil {
 		err = w.Close()
 	}
@@ -658,4 +776,25 @@ func (t *btx) Throttle(addr string) (Throttle, error) {
 
 func (t *btx) PutThrottle(addr string, th Throttle) error {
 	return putJSON(t.tx.Bucket(bucketThrottle), []byte(addr), th)
+}
+
+func (t *btx) PurgeThrottles(before time.Time) (int, error) {
+	b := t.tx.Bucket(bucketThrottle)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var th Throttle
+		if err := json.Unmarshal(v, &th); err != nil || th.WindowStart.Before(before) {
+			old = append(old, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read throttles: %w", err)
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, fmt.Errorf("delete throttle: %w", err)
+		}
+	}
+	return len(old), nil
 }

@@ -263,3 +263,45 @@ func TestOutboxBodyDeflated(t *testing.T) {
 		return nil
 	})
 }
+
+func TestAuditHeadAndHostKey(t *testing.T) {
+	db, path := open(t)
+	ctx := context.Background()
+	var last store.AuditEntry
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if head, err := tx.AuditHead("g"); err != nil || head.Seq != 0 || head.Hash != "" {
+			t.Errorf("AuditHead of an empty chain = %+v, %v; want the zero entry", head, err)
+		}
+		for i := 0; i < 3; i++ {
+			var err error
+			if last, err = tx.AppendAudit("g", store.AuditEntry{Kind: "roll", Turn: 1, Index: i, Values: []int{1}, Result: 1}); err != nil {
+				return err
+			}
+		}
+		if key, err := tx.HostKey(); err != nil || key != nil {
+			t.Errorf("HostKey of a new store = %x, %v; want none", key, err)
+		}
+		return tx.PutHostKey([]byte("0123456789abcdef0123456789abcdef"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Both survive a reopening of the file.
+	db2, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	db2.Read(ctx, func(tx store.Tx) error {
+		head, err := tx.AuditHead("g")
+		if err != nil || head.Seq != 3 || head.Hash != last.Hash {
+			t.Errorf("AuditHead = seq %d hash %s, %v; want seq 3 hash %s", head.Seq, head.Hash, err, last.Hash)
+		}
+		key, err := tx.HostKey()
+		if err != nil || string(key) != "0123456789abcdef0123456789abcdef" {
+			t.Errorf("HostKey = %q, %v; want the key stored", key, err)
+		}
+		return nil
+	})
+}

@@ -25,13 +25,13 @@ var all = template.Must(template.New("").Funcs(template.FuncMap{
 
 // Wrap breaks s into lines of at most width columns at spaces, indenting continuation
 // lines by indent spaces, so that prose reads on a phone. Existing line breaks are kept;
-// a word longer than the width (a hash) stays whole.
+// a word longer than a whole line (a player's run of characters) is cut.
 func Wrap(width, indent int, s string) string {
 	pad := strings.Repeat(" ", indent)
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		line := ""
-		for _, w := range strings.Fields(para) {
+		for _, w := range splitLong(strings.Fields(para), width-indent) {
 			switch {
 			case line == "":
 				line = w
@@ -45,6 +45,23 @@ func Wrap(width, indent int, s string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// splitLong cuts the words longer than max runes into pieces of max runes.
+func splitLong(words []string, max int) []string {
+	if max < 1 {
+		return words
+	}
+	var out []string
+	for _, w := range words {
+		r := []rune(w)
+		for len(r) > max {
+			out = append(out, string(r[:max]))
+			r = r[max:]
+		}
+		out = append(out, string(r))
+	}
+	return out
 }
 
 // Render executes the template file name (e.g. "order-check.txt") with data.

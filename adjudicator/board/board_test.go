@@ -335,3 +335,42 @@ func FuzzParseTables(f *testing.F) {
 		}
 	})
 }
+
+// TestTECFractionsAndMax: a Soissons-like table (19.3: "1 movement point if the terrain
+// in the hex entered is clear, and 2 movement points if it is not, and/or if a stream
+// hexside is crossed"; road movement at 1/2 MP a hex) counts in half MP.
+func TestTECFractionsAndMax(t *testing.T) {
+	m := mustMap(t)
+	src := `classes combat | printed 19.3
+combine max | printed 19.3: not cumulative
+enter clear 1 | printed 19.3
+enter forest 2 | printed 19.3
+enter town 2 | printed 19.3
+cross river 2 | printed 19.3: a stream hexside
+along road 1/2 | printed 19.4: road movement
+`
+	tec, err := board.ParseTEC("tec.txt", []byte(src), vocab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tec.Scale != 2 {
+		t.Fatalf("Scale = %d, want 2", tec.Scale)
+	}
+	for _, tt := range []struct {
+		from, to string
+		want     int // in half MP
+	}{
+		{"1201", "1301", 1}, // along the road: 1/2
+		{"1100", "1201", 2}, // clear: 1
+		{"1201", "1202", 4}, // forest: 2
+		{"1001", "1101", 4}, // the road over an unbridged river: max(1/2, 2) = 2, not 5/2
+	} {
+		mp, ok, why := tec.Step(m, "combat", h(tt.from), h(tt.to))
+		if !ok || mp != tt.want {
+			t.Errorf("Step(%s-%s) = %d, %v (%s), want %d half MP", tt.from, tt.to, mp, ok, why, tt.want)
+		}
+	}
+	if _, err := board.ParseTEC("tec.txt", []byte("classes a | printed 1.1\ncombine sum | printed 1.1\nenter clear 1/0 | printed 1.1\n"), vocab); err == nil || !strings.Contains(err.Error(), `cost "1/0"`) {
+		t.Errorf("1/0: err = %v", err)
+	}
+}

@@ -222,7 +222,10 @@ func parseProvenance(p string) (Fact, error) {
 	switch kind {
 	case "printed":
 		// The rule section first: "10.4: ..." or "10.4 ...".
-		sec := strings.TrimRight(strings.Fields(rest + " ")[0], ":,")
+		sec := ""
+		if f := strings.Fields(rest); len(f) > 0 {
+			sec = strings.TrimRight(f[0], ":,")
+		}
 		if sec == "" || sec[0] < '0' || sec[0] > '9' {
 			return Fact{}, fmt.Errorf("provenance %q: printed values name their rule, e.g. \"printed 10.4: ...\"", p)
 		}

@@ -114,8 +114,12 @@ func ParseTables(file string, src []byte) (map[string]*Table, error) {
 				cur.Cols = append(cur.Cols, c)
 			}
 		case "roll":
-			n, err := strconv.Atoi(strings.Join(f[1:2], ""))
-			if err != nil || len(f) < 3 {
+			if len(f) < 3 {
+				errs = append(errs, l.Errorf("want roll <n> and one result per column"))
+				continue
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil {
 				errs = append(errs, l.Errorf("want roll <n> and one result per column"))
 				continue
 			}

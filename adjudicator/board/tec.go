@@ -36,6 +36,11 @@ func (c Cost) String() string {
 // prohibited cell that applies prohibits the step.
 type TEC struct {
 	Classes []string
+	// Scale is how many cost units make one MP: 1 unless the table gives fractions
+	// (Soissons 19.4: road movement at 1/2 MP a hex makes it 2). Costs in Enter, Cross and
+	// Along, and what Step and PathCost return, are in 1/Scale MP: compare them with a
+	// movement allowance times Scale.
+	Scale   int
 	Combine string // "sum" or "max"
 	Enter   map[string][]Cost
 	Cross   map[string][]Cost
@@ -53,12 +58,19 @@ type TEC struct {
 //	along road 1 1 1 1                         cost of a step along a hexside feature
 //	negates bridge river canal                 a bridge hexside ignores river and canal
 //
+// A cost may be a fraction, "1/2"; then every cost is kept in units of the smallest
+// fraction (see Scale).
 // Every terrain of the vocabulary needs an enter line; features and hexside features
 // without a line have no effect on movement.
 func ParseTEC(file string, src []byte, v Vocabulary) (*TEC, error) {
 	lines, err := Lines(file, src)
 	errs := []error{err}
-	t := &TEC{Enter: map[string][]Cost{}, Cross: map[string][]Cost{}, Along: map[string][]Cost{}, Negates: map[string][]string{}, facts: map[string]Fact{}}
+	t := &TEC{Enter: map[string][]Cost{}, Cross: map[string][]Cost{}, Along: map[string][]Cost{}, Negates: map[string][]string{}, facts: map[string]Fact{}, Scale: 1}
+	type rawRow struct {
+		kind, name string
+		cells      []string
+	}
+	var raw []rawRow
 	for _, l := range lines {
 		f := l.Fields
 		switch f[0] {
@@ -96,25 +108,18 @@ func ParseTEC(file string, src []byte, v Vocabulary) (*TEC, error) {
 				errs = append(errs, l.Errorf("%s given twice (line %d)", key, prev.Line))
 				continue
 			}
-			var row []Cost
+			ok := true
 			for _, w := range f[2:] {
-				if w == "-" {
-					row = append(row, Cost{Prohibited: true})
-					continue
+				if _, _, err := parseCost(w); err != nil {
+					errs = append(errs, l.Errorf("%v", err))
+					ok = false
 				}
-				n, err := strconv.Atoi(strings.TrimPrefix(w, "+"))
-				if err != nil || n < 0 {
-					errs = append(errs, l.Errorf("cost %q: want a number of MP or - for prohibited", w))
-					row = nil
-					break
-				}
-				row = append(row, Cost{MP: n})
 			}
-			if row == nil {
+			if !ok {
 				continue
 			}
 			t.facts[key] = l.Fact
-			map[string]map[string][]Cost{"enter": t.Enter, "cross": t.Cross, "along": t.Along}[f[0]][f[1]] = row
+			raw = append(raw, rawRow{f[0], f[1], f[2:]})
 		case "negates":
 			if len(f) < 3 {
 				errs = append(errs, l.Errorf("want negates <hexside feature> <features it negates>"))
@@ -132,6 +137,25 @@ func ParseTEC(file string, src []byte, v Vocabulary) (*TEC, error) {
 	}
 	if t.Combine == "" {
 		errs = append(errs, fmt.Errorf("%s: no combine line", file))
+	}
+	for _, r := range raw {
+		for _, w := range r.cells {
+			if _, den, err := parseCost(w); err == nil && den > 0 {
+				t.Scale = lcm(t.Scale, den)
+			}
+		}
+	}
+	for _, r := range raw {
+		var row []Cost
+		for _, w := range r.cells {
+			num, den, _ := parseCost(w)
+			if den == 0 {
+				row = append(row, Cost{Prohibited: true})
+				continue
+			}
+			row = append(row, Cost{MP: num * (t.Scale / den)})
+		}
+		map[string]map[string][]Cost{"enter": t.Enter, "cross": t.Cross, "along": t.Along}[r.kind][r.name] = row
 	}
 	for _, tr := range v.Terrain {
 		if _, ok := t.Enter[tr]; !ok && t.Classes != nil {
@@ -229,4 +253,32 @@ func (t *TEC) PathCost(m *Map, class string, path []hex.Hex) (int, error) {
 		total += mp
 	}
 	return total, nil
+}
+
+// parseCost reads a cost cell: "-" (prohibited: den 0), "2", "+1" or "1/2".
+func parseCost(w string) (num, den int, err error) {
+	if w == "-" {
+		return 0, 0, nil
+	}
+	bad := fmt.Errorf("cost %q: want a number of MP (2, +1, 1/2) or - for prohibited", w)
+	a, b, frac := strings.Cut(strings.TrimPrefix(w, "+"), "/")
+	num, err = strconv.Atoi(a)
+	if err != nil || num < 0 {
+		return 0, 0, bad
+	}
+	den = 1
+	if frac {
+		if den, err = strconv.Atoi(b); err != nil || den < 1 || den > 12 {
+			return 0, 0, bad
+		}
+	}
+	return num, den, nil
+}
+
+func lcm(a, b int) int {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
 }

@@ -252,7 +252,7 @@ func TestCheckFails(t *testing.T) {
 			[]string{`no event contains "rolled [4]"`, "events:\n    turn 1 phase plan [fake 1]: the plans add up to 3\n    turn 1 phase roll [fake 2]: rolled [3]",
 				"rolls:\n    0: fake roll (fake 2) [3]"}},
 		{"refusal expected but accepted", "ORDERS\n a: ADD 1\nEXPECT\n refused: unknown order\n",
-			[]string{`no order line was refused with a reason containing "unknown order"`, "orders:\n    1 a: ADD 1 -> ok: sealed (fake 1)"}},
+			[]string{`no order line was refused with a reason containing "unknown order"`, "orders:\n    1 a: ADD 1 -> ok: understood (fake 1)"}},
 		{"refusal with the wrong reason", "ORDERS\n a: FLY\nEXPECT\n refused: too late\n",
 			[]string{`no order line was refused with a reason containing "too late"`, `1 a: FLY -> REFUSED: unknown order "FLY"`}},
 		{"unexpected refusal", "ORDERS\n a: ADD 1\n b: ADD 9\nEXPECT\n total 1\n",

@@ -45,6 +45,7 @@ func (tally) Sides() []adjudicator.SideInfo {
 	return []adjudicator.SideInfo{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}
 }
 func (tally) OptionNames() map[string]string { return nil }
+func (tally) Keywords() []string             { return []string{"ADD", "ROLL"} }
 func (tally) New(adjudicator.Options) (adjudicator.State, error) {
 	return &tallyState{T: 1, P: "plan"}, nil
 }
@@ -79,7 +80,7 @@ func (tally) Check(st adjudicator.State, side adjudicator.Side, lines []orders.L
 		case s.P != "plan":
 			c.Reason = "orders are given in the plan phase"
 		case l.Keyword() == "ADD" && n >= 1 && n <= 6:
-			c.OK, c.Reason = true, "sealed"
+			c.OK, c.Reason = true, "understood"
 			c.Orders = []adjudicator.Order{{Phase: addPhase(s), Side: side, Key: "add", Kind: "add", Text: l.Text, Sealed: true}}
 		case l.Keyword() == "ROLL" && side == "a" && n >= 0:
 			c.OK, c.Reason = true, "standing order"

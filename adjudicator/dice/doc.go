@@ -83,6 +83,15 @@
 // that was at position p[k] before. Every one of the n! orders is equally
 // likely because every draw is exactly uniform.
 //
+// # Checking from the mail
+//
+// A player needs nothing of this package to check his rolls: the results mails and the
+// ROLLS reply give every field of M for every roll (adjudicator.MailField writes the
+// string fields so that they survive a mail), the seed once revealed and the seed
+// commitment mailed before it. docs/dice.md in the repository states the rules for
+// players with a worked check in bash (sha256sum, openssl), docs/checkdice.py does the
+// whole check in Python, and adjudicator.CheckMails does it in Go from mail text alone.
+//
 // # Audit and replay
 //
 // A [Stream] records every [Roll] it makes, with its index, its purpose in

@@ -74,6 +74,9 @@ type View struct {
 	Cells map[hex.Hex]string
 	// Key is printed after the legend, e.g. the stacks behind each cell's tag.
 	Key []string
+	// RowsUp draws the highest row at the top, for maps whose rows grow to the north
+	// (Soldiers 1918, whose No Man's Land is row 00 on the south edge).
+	RowsUp bool
 }
 
 const label = 3 // "07 "
@@ -83,16 +86,26 @@ type layout struct {
 	m     *board.Map
 	w     int // cell width
 	r0    int // first row
+	r1    int // last row
 	lines int
 }
 
-// shifted reports whether column c sits half a hex lower (package hex, "Column parity").
+// row is the map row in the k-th slot from the top.
+func (l *layout) row(k int) int {
+	if l.v.RowsUp {
+		return l.r1 - k
+	}
+	return l.r0 + k
+}
+
+// shifted reports whether column c is drawn half a hex lower: the columns package hex
+// shifts towards higher rows ("Column parity"), or the others when rows grow upwards.
 func (l *layout) shifted(c int) int {
 	odd := c&1 == 1
 	if l.m.Grid.Parity == hex.EvenColumnsShifted {
 		odd = !odd
 	}
-	if odd {
+	if odd != l.v.RowsUp {
 		return 1
 	}
 	return 0
@@ -104,7 +117,7 @@ func (l *layout) content(c, y int) (hex.Hex, bool) {
 	if k < 0 || k%2 != 0 {
 		return hex.Hex{Col: -1, Row: -1}, false // on no map
 	}
-	return hex.Hex{Col: c, Row: l.r0 + k/2}, true
+	return hex.Hex{Col: c, Row: l.row(k / 2)}, true
 }
 
 // Render draws the view: the title, the map in strips, the legend and the key.
@@ -114,7 +127,7 @@ func Render(v View) string {
 		l.w = 5
 	}
 	r0, r1 := l.m.Rows()
-	l.r0 = r0
+	l.r0, l.r1 = r0, r1
 	l.lines = 2*(r1-r0) + 4
 	pitch := l.w + 1
 	per := (Width - label - 1) / pitch
@@ -180,8 +193,8 @@ func (l *layout) strip(b *strings.Builder, c0, c1 int) {
 			if k < 0 {
 				continue // above the column's top border
 			}
-			below := hex.Hex{Col: c, Row: l.r0 + k/2}
-			above := hex.Hex{Col: c, Row: below.Row - 1}
+			below := hex.Hex{Col: c, Row: l.row(k / 2)}
+			above := hex.Hex{Col: c, Row: l.row(k/2 - 1)}
 			sw, _ := l.content(c-1, y)
 			row[x] = l.slant(above, sw, '\\')
 			if c <= c1 {
@@ -190,7 +203,7 @@ func (l *layout) strip(b *strings.Builder, c0, c1 int) {
 		}
 		lab := "   "
 		if labelled {
-			lab = fmt.Sprintf("%02d ", l.r0+(y-1)/2)
+			lab = fmt.Sprintf("%02d ", l.row((y-1)/2))
 		}
 		copy(row, lab)
 		if s := strings.TrimRight(string(row), " "); s != "" {

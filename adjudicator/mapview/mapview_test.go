@@ -54,19 +54,7 @@ func TestRenderSmall(t *testing.T) {
 		Cells: map[hex.Hex]string{hex.MustParse("1101"): "G2", hex.MustParse("1202"): "toolong"},
 		Key:   []string{"G2: two German units."},
 	})
-	path := "testdata/small.golden"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	golden, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(golden) {
-		t.Errorf("Render() =\n%s\nwant (testdata/small.golden)\n%s", got, golden)
-	}
+	golden(t, "testdata/small.golden", got)
 	for _, sub := range []string{"=====", "~~H~~", "f", "Ttoo+", "G2", "Places: Town 1202.", `"H" bridge`} {
 		if !strings.Contains(got, sub) {
 			t.Errorf("Render() lacks %q", sub)
@@ -102,5 +90,42 @@ func TestRenderStrips(t *testing.T) {
 		if n := count[hex.Hex{Col: c}.String()[:2]]; n != 2 {
 			t.Errorf("column %d printed %d times in headers, want 2", c, n)
 		}
+	}
+}
+
+// TestRenderRowsUp: a map whose rows grow north (Soldiers 1918) is drawn with its last
+// row at the top, and every drawn neighbour is still a neighbour of the grid.
+func TestRenderRowsUp(t *testing.T) {
+	m := testMap(t, "10-12")
+	got := mapview.Render(mapview.View{Title: "Rows up", Map: m, Legend: legend, RowsUp: true,
+		Cells: map[hex.Hex]string{hex.MustParse("1103"): "top"}})
+	golden(t, "testdata/rowsup.golden", got)
+	lines := strings.Split(got, "\n")
+	first := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "0") {
+			first = i
+			break
+		}
+	}
+	if first < 0 || !strings.HasPrefix(lines[first], "03") {
+		t.Errorf("first labelled line %q, want row 03 on top", lines[first])
+	}
+}
+
+// golden compares got with the file at path, rewriting it under -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("Render() =\n%s\nwant (%s)\n%s", got, path, want)
 	}
 }

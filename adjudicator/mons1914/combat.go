@@ -34,6 +34,10 @@ type Melee struct {
 	Target    hex.Hex
 	Attackers []string
 	Advance   []string // nil: the default, every surviving attacker the stacking limit allows
+	// Beyond is the optional second hex of 12.13 and BeyondUnits the advanced units
+	// that go on into it.
+	Beyond      hex.Hex
+	BeyondUnits []string
 }
 
 // String is the order's canonical text.
@@ -41,6 +45,12 @@ func (m Melee) String() string {
 	s := "MELEE " + m.Target.String() + " WITH " + strings.Join(m.Attackers, " ")
 	if m.Advance != nil {
 		s += " ADVANCE " + strings.Join(m.Advance, " ")
+	}
+	if len(m.BeyondUnits) > 0 {
+		if m.Advance == nil {
+			s += " ADVANCE"
+		}
+		s += " BEYOND " + m.Beyond.String() + " " + strings.Join(m.BeyondUnits, " ")
 	}
 	return s
 }
@@ -72,6 +82,27 @@ func (g *game) roll(purpose, rule string, mod int) dice.Roll {
 	return g.d.Roll(dice.Request{Purpose: purpose, Rule: rule, Count: 1, Sides: 6, Modifier: mod})
 }
 
+// combatant finds a unit named for a bombardment or a melee: side's, on the map, not yet
+// used this phase (usedKey, 10.5, 12.1) and not named twice.
+func (g *game) combatant(side adjudicator.Side, id string, named []*Counter, rule, usedKey, usedRule, usedMsg string) (*Counter, *Unit, error) {
+	c, ok := g.sc.Counter(id)
+	if !ok {
+		return nil, nil, refuse("2.6", "no unit %s", id)
+	}
+	u := g.st.unit(c.ID)
+	switch {
+	case sideOf(c) != side:
+		return nil, nil, refuse(rule, "%s is not yours", c.ID)
+	case u.Status != OnMap:
+		return nil, nil, refuse(rule, "%s is not on the map", c.ID)
+	case g.st.used(usedKey + c.ID):
+		return nil, nil, refuse(usedRule, usedMsg, c.ID)
+	case slices.Contains(named, c):
+		return nil, nil, refuse(usedRule, "%s is named twice", c.ID)
+	}
+	return c, u, nil
+}
+
 // bombard checks and resolves one bombardment (10.0). check-only when g.d is nil.
 func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	st := g.st
@@ -85,24 +116,15 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	var cs []*Counter
 	factors, allSee := 0, true
 	for _, id := range b.Guns {
-		c, ok := g.sc.Counter(id)
-		if !ok {
-			return refuse("2.6", "no unit %s", id)
+		c, u, err := g.combatant(side, id, cs, "10.1", "fired ", "10.5", "%s has already bombarded this phase")
+		if err != nil {
+			return err
 		}
-		u := st.unit(c.ID)
 		switch {
-		case sideOf(c) != side:
-			return refuse("10.1", "%s is not yours", c.ID)
 		case !c.Artillery():
 			return refuse("10.1", "%s is not artillery", c.ID)
-		case u.Status != OnMap:
-			return refuse("4.4", "%s is not on the map", c.ID)
-		case st.used("fired " + c.ID):
-			return refuse("10.5", "%s has already bombarded this phase", c.ID)
 		case st.used("marched " + c.ID):
 			return refuse("9.20", "%s used march mode this player turn and may not bombard", c.ID)
-		case slices.Contains(cs, c):
-			return refuse("10.5", "%s is named twice", c.ID)
 		}
 		at := hex.MustParse(u.Hex)
 		if d := g.sc.Map.Grid.Distance(at, b.Target); d > c.Range {
@@ -165,7 +187,7 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
 	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
-		applied := g.loseSteps(targets, n, b.Losses, "10.9")
+		applied := g.loseSteps(targets, n, b.Losses, "10.9", true)
 		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(b.Losses), strings.Join(applied, "; "))
 	}
 	g.updateControl()
@@ -206,7 +228,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
+func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -218,22 +240,12 @@ func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
 	var attackers []*Unit
 	var cs []*Counter
 	for _, id := range m.Attackers {
-		c, ok := g.sc.Counter(id)
-		if !ok {
-			return refuse("2.6", "no unit %s", id)
+		c, u, err := g.combatant(side, id, cs, "12.1", "meleed ", "12.1", "%s has already taken part in a melee this phase")
+		if err != nil {
+			return err
 		}
-		u := st.unit(c.ID)
-		switch {
-		case sideOf(c) != side:
-			return refuse("12.1", "%s is not yours", c.ID)
-		case c.Artillery():
+		if c.Artillery() {
 			return refuse("12.1", "artillery units never launch melee attacks (%s)", c.ID)
-		case u.Status != OnMap:
-			return refuse("12.1", "%s is not on the map", c.ID)
-		case st.used("meleed " + c.ID):
-			return refuse("12.1", "%s has already taken part in a melee this phase", c.ID)
-		case slices.Contains(cs, c):
-			return refuse("12.1", "%s is named twice", c.ID)
 		}
 		at := hex.MustParse(u.Hex)
 		if !g.sc.Map.Grid.Adjacent(at, m.Target) {
@@ -260,7 +272,7 @@ func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
 	}
 	// 6.6: the combat reveals both stacks.
 	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
-	g.defensiveFire(m.Target, defenders, attackers)
+	g.defensiveFire(m.Target, defenders, attackers, policies[other(side)])
 	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
 	if len(attackers) == 0 {
 		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
@@ -313,10 +325,12 @@ func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
 	fmt.Sscanf(res, "%d/%d", &a, &d)
 	// 12.12: the defender absorbs his losses first; no carry-over.
 	if d > 0 {
-		g.event("12.12", nil, "Defender's losses (%s%s): %s", "apportioned by the defender", defaultNote(defLosses), strings.Join(g.loseSteps(defenders, d, defLosses, "12.12"), "; "))
+		dl := losses[other(side)]
+		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(dl), strings.Join(g.loseSteps(defenders, d, dl, "12.12", false), "; "))
 	}
 	if a > 0 {
-		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(nil), strings.Join(g.loseSteps(attackers, a, nil, "12.12"), "; "))
+		al := losses[side]
+		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(al), strings.Join(g.loseSteps(attackers, a, al, "12.12", false), "; "))
 	}
 	g.updateControl()
 	if len(g.at(m.Target, other(side))) == 0 {
@@ -326,11 +340,13 @@ func (g *game) melee(side adjudicator.Side, m Melee, defLosses []string) error {
 	return nil
 }
 
-// defensiveFire is 11.0: every defending unit fires, combined per attacking hex. The
-// defender's allocation (11.2) is by default: every unit at the attacking hex with the
-// most melee factors; the losses (11.5), apportioned by the defender, fall only on the
-// participating attackers, most steps first.
-func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit) {
+// defensiveFire is 11.0: every defending unit fires, combined per attacking hex (11.2).
+// The allocation is the defender's standing choice: STRONGEST (the default) puts every
+// unit on the attacking hex with the most melee factors; SPREAD deals the units, the
+// strongest first, over the attacking hexes from the strongest down, one each in turn.
+// Losses (11.5), apportioned by the defender, fall only on the participating attackers
+// of the hex fired at, most steps first.
+func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string) {
 	byHex := map[string][]*Unit{}
 	var hexes []string
 	for _, u := range attackers {
@@ -339,38 +355,50 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit) {
 		}
 		byHex[u.Hex] = append(byHex[u.Hex], u)
 	}
-	best, bestF := "", -1
-	for _, h := range hexes {
+	strength := func(us []*Unit) int {
 		f := 0
-		for _, u := range byHex[h] {
+		for _, u := range us {
 			f += g.counter(u).MeleeAt(u.Steps)
 		}
-		if f > bestF {
-			best, bestF = h, f
-		}
+		return f
 	}
-	factors := 0
-	for _, u := range defenders {
-		factors += g.counter(u).MeleeAt(u.Steps)
-	}
-	from := hex.MustParse(best)
-	mod, why := 0, []string{}
-	if g.sc.BuiltUp(from) {
-		mod--
-		why = append(why, "attackers in built-up -1 (11.3)")
-	}
-	if g.sc.WaterSide(from, target) {
-		mod++
-		why = append(why, "attackers across canal or river +1 (11.3)")
-	}
-	r := g.roll(fmt.Sprintf("11.4 defensive fire from %s into %s, %d factors", target, from, factors), "11.4", mod)
-	final := board.Clamp(r.Result, 1, 6)
-	res, col, _ := g.sc.Tables["defensive-fire"].Lookup(factors, final)
+	slices.SortStableFunc(hexes, func(a, b string) int { return strength(byHex[b]) - strength(byHex[a]) })
+	fire := map[string][]*Unit{}
 	alloc := "every defender at the strongest attacking hex (default, 11.2)"
-	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
-		Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
-	if n, err := strconv.Atoi(res); err == nil && n > 0 {
-		g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[best], n, nil, "11.5"), "; "))
+	if policy == "SPREAD" {
+		alloc = "the defenders spread over the attacking hexes (as ordered, 11.2)"
+		ds := slices.Clone(defenders)
+		slices.SortStableFunc(ds, func(a, b *Unit) int { return g.counter(b).MeleeAt(b.Steps) - g.counter(a).MeleeAt(a.Steps) })
+		for i, u := range ds {
+			h := hexes[i%len(hexes)]
+			fire[h] = append(fire[h], u)
+		}
+	} else {
+		fire[hexes[0]] = defenders
+	}
+	for _, h := range hexes {
+		if len(fire[h]) == 0 {
+			continue
+		}
+		factors := strength(fire[h])
+		from := hex.MustParse(h)
+		mod, why := 0, []string{}
+		if g.sc.BuiltUp(from) {
+			mod--
+			why = append(why, "attackers in built-up -1 (11.3)")
+		}
+		if g.sc.WaterSide(from, target) {
+			mod++
+			why = append(why, "attackers across canal or river +1 (11.3)")
+		}
+		r := g.roll(fmt.Sprintf("11.4 defensive fire from %s into %s, %d factors", target, from, factors), "11.4", mod)
+		final := board.Clamp(r.Result, 1, 6)
+		res, col, _ := g.sc.Tables["defensive-fire"].Lookup(factors, final)
+		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
+			Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
+		if n, err := strconv.Atoi(res); err == nil && n > 0 {
+			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: default, most steps first): %s", from, strings.Join(g.loseSteps(byHex[h], n, nil, "11.5", true), "; "))
+		}
 	}
 }
 
@@ -428,6 +456,52 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 		return
 	}
 	g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
+	if len(m.BeyondUnits) > 0 {
+		g.advanceBeyond(side, m, moved)
+	}
+}
+
+// advanceBeyond is 12.13's optional second hex: "the victorious attacker may then advance
+// any, some or all of his just-advanced units one more hex, from their new location into
+// any immediately adjacent empty hexes", zones of control ignored, terrain prohibitions
+// not.
+func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) {
+	to := m.Beyond
+	why := ""
+	switch {
+	case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
+		why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
+	case len(g.at(to, "")) > 0:
+		why = fmt.Sprintf("%s is not empty", to)
+	}
+	var went []string
+	for _, id := range m.BeyondUnits {
+		if why != "" {
+			break
+		}
+		u := g.st.unit(id)
+		if !slices.Contains(advanced, id) || u == nil {
+			g.event("12.13", nil, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+			continue
+		}
+		if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
+			g.event("12.13", nil, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
+			continue
+		}
+		if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
+			g.event("12.13", nil, "%s may not go on to %s: %s", id, to, p)
+			continue
+		}
+		g.place(u, to)
+		went = append(went, id)
+	}
+	if why != "" {
+		g.event("12.13", nil, "No second-hex advance: %s (12.13)", why)
+		return
+	}
+	if len(went) > 0 {
+		g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
+	}
 }
 
 func unitList(g *game, us []*Unit) string {

@@ -145,10 +145,12 @@ func (g *game) eliminate(u *Unit, rule string) {
 	}
 }
 
-// loseSteps applies n step losses among units, the owner's or firer's priority first,
-// then the units with the most steps left; no unit is eliminated while another of them
-// has more than one step (10.9, 11.5). It returns what was applied.
-func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string) []string {
+// loseSteps applies n step losses among units, the priority (the choosing player's order)
+// first, then the units with the most steps left. With strict (10.9, 11.5) no unit is
+// eliminated while another of them has more than one step; without it (12.12, "as each
+// sees fit") a unit named in the priority takes losses until it is eliminated, and only
+// the default spreads them. It returns what was applied.
+func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, strict bool) []string {
 	var out []string
 	for ; n > 0; n-- {
 		alive := slices.DeleteFunc(slices.Clone(units), func(u *Unit) bool { return u.Status != OnMap })
@@ -157,10 +159,14 @@ func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string) [
 		}
 		multi := slices.ContainsFunc(alive, func(u *Unit) bool { return u.Steps > 1 })
 		pick := func(u *Unit) bool { return !multi || u.Steps > 1 }
+		named := pick
+		if !strict {
+			named = func(*Unit) bool { return true }
+		}
 		var target *Unit
 		for _, id := range priority {
 			for _, u := range alive {
-				if strings.EqualFold(u.ID, id) && pick(u) && target == nil {
+				if strings.EqualFold(u.ID, id) && named(u) && target == nil {
 					target = u
 				}
 			}

@@ -97,6 +97,26 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		if err != nil {
 			return bad("2.6", "%v", err)
 		}
+		var beyond hex.Hex
+		var beyondIDs []string
+		if kw == "MELEE" {
+			for i, w := range tail {
+				if !strings.EqualFold(w, "BEYOND") {
+					continue
+				}
+				if len(tail) < i+3 {
+					return bad("12.13", "want ... ADVANCE <units> BEYOND <hex> <units>")
+				}
+				if beyond, err = hex.Parse(tail[i+1]); err != nil {
+					return bad("12.13", "%v", err)
+				}
+				if beyondIDs, err = unitIDs(tail[i+2:]); err != nil {
+					return bad("2.6", "%v", err)
+				}
+				tail = tail[:i]
+				break
+			}
+		}
 		tailIDs, err := unitIDs(tail)
 		if err != nil {
 			return bad("2.6", "%v", err)
@@ -109,7 +129,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			it.bombard = Bombard{Target: h, Guns: ids, Losses: tailIDs}
 			it.text = it.bombard.String()
 		} else {
-			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs}
+			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs, Beyond: beyond, BeyondUnits: beyondIDs}
 			it.text = it.melee.String()
 		}
 	case "COMBAT":
@@ -147,6 +167,11 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("2.6", "%v", err)
 		}
 		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
+	case "DEFFIRE":
+		if len(f) != 2 || (!strings.EqualFold(f[1], "STRONGEST") && !strings.EqualFold(f[1], "SPREAD")) {
+			return bad("11.2", "want DEFFIRE STRONGEST or DEFFIRE SPREAD")
+		}
+		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+strings.ToUpper(f[1]), "11.2"
 	case "LOSSES":
 		ids, err := unitIDs(f[1:])
 		if err != nil || len(ids) == 0 {

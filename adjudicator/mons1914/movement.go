@@ -142,7 +142,7 @@ func (g *game) move(side adjudicator.Side, m Move) error {
 			}
 		}
 		for i := range cost {
-			cost[i] = n
+			cost[i] = n * g.sc.TEC.Scale
 		}
 	}
 	start := 1
@@ -185,9 +185,12 @@ func (g *game) move(side adjudicator.Side, m Move) error {
 	if m.Exit {
 		extra = 1 // 4.4: leaving costs one movement point
 	}
+	// The TEC counts in 1/Scale MP; Mons' costs are whole MP (Scale 1) and entry costs
+	// are whole MP too (8.4).
+	scale := g.sc.TEC.Scale
 	for k, u := range units {
-		if cost[k]+extra > minMF {
-			return refuse("9.3", "%s would need %d MP, it has %d%s", u.ID, cost[k]+extra, minMF, map[bool]string{true: " (march mode, 9.20)", false: " (the slowest MF of the stack, 9.7)"}[m.March])
+		if need := cost[k] + extra*scale; need > minMF*scale {
+			return refuse("9.3", "%s would need %s MP, it has %d%s", u.ID, mpText(need, scale), minMF, map[bool]string{true: " (march mode, 9.20)", false: " (the slowest MF of the stack, 9.7)"}[m.March])
 		}
 	}
 	// Carry it out.
@@ -252,4 +255,12 @@ func hexList(hs []hex.Hex) string {
 		s = append(s, h.String())
 	}
 	return strings.Join(s, " or ")
+}
+
+// mpText writes a cost counted in 1/scale MP.
+func mpText(n, scale int) string {
+	if n%scale == 0 {
+		return fmt.Sprint(n / scale)
+	}
+	return fmt.Sprintf("%d/%d", n, scale)
 }

@@ -44,7 +44,7 @@ func (r *Rules) Scenario() *Scenario { return r.sc }
 func (r *Rules) Name() string { return Name }
 
 // Title implements adjudicator.Ruleset.
-func (r *Rules) Title() string { return "The Old Contemptibles: The Battle of Mons, 1914" }
+func (r *Rules) Title() string { return "The Old Contemptibles: Mons, 1914" }
 
 // Sides implements adjudicator.Ruleset.
 func (r *Rules) Sides() []adjudicator.SideInfo {
@@ -91,6 +91,7 @@ const (
 	keyOrders   = "orders"
 	keySequence = "sequence"
 	keyLosses   = "losses"
+	keyDefFire  = "deffire"
 	phaseStand  = "standing"
 )
 
@@ -177,11 +178,8 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			continue
 		}
 		switch it.kind {
-		case "top", "losses":
-			key := keyLosses
-			if it.kind == "top" {
-				key = "top " + it.line.Fields[1]
-			}
+		case "top", "losses", "deffire":
+			key := map[string]string{"losses": keyLosses, "deffire": keyDefFire, "top": "top " + it.line.Fields[1]}[it.kind]
 			c.OK, c.Reason = true, "standing order, until replaced"
 			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			out = append(out, c)
@@ -233,7 +231,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			it := &items[slices.IndexFunc(items, func(x item) bool { return x.line.No == out[k].Line.No })]
 			out[k].OK = true
 			if now {
-				if err := g.execute(side, *it, nil); err != nil {
+				if err := g.execute(side, *it, nil, nil); err != nil {
 					out[k].OK, out[k].Reason = false, err.Error()
 					if re, ok := err.(*ruleErr); ok {
 						out[k].Rule = re.rule
@@ -258,13 +256,13 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 }
 
 // execute carries out one order line on g (check-only when d is nil).
-func (g *game) execute(side adjudicator.Side, it item, defLosses []string) error {
+func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string) error {
 	switch it.kind {
 	case "move":
 		return g.move(side, it.move)
 	case "combat":
 		if it.melee.Attackers != nil {
-			return g.melee(side, it.melee, defLosses)
+			return g.melee(side, it.melee, losses, policies)
 		}
 		return g.bombard(side, it.bombard)
 	}
@@ -316,7 +314,8 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	g := &game{sc: r.sc, st: st, d: d}
 	var out adjudicator.Outcome
 	var own, seqOrder *adjudicator.Order
-	defLosses := map[adjudicator.Side][]string{}
+	losses := map[adjudicator.Side][]string{}
+	policies := map[adjudicator.Side]string{}
 	for i := range inputs {
 		o := &inputs[i]
 		switch {
@@ -327,7 +326,9 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			f := strings.Fields(o.Text)
 			st.Top[f[1]] = f[2]
 		case o.Phase == phaseStand && o.Key == keyLosses:
-			defLosses[o.Side] = strings.Fields(o.Text)[1:]
+			losses[o.Side] = strings.Fields(o.Text)[1:]
+		case o.Phase == phaseStand && o.Key == keyDefFire:
+			policies[o.Side] = strings.Fields(o.Text)[1]
 		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
 			seqOrder = o
 		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
@@ -375,7 +376,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			case it.kind == "combat":
 				bombards = append(bombards, it)
 			default:
-				if err := g.execute(side, it, nil); err != nil {
+				if err := g.execute(side, it, nil, nil); err != nil {
 					g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 				} else {
 					g.event(it.rule, []adjudicator.Side{side}, "%s", it.text)
@@ -383,8 +384,9 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			}
 		}
 		for _, it := range append(bombards, melees...) {
-			if err := g.execute(side, it, defLosses[other(side)]); err != nil {
-				g.event(ruleOf(err), nil, "Not carried out: %s: %v", it.text, err)
+			if err := g.execute(side, it, losses, policies); err != nil {
+				// Told to the side that gave it only: the reason may name its units (6.6).
+				g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
 		}
 	}

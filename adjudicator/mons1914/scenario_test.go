@@ -230,3 +230,47 @@ func TestScenarioErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestProvenance: the values the rule text gives are marked printed with their rule,
+// the others reconstructed (DESIGN.md, "Reconstructed data").
+func TestProvenance(t *testing.T) {
+	s := scenario(t)
+	m := s.Map
+	for _, tt := range []struct {
+		hex, rule string
+		printed   bool
+	}{
+		{"3615", "10.4", true}, {"3614", "10.4", true}, {"3813", "10.4", true}, {"2707", "7.2", true},
+		{"3512", "7.2", true}, {"3507", "7.2", true}, {"3407", "7.2", true}, {"3023", "4.5", true},
+		{"3513", "", false}, {"3122", "", false}, {"4209", "", false},
+	} {
+		f, ok := m.TerrainFact(h(tt.hex))
+		if !ok || f.Printed != tt.printed || !strings.HasPrefix(f.Source, tt.rule) {
+			t.Errorf("terrain of %s: %v, %v; want printed=%v (%s)", tt.hex, f, ok, tt.printed, tt.rule)
+		}
+	}
+	for _, set := range []string{"entry", "exit", "bridgehead"} {
+		if f, ok := m.SetFact(set); !ok || !f.Printed {
+			t.Errorf("set %s: %v, %v; want printed", set, f, ok)
+		}
+	}
+	if f, ok := m.SideFact(h("1523"), h("1624"), "railbridge"); !ok || !f.Printed || !strings.HasPrefix(f.Source, "9.16") {
+		t.Errorf("rail bridge 1523/1624: %v, %v", f, ok)
+	}
+	if f, ok := m.SideFact(h("2211"), h("2212"), "river"); !ok || f.Printed {
+		t.Errorf("river 2211/2212: %v, %v; want reconstructed", f, ok)
+	}
+	if f, ok := s.TEC.Fact("enter forest"); !ok || !f.Printed || !strings.HasPrefix(f.Source, "9.11") {
+		t.Errorf("TEC forest: %v, %v", f, ok)
+	}
+	for name, tb := range s.Tables {
+		if tb.Fact.Printed || len(tb.Pins()) == 0 {
+			t.Errorf("table %s: reconstructed with printed pins expected", name)
+		}
+		for _, p := range tb.Pins() {
+			if !p.Printed {
+				t.Errorf("table %s: a pin not marked printed: %v", name, p)
+			}
+		}
+	}
+}

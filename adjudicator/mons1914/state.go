@@ -94,12 +94,10 @@ func (s *State) PhaseTitle() string {
 		if s.P == PhaseBritish2 {
 			n = 2
 		}
-		kind := s.britishKind(s.P)
-		seq := s.Sequence
-		if seq == "" {
-			seq = "sequence to be declared"
+		if s.Sequence == "" {
+			return "II British phase " + strconv.Itoa(n) + " (sequence declared with its orders, 5.3)"
 		}
-		return "II British " + kind + " phase " + strconv.Itoa(n) + " (" + seq + ", 5.3)"
+		return "II British " + s.britishKind(s.P) + " phase " + strconv.Itoa(n) + " (" + s.Sequence + ", 5.3)"
 	case PhaseOver:
 		return "game over"
 	}

@@ -94,6 +94,28 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 		}
 	}
 	slices.Sort(key)
+	// The dead piles, the exits and the units still to enter are known to both sides
+	// (4.3, 4.4, 4.5, 8.2).
+	piles := map[string][]string{}
+	for i := range st.Units {
+		u := &st.Units[i]
+		c := g.counter(u)
+		switch {
+		case u.Status == Dead && u.Surrounded:
+			piles["Dead, surrounded (4.5: count twice)"] = append(piles["Dead, surrounded (4.5: count twice)"], u.ID)
+		case u.Status == Dead:
+			piles["Dead, "+sideName(sideOf(c))] = append(piles["Dead, "+sideName(sideOf(c))], u.ID)
+		case u.Status == Exited:
+			piles["Exited (4.4)"] = append(piles["Exited (4.4)"], u.ID)
+		case u.Status == Waiting:
+			piles["Still to enter (8.2)"] = append(piles["Still to enter (8.2)"], u.ID)
+		}
+	}
+	for _, k := range []string{"Still to enter (8.2)", "Exited (4.4)", "Dead, German", "Dead, British", "Dead, surrounded (4.5: count twice)"} {
+		if len(piles[k]) > 0 {
+			key = append(key, fmt.Sprintf("%s, %d: %s", k, len(piles[k]), strings.Join(piles[k], " ")))
+		}
+	}
 	return mapview.Render(mapview.View{
 		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sideName(side), st.T, st.PhaseTitle()),
 		Map:   r.sc.Map, Legend: Legend, Cells: cells,

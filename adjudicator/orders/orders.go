@@ -23,21 +23,62 @@ type Line struct {
 	Fields []string // Text split on spaces and tabs
 }
 
-// Keyword returns the first field upper-cased, or "".
+// Keyword returns the first field with its ASCII letters upper-cased, or "". Only ASCII
+// letters fold: "ſtatuſ" (long s) or "sıde" (dotless i) is no keyword (see [Upper]).
 func (l Line) Keyword() string {
 	if len(l.Fields) == 0 {
 		return ""
 	}
-	return strings.ToUpper(l.Fields[0])
+	return Upper(l.Fields[0])
 }
 
-// Is reports whether the line's leading fields are the given words, in any case.
+// Is reports whether the line's leading fields are the given words, in any ASCII case.
 func (l Line) Is(words ...string) bool {
 	if len(l.Fields) < len(words) {
 		return false
 	}
 	for i, w := range words {
-		if !strings.EqualFold(l.Fields[i], w) {
+		if !EqualFold(l.Fields[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Upper upper-cases the ASCII letters of s and leaves every other rune as it is. Order
+// words are compared with it rather than strings.ToUpper, whose Unicode case mapping
+// turns "ſ" (long s) into "S" and "ı" (dotless i) into "I", so that "ſtatuſ" would be
+// taken as STATUS.
+func Upper(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'a' <= c && c <= 'z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'a' <= c && c <= 'z' {
+					b[j] = c - 'a' + 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// EqualFold reports whether a and b are equal when ASCII letters are folded; unlike
+// strings.EqualFold it folds nothing else (see [Upper]).
+func EqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'a' <= x && x <= 'z' {
+			x -= 'a' - 'A'
+		}
+		if 'a' <= y && y <= 'z' {
+			y -= 'a' - 'A'
+		}
+		if x != y {
 			return false
 		}
 	}
@@ -59,8 +100,10 @@ type Ignored struct {
 	Why  string
 }
 
-// Split turns a mail's text into command lines. Quoted lines are reported as ignored; the
-// text after END or a signature separator is dropped and reported once.
+// Split turns a mail's text into command lines. Quoted lines and reply attributions
+// ("On Sun, 22 Nov 2026, Adjutant wrote:") are reported as ignored; the text after END, a
+// signature separator or a mailer's quoted original (Outlook's "-----Original
+// Message-----" or its "From: ... Sent: ..." block) is dropped and reported once.
 func Split(text string) (lines []Line, ignored []Ignored) {
 	raw := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i, s := range raw {
@@ -72,6 +115,23 @@ func Split(text string) (lines []Line, ignored []Ignored) {
 			}
 			break
 		}
+		if what := quotedOriginal(raw, i); what != "" {
+			if rest := countNonBlank(raw[i:]); rest > 0 {
+				ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: fmt.Sprintf("%s: the %d line(s) from here were not read", what, rest)})
+			}
+			break
+		}
+		if isAttribution(trimmed) {
+			// Gmail breaks a long attribution over two lines ("On Sun, 22 Nov 2026 at
+			// 10:00, Adjutant <" / "adjutant@example.org> wrote:"): its first half is the
+			// line just before, unless that line was an order.
+			if n := len(lines); n > 0 && lines[n-1].No == no-1 && attributionStart(lines[n-1].Text) {
+				ignored = append(ignored, Ignored{No: no - 1, Text: lines[n-1].Text, Why: "reply attribution: not an order"})
+				lines = lines[:n-1]
+			}
+			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: "reply attribution: not an order"})
+			continue
+		}
 		if strings.HasPrefix(trimmed, ">") {
 			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: "quoted from an earlier mail: never executed"})
 			continue
@@ -82,7 +142,7 @@ func Split(text string) (lines []Line, ignored []Ignored) {
 		if trimmed == "" {
 			continue
 		}
-		if strings.EqualFold(trimmed, "END") {
+		if EqualFold(trimmed, "END") {
 			if rest := countNonBlank(raw[i+1:]); rest > 0 {
 				ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: fmt.Sprintf("END: the %d line(s) after it were not read", rest)})
 			}

@@ -354,12 +354,13 @@ func (g *game) moveTo(u *Unit, h hex.Hex) {
 	}
 }
 
-// allowance is a combat unit's movement allowance in half MP (19.2.1, 19.2.2, 22).
+// allowance is a combat unit's movement allowance (19.2.1, 19.2.2, 22), in the
+// terrain effects table's units (1/Scale MP: road movement costs 1/2 MP, 19.3.1).
 func (g *game) allowance(side string, u *Unit) int {
 	mp := 6
 	switch {
 	case side == EN && g.st.T == 1:
-		return 16 // 22: "Entente movement allowance of all units is 8"
+		return 8 * g.sc.TEC.Scale // 22: "Entente movement allowance of all units is 8"
 	case Night(g.st.T):
 		mp = 8
 	case u.Prepare:
@@ -368,7 +369,7 @@ func (g *game) allowance(side string, u *Unit) int {
 	if u.Dis == Reforming || u.Dis == Disorganized {
 		mp /= 2
 	}
-	return 2 * mp
+	return mp * g.sc.TEC.Scale
 }
 
 // move carries out a maneuver move (19).
@@ -495,7 +496,7 @@ func (g *game) move(side string, it item) error {
 	}
 	for _, u := range us {
 		if g.used[u.ID]+cost > g.allowance(side, u) {
-			return fmt.Errorf("%s would spend %s MP, it has %s (19.2, 19.3)", u.ID, half(g.used[u.ID]+cost), half(g.allowance(side, u)))
+			return fmt.Errorf("%s would spend %s MP, it has %s (19.2, 19.3)", u.ID, g.mp(g.used[u.ID]+cost), g.mp(g.allowance(side, u)))
 		}
 	}
 	end := path[len(path)-1]
@@ -514,7 +515,7 @@ func (g *game) move(side string, it item) error {
 		}
 		g.moveTo(u, end)
 	}
-	g.event("19", []adjudicator.Side{adjudicator.Side(side)}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), half(cost))
+	g.event("19", []adjudicator.Side{adjudicator.Side(side)}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), g.mp(cost))
 	for _, h := range displaced {
 		g.displaceHQs(h)
 	}
@@ -567,11 +568,13 @@ func (g *game) displaceHQs(h hex.Hex) {
 	}
 }
 
-func half(n int) string {
-	if n%2 == 0 {
-		return fmt.Sprint(n / 2)
+// mp writes n table units as MP ("1.5").
+func (g *game) mp(n int) string {
+	sc := g.sc.TEC.Scale
+	if n%sc == 0 {
+		return fmt.Sprint(n / sc)
 	}
-	return fmt.Sprintf("%d.5", n/2)
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", float64(n)/float64(sc)), "0"), ".")
 }
 
 func (g *game) onRoad(h hex.Hex) bool {
@@ -623,10 +626,11 @@ func (g *game) prepare(side, id string) error {
 	if g.markers(side, false) >= g.sc.Prepare[side] {
 		return fmt.Errorf("all %d of your Prepare markers are in use (19.4: the counter mix is a limit)", g.sc.Prepare[side])
 	}
-	if g.used[id]+6 > g.allowance(side, u) {
-		return fmt.Errorf("%s has %s MP left; Prepare costs 3 (19.4)", id, half(g.allowance(side, u)-g.used[id]))
+	prep := 3 * g.sc.TEC.Scale // 19.4: "Preparations cost 3MP"
+	if g.used[id]+prep > g.allowance(side, u) {
+		return fmt.Errorf("%s has %s MP left; Prepare costs 3 (19.4)", id, g.mp(g.allowance(side, u)-g.used[id]))
 	}
-	g.used[id] += 6
+	g.used[id] += prep
 	g.moved[id] = true
 	u.Prepare = true
 	g.event("19.4", []adjudicator.Side{adjudicator.Side(side)}, "%s receives a Prepare marker (3 MP)", id)
@@ -649,17 +653,17 @@ func (g *game) improvise(side, id string, target hex.Hex) error {
 	if g.markers(side, true) >= g.sc.Improvised[side] {
 		return fmt.Errorf("all %d of your Improvised Attack markers are in use (19.4)", g.sc.Improvised[side])
 	}
-	cost := 2
+	cost := g.sc.TEC.Scale // 19.4.1: 1 MP against a clear hex
 	if g.sc.Map.Terrain(target) != "clear" || g.sc.Map.SideHas(h, target, "stream") {
-		cost = 4 // 19.4.1: 2 MP into non-clear terrain or across a stream
+		cost *= 2 // 19.4.1: 2 MP into non-clear terrain or across a stream
 	}
 	if g.used[id]+cost > g.allowance(side, u) {
-		return fmt.Errorf("%s has %s MP left; the marker costs %s (19.4.1)", id, half(g.allowance(side, u)-g.used[id]), half(cost))
+		return fmt.Errorf("%s has %s MP left; the marker costs %s (19.4.1)", id, g.mp(g.allowance(side, u)-g.used[id]), g.mp(cost))
 	}
 	g.used[id] += cost
 	g.moved[id] = true
 	u.Improvised = target.String()
-	g.event("19.4.1", []adjudicator.Side{adjudicator.Side(side)}, "%s receives an Improvised Attack marker pointing at %s (%s MP)", id, target, half(cost))
+	g.event("19.4.1", []adjudicator.Side{adjudicator.Side(side)}, "%s receives an Improvised Attack marker pointing at %s (%s MP)", id, target, g.mp(cost))
 	return nil
 }
 

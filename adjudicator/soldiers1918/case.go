@@ -27,7 +27,8 @@ import (
 //	german-fs N             the German infantry FS, overriding the table
 //	cancelled               US bombardments cancelled (5.2 I)
 //	visibility N            this turn's visibility (8.2), 3-16
-//	cowed HEX               a COWed marker in HEX this turn (7.3)
+//	cowed HEX               a COWed marker in HEX this turn (7.3): every unit there that
+//	                        can be COWed is (7.4); an error if none can
 //	cow-to-place N          COWed markers rolled and not yet placed (7.1, 7.2), 0-7: for
 //	                        a case that starts in IVp or Vp, waiting for a COW list
 //	option NAME             an optional rule, e.g. option york (12.5)
@@ -41,7 +42,9 @@ import (
 // when set, "visibility N" once rolled, "cowed HEX" per marker, "cow-to-place N" while
 // markers wait for a COW list (IVp, Vp), "winner us" after a
 // sudden-death exit, "penetration N" (when above 0) with "over", "option NAME" for each option, "over" when the game is over, and one
-// "unit KIND HEX N" or "carnage KIND HEX N" line per kind and hex.
+// "unit KIND HEX N" or "carnage KIND HEX N" line per kind and hex, and a "cowed-unit KIND
+// HEX N" line for the N live units of a kind and hex that are COWed (the status belongs
+// to the units, 7.4; "cowed HEX" is a hex holding any of them).
 type CaseAdapter struct {
 	Rules *Rules
 }
@@ -60,6 +63,8 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 	st := &State{T: 0, P: PhasePlots}
 	seen := map[string]bool{}
 	fsSet := false
+	type cowLine struct{ line, hex string }
+	var cowed []cowLine // applied once every unit is known
 	var errs []error
 	for _, l := range lines {
 		f := strings.Fields(l)
@@ -135,8 +140,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 				bad("cowed %q: want a hex of the map", f[1])
 				continue
 			}
-			st.COWed = append(st.COWed, h.String())
-			slices.Sort(st.COWed)
+			cowed = append(cowed, cowLine{l, h.String()})
 		case "cow-to-place":
 			if seen[word] {
 				bad("%s given twice", word)
@@ -197,6 +201,11 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 	case !strings.HasPrefix(st.P, "setup-") && st.T == 0:
 		errs = append(errs, fmt.Errorf("phase %s needs a turn from 1 to %d", st.P, LastTurn))
 	}
+	for _, c := range cowed {
+		if !st.cowHex(c.hex, sc) {
+			errs = append(errs, fmt.Errorf("%q: no unit in %s can be COWed (7.4: no marker in an empty hex; 7.5, 7.6, 12.5)", c.line, c.hex))
+		}
+	}
 	live := map[string]adjudicator.Side{}
 	for _, u := range st.Units {
 		if u.Carnage {
@@ -232,7 +241,7 @@ func (a CaseAdapter) Describe(s adjudicator.State) []string {
 	if st.Visibility > 0 {
 		out = append(out, "visibility "+strconv.Itoa(st.Visibility))
 	}
-	for _, h := range st.COWed {
+	for _, h := range st.COWedHexes() {
 		out = append(out, "cowed "+h)
 	}
 	if st.COWToPlace > 0 {
@@ -262,6 +271,9 @@ func (a CaseAdapter) Describe(s adjudicator.State) []string {
 			w = "carnage"
 		}
 		counts[stack{w, u.Kind, u.Hex}]++
+		if st.isCOWed(u) {
+			counts[stack{"cowed-unit", u.Kind, u.Hex}]++
+		}
 	}
 	for k, n := range counts {
 		out = append(out, fmt.Sprintf("%s %s %s %d", k.word, k.kind, k.hex, n))

@@ -39,7 +39,7 @@ func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) 
 	for _, src := range f.From {
 		var cands []int
 		for _, i := range st.liveIn(src.Hex, side) {
-			if u := st.Units[i]; !st.isCOWed(u, sc) && !st.hasFired(u.ID) && !taken[i] {
+			if u := st.Units[i]; !st.isCOWed(u) && !st.hasFired(u.ID) && !taken[i] {
 				cands = append(cands, i)
 			}
 		}
@@ -144,29 +144,54 @@ func (r *resolution) fire(side adjudicator.Side, f fireSpec, d dice.Source) erro
 		}
 	}
 	if len(st.liveIn(f.Target, enemy)) == 0 && len(adjacentInfantry) > 0 {
-		r.advance(side, f.Target, adjacentInfantry)
+		r.advance(side, f, adjacentInfantry)
 	}
 	return nil
 }
 
 var errEmptyTarget = fmt.Errorf("the target hex holds no enemy unit (10.2)")
 
-// advance is 10.10: every adjacent infantry unit that took part must enter the emptied
-// hex, up to the stacking limit; of any excess the first listed go.
-func (r *resolution) advance(side adjudicator.Side, target hex.Hex, units []int) {
-	in := 0
-	kinds := map[bool]int{} // US: USMC or not, never mixed (6.4)
+// advance is 10.10: "all of the adjacent participating infantry/rifle units involved in
+// that fire must enter the newly vacated hex up to the normal stacking limit. If excess
+// eligible units are on hand, the advancing player has his choice from among them."
+// Army and USMC never stack together (6.4), so when both fired from adjacent hexes one
+// kind advances: the one the FIRE line names (ADVANCE ARMY or ADVANCE USMC), else the
+// one that puts more units into the hex (the first listed of two that tie). Of any
+// excess, the first listed go.
+func (r *resolution) advance(side adjudicator.Side, f fireSpec, units []int) {
+	limit := r.st.stackLimit(side)
+	var army, usmc []int
 	for _, i := range units {
-		u := &r.st.Units[i]
-		marine := u.Kind == KindUSMC
-		if in == r.st.stackLimit(side) || (side == US && kinds[!marine] > 0) {
-			continue
+		if r.st.Units[i].Kind == KindUSMC {
+			usmc = append(usmc, i)
+		} else {
+			army = append(army, i)
 		}
-		u.Hex = target.String()
-		kinds[marine]++
-		in++
 	}
-	r.event("10.10", "Advance after combat: %d infantry unit(s) must enter %s.", in, target)
+	enter, why := units, ""
+	if side == US && len(army) > 0 && len(usmc) > 0 {
+		nArmy, nUSMC := min(len(army), limit), min(len(usmc), limit)
+		switch {
+		case f.Advance == KindUSArmy:
+			enter, why = army, "US Army platoons, as ordered (ADVANCE ARMY); Army and USMC never stack together (6.4)"
+		case f.Advance == KindUSMC:
+			enter, why = usmc, "USMC platoons, as ordered (ADVANCE USMC); Army and USMC never stack together (6.4)"
+		case nArmy > nUSMC || (nArmy == nUSMC && r.st.Units[units[0]].Kind != KindUSMC):
+			enter, why = army, "US Army platoons, by default: the kind that fills the hex most, the first listed of two that tie (ADVANCE USMC on the FIRE line chooses the Marines); Army and USMC never stack together (6.4)"
+		default:
+			enter, why = usmc, "USMC platoons, by default: the kind that fills the hex most, the first listed of two that tie (ADVANCE ARMY on the FIRE line chooses the Army); Army and USMC never stack together (6.4)"
+		}
+	} else if side == US && f.Advance != "" && ((f.Advance == KindUSMC) != (len(usmc) > 0)) {
+		why = fmt.Sprintf("ADVANCE %s names a kind that has no adjacent platoon in this fire, so those that fired advance", kindWord[f.Advance])
+	}
+	enter = enter[:min(len(enter), limit)]
+	for _, i := range enter {
+		r.st.Units[i].Hex = f.Target.String()
+	}
+	if why != "" {
+		why = ": " + why
+	}
+	r.event("10.10", "Advance after combat: %d infantry unit(s) must enter %s%s.", len(enter), f.Target, why)
 }
 
 // firePhase resolves Phase VIII (German) or IX (US): each FIRE line in the order written.

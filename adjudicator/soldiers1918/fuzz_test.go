@@ -23,6 +23,9 @@ func FuzzCheck(f *testing.F) {
 		"PLACE 1000 4 ARMY\nPLACE 1100 3 ARMY 1 YORK",
 		"MOVE 2301-2302\nFIRE 2305",
 		"PLOT TURN 7 4300x3\nPLOT 9999x99",
+		"OVERSTACK CARNAGE\nOVERSTACK 2305 1 ARMY TO 2306\nOVERSTACK 2307 INF MOVE",
+		"OVERSTACK 2305 2 USMC CARNAGE\nOVERSTACK MOVE",
+		"FIRE 2510 FROM 2511 2509 ADVANCE USMC",
 	} {
 		f.Add(s, true)
 		f.Add(s, false)
@@ -46,7 +49,7 @@ func FuzzCheck(f *testing.F) {
 		states = append(states, st)
 	}
 	for _, s := range []string{"MOVE 2300-2301-2401", "MOVE 4 ARMY 2300-2301", "MOVE 2 ARMY 2319-EXIT", "MOVE USMC 3000-3001-3002-3003",
-		"FIRE 2302 FROM 2300 2 ARMY 2300 YORK", "FIRE 2300 FROM 2302 2401 HMG", "MOVE 2302-2303\nMOVE 2302-2303", "FIRE 2302 FROM 2300\nFIRE 2302 FROM 3000"} {
+		"FIRE 2302 FROM 2300 2 ARMY 2300 YORK ADVANCE ARMY", "FIRE 2300 FROM 2302 2401 HMG", "MOVE 2302-2303\nMOVE 2302-2303", "FIRE 2302 FROM 2300\nFIRE 2302 FROM 3000"} {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
@@ -65,8 +68,16 @@ func FuzzCheck(f *testing.F) {
 func checkOne(t *testing.T, rules *soldiers1918.Rules, st adjudicator.State, side adjudicator.Side, lines []orders.Line, text string) {
 	{
 		checked := rules.Check(st, side, lines, nil)
-		if len(checked) != len(lines) {
-			t.Fatalf("%d lines, %d verdicts for %q", len(lines), len(checked), text)
+		// One verdict a line; a line may carry further refusals (a placement's totals).
+		first := map[int]bool{}
+		for _, c := range checked {
+			if first[c.Line.No] && c.OK {
+				t.Fatalf("line %d has a second verdict that is not a refusal, for %q", c.Line.No, text)
+			}
+			first[c.Line.No] = true
+		}
+		if len(first) != len(lines) {
+			t.Fatalf("%d lines, %d lines with a verdict for %q", len(lines), len(first), text)
 		}
 		for _, c := range checked {
 			if !c.OK && c.Reason == "" {
@@ -107,7 +118,7 @@ func FuzzResolve(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, p uint8, rolls []byte) {
 		phase := phases[int(p)%len(phases)]
 		st, err := soldiers1918.CaseAdapter{Rules: rules}.State([]string{
-			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2303",
+			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2303", "unit de-inf 2303",
 			"unit us-army 2300 3", "unit york 2300", "unit usmc 3000 4", "unit us-army 2319 2", "unit us-army 2400 4",
 			"unit de-inf 2302 2", "unit de-hmg 2401 1", "unit de-inf 1911 1", "carnage de-inf 2301",
 		})

@@ -19,6 +19,11 @@ import (
 //	CANCEL BOMBARDMENT              US: attempt to cancel at the next Phase I (5.2 I)
 //	SETUP DEFAULT                   the scenario's deployment (3.5, 3.6)
 //	PLACE 3801 2 INF 1 HMG          placement lines (3.5, 3.6)
+//	COW 2303 4802                   standing Chaos of War priority list (7.4)
+//	MOVE 2 ARMY 2300-2301-EXIT      movement (9.0, 4.1)
+//	FIRE 2305 FROM 2304 2 INF 2306  fire (10.0); ADVANCE ARMY|USMC at the end (10.10)
+//	OVERSTACK CARNAGE               the offended player's standing choice (6.2); also
+//	OVERSTACK 2305 1 ARMY TO 2306   per hex: which units leave, TO a hex, CARNAGE or MOVE
 
 // block is one parsed order block: a keyword line and its continuation lines.
 type block struct {
@@ -32,6 +37,7 @@ type block struct {
 	hexes []hex.Hex // COW priority list
 	move  moveSpec
 	fire  fireSpec
+	over  overSpec
 	err   error // why the block cannot be read
 	rule  string
 }
@@ -66,10 +72,13 @@ func (m moveSpec) String() string {
 	return b.String()
 }
 
-// fireSpec is one FIRE line: the target hex and the firing units by hex (10.3).
+// fireSpec is one FIRE line: the target hex and the firing units by hex (10.3), and the
+// kind that advances after combat (10.10) when Army and USMC both fired from adjacent
+// hexes (KindUSArmy or KindUSMC; "" for the default, the kind that fills the hex most).
 type fireSpec struct {
-	Target hex.Hex
-	From   []fireSource
+	Target  hex.Hex
+	From    []fireSource
+	Advance string
 }
 
 // fireSource is the units of one hex that fire: all that can (Count 0, Kind ""), all of
@@ -93,12 +102,121 @@ func (f fireSpec) String() string {
 			b.WriteString(" " + kindWord[s.Kind])
 		}
 	}
+	if f.Advance != "" {
+		b.WriteString(" ADVANCE " + kindWord[f.Advance])
+	}
 	return b.String()
+}
+
+// overSpec is one OVERSTACK line (6.2: "It's always the offended player's choice of
+// solution"): the standing choice for every over-stacked hex of the opponent (Hex zero:
+// OVERSTACK CARNAGE or OVERSTACK MOVE), or one for a hex: which of the opponent's units
+// there leave (Count of Kind; 0 and "" as many as the limit needs, latest arrivals first)
+// and how (Carnage, else To, else the nearest legal hex).
+type overSpec struct {
+	Hex     hex.Hex
+	Count   int
+	Kind    string
+	Carnage bool
+	To      hex.Hex
+}
+
+func (o overSpec) general() bool { return o.Hex == (hex.Hex{}) }
+
+// String is the canonical form: "OVERSTACK CARNAGE", "OVERSTACK 2305 1 ARMY TO 2306".
+func (o overSpec) String() string {
+	if o.general() {
+		if o.Carnage {
+			return "OVERSTACK CARNAGE"
+		}
+		return "OVERSTACK MOVE"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "OVERSTACK %s", o.Hex)
+	if o.Count > 0 {
+		fmt.Fprintf(&b, " %d", o.Count)
+	}
+	if o.Kind != "" {
+		b.WriteString(" " + kindWord[o.Kind])
+	}
+	switch {
+	case o.Carnage:
+		b.WriteString(" CARNAGE")
+	case o.To != (hex.Hex{}):
+		fmt.Fprintf(&b, " TO %s", o.To)
+	default:
+		b.WriteString(" MOVE")
+	}
+	return b.String()
+}
+
+// parseOverstack reads "CARNAGE", "MOVE", or "<hex> [count] [kind] (TO <hex> | CARNAGE |
+// MOVE)".
+func parseOverstack(fields []string) (overSpec, error) {
+	var o overSpec
+	usage := fmt.Errorf("expected OVERSTACK CARNAGE, OVERSTACK MOVE, or OVERSTACK <hex> [count] [kind] TO <hex> (or CARNAGE, or MOVE), e.g. OVERSTACK 2305 1 ARMY TO 2306")
+	if len(fields) == 1 {
+		switch orders.Upper(fields[0]) {
+		case "CARNAGE":
+			o.Carnage = true
+			return o, nil
+		case "MOVE":
+			return o, nil
+		}
+	}
+	if len(fields) < 2 {
+		return o, usage
+	}
+	h, err := hex.Parse(fields[0])
+	if err != nil {
+		return o, fmt.Errorf("%v; %v", err, usage)
+	}
+	o.Hex = h
+	rest := fields[1:]
+	switch last := orders.Upper(rest[len(rest)-1]); {
+	case last == "CARNAGE":
+		o.Carnage, rest = true, rest[:len(rest)-1]
+	case last == "MOVE":
+		rest = rest[:len(rest)-1]
+	case len(rest) >= 2 && orders.EqualFold(rest[len(rest)-2], "TO"):
+		to, err := hex.Parse(rest[len(rest)-1])
+		if err != nil {
+			return o, fmt.Errorf("TO %s: %v", rest[len(rest)-1], err)
+		}
+		if to == h {
+			return o, fmt.Errorf("TO %s: the units leave %s, so they go to another hex", to, h)
+		}
+		o.To, rest = to, rest[:len(rest)-2]
+	default:
+		return o, usage
+	}
+	var ok bool
+	if o.Count, o.Kind, ok = parseCountKind(rest); !ok {
+		return o, usage
+	}
+	return o, nil
+}
+
+// parseCountKind reads the "[count] [kind]" that picks units in MOVE and OVERSTACK
+// ("2 ARMY", "USMC", "3", or nothing).
+func parseCountKind(fields []string) (count int, kind string, ok bool) {
+	for _, f := range fields {
+		if n, err := orders.ParseCount(f); err == nil && count == 0 && kind == "" {
+			count = n
+			continue
+		}
+		k, known := placeKinds[orders.Upper(f)]
+		if !known || kind != "" {
+			return 0, "", false
+		}
+		kind = k
+	}
+	return count, kind, true
 }
 
 // parseHexList reads "2301 2302, 2403" or "NONE".
 func parseHexList(fields []string) (none bool, hexes []hex.Hex, err error) {
-	if len(fields) == 1 && strings.EqualFold(fields[0], "NONE") {
+	if len(fields) == 1 && orders.EqualFold(fields[0], "NONE") {
 		return true, nil, nil
 	}
 	for _, f := range strings.FieldsFunc(strings.Join(fields, " "), func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -122,19 +240,12 @@ func parseMove(fields []string) (moveSpec, error) {
 		return m, usage
 	}
 	path := fields[len(fields)-1]
-	for _, f := range fields[:len(fields)-1] {
-		if n, err := orders.ParseCount(f); err == nil && m.Count == 0 && m.Kind == "" {
-			m.Count = n
-			continue
-		}
-		kind, ok := placeKinds[strings.ToUpper(f)]
-		if !ok || m.Kind != "" {
-			return m, usage
-		}
-		m.Kind = kind
+	var ok bool
+	if m.Count, m.Kind, ok = parseCountKind(fields[:len(fields)-1]); !ok {
+		return m, usage
 	}
 	steps := strings.Split(path, "-")
-	if strings.EqualFold(steps[len(steps)-1], "EXIT") {
+	if orders.EqualFold(steps[len(steps)-1], "EXIT") {
 		m.Exit, steps = true, steps[:len(steps)-1]
 	}
 	for _, st := range steps {
@@ -153,8 +264,8 @@ func parseMove(fields []string) (moveSpec, error) {
 // parseFire reads "<target> FROM <hex> [count] [kind] <hex> ...".
 func parseFire(fields []string) (fireSpec, error) {
 	var f fireSpec
-	usage := fmt.Errorf("expected FIRE <target hex> FROM <hex> [count kind] ..., e.g. FIRE 2305 FROM 2304 2306, or FIRE NONE")
-	if len(fields) < 3 || !strings.EqualFold(fields[1], "FROM") {
+	usage := fmt.Errorf("expected FIRE <target hex> FROM <hex> [count kind] ... [ADVANCE ARMY|USMC], e.g. FIRE 2305 FROM 2304 2306, or FIRE NONE")
+	if len(fields) < 3 || !orders.EqualFold(fields[1], "FROM") {
 		return f, usage
 	}
 	t, err := hex.Parse(fields[0])
@@ -162,7 +273,19 @@ func parseFire(fields []string) (fireSpec, error) {
 		return f, fmt.Errorf("target: %v", err)
 	}
 	f.Target = t
-	for _, tok := range fields[2:] {
+	from := fields[2:]
+	if n := len(from); n >= 2 && orders.EqualFold(from[n-2], "ADVANCE") {
+		switch orders.Upper(from[n-1]) {
+		case "ARMY", "YORK":
+			f.Advance = KindUSArmy
+		case "USMC", "MARINES":
+			f.Advance = KindUSMC
+		default:
+			return f, fmt.Errorf("ADVANCE %s: expected ADVANCE ARMY or ADVANCE USMC, the kind that advances after combat (10.10, 6.4)", from[n-1])
+		}
+		from = from[:n-2]
+	}
+	for _, tok := range from {
 		if h, err := hex.Parse(tok); err == nil {
 			f.From = append(f.From, fireSource{Hex: h})
 			continue
@@ -175,7 +298,7 @@ func parseFire(fields []string) (fireSpec, error) {
 			src.Count = n
 			continue
 		}
-		kind, ok := placeKinds[strings.ToUpper(tok)]
+		kind, ok := placeKinds[orders.Upper(tok)]
 		if !ok || src.Kind != "" {
 			return f, fmt.Errorf("%q: after a hex, expected a count and/or a unit kind (INF, HMG, ARMY, USMC, YORK)", tok)
 		}
@@ -204,11 +327,11 @@ func parseBlocks(lines []orders.Line) []block {
 			b.kind, b.rule = "plot", "3.2"
 			args := l.Fields[1:]
 			switch {
-			case len(args) == 1 && strings.EqualFold(args[0], "COMPLETE"):
+			case len(args) == 1 && orders.EqualFold(args[0], "COMPLETE"):
 				b.kind = "complete"
 				out = append(out, b)
 				continue
-			case len(args) >= 2 && strings.EqualFold(args[0], "TURN"):
+			case len(args) >= 2 && orders.EqualFold(args[0], "TURN"):
 				n, err := strconv.Atoi(args[1])
 				if err != nil || n < 1 || n > 6 {
 					b.err = fmt.Errorf("expected PLOT TURN n with n from 1 to 6, got %q", args[1])
@@ -225,7 +348,7 @@ func parseBlocks(lines []orders.Line) []block {
 			if b.err != nil {
 				break
 			}
-			if strings.EqualFold(strings.TrimSpace(rest), "NONE") {
+			if orders.EqualFold(strings.TrimSpace(rest), "NONE") {
 				b.none = true
 				break
 			}
@@ -264,9 +387,7 @@ func parseBlocks(lines []orders.Line) []block {
 			b.fire, b.err = parseFire(l.Fields[1:])
 		case kw == "OVERSTACK":
 			b.kind, b.rule = "overstack", "6.2"
-			if len(l.Fields) != 2 || (!strings.EqualFold(l.Fields[1], "CARNAGE") && !strings.EqualFold(l.Fields[1], "MOVE")) {
-				b.err = fmt.Errorf("expected OVERSTACK CARNAGE or OVERSTACK MOVE")
-			}
+			b.over, b.err = parseOverstack(l.Fields[1:])
 		default:
 			b.kind, b.rule = "unknown", "5.2"
 			b.err = fmt.Errorf("unknown order %q: expected PLOT, CANCEL BOMBARDMENT, SETUP DEFAULT, PLACE, COW, MOVE, FIRE or OVERSTACK (send HELP for examples)", l.Fields[0])
@@ -312,7 +433,7 @@ func parsePlace(l orders.Line) ([]Placement, error) {
 		if err != nil {
 			return nil, err
 		}
-		kind, ok := placeKinds[strings.ToUpper(l.Fields[i+1])]
+		kind, ok := placeKinds[orders.Upper(l.Fields[i+1])]
 		if !ok {
 			return nil, fmt.Errorf("unit kind %q: expected INF or HMG (German), ARMY, USMC or YORK (US)", l.Fields[i+1])
 		}

@@ -111,11 +111,34 @@ func mvHeader(v MapView) string {
 	if phase == "" {
 		phase = "-"
 	}
-	head := "Soldiers map -- " + turn + ", " + vis + ", phase "
-	if room := mvWidth - len(head); len([]rune(phase)) > room {
-		phase = string([]rune(phase)[:room-3]) + "..."
+	return mvWrap("Soldiers map -- "+turn+", "+vis+", phase "+phase, "    ")
+}
+
+// mvWrap breaks text into lines of at most mvWidth characters at spaces, the following
+// lines indented; a word longer than a line is cut into pieces, never lost.
+func mvWrap(text, indent string) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		for {
+			switch {
+			case line == "" && len(lines) == 0:
+				line = w
+			case line == "":
+				line = indent + w
+			case len(line)+1+len(w) <= mvWidth:
+				line += " " + w
+			default:
+				lines, line = append(lines, line), ""
+				continue
+			}
+			break
+		}
+		for len(line) > mvWidth {
+			lines, line = append(lines, line[:mvWidth]), indent+line[mvWidth:]
+		}
 	}
-	return head + phase
+	return strings.Join(append(lines, line), "\n")
 }
 
 // mvStrip draws columns first..last and reports whether a cell overflowed.

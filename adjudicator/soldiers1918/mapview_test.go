@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 )
@@ -153,7 +154,7 @@ func TestMapRenderLayout(t *testing.T) {
 		if strings.Join(strips, "\n") != strings.Join(want, "\n") {
 			t.Errorf("strips:\n%s\nwant:\n%s", strings.Join(strips, "\n"), strings.Join(want, "\n"))
 		}
-		head := strings.SplitN(out, "\n", 2)[0]
+		head := strings.SplitN(out, "\n\n", 2)[0]
 		if !strings.HasPrefix(head, "Soldiers map -- ") || !strings.Contains(head, "phase") || !strings.Contains(head, "visibility") {
 			t.Errorf("header %q lacks turn, phase or visibility", head)
 		}
@@ -183,13 +184,15 @@ func TestMapRenderHeader(t *testing.T) {
 	}{
 		{soldiers1918.MapView{Turn: 2, Phase: "VII US Movement", Visibility: 11},
 			"Soldiers map -- turn 2, visibility 11, phase VII US Movement"},
+		// Too long for one line: wrapped at a space, never cut (issue 8: the header
+		// was cut to "phase Turn 1, Phase ...").
 		{soldiers1918.MapView{Turn: 3, Phase: "I US Bombardment Execution"},
-			"Soldiers map -- turn 3, visibility not yet determined, phase I US Bombardment Execution"[:75] + "..."},
+			"Soldiers map -- turn 3, visibility not yet determined, phase I US Bombardment\n    Execution"},
 		{soldiers1918.MapView{Phase: "German set-up"},
 			"Soldiers map -- set-up, visibility not yet determined, phase German set-up"},
 	} {
 		out := soldiers1918.RenderMap(s, tc.v)
-		if head := strings.SplitN(out, "\n", 2)[0]; head != tc.want {
+		if head := strings.SplitN(out, "\n\n", 2)[0]; head != tc.want {
 			t.Errorf("header = %q, want %q", head, tc.want)
 		}
 	}
@@ -269,4 +272,80 @@ func BenchmarkRenderMap(b *testing.B) {
 	for b.Loop() {
 		soldiers1918.RenderMap(s, v)
 	}
+}
+
+// TestMapEveryLineWithin78 renders crowded states, through Rules.Map in every phase
+// and for both sides, and a view with everything at once in every hex: no line may be
+// longer than 78 characters (DESIGN.md, "Text maps"), the header gives the whole
+// phase title, never cut, and the legend is whole (issue 8).
+func TestMapEveryLineWithin78(t *testing.T) {
+	a := caseAdapter(t)
+	s := a.Rules.Scenario()
+	var us, de, mixed []string
+	for n, h := range s.Hexes() {
+		id := h.String()
+		us = append(us, "unit york "+id, "unit us-army "+id+" 3", "carnage de-inf "+id+" 12", "carnage de-hmg "+id+" 9", "cowed "+id)
+		de = append(de, "unit de-inf "+id+" 3", "unit de-hmg "+id, "carnage us-army "+id+" 99", "carnage usmc "+id+" 12")
+		if !s.Hex(h).Has(soldiers1918.Bunker) { // 7.5: never COWed in a bunker
+			de = append(de, "cowed "+id)
+		}
+		if n%2 == 0 {
+			mixed = append(mixed, "unit usmc "+id+" 4", "carnage de-inf "+id+" 10", "carnage york "+id)
+		} else {
+			mixed = append(mixed, "unit de-hmg "+id+" 4", "carnage usmc "+id+" 4")
+		}
+	}
+	legend := []string{
+		"Legend (defence strength in brackets)",
+		"Units    3g German infantry    1h German HMG",
+		"Markers  !  COWed    *2 bombardment markers    x3 carnage",
+	}
+	check := func(name, out, title string) {
+		t.Helper()
+		for i, l := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(l); n > 78 {
+				t.Errorf("%s: line %d is %d characters, over 78: %q", name, i+1, n, l)
+			}
+		}
+		head := strings.Join(strings.Fields(strings.SplitN(out, "\n\n", 2)[0]), " ")
+		if !strings.Contains(head, "phase "+strings.Join(strings.Fields(title), " ")) || strings.Contains(head, "...") || strings.Contains(head, "phase Phase") {
+			t.Errorf("%s: header %q does not give the phase %q whole", name, head, title)
+		}
+		want := legend
+		if strings.Contains(out, "\n+ column ") {
+			want = append(want, "         A cell ending in + is spelt out under its strip.")
+		}
+		for _, l := range want {
+			if !strings.Contains(out, "\n"+l+"\n") {
+				t.Errorf("%s: legend lacks the line %q", name, l)
+			}
+		}
+	}
+	phases := map[string]int{"setup-plots": 0, "setup-german": 0, "setup-us": 0, "over": 6}
+	for _, p := range []string{"I", "II", "III", "IV", "IVp", "V", "Vp", "VI", "VII", "VIII", "IX", "X", "XI"} {
+		phases[p] = 6
+	}
+	for name, units := range map[string][]string{"us": us, "de": de, "mixed": mixed} {
+		built, err := a.State(append([]string{"turn 6", "phase VII", "quality 6", "visibility 16", "option york"}, units...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := built.(*soldiers1918.State)
+		for phase, turn := range phases {
+			st.T, st.P, st.COWToPlace = turn, phase, 7
+			title := strings.TrimPrefix(st.PhaseTitle(), "Turn 6, Phase ")
+			for _, side := range []adjudicator.Side{"us", "de"} {
+				check(name+" "+phase+" "+string(side), a.Rules.Map(st, side), title)
+			}
+		}
+	}
+	// Everything at once in every hex, which no state holds (live units of both sides
+	// never share a hex, 9.6), with a long phase name.
+	v := soldiers1918.MapView{Turn: 6, Phase: strings.Repeat("VIII: German Fire (5.2 VIII, 10.0) ", 4), Visibility: 16,
+		Stacks: map[hex.Hex]soldiers1918.Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
+	for _, h := range s.Hexes() {
+		v.Stacks[h] = soldiers1918.Stack{DeInf: 4, DeHMG: 4, USArmy: 4, USMC: 4, York: true}
+		v.Carnage[h], v.COWed[h], v.Bombardment[h] = 156, true, 12
+	}
+	check("everything", soldiers1918.RenderMap(s, v), v.Phase)
 }

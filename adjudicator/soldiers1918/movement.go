@@ -2,6 +2,7 @@ package soldiers1918
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
@@ -41,7 +42,7 @@ func (st *State) pickUnits(cands []int, count int, kind, at, verb string) ([]int
 func (st *State) moveUnits(side adjudicator.Side, m moveSpec, sc *Scenario, moved map[int]bool) ([]int, error) {
 	var cands []int
 	for _, i := range st.liveIn(m.Path[0], side) {
-		if !st.isCOWed(st.Units[i], sc) && !moved[i] {
+		if !st.isCOWed(st.Units[i]) && !moved[i] {
 			cands = append(cands, i)
 		}
 	}
@@ -57,7 +58,9 @@ type moveResult struct {
 
 // move carries out one MOVE line (9.1-9.7). With d nil it only checks the move, as if
 // every Chaos of War check passed: the order check runs it so, on a copy of the state.
-func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (moveResult, error) {
+// Units that end the move in a COWed hex are COWed there (7.4); when a 7.4 check stops
+// the stack, the units that can never be COWed (York with 12.5, 7.6) go on.
+func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (res moveResult, err error) {
 	st, sc := r.st, r.rules.sc
 	units, err := st.moveUnits(side, m, sc, r.moved)
 	if err != nil {
@@ -74,17 +77,28 @@ func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (mov
 	if side == DE {
 		enemy = US
 	}
-	ma := 1 << 30
-	for _, i := range units {
-		ma = min(ma, sc.Movement[st.Units[i].Kind].N)
+	defer func() {
+		// 7.4: "If a moving unit or stack stops its move in a COWed hex, it automatically
+		// becomes COWed there for the rest of the game turn", wherever the move ended.
+		if res.steps > 0 && !res.exited {
+			r.stopIn(units, res.reached, d != nil)
+		}
+	}()
+	slowest := func(units []int) int {
+		ma := 1 << 30
+		for _, i := range units {
+			ma = min(ma, sc.Movement[st.Units[i].Kind].N)
+		}
+		return ma
 	}
+	ma := slowest(units)
 	moving := map[int]bool{}
 	for _, i := range units {
 		moving[i] = true
 	}
 	spent := 0
 	at := m.Path[0]
-	res := moveResult{reached: at}
+	res = moveResult{reached: at}
 	for n, next := range m.Path[1:] {
 		if !sc.Grid.Adjacent(at, next) {
 			return res, fmt.Errorf("%s is not next to %s (9.1)", next, at)
@@ -111,7 +125,23 @@ func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (mov
 		}
 		at, res.reached, res.steps = next, next, n+1
 		if d != nil && st.hasCOW(next.String()) && (n+2 < len(m.Path) || m.Exit) && r.cowCheck(units, next, d) {
-			return res, nil
+			// 7.4 stops the units that can be COWed; 7.5, 7.6 and 12.5 supersede 7.4 for
+			// the others, which go on along the ordered path.
+			var goOn, stopped []int
+			for _, i := range units {
+				if st.cowImmune(st.Units[i], sc) {
+					goOn = append(goOn, i)
+				} else {
+					st.cowUnit(i, sc)
+					delete(moving, i)
+					stopped = append(stopped, i)
+				}
+			}
+			if len(goOn) == 0 {
+				return res, nil
+			}
+			r.event("12.5, 7.6", "%s COWed in %s; %s never becomes COWed (7.6 supersedes 7.4): it goes on along its path alone.", unitNames(st, stopped), next, unitNames(st, goOn))
+			units, ma = goOn, slowest(goOn)
 		}
 	}
 	if m.Exit {
@@ -134,6 +164,45 @@ func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (mov
 		res.exited = true
 	}
 	return res, nil
+}
+
+// stopIn is the end of a move in h: in a hex holding COWed units, the moving units that
+// can be COWed are, for the rest of the turn (7.4; 7.5, 7.6, 12.5 supersede it).
+func (r *resolution) stopIn(units []int, h hex.Hex, report bool) {
+	if !r.st.hasCOW(h.String()) {
+		return
+	}
+	var cowed []int
+	for _, i := range units {
+		if !r.st.isCOWed(r.st.Units[i]) && r.st.cowUnit(i, r.rules.sc) {
+			cowed = append(cowed, i)
+		}
+	}
+	if report && len(cowed) > 0 {
+		r.event("7.4", "%s stops in the COWed hex %s and is COWed for the rest of the turn.", unitNames(r.st, cowed), h)
+	}
+}
+
+// unitNames names units for an event: "US Army platoon", "2 US Army platoons and
+// Sergeant York's platoon".
+func unitNames(st *State, units []int) string {
+	counts := map[string]int{}
+	for _, i := range units {
+		counts[st.Units[i].Kind]++
+	}
+	var parts []string
+	for _, k := range kindOrder {
+		switch n := counts[k]; {
+		case n == 1:
+			parts = append(parts, kindName[k])
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", n, kindName[k]))
+		}
+	}
+	if len(parts) > 1 {
+		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	return strings.Join(parts, "")
 }
 
 // crowded reports carnage or friendly units, other than the moving ones, in h (9.4).
@@ -219,13 +288,6 @@ func (r *resolution) movement(side adjudicator.Side, inputs []adjudicator.Order,
 	if moved == 0 {
 		r.event("9.2", "The %s player moves no units.", name)
 	}
-	// Units that ended their move in a COWed hex are COWed there (7.4): nothing to do,
-	// COWed-ness follows from the hex; say so for the units concerned.
-	for i, u := range r.st.Units {
-		if start[i] != u.Hex && r.st.isCOWed(u, r.rules.sc) {
-			r.event("7.4", "%s stops in the COWed hex %s and is COWed for the rest of the turn.", kindName[u.Kind], u.Hex)
-		}
-	}
 	if side == US {
 		r.esprit(start, exempt)
 	}
@@ -233,11 +295,15 @@ func (r *resolution) movement(side adjudicator.Side, inputs []adjudicator.Order,
 	if side == DE {
 		offended = US
 	}
-	carnage := false
-	if o, ok := orderByKey(inputs, offended, keyOverstack); ok && o.Text == "OVERSTACK CARNAGE" {
-		carnage = true
+	var choice []overSpec
+	if o, ok := orderByKey(inputs, offended, keyOverstack); ok {
+		for _, b := range parseCanonical(o.Text) {
+			if b.err == nil {
+				choice = append(choice, b.over)
+			}
+		}
 	}
-	r.correctStacking(side, carnage)
+	r.correctStacking(side, choice)
 	r.st.P = next
 	return nil
 }

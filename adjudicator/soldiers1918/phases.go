@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
@@ -86,12 +87,11 @@ func (r *resolution) placeCOW(side adjudicator.Side, o adjudicator.Order) {
 				r.event("7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
 				continue
 			}
-			r.st.COWed = append(r.st.COWed, id)
+			r.st.cowHex(id, r.rules.sc)
 			placed++
 			r.event("7.3, 7.4", "COWed marker placed in %s: its units may neither move nor fire for the rest of the turn.", h)
 		}
 	}
-	sort.Strings(r.st.COWed)
 	if left := r.st.COWToPlace - placed; left > 0 {
 		r.event("7.4", "%d COWed marker(s) left unplaced: the priority list named no further hex with units that can be COWed.", left)
 	}
@@ -119,8 +119,8 @@ func (r *resolution) visibility() {
 
 // removeCOW is Phase XI (7.7); then the turn ends, or the game (4.2).
 func (r *resolution) removeCOW() {
-	if len(r.st.COWed) > 0 {
-		r.event("7.7", "All COWed markers are removed (%d).", len(r.st.COWed))
+	if n := len(r.st.COWedHexes()); n > 0 {
+		r.event("7.7", "All COWed markers are removed (%d).", n)
 	}
 	r.st.COWed = nil
 	r.st.Visibility = 0
@@ -211,31 +211,116 @@ func stackOver(st *State, side adjudicator.Side, units []int) int {
 	return max(army+usmc-4, 0)
 }
 
-// correctStacking is 6.1/6.2 at the end of a phase: over-stacked units are moved to the
-// nearest legal hex, or converted to carnage when the offended player's standing
-// OVERSTACK order says so. The units that moved last go first.
-func (r *resolution) correctStacking(side adjudicator.Side, carnage bool) {
-	for _, id := range r.st.overStacked(side) {
-		units := r.st.stacks(side)[id]
-		for n := stackOver(r.st, side, units); n > 0; n-- {
-			units = r.st.stacks(side)[id]
-			i := excessUnit(r.st, side, units, r.arrivals)
-			u := &r.st.Units[i]
-			if carnage {
-				u.Carnage = true
-				r.event("6.2", "%s in %s is over the stacking limit and becomes carnage, as the offended player chose.", kindName[u.Kind], id)
-				continue
-			}
-			dest, ok := r.nearestRoom(side, id, u.Kind)
-			if !ok {
-				u.Carnage = true
-				r.event("6.2", "%s in %s is over the stacking limit and has no legal hex to go to: it becomes carnage.", kindName[u.Kind], id)
-				continue
-			}
-			u.Hex = dest
-			r.event("6.2", "%s in %s is over the stacking limit and moves to the nearest legal hex, %s.", kindName[u.Kind], id, dest)
+// correctStacking is 6.1/6.2 at the end of a phase, "in such a way as to satisfy the
+// offended player ... (It's always the offended player's choice of solution)": his
+// OVERSTACK lines for a hex say which units leave it and how, in the order written; the
+// rest of the excess goes by his standing choice (OVERSTACK CARNAGE, or by default the
+// nearest legal hex, the lowest-numbered of several), the units that moved last first.
+// A COWed unit stays COWed wherever it goes (7.4: "for the rest of the game turn").
+func (r *resolution) correctStacking(side adjudicator.Side, choice []overSpec) {
+	general := overSpec{}
+	for _, o := range choice {
+		if o.general() {
+			general = o
 		}
 	}
+	over := func(id string) bool { return stackOver(r.st, side, r.st.stacks(side)[id]) > 0 }
+	for _, id := range r.st.overStacked(side) {
+		for _, o := range choice {
+			if o.general() || o.Hex.String() != id {
+				continue
+			}
+			for taken := 0; over(id) && (o.Count == 0 || taken < o.Count); {
+				leave := r.orderedExcess(side, id, o, taken)
+				if len(leave) == 0 {
+					if taken == 0 {
+						r.event("6.2", "The offended player's order %s names no units in %s whose leaving lessens the over-stack: his standing choice applies.", o, id)
+					}
+					break
+				}
+				for _, i := range leave {
+					r.removeExcess(side, i, id, o, fmt.Sprintf("as the offended player ordered (%s)", o))
+				}
+				taken += len(leave)
+			}
+		}
+		for over(id) {
+			i := excessUnit(r.st, side, r.st.stacks(side)[id], r.arrivals)
+			why := "by default: the offended player has no order for this hex (OVERSTACK, 6.2)"
+			if general.Carnage {
+				why = "as the offended player chose (standing order OVERSTACK CARNAGE)"
+			}
+			r.removeExcess(side, i, id, general, why)
+		}
+	}
+}
+
+// orderedExcess picks the units an OVERSTACK line for hex id takes next, taken of them
+// taken already: of its kind (ARMY takes Sergeant York's platoon too unless a count is
+// given, as in MOVE), the last to arrive first, the fewest whose leaving lessens the
+// over-stack (in a mixed US stack that may be every unit of the kind named, 6.4), never
+// more than the line's count. None when the line cannot lessen it.
+func (r *resolution) orderedExcess(side adjudicator.Side, id string, o overSpec, taken int) []int {
+	units := r.st.stacks(side)[id]
+	var cands []int
+	for _, i := range units {
+		k := r.st.Units[i].Kind
+		if o.Kind == "" || k == o.Kind || (o.Kind == KindUSArmy && k == KindYork && o.Count == 0) {
+			cands = append(cands, i)
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool {
+		x, y := cands[a], cands[b]
+		if r.arrivals[x] != r.arrivals[y] {
+			return r.arrivals[x] > r.arrivals[y]
+		}
+		return x > y
+	})
+	if o.Count > 0 {
+		cands = cands[:min(len(cands), o.Count-taken)]
+	}
+	now := stackOver(r.st, side, units)
+	for n := 1; n <= len(cands); n++ {
+		rest := slices.DeleteFunc(slices.Clone(units), func(j int) bool { return slices.Contains(cands[:n], j) })
+		if stackOver(r.st, side, rest) < now {
+			return cands[:n]
+		}
+	}
+	return nil
+}
+
+// removeExcess takes unit i out of the over-stacked hex from, as o says: carnage, the
+// hex o names if it is one of the nearest legal hexes, or the nearest legal hex (the
+// lowest-numbered of several); with no legal hex at all, carnage. why says whose choice
+// it was, for the results.
+func (r *resolution) removeExcess(side adjudicator.Side, i int, from string, o overSpec, why string) {
+	u := &r.st.Units[i]
+	name := kindName[u.Kind]
+	if o.Carnage {
+		u.Carnage = true
+		r.event("6.2", "%s in %s is over the stacking limit and becomes carnage, %s.", name, from, why)
+		return
+	}
+	nearest := r.nearestRooms(side, from, u.Kind)
+	if len(nearest) == 0 {
+		u.Carnage = true
+		r.event("6.2", "%s in %s is over the stacking limit and has no legal hex to go to: it becomes carnage.", name, from)
+		return
+	}
+	dest, how := nearest[0], "moves to the nearest legal hex, "+nearest[0]
+	if to := o.To.String(); o.To != (hex.Hex{}) {
+		if slices.Contains(nearest, to) {
+			dest, how = to, "moves to "+to+", one of the nearest legal hexes"
+		} else {
+			why = fmt.Sprintf("the default: %s is not one of the nearest legal hexes (%s), as 6.2 requires, so the order %s cannot be followed", to, strings.Join(nearest, ", "), o)
+		}
+	}
+	u.Hex = dest
+	cowed := ""
+	if r.st.isCOWed(*u) {
+		cowed = " It stays COWed for the rest of the turn (7.4)."
+	}
+	r.event("6.2", "%s in %s is over the stacking limit and %s, %s.%s", name, from, how, why, cowed)
 }
 
 // excessUnit picks the unit to remove from an over-stacked hex: in a mixed US stack one
@@ -268,33 +353,37 @@ func excessUnit(st *State, side adjudicator.Side, units []int, arrivals map[int]
 	return best
 }
 
-// nearestRoom finds the nearest map hex, by distance and then hex id, where a unit of
-// kind may stand without breaking the stacking rules and without enemy units.
-func (r *resolution) nearestRoom(side adjudicator.Side, from, kind string) (string, bool) {
+// nearestRooms returns the nearest map hexes, by distance, where a unit of kind may
+// stand without breaking the stacking rules and without enemy units, sorted by id: the
+// "nearest legal hex" of 6.2, of which the offended player may choose any.
+func (r *resolution) nearestRooms(side adjudicator.Side, from, kind string) []string {
 	origin, _ := hex.Parse(from)
 	enemy := DE
 	if side == DE {
 		enemy = US
 	}
 	stacks := r.st.stacks(side)
-	best, bestD := "", 1<<30
+	var best []string
+	bestD := 1 << 30
 	for _, h := range r.rules.sc.Hexes() {
 		id := h.String()
 		if id == from || len(r.st.liveIn(h, enemy)) > 0 {
 			continue
 		}
 		d := r.rules.sc.Grid.Distance(origin, h)
-		if d > bestD || (d == bestD && id > best) {
+		if d > bestD {
 			continue
 		}
-		trial := append(slices.Clone(stacks[id]), -1)
 		probe := *r.st
 		probe.Units = append(slices.Clone(r.st.Units), Unit{Kind: kind, Hex: id})
-		trial[len(trial)-1] = len(probe.Units) - 1
-		if stackOver(&probe, side, trial) > 0 {
+		if stackOver(&probe, side, append(slices.Clone(stacks[id]), len(probe.Units)-1)) > 0 {
 			continue
 		}
-		best, bestD = id, d
+		if d < bestD {
+			best, bestD = nil, d
+		}
+		best = append(best, id)
 	}
-	return best, best != ""
+	sort.Strings(best)
+	return best
 }

@@ -10,7 +10,6 @@ package soldiers1918
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -84,6 +83,7 @@ func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("decode soldiers1918 state: %w", err)
 	}
+	st.migrateCOW(r.sc)
 	return &st, nil
 }
 
@@ -140,12 +140,16 @@ func nextGermanPlot(st *State) int {
 func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
 	st := s.(*State)
 	var out []adjudicator.Checked
-	var placements, phased []block
+	var placements, phased, overstack []block
+	unreadPlace := 0           // PLACE lines that could not be read: the totals miss their units
 	plotsNow := map[int]bool{} // US plots in this submission
 	completeLine := -1
 	for _, b := range parseBlocks(lines) {
 		c := adjudicator.Checked{Line: b.line, Rule: b.rule}
 		if b.err != nil {
+			if b.kind == "place" {
+				unreadPlace++
+			}
 			c.Reason = b.err.Error()
 			out = append(out, c)
 			out = appendContinuations(out, b, false, "")
@@ -176,10 +180,13 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		case "cow":
 			c = r.checkCOW(st, side, b)
 		case "overstack":
-			c = adjudicator.Checked{Line: b.line, OK: true, Rule: "6.2",
-				Reason: "standing choice: when your opponent over-stacks, the excess units " + map[bool]string{true: "become carnage", false: "move to the nearest legal hex"}[strings.EqualFold(b.line.Fields[1], "CARNAGE")] + " (6.2)",
-				Orders: []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: "OVERSTACK " + strings.ToUpper(b.line.Fields[1]), Summary: "standing over-stacking choice (6.2)"}}}
+			overstack = append(overstack, b)
+			continue
 		case "move", "fire":
+			if b.kind == "fire" && b.fire.Advance != "" && side == DE {
+				c.Reason = "ADVANCE chooses between US Army and USMC platoons (6.4); every adjacent German infantry platoon that fired advances, up to the limit (10.10)"
+				break
+			}
 			phased = append(phased, b)
 			continue
 		}
@@ -201,10 +208,13 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 	}
 	if len(placements) > 0 {
-		out = append(out, r.checkPlacement(st, side, placements, filed)...)
+		out = append(out, r.checkPlacement(st, side, placements, unreadPlace)...)
 	}
 	if len(phased) > 0 {
 		out = append(out, r.checkPhased(st, side, phased)...)
+	}
+	if len(overstack) > 0 {
+		out = append(out, r.checkOverstack(side, overstack)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line.No < out[j].Line.No })
 	return out
@@ -278,9 +288,9 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 	o.Kind, o.Sealed, o.Text = "plot", true, plotText(b.turn, b.none, b.items)
 	c.OK, c.Orders = true, []adjudicator.Order{o}
 	if b.none {
-		c.Reason = fmt.Sprintf("sealed: no bombardment in turn %d", b.turn)
+		c.Reason = fmt.Sprintf("no bombardment in turn %d", b.turn)
 	} else {
-		c.Reason = fmt.Sprintf("sealed: %d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
+		c.Reason = fmt.Sprintf("%d marker(s) for turn %d: %s", total, b.turn, orders.FormatPlot(b.items))
 	}
 	return c
 }
@@ -305,150 +315,6 @@ func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicato
 			Summary: fmt.Sprintf("US standing order for turn %d, Phase I", turn)}}
 	}
 	return c
-}
-
-// checkPlacement checks a side's whole deployment: every unit of the counter mix placed,
-// in legal hexes, within the stacking limits (3.5, 3.6, 6.3, 6.4, 6.6).
-func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block, filed []adjudicator.Order) []adjudicator.Checked {
-	verdict := func(ok bool, reason, rule string) []adjudicator.Checked {
-		var out []adjudicator.Checked
-		for _, b := range blocks {
-			out = append(out, adjudicator.Checked{Line: b.line, OK: ok, Reason: reason, Rule: rule})
-		}
-		return out
-	}
-	if st.T != 0 || (side == DE && st.P == PhaseUSSetup) {
-		return verdict(false, "set-up is over for your side: units are placed only during set-up (3.5, 3.6)", "3.5, 3.6")
-	}
-	var items []Placement
-	isDefault := false
-	for _, b := range blocks {
-		if b.kind == "setup-default" {
-			isDefault = true
-		}
-		items = append(items, b.place...)
-	}
-	if isDefault {
-		if len(blocks) > 1 {
-			return verdict(false, "SETUP DEFAULT replaces every PLACE line: send one or the other", "3.5, 3.6")
-		}
-		items = r.defaultPlacement(side)
-	}
-	items = withYork(items)
-	if err := r.legalPlacement(st, side, items); err != nil {
-		rule := "3.6, 6.4"
-		if side == DE {
-			rule = "3.5, 6.3"
-		}
-		return verdict(false, err.Error(), rule)
-	}
-	text := placementText(items)
-	if isDefault {
-		text = "SETUP DEFAULT"
-	}
-	name := "US"
-	if side == DE {
-		name = "German"
-	}
-	out := verdict(true, "part of your placement", "3.5, 3.6")
-	out[0].Reason = fmt.Sprintf("sealed: %s placement of all units, held until the %s set-up step", name, name)
-	out[0].Orders = []adjudicator.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
-		Summary: name + " placement (3.5, 3.6)"}}
-	return out
-}
-
-func (r *Rules) defaultPlacement(side adjudicator.Side) []Placement {
-	src := r.sc.DefaultUS
-	if side == DE {
-		src = r.sc.DefaultGerman
-	}
-	return slices.Clone(src)
-}
-
-// withYork makes the Sergeant York counter explicit: without a YORK item, one ARMY
-// platoon of the first Army hex is him (12.5: he is one of the 144 Army platoons).
-func withYork(items []Placement) []Placement {
-	for _, it := range items {
-		if it.Kind == KindYork {
-			return items
-		}
-	}
-	out := append([]Placement(nil), items...)
-	for i, it := range out {
-		if it.Kind == KindUSArmy {
-			out[i].Count--
-			out = append(out, Placement{Hex: it.Hex, Kind: KindYork, Count: 1})
-			if out[i].Count == 0 {
-				out = append(out[:i], out[i+1:]...)
-			}
-			return out
-		}
-	}
-	return out
-}
-
-func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []Placement) error {
-	counts := map[string]int{}
-	perHex := map[hex.Hex]map[string]int{}
-	for _, it := range items {
-		if sideOf(it.Kind) != side {
-			return fmt.Errorf("%s units are not yours to place", kindWord[it.Kind])
-		}
-		if !r.sc.OnMap(it.Hex) {
-			return fmt.Errorf("hex %s is not on the map", it.Hex)
-		}
-		counts[it.Kind] += it.Count
-		if perHex[it.Hex] == nil {
-			perHex[it.Hex] = map[string]int{}
-		}
-		perHex[it.Hex][it.Kind] += it.Count
-	}
-	limit := 3
-	if st.Quality == 6 {
-		limit = 4 // 6.3: a shock troop division
-	}
-	hexes := make([]hex.Hex, 0, len(perHex))
-	for h := range perHex {
-		hexes = append(hexes, h)
-	}
-	sort.Slice(hexes, func(i, j int) bool { return hexes[i].String() < hexes[j].String() })
-	for _, h := range hexes {
-		k := perHex[h]
-		if side == DE {
-			if !r.sc.GermanSetupHex(h) {
-				return fmt.Errorf("hex %s is outside the German position: on or behind the Main Trench line, or an outpost such as 3801 (3.5)", h)
-			}
-			if n := k[KindDeInf] + k[KindDeHMG]; n > limit {
-				if st.Quality == 0 {
-					return fmt.Errorf("hex %s holds %d units; the limit is 3 per hex, 4 only with a shock troop division, which the division-quality roll (3.4) has not yet shown (6.3)", h, n)
-				}
-				return fmt.Errorf("hex %s holds %d units; the German limit is %d per hex (6.3)", h, n, limit)
-			}
-			continue
-		}
-		if h.Row != 0 {
-			return fmt.Errorf("hex %s is not in the No Man's Land row xx00 where the US sets up (3.6)", h)
-		}
-		army, usmc := k[KindUSArmy]+k[KindYork], k[KindUSMC]
-		if army > 0 && usmc > 0 {
-			return fmt.Errorf("hex %s mixes US Army and USMC units, which may never stack together (6.4)", h)
-		}
-		if army > 4 || usmc > 4 {
-			return fmt.Errorf("hex %s holds %d units; the US limit is 4 per hex (6.4)", h, army+usmc)
-		}
-	}
-	var want []string
-	if side == DE {
-		want = []string{KindDeInf, KindDeHMG}
-	} else {
-		want = []string{KindUSArmy, KindYork, KindUSMC}
-	}
-	for _, k := range want {
-		if counts[k] != r.sc.Counters[k] {
-			return fmt.Errorf("%d %s placed; the counter mix has exactly %d and all of them set up", counts[k], kindWord[k], r.sc.Counters[k])
-		}
-	}
-	return nil
 }
 
 // Waiting implements adjudicator.Ruleset.
@@ -694,8 +560,10 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 // both sides see every unit, carnage and marker.
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 	st := s.(*State)
-	v := MapView{Turn: st.T, Phase: st.PhaseTitle(), Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
-	for _, id := range st.COWed {
+	// The header gives the turn and says "phase": the title need not say them again.
+	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, Phase ", st.T))
+	v := MapView{Turn: st.T, Phase: phase, Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
+	for _, id := range st.COWedHexes() {
 		if h, err := hex.Parse(id); err == nil {
 			v.COWed[h] = true
 		}
@@ -750,6 +618,71 @@ func (r *Rules) checkCOW(st *State, side adjudicator.Side, b block) adjudicator.
 	c.OK = true
 	c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyCOW, Kind: "standing", Text: text, Summary: "standing Chaos of War list (7.4)"}}
 	return c
+}
+
+// checkOverstack reads the OVERSTACK lines of a submission: together they are one
+// standing order, the offended player's choice for the opponent's over-stacks (6.2),
+// which replaces the one on file.
+func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudicator.Checked {
+	out := make([]adjudicator.Checked, len(blocks))
+	general := -1
+	ok := true
+	var lines []string
+	for i, b := range blocks {
+		o := b.over
+		c := adjudicator.Checked{Line: b.line, Rule: "6.2"}
+		switch {
+		case o.general() && general >= 0:
+			c.Reason = "one OVERSTACK CARNAGE or OVERSTACK MOVE a submission: it is your choice for every hex"
+		case o.general():
+			general = i
+			c.OK = true
+			c.Reason = "standing choice: when your opponent over-stacks, the excess units move to the nearest legal hex (6.2)"
+			if o.Carnage {
+				c.Reason = "standing choice: when your opponent over-stacks, the excess units become carnage (6.2)"
+			}
+		case !r.sc.OnMap(o.Hex):
+			c.Reason = fmt.Sprintf("hex %s is not on the map", o.Hex)
+		case o.To != (hex.Hex{}) && !r.sc.OnMap(o.To):
+			c.Reason = fmt.Sprintf("hex %s is not on the map", o.To)
+		case o.Kind != "" && sideOf(o.Kind) == side:
+			c.Reason = fmt.Sprintf("%s units are yours: you choose among your opponent's units, when he over-stacks (6.2: the offended player's choice)", kindWord[o.Kind])
+		default:
+			c.OK = true
+			what := "his units"
+			if o.Kind != "" {
+				what = "his " + kindName[o.Kind] + "s"
+			}
+			switch {
+			case o.Count == 1 && o.Kind != "":
+				what = "1 " + kindName[o.Kind] + " at most"
+			case o.Count == 1:
+				what = "1 unit at most"
+			case o.Count > 1:
+				what = fmt.Sprintf("up to %d of %s", o.Count, what)
+			}
+			how := "move to the nearest legal hex"
+			switch {
+			case o.Carnage:
+				how = "become carnage"
+			case o.To != (hex.Hex{}):
+				how = fmt.Sprintf("go to %s if it is one of the nearest legal hexes (else to the lowest-numbered of them)", o.To)
+			}
+			c.Reason = fmt.Sprintf("standing choice: when your opponent over-stacks in %s, the excess is taken from %s (the last to arrive first, no more than the limit needs) and they %s (6.2)", o.Hex, what, how)
+		}
+		ok = ok && c.OK
+		lines = append(lines, o.String())
+		out[i] = c
+	}
+	if ok {
+		if len(blocks) > 1 {
+			out[0].Reason += "; with the other OVERSTACK lines of this mail it replaces every OVERSTACK line you sent before"
+		} else {
+			out[0].Reason += "; it replaces every OVERSTACK line you sent before"
+		}
+		out[0].Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: strings.Join(lines, "\n"), Summary: "standing over-stacking choice (6.2)"}}
+	}
+	return out
 }
 
 // checkPhased reads MOVE and FIRE lines: each kind together is one order for the next

@@ -2,6 +2,8 @@ package soldiers1918
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -109,8 +111,14 @@ type State struct {
 	USCancelled bool `json:"us_cancelled,omitempty"`
 	// Visibility is this turn's (8.2), 0 before Phase VI.
 	Visibility int `json:"visibility,omitempty"`
-	// COWed lists the hexes holding a COWed marker this turn (7.3, 7.4), sorted.
-	COWed []string `json:"cowed,omitempty"`
+	// COWed lists the ids of the units COWed this turn, sorted (7.3, 7.4). The status
+	// belongs to the units, "for the rest of the game turn" (7.4): a COWed unit moved by
+	// the 6.2 correction stays COWed. The map's COWed markers are the hexes holding COWed
+	// units (COWedHexes).
+	COWed []int `json:"cowed_units,omitempty"`
+	// LegacyCOWed is the hexes of the markers as states before the unit model stored
+	// them; Decode turns them into COWed units.
+	LegacyCOWed []string `json:"cowed,omitempty"`
 	// COWToPlace is the number of COWed markers rolled and not yet placed (7.1, 7.2).
 	COWToPlace int `json:"cow_to_place,omitempty"`
 	// Fired lists the units that fired, and Targets the hexes fired into, this fire
@@ -180,7 +188,8 @@ func (s *State) PhaseTitle() string {
 func (s *State) clone() *State {
 	c := *s
 	c.Units = append([]Unit(nil), s.Units...)
-	c.COWed = append([]string(nil), s.COWed...)
+	c.COWed = append([]int(nil), s.COWed...)
+	c.LegacyCOWed = append([]string(nil), s.LegacyCOWed...)
 	c.Fired = append([]int(nil), s.Fired...)
 	c.Targets = append([]string(nil), s.Targets...)
 	if s.Options != nil {
@@ -204,14 +213,30 @@ func (s *State) liveIn(h hex.Hex, side adjudicator.Side) []int {
 	return out
 }
 
-// hasCOW reports whether hex id holds a COWed marker this turn.
+// hasCOW reports whether hex id holds a COWed marker this turn: a live COWed unit
+// (7.4: "hexes containing COWed units").
 func (s *State) hasCOW(id string) bool {
-	for _, h := range s.COWed {
-		if h == id {
+	for _, u := range s.Units {
+		if u.Hex == id && s.isCOWed(u) {
 			return true
 		}
 	}
 	return false
+}
+
+// COWedHexes returns the hexes holding a COWed marker, sorted: those of the live COWed
+// units.
+func (s *State) COWedHexes() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, u := range s.Units {
+		if !seen[u.Hex] && s.isCOWed(u) {
+			seen[u.Hex] = true
+			out = append(out, u.Hex)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cowImmune reports whether a unit can never be COWed: German units in a bunker hex
@@ -229,9 +254,45 @@ func (s *State) cowImmune(u Unit, sc *Scenario) bool {
 	return false
 }
 
-// isCOWed reports whether a unit is COWed: in a hex with a marker and not immune (7.3).
-func (s *State) isCOWed(u Unit, sc *Scenario) bool {
-	return !u.Carnage && s.hasCOW(u.Hex) && !s.cowImmune(u, sc)
+// isCOWed reports whether a live unit is COWed this turn (7.3).
+func (s *State) isCOWed(u Unit) bool {
+	_, found := slices.BinarySearch(s.COWed, u.ID)
+	return !u.Carnage && found
+}
+
+// cowUnit COWs the unit at index i for the rest of the turn, unless it can never be
+// COWed (7.5, 7.6, 12.5); it reports whether the unit is now COWed.
+func (s *State) cowUnit(i int, sc *Scenario) bool {
+	u := s.Units[i]
+	if u.Carnage || s.cowImmune(u, sc) {
+		return false
+	}
+	if n, found := slices.BinarySearch(s.COWed, u.ID); !found {
+		s.COWed = slices.Insert(s.COWed, n, u.ID)
+	}
+	return true
+}
+
+// cowHex puts a COWed marker in hex id: every live unit there that can be COWed is
+// (7.4: "A COWed marker in a hex effects all units eligible to be COWed in that hex").
+// It reports whether any unit was COWed.
+func (s *State) cowHex(id string, sc *Scenario) bool {
+	hit := false
+	for i, u := range s.Units {
+		if u.Hex == id && s.cowUnit(i, sc) {
+			hit = true
+		}
+	}
+	return hit
+}
+
+// migrateCOW turns the markers of a state stored before the unit model (hexes) into
+// COWed units.
+func (s *State) migrateCOW(sc *Scenario) {
+	for _, id := range s.LegacyCOWed {
+		s.cowHex(id, sc)
+	}
+	s.LegacyCOWed = nil
 }
 
 // hasFired reports whether unit id fired this phase (10.2).

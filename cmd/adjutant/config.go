@@ -10,13 +10,25 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/crypto/bcrypt"
 )
+
+// socketPath is the control socket of the daemon that serves this configuration.
+func (c *Config) socketPath() string {
+	if c.ControlSocket != "" {
+		return c.ControlSocket
+	}
+	return c.Database + ".sock"
+}
 
 // Config is the daemon's configuration file. Each field's doc tag is written into the
 // sample configuration (`adjutant config sample`), which is generated from this struct.
 type Config struct {
-	Address        string      `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends. Mail from it is never answered." example:"adjutant@example.org"`
-	Database       string      `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail." example:"/var/lib/adjutant/adjutant.db"`
+	Address        string      `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends and the address the invitations give the players (the host commands read it here with --config). Mail from it is never answered." example:"adjutant@example.org"`
+	Database       string      `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail (the host commands open it with --config)." example:"/var/lib/adjutant/adjutant.db"`
+	ControlSocket  string      `toml:"control_socket" doc:"The Unix socket (mode 0600) on which serve takes the host commands while it holds the database; a host command finds it here with --config, or next to the --db file. Empty: the database's file name with .sock added." example:""`
+	HostAddress    string      `toml:"host_address" doc:"The game host's own address: a mail from it with a line HOST PASSWORD carries host commands (GAMES, EXTEND, PAUSE, RESUME, END, ADDRESS, RESEND). Empty (as here): no host commands by mail; e.g. host@example.org." example:""`
+	HostPassword   string      `toml:"host_password_hash" doc:"The bcrypt hash of the host password, never the password: 'adjutant config hash-password' reads a password on standard input and prints its hash." example:""`
 	PollInterval   Duration    `toml:"poll_interval" doc:"How often to look for new mail when the IMAP server has no IDLE; with IDLE, how often to re-check anyway." example:"30s"`
 	TickInterval   Duration    `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
 	MaxMessageSize int64       `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
@@ -44,10 +56,11 @@ type SMTPSection struct {
 	Host         string `toml:"host" doc:"SMTP submission server host." example:"smtp.example.org"`
 	Port         int    `toml:"port" doc:"Port: 465 for tls, 587 for starttls." example:"587"`
 	Security     string `toml:"security" doc:"tls, starttls, or none (plain, allowed only on a loopback address)." example:"starttls"`
-	Username     string `toml:"username" doc:"Login name; empty: no AUTH." example:"adjutant@example.org"`
+	Username     string `toml:"username" doc:"Login name; empty: no AUTH, and the password keys are not read." example:"adjutant@example.org"`
 	Password     string `toml:"password" doc:"Password. Better: password_env or password_file." example:""`
 	PasswordEnv  string `toml:"password_env" doc:"Name of an environment variable holding the password." example:"ADJUTANT_SMTP_PASSWORD"`
 	PasswordFile string `toml:"password_file" doc:"File holding the password (trailing newline ignored)." example:""`
+	NoVERP       bool   `toml:"no_verp" doc:"Send with the game address itself as envelope sender. By default it is the address with +b-<number> added (VERP), so that a bounce says which mail and player it is about; turn this on only if the mailbox does not receive plus-addressed mail." example:"false"`
 }
 
 // Duration is a time.Duration written as "30s" or "5m" in the file.
@@ -68,6 +81,19 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 
 // LoadConfig reads and checks a configuration file; an error names the key at fault.
 func LoadConfig(path string) (*Config, error) {
+	c, err := readConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// readConfig decodes a configuration file, refusing unknown keys, without checking the
+// values.
+func readConfig(path string) (*Config, error) {
 	c := &Config{}
 	md, err := toml.DecodeFile(path, c)
 	if err != nil {
@@ -76,10 +102,47 @@ func LoadConfig(path string) (*Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, fmt.Errorf("config %s: unknown key %s", path, und[0])
 	}
-	if err := c.check(); err != nil {
+	return c, nil
+}
+
+// loadStoreConfig reads the two settings the host commands share with serve: the game
+// mailbox address and the bbolt file. The mail servers and their passwords are not
+// needed to create a game or read the outbox, so they are not checked here.
+func loadStoreConfig(path string) (*Config, error) {
+	c, err := readConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(c.checkStore()...); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// checkStore checks the settings of [loadStoreConfig].
+func (c *Config) checkStore() []error {
+	var errs []error
+	if !strings.Contains(c.Address, "@") {
+		errs = append(errs, errors.New("address: the game mailbox address is required, e.g. adjutant@example.org"))
+	}
+	if c.Database == "" {
+		errs = append(errs, errors.New("database: the bbolt file is required"))
+	}
+	switch {
+	case c.HostAddress != "" && !strings.Contains(c.HostAddress, "@"):
+		errs = append(errs, fmt.Errorf("host_address: %q is no address", c.HostAddress))
+	case c.HostAddress != "" && strings.EqualFold(c.HostAddress, c.Address):
+		errs = append(errs, errors.New("host_address: the game mailbox itself cannot be the host"))
+	case c.HostAddress != "" && c.HostPassword == "":
+		errs = append(errs, errors.New("host_password_hash: required with host_address (adjutant config hash-password makes one)"))
+	}
+	if c.HostPassword != "" {
+		if _, err := bcrypt.Cost([]byte(c.HostPassword)); err != nil {
+			// The error of bcrypt names no part of the value.
+			errs = append(errs, fmt.Errorf("host_password_hash: not a bcrypt hash (adjutant config hash-password makes one): %w", err))
+		}
+	}
+	return errs
 }
 
 func (c *Config) check() error {
@@ -98,7 +161,7 @@ func (c *Config) check() error {
 	if c.IMAP.Mailbox == "" {
 		c.IMAP.Mailbox = "INBOX"
 	}
-	var errs []error
+	errs := c.checkStore()
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
 	}
@@ -107,12 +170,6 @@ func (c *Config) check() error {
 	}
 	if c.MemoryLimitMiB < 16 {
 		bad("memory_limit_mib", "%d: at least 16 MiB", c.MemoryLimitMiB)
-	}
-	if !strings.Contains(c.Address, "@") {
-		bad("address", "the game mailbox address is required, e.g. adjutant@example.org")
-	}
-	if c.Database == "" {
-		bad("database", "the bbolt file is required")
 	}
 	if c.PollInterval.Duration < time.Second {
 		bad("poll_interval", "at least 1s")
@@ -158,9 +215,15 @@ func (c *Config) check() error {
 		if s.table == "imap" && s.username == "" {
 			bad("imap.username", "required")
 		}
+		if !s.needPassword {
+			// No user, no login: a password the file names (password_env included) is not
+			// looked for, so that a host without SMTP AUTH needs no variable set.
+			*s.password = ""
+			continue
+		}
 		if err := resolvePassword(s.table, s.password, *s.passwordEnv, *s.passwordFile); err != nil {
 			errs = append(errs, err)
-		} else if s.needPassword && *s.password == "" {
+		} else if *s.password == "" {
 			bad(s.table+".password", "required (or password_env, or password_file)")
 		}
 	}
@@ -231,7 +294,7 @@ func sampleTable(b *strings.Builder, t reflect.Type, prefix string) {
 func sampleValue(f reflect.StructField) string {
 	ex := f.Tag.Get("example")
 	switch f.Type.Kind() {
-	case reflect.Int, reflect.Int64:
+	case reflect.Int, reflect.Int64, reflect.Bool:
 		return ex
 	}
 	return fmt.Sprintf("%q", ex)

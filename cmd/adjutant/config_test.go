@@ -37,8 +37,9 @@ func TestSampleConfigInRepo(t *testing.T) {
 	}
 }
 
-func TestConfigErrorsNameTheKey(t *testing.T) {
-	base := `address = "a@example.org"
+// minimalConfig is a valid configuration with no optional key: loopback servers, an IMAP
+// password in the file, no SMTP user.
+const minimalConfig = `address = "a@example.org"
 database = "/tmp/x.db"
 [imap]
 host = "127.0.0.1"
@@ -51,6 +52,9 @@ host = "127.0.0.1"
 port = 1025
 security = "none"
 `
+
+func TestConfigErrorsNameTheKey(t *testing.T) {
+	base := minimalConfig
 	dir := t.TempDir()
 	pwfile := filepath.Join(dir, "pw")
 	os.WriteFile(pwfile, []byte("from-file\n"), 0o600)
@@ -97,5 +101,88 @@ security = "none"
 	os.WriteFile(path, []byte(strings.Replace(base, `password = "p"`, `password_file = "`+pwfile+`"`, 1)), 0o600)
 	if cfg, err := LoadConfig(path); err != nil || cfg.IMAP.Password != "from-file" {
 		t.Errorf("password_file: %v %v", cfg, err)
+	}
+}
+
+// TestConfigCheckLogsIn: `config check` logs in to the IMAP and the SMTP server of the
+// file and says, for each, whether it worked and why not, against the embedded servers
+// with right and wrong passwords. No SMTP password is needed without an SMTP user.
+func TestConfigCheckLogsIn(t *testing.T) {
+	srv, err := demoServers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	const wrong = "wrong-password-for-the-check"
+	imapOK := "IMAP " + srv.IMAPAddr() + " (none): logged in as " + sampleAddress + "; INBOX holds 0 messages"
+	imapBad := "IMAP " + srv.IMAPAddr() + " (none): FAILED: IMAP login refused for user " + sampleAddress + " at " + srv.IMAPAddr() + ": NO [AUTHENTICATIONFAILED]"
+	smtpAnon := "SMTP " + srv.SMTPAddr() + " (none): connected; no login (smtp.username is empty)"
+	smtpOK := "SMTP " + srv.SMTPAddr() + " (none): logged in as " + sampleUS
+	smtpBad := "SMTP " + srv.SMTPAddr() + " (none): FAILED: SMTP login refused for user " + sampleUS + " at " + srv.SMTPAddr() + ": 535"
+	for _, tc := range []struct {
+		name               string
+		imapPass, smtpUser string
+		smtpPass           string
+		wantCode           int
+		want               []string
+		wantErr            string
+	}{
+		{"both right, no SMTP user", "game-mailbox-password", "", "", 0, []string{imapOK, smtpAnon, "move_to Processed does not exist yet: serve creates it"}, ""},
+		{"SMTP user, right password", "game-mailbox-password", sampleUS, samplePassUS + "-mail", 0, []string{imapOK, smtpOK}, ""},
+		{"wrong IMAP password", wrong, "", "", 1, []string{imapBad, smtpAnon}, "the IMAP check failed"},
+		{"wrong SMTP password", "game-mailbox-password", sampleUS, wrong, 1, []string{imapOK, smtpBad}, "the SMTP check failed"},
+		{"both wrong", wrong, sampleUS, wrong, 1, []string{imapBad, smtpBad}, "the IMAP and the SMTP check failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := demoConfig(srv, filepath.Join(t.TempDir(), "g.db"))
+			cfg.IMAP.Password, cfg.SMTP.Username, cfg.SMTP.Password = tc.imapPass, tc.smtpUser, tc.smtpPass
+			path := filepath.Join(t.TempDir(), "adjutant.toml")
+			writeConfig(t, path, cfg)
+			code, out, errs := cli(t, nil, "config", "check", "--config", path)
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.wantCode, out, errs)
+			}
+			for _, w := range append(tc.want, path+" is valid") {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			if !strings.Contains(errs, tc.wantErr) || tc.wantErr == "" && errs != "" {
+				t.Errorf("stderr %q, want %q", errs, tc.wantErr)
+			}
+			if strings.Contains(out+errs, wrong) {
+				t.Errorf("the output shows the password:\n%s%s", out, errs)
+			}
+		})
+	}
+	if srv.Accepted() != 0 {
+		t.Errorf("config check sent %d mails, want none", srv.Accepted())
+	}
+	// --offline checks the file only.
+	cfg := demoConfig(srv, filepath.Join(t.TempDir(), "g.db"))
+	cfg.IMAP.Port = 1 // nobody listens
+	path := filepath.Join(t.TempDir(), "adjutant.toml")
+	writeConfig(t, path, cfg)
+	if code, out, _ := cli(t, nil, "config", "check", "--offline", "--config", path); code != 0 || strings.Contains(out, "IMAP") {
+		t.Errorf("config check --offline: exit %d, %q", code, out)
+	}
+	if code, out, _ := cli(t, nil, "config", "check", "--config", path); code != 1 || !strings.Contains(out, "IMAP 127.0.0.1:1 (none): FAILED: imap: dial") {
+		t.Errorf("config check with nobody at the IMAP port: exit %d, %q", code, out)
+	}
+}
+
+// TestNoSMTPPasswordWithoutUser: without an SMTP user the file needs no SMTP password,
+// even when it names a variable that is not set (the sample's password_env, say).
+func TestNoSMTPPasswordWithoutUser(t *testing.T) {
+	text := minimalConfig + `password_env = "ADJUTANT_TEST_UNSET_SMTP_PASSWORD"
+`
+	path := filepath.Join(t.TempDir(), "c.toml")
+	os.WriteFile(path, []byte(text), 0o600)
+	if _, err := LoadConfig(path); err != nil {
+		t.Errorf("no SMTP user, an unset password_env: %v, want the file accepted", err)
+	}
+	os.WriteFile(path, []byte(strings.Replace(text, `password_env =`, `username = "a@example.org"`+"\npassword_env =", 1)), 0o600)
+	if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), "smtp.password_env") {
+		t.Errorf("an SMTP user with an unset password_env: %v, want smtp.password_env named", err)
 	}
 }

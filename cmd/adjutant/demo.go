@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/adjutant-pbem/adjutant/mail"
 )
 
 // scripted is one mail of a scripted player.
@@ -112,6 +114,21 @@ func script(game, usAddr, passUS, deAddr, passDE string) []scripted {
 	return mails
 }
 
+// matchGame is one game of the sample match and the mails its players send.
+type matchGame struct {
+	name  string
+	mails []scripted
+}
+
+// sampleMatch is the match of 4.2 that both demos play: the sample game, then the return
+// game with the sides switched and the same passwords.
+func sampleMatch() []matchGame {
+	return []matchGame{
+		{sampleGame, sampleScript()},
+		{sampleReturn, script(sampleReturn, sampleDE, samplePassDE, sampleUS, samplePassUS)},
+	}
+}
+
 // eml renders a scripted mail as an RFC 5322 message.
 func eml(m scripted, to, messageID string, date time.Time) []byte {
 	var b bytes.Buffer
@@ -128,15 +145,15 @@ func cmdDemo(e *env, args []string) error {
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
-	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918 or soissons1918 (--pipe only)")
+	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914 or soissons1918")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *ruleset == soissonsDemo.ruleset {
-		if !*pipe {
-			return usageError("demo --ruleset soissons1918 plays through pipe mode only for now: add --pipe")
-		}
-		return demoPipe(e, *keep, *quiet, soissonsDemo)
+	if *ruleset == "mons1914" {
+		return demoMons(e, *keep, *quiet, *pipe)
+	}
+	if *ruleset == "soissons1918" {
+		return demoSoissons(e, *keep, *quiet, *pipe)
 	}
 	if !*pipe {
 		out := e.stdout
@@ -150,25 +167,12 @@ func cmdDemo(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "%s\nDemo complete in %s: %d mails delivered to the players over IMAP.\n%s", strings.Repeat("=", 78), res.elapsed.Round(time.Millisecond), res.delivered, res.summary)
 		return nil
 	}
-	return demoPipe(e, *keep, *quiet, soldiersDemo)
+	return demoPipe(e, *keep, *quiet)
 }
 
-// demoGame is what the pipe demo plays: a game, its players and their mails.
-type demoGame struct {
-	name, ruleset string
-	players       []string // side=address
-	passwords     []string // side=password
-	script        func() []scripted
-}
-
-// soldiersDemo is the sample game of Soldiers 1918.
-var soldiersDemo = demoGame{sampleGame, "soldiers1918", []string{"us=" + sampleUS, "de=" + sampleDE},
-	[]string{"us=" + samplePassUS, "de=" + samplePassDE}, sampleScript}
-
-// demoPipe plays the sample game through pipe mode in a temporary store and prints every
-// mail as it is queued, then the audit verification and the replay.
-func demoPipe(e *env, keep string, quietFlag bool, g demoGame) error {
-	quiet := &quietFlag
+// demoPipe plays the sample match (4.2) through pipe mode in a temporary store, printing
+// every mail as it is queued, then the audit verification and the replay of each game.
+func demoPipe(e *env, keep string, quiet bool) error {
 	path := keep
 	if path == "" {
 		dir, err := os.MkdirTemp("", "adjutant-demo-")
@@ -185,7 +189,7 @@ func demoPipe(e *env, keep string, quietFlag bool, g demoGame) error {
 			return err
 		}
 		for _, m := range mails[printed:] {
-			if !*quiet {
+			if !quiet {
 				fmt.Fprintf(e.stdout, "%s\nTo: %s\nSubject: %s\n\n%s\n", strings.Repeat("=", 78), strings.Join(m.To, ", "), m.Subject, m.Body)
 			}
 		}
@@ -193,47 +197,71 @@ func demoPipe(e *env, keep string, quietFlag bool, g demoGame) error {
 		return nil
 	}
 	db := []string{"--db", path, "--address", sampleAddress}
-	step := func(args []string, stdin []byte) error {
-		var out, errb bytes.Buffer
+	var summary bytes.Buffer
+	step := func(args []string, stdin []byte, out io.Writer) error {
+		var errb bytes.Buffer
 		sub := *e
-		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), &out, &errb
-		if code := runEnv(&sub, args); code != 0 {
+		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), out, &errb
+		if code := runEnv(&sub, append(args, db...)); code != 0 {
 			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
 		}
 		return nil
 	}
-	args := []string{"game", "new", "--name", g.name, "--ruleset", g.ruleset}
-	for i := range g.players {
-		args = append(args, "--player", g.players[i], "--password", g.passwords[i])
-	}
-	if err := step(append(args, db...), nil); err != nil {
-		return err
-	}
-	if err := show(); err != nil {
-		return err
-	}
 	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	for i, m := range g.script() {
-		raw := eml(m, sampleAddress, fmt.Sprintf("demo-%d@players.example", i+1), start.Add(time.Duration(i)*time.Hour))
-		if !*quiet {
-			fmt.Fprintf(e.stdout, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
+	for n, g := range sampleMatch() {
+		create := []string{"game", "new", "--name", g.name, "--match-of", sampleGame}
+		if n == 0 {
+			create = []string{"game", "new", "--name", g.name, "--ruleset", "soldiers1918",
+				"--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
+				"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}
+		} else if !quiet {
+			fmt.Fprintf(e.stdout, "%s\n>>> The host creates %s, the return game of the match (4.2).\n", strings.Repeat("#", 78), g.name)
 		}
-		if err := step(append([]string{"handle"}, db...), raw); err != nil {
+		if err := step(create, nil, io.Discard); err != nil {
 			return err
 		}
 		if err := show(); err != nil {
 			return err
 		}
-	}
-	var out bytes.Buffer
-	for _, args := range [][]string{{"audit", "verify", "--game", g.name}, {"replay", "--game", g.name}} {
-		sub := *e
-		sub.stdout = &out
-		if code := runEnv(&sub, append(args, db...)); code != 0 {
-			return fmt.Errorf("adjutant %s failed", strings.Join(args, " "))
+		for i, m := range g.mails {
+			raw := eml(m, sampleAddress, fmt.Sprintf("demo-%s-%d@players.example", g.name, i+1), start.Add(time.Duration(n*100+i)*time.Hour))
+			if !quiet {
+				fmt.Fprintf(e.stdout, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
+			}
+			if err := step([]string{"handle"}, raw, io.Discard); err != nil {
+				return err
+			}
+			if err := show(); err != nil {
+				return err
+			}
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s", strings.Repeat("=", 78), printed, out.String())
+	for _, g := range sampleMatch() {
+		for _, args := range [][]string{{"audit", "verify", "--game", g.name}, {"replay", "--game", g.name}} {
+			if err := step(args, nil, &summary); err != nil {
+				return err
+			}
+		}
+	}
+	mails, err := outboxOf(e, path)
+	if err != nil {
+		return err
+	}
+	byPlayer := map[string][]received{}
+	var games []string
+	for _, m := range mails {
+		if len(m.To) == 1 {
+			byPlayer[m.To[0]] = append(byPlayer[m.To[0]], received{Env: &mail.Envelope{Subject: m.Subject, Text: m.Body}})
+		}
+	}
+	for _, g := range sampleMatch() {
+		games = append(games, g.name)
+	}
+	checked, err := checkPlayersMails(games, byPlayer)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s%s", strings.Repeat("=", 78), printed, summary.String(), checked)
 	return nil
 }
 

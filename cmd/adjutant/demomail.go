@@ -136,14 +136,7 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 		return func(r received) bool { return strings.Contains(r.Env.Subject, s) }
 	}
 	// The match (4.2): the sample game, then the return game with the sides switched.
-	games := []struct {
-		name  string
-		mails []scripted
-	}{
-		{sampleGame, sampleScript()},
-		{sampleReturn, script(sampleReturn, sampleDE, samplePassDE, sampleUS, samplePassUS)},
-	}
-	for n, g := range games {
+	for n, g := range sampleMatch() {
 		if n > 0 {
 			fmt.Fprintf(out, "%s\n>>> The host creates %s, the return game of the match (4.2).\n", strings.Repeat("#", 78), g.name)
 			if _, err := d.desk.CreateGame(ctx, adjudicator.NewGame{Name: g.name, Ruleset: "soldiers1918", MatchOf: sampleGame}); err != nil {
@@ -196,7 +189,11 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 			return res, fmt.Errorf("adjutant %s: %s", strings.Join(args, " "), sum.String())
 		}
 	}
-	res.summary = sum.String()
+	checked, err := checkPlayersMails([]string{sampleGame, sampleReturn}, res.mails)
+	if err != nil {
+		return res, err
+	}
+	res.summary = sum.String() + checked
 	res.elapsed = time.Since(start)
 	return res, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The Soissons 1918 demo game: players, passwords and their mails.
@@ -14,9 +15,19 @@ const (
 	soissonsPassDE = "halten-um-jeden-preis"
 )
 
-// soissonsDemo plays all 17 turns of Soissons 1918 through pipe mode.
-var soissonsDemo = demoGame{soissonsGame, "soissons1918", []string{"en=" + soissonsEN, "de=" + soissonsDE},
-	[]string{"en=" + soissonsPassEN, "de=" + soissonsPassDE}, soissonsScript}
+// demoSoissons plays all 17 turns of Soissons 1918, by mail or through pipe mode.
+func demoSoissons(e *env, keep string, quiet, pipe bool) error {
+	return demoScripted(e, keep, quiet, pipe, scriptedGame{
+		name: soissonsGame, title: "Soissons", script: soissonsScript,
+		create: func(db []string) []string {
+			return append([]string{"game", "new", "--name", soissonsGame, "--ruleset", "soissons1918",
+				"--player", "en=" + soissonsEN, "--player", "de=" + soissonsDE,
+				"--password", "en=" + soissonsPassEN, "--password", "de=" + soissonsPassDE}, db...)
+		},
+		players: map[string]string{soissonsEN: soissonsPassEN, soissonsDE: soissonsPassDE},
+		start:   time.Date(2026, 7, 18, 4, 35, 0, 0, time.UTC),
+	})
+}
 
 // soissonsWaits counts the steps of turn t that wait for each side (4.2): a day turn
 // waits five times for each (the mutual bombardment steps of both operational phases
@@ -36,12 +47,12 @@ func soissonsWaits(t int) (en, de int) {
 // bombards the German front before the (not yet adjudicated, rule 20) assault and
 // tries one, which the order check refuses; otherwise each side passes every step,
 // one mail per side and turn.
-func soissonsScript() []scripted {
-	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", soissonsGame, pass) }
+func soissonsScript(game string) []scripted {
+	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
 	mails := []scripted{
-		{From: soissonsDE, Subject: "[" + soissonsGame + "] set-up", Body: head(soissonsPassDE) + "SETUP DEFAULT\nLOSSES DEFAULT\n"},
-		{From: soissonsEN, Subject: "[" + soissonsGame + "] set-up", Body: head(soissonsPassEN) + "SETUP DEFAULT\n"},
-		{From: soissonsEN, Subject: "[" + soissonsGame + "] an assault", Body: head(soissonsPassEN) + "ASSAULT 0904 FROM 0803\n"},
+		{From: soissonsDE, Subject: "[" + game + "] set-up", Body: head(soissonsPassDE) + "SETUP DEFAULT\nLOSSES DEFAULT\n"},
+		{From: soissonsEN, Subject: "[" + game + "] set-up", Body: head(soissonsPassEN) + "SETUP DEFAULT\n"},
+		{From: soissonsEN, Subject: "[" + game + "] an assault", Body: head(soissonsPassEN) + "ASSAULT 0904 FROM 0803\n"},
 	}
 	for t := 1; t <= 17; t++ {
 		en, de := soissonsWaits(t)
@@ -52,8 +63,8 @@ func soissonsScript() []scripted {
 		}
 		enBody += strings.Repeat("PASS\n", en)
 		mails = append(mails,
-			scripted{From: soissonsEN, Subject: fmt.Sprintf("[%s] turn %d", soissonsGame, t), Body: enBody},
-			scripted{From: soissonsDE, Subject: fmt.Sprintf("[%s] turn %d", soissonsGame, t), Body: head(soissonsPassDE) + strings.Repeat("PASS\n", de)})
+			scripted{From: soissonsEN, Subject: fmt.Sprintf("[%s] turn %d", game, t), Body: enBody},
+			scripted{From: soissonsDE, Subject: fmt.Sprintf("[%s] turn %d", game, t), Body: head(soissonsPassDE) + strings.Repeat("PASS\n", de)})
 	}
 	return mails
 }

@@ -195,12 +195,7 @@ func TestE2EDovecotPostfix(t *testing.T) {
 	}
 	built := time.Now()
 
-	// The game, with the players' real addresses.
 	db := filepath.Join(dir, "e2e.db")
-	if out, err := adjutant("game", "new", "--db", db, "--address", gameAddr, "--name", sampleGame, "--ruleset", "soldiers1918",
-		"--player", "us="+usAddr, "--player", "de="+deAddr, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE); err != nil {
-		t.Fatalf("adjutant game new: %v\n%s", err, out)
-	}
 
 	// The configuration file; the IMAP password comes from a file, as the sample
 	// configuration recommends.
@@ -238,8 +233,15 @@ security = "none"
 	if _, err := LoadConfig(cfgPath); err != nil {
 		t.Fatalf("the test's configuration is refused: %v", err)
 	}
-	if out, err := adjutant("config", "check", "--config", cfgPath); err != nil {
+	if out, err := adjutant("config", "check", "--config", cfgPath); err != nil || !strings.Contains(out, "IMAP "+s.imapAddr+" (none): logged in as "+gameAddr) {
 		t.Fatalf("adjutant config check: %v\n%s", err, out)
+	}
+
+	// The game, with the players' real addresses, created as the README says: from the
+	// daemon's configuration, so that the invitations name the mailbox it serves.
+	if out, err := adjutant("game", "new", "--config", cfgPath, "--name", sampleGame, "--ruleset", "soldiers1918",
+		"--player", "us="+usAddr, "--player", "de="+deAddr, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE); err != nil {
+		t.Fatalf("adjutant game new: %v\n%s", err, out)
 	}
 
 	// The daemon, as its own process.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,8 +37,14 @@ func mustCLI(t *testing.T, stdin []byte, args ...string) string {
 
 func outbox(t *testing.T, db string) []outMailJSON {
 	t.Helper()
+	return outboxBy(t, "--db", db)
+}
+
+// outboxBy is `adjutant outbox --json` with the given way to the store.
+func outboxBy(t *testing.T, store ...string) []outMailJSON {
+	t.Helper()
 	var mails []outMailJSON
-	if err := json.Unmarshal([]byte(mustCLI(t, nil, "outbox", "--db", db, "--json")), &mails); err != nil {
+	if err := json.Unmarshal([]byte(mustCLI(t, nil, append([]string{"outbox", "--json"}, store...)...)), &mails); err != nil {
 		t.Fatal(err)
 	}
 	return mails
@@ -45,9 +52,9 @@ func outbox(t *testing.T, db string) []outMailJSON {
 
 var (
 	commitmentLine = regexp.MustCompile(`commitment ([0-9a-f]{64})`)
-	revealedBlock  = regexp.MustCompile(`(?m)^(.*):\n    (PLOT TURN (\d) [^\n]*)\n    salt ([0-9a-f]+)\n    commitment ([0-9a-f]{64}) = SHA-256\(text \| salt\)`)
-	seedLine       = regexp.MustCompile(`Turn (\d+): seed ([0-9a-f]{64})\n    commitment ([0-9a-f]{64}) = SHA-256\(seed\)`)
-	seedCommit     = regexp.MustCompile(`turn (\d+): SHA-256\(seed\) = ([0-9a-f]{64})`)
+	revealedBlock  = regexp.MustCompile(`(?m)^(.*), text:\n    (PLOT TURN (\d) [^\n]*)\n  salt \(hashed as these 32 characters\): ([0-9a-f]+)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})`)
+	seedLine       = regexp.MustCompile(`Turn (\d+): seed \(32 bytes, written in hex\)\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})`)
+	seedCommit     = regexp.MustCompile(`Turn (\d+): seed drawn; SHA-256 of its 32 bytes:\n  ([0-9a-f]{64})`)
 	hexToken       = regexp.MustCompile(`\b\d{4}\b`)
 	plotItemHex    = regexp.MustCompile(`(\d{4})x\d+`)
 	longHash       = regexp.MustCompile(`[0-9a-f]{64}`)
@@ -124,12 +131,12 @@ func TestSixTurnGameByPipe(t *testing.T) {
 
 	// Both sides saw every roll: the number of rolls shown equals the audited rolls.
 	audit := mustCLI(t, nil, append([]string{"audit", "export", "--game", sampleGame, "--format", "json"}, flags...)...)
-	var entries []struct{ Kind string }
-	if err := json.Unmarshal([]byte(audit), &entries); err != nil {
+	var export struct{ Entries []struct{ Kind string } }
+	if err := json.Unmarshal([]byte(audit), &export); err != nil {
 		t.Fatal(err)
 	}
 	rolls := 0
-	for _, e := range entries {
+	for _, e := range export.Entries {
 		if e.Kind == "roll" {
 			rolls++
 		}
@@ -252,13 +259,7 @@ func checkNoLeak(t *testing.T, what string, plots []string, opponent []outMailJS
 // tamper rewrites the first value of a game's nested bucket that f changes.
 func tamper(t *testing.T, path string, sub []byte, f func([]byte) []byte) {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("game")).Bucket([]byte(sampleGame)).Bucket(sub)
+	inGameBucket(t, path, sub, func(b *bolt.Bucket) error {
 		c := b.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			if nv := f(append([]byte(nil), v...)); !bytes.Equal(nv, v) {
@@ -267,9 +268,6 @@ func tamper(t *testing.T, path string, sub []byte, f func([]byte) []byte) {
 		}
 		return fmt.Errorf("nothing to tamper with in %s", sub)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestMatchByPipe plays the two-game match of 4.2: the second game with the sides
@@ -339,5 +337,83 @@ func TestMatchByPipe(t *testing.T) {
 	for _, g := range []string{"first", "second"} {
 		mustCLI(t, nil, append([]string{"replay", "--game", g}, flags...)...)
 		mustCLI(t, nil, append([]string{"audit", "verify", "--game", g}, flags...)...)
+	}
+	checkRollsFromMails(t, mails, flags, "first", "second")
+}
+
+// TestHostCommandsTakeServeConfig: with --config the host commands use the daemon's
+// address and bbolt file, and refuse an --address, ADJUTANT_ADDRESS or --db that says
+// otherwise, so that the invitations name the mailbox serve sends from.
+func TestHostCommandsTakeServeConfig(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "games.db")
+	path := filepath.Join(dir, "adjutant.toml")
+	// The mail servers are not needed to create a game: no password is set or looked for.
+	writeClubConfig(t, path, fmt.Sprintf("address = \"game@club.example\"\ndatabase = %q\n", db))
+	newGame := []string{"game", "new", "--config", path, "--name", "verdun", "--player", "us=" + sampleUS, "--player", "de=" + sampleDE}
+	t.Setenv("ADJUTANT_ADDRESS", "")
+	for _, tc := range []struct {
+		name    string
+		extra   []string
+		env     string
+		wantErr string
+	}{
+		{"--address differs", []string{"--address", "adjutant@localhost"}, "", "--address adjutant@localhost disagrees with address game@club.example in " + path},
+		{"ADJUTANT_ADDRESS differs", nil, "other@club.example", "ADJUTANT_ADDRESS other@club.example disagrees with address game@club.example"},
+		{"--db differs", []string{"--db", filepath.Join(dir, "other.db")}, "", "--db " + filepath.Join(dir, "other.db") + " disagrees with database " + db},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("ADJUTANT_ADDRESS", tc.env)
+			code, _, errs := cli(t, nil, append(newGame, tc.extra...)...)
+			if code != 1 || !strings.Contains(errs, tc.wantErr) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, tc.wantErr)
+			}
+			if _, err := os.Stat(db); err == nil {
+				t.Errorf("the refused command created %s", db)
+			}
+		})
+	}
+	// The same address (in any case) and the same file are no disagreement.
+	mustCLI(t, nil, append(newGame, "--address", "Game@Club.example", "--db", db)...)
+	mails := outbox(t, db)
+	viaConfig := outboxBy(t, "--config", path)
+	if len(mails) != 2 || len(viaConfig) != 2 {
+		t.Fatalf("outbox --db shows %d mails, outbox --config %d; want the 2 invitations in both", len(mails), len(viaConfig))
+	}
+	for _, m := range mails {
+		if !strings.Contains(m.Body, "game@club.example") || strings.Contains(m.Body, "adjutant@localhost") {
+			t.Errorf("the invitation to %v does not send orders to the configured mailbox:\n%s", m.To, m.Body)
+		}
+	}
+	// Without --config: ADJUTANT_ADDRESS, then the default.
+	t.Setenv("ADJUTANT_ADDRESS", "pipe@club.example")
+	pipeDB := filepath.Join(dir, "pipe.db")
+	mustCLI(t, nil, "game", "new", "--db", pipeDB, "--name", "soissons", "--player", "us="+sampleUS, "--player", "de="+sampleDE)
+	if m := outbox(t, pipeDB); len(m) == 0 || !strings.Contains(m[0].Body, "pipe@club.example") {
+		t.Errorf("ADJUTANT_ADDRESS not used without --config: %+v", m)
+	}
+	if code, _, errs := cli(t, nil, "outbox"); code != 2 || !strings.Contains(errs, "--db (or --config) is required") {
+		t.Errorf("outbox without --db or --config: exit %d, %q", code, errs)
+	}
+}
+
+// TestDemoPipePlaysTheMatch: `demo --pipe` plays the two games of the 4.2 match, as the
+// README says, and verifies and replays both.
+func TestDemoPipePlaysTheMatch(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	out := mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", db)
+	for _, g := range []string{sampleGame, sampleReturn} {
+		for _, w := range []string{"audit of " + g + " verified", "replay of " + g + " matches"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("the demo's summary lacks %q:\n%s", w, out)
+			}
+		}
+	}
+	verdict := false
+	for _, m := range outbox(t, db) {
+		verdict = verdict || m.Game == sampleReturn && strings.Contains(m.Body, "Match verdict (4.2)")
+	}
+	if !verdict {
+		t.Error("no mail of the return game gives the match verdict")
 	}
 }

@@ -1,19 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/mail"
@@ -32,6 +37,8 @@ type daemon struct {
 	log    *slog.Logger
 	wake   chan struct{}
 	now    func() time.Time
+	// control is the control socket's listener (control.go).
+	control net.Listener
 
 	// killAfter, when set from ADJUTANT_TEST_KILL_AFTER_COMMIT, makes the process SIGKILL
 	// itself right after that many committed messages, before flagging them: the fault
@@ -56,25 +63,35 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		now = time.Now
 	}
 	d := &daemon{cfg: cfg, db: db, log: log, wake: make(chan struct{}, 1), now: now}
-	d.desk = &adjudicator.Desk{Store: db, Rulesets: rs, Address: cfg.Address, Now: now, Rand: e.random, PasswordCost: e.cost, Log: log.With("part", "desk")}
-	d.intake = &mail.Intake{
-		Config: mail.IMAPConfig{
-			Addr: net.JoinHostPort(cfg.IMAP.Host, strconv.Itoa(cfg.IMAP.Port)), Security: cfg.IMAP.Security,
-			Username: cfg.IMAP.Username, Password: cfg.IMAP.Password, Mailbox: cfg.IMAP.Mailbox, MoveTo: cfg.IMAP.MoveTo,
-			PollInterval: cfg.PollInterval.Duration, MaxSize: cfg.MaxMessageSize,
-		},
-		Handle: d.handle,
-		Log:    log.With("part", "intake"),
+	d.desk = &adjudicator.Desk{Store: db, Rulesets: rs, Address: cfg.Address, Now: now, Rand: e.random, PasswordCost: e.cost, Log: log.With("part", "desk"),
+		HostAddress: cfg.HostAddress, HostPassHash: cfg.HostPassword}
+	// The socket is opened with the store's lock held, so that no other daemon of this
+	// store is listening on it.
+	if d.control, err = listenControl(cfg.socketPath()); err != nil {
+		db.Close()
+		return nil, err
 	}
-	d.sender = &mail.Sender{
-		Config: mail.SMTPConfig{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Security: cfg.SMTP.Security,
-			Username: cfg.SMTP.Username, Password: cfg.SMTP.Password, From: cfg.Address},
-		Store: db, Log: log.With("part", "sender"), Now: now,
-	}
+	d.intake = &mail.Intake{Config: cfg.imapConfig(), Handle: d.handle, Log: log.With("part", "intake")}
+	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now}
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
 		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
 	}
 	return d, nil
+}
+
+// imapConfig is the intake's configuration; serve and config check share it.
+func (c *Config) imapConfig() mail.IMAPConfig {
+	return mail.IMAPConfig{
+		Addr: net.JoinHostPort(c.IMAP.Host, strconv.Itoa(c.IMAP.Port)), Security: c.IMAP.Security,
+		Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, MoveTo: c.IMAP.MoveTo,
+		PollInterval: c.PollInterval.Duration, MaxSize: c.MaxMessageSize,
+	}
+}
+
+// smtpConfig is the sender's configuration; serve and config check share it.
+func (c *Config) smtpConfig() mail.SMTPConfig {
+	return mail.SMTPConfig{Host: c.SMTP.Host, Port: c.SMTP.Port, Security: c.SMTP.Security,
+		Username: c.SMTP.Username, Password: c.SMTP.Password, From: c.Address, NoVERP: c.SMTP.NoVERP}
 }
 
 // handle is the intake's handler: one message, one transaction (invariants 1 and 2).
@@ -124,11 +141,16 @@ func (d *daemon) tick(ctx context.Context) {
 // with the same Message-ID, at the next start. Nothing else is fetched.
 func (d *daemon) run(ctx context.Context) error {
 	defer d.db.Close()
-	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host)
+	defer d.control.Close() // removes the socket file
+	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	d.tick(ctx)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	wg.Add(3)
+	wg.Add(4)
+	go func() {
+		defer wg.Done()
+		d.serveControl(ctx, d.control)
+	}()
 	go func() {
 		defer wg.Done()
 		errs <- d.sender.Run(ctx, d.wake)
@@ -197,7 +219,7 @@ func cmdServe(e *env, args []string) error {
 
 func cmdConfig(e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError("config: expected sample or check")
+		return usageError("config: expected sample, check or hash-password")
 	}
 	switch args[0] {
 	case "sample":
@@ -206,14 +228,88 @@ func cmdConfig(e *env, args []string) error {
 	case "check":
 		fs := newFlags(e, "config check")
 		path := fs.String("config", "", "the configuration file")
+		offline := fs.Bool("offline", false, "check the file only; do not log in to the mail servers")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		if _, err := LoadConfig(*path); err != nil {
+		if *path == "" {
+			return usageError("config check: --config is required")
+		}
+		cfg, err := LoadConfig(*path)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s is valid\n", *path)
-		return nil
+		if *offline {
+			return nil
+		}
+		return checkLogins(e, cfg)
+	case "hash-password":
+		return hashPassword(e)
 	}
-	return usageError("config: expected sample or check")
+	return usageError("config: expected sample, check or hash-password")
+}
+
+// hashPassword reads a password (the first line of standard input) and prints its
+// bcrypt hash, for host_password_hash. The password is never printed.
+func hashPassword(e *env) error {
+	line, err := bufio.NewReader(io.LimitReader(e.stdin, 1024)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read the password: %w", err)
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	if len(pw) < 8 {
+		return usageError("config hash-password: give a password of 8 characters or more on standard input")
+	}
+	cost := e.cost
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	if err != nil {
+		return fmt.Errorf("hash the password: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "host_password_hash = %q\n", hash)
+	return nil
+}
+
+// checkLogins logs in to the IMAP and the SMTP server as serve would, says for each
+// whether it worked and, if not, why; it changes nothing on either server.
+func checkLogins(e *env, cfg *Config) error {
+	ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+	defer cancel()
+	var failed []string
+	ic := cfg.imapConfig()
+	res, err := mail.CheckIMAP(ctx, ic)
+	if err != nil {
+		failed = append(failed, "IMAP")
+		fmt.Fprintf(e.stdout, "IMAP %s (%s): FAILED: %v\n", ic.Addr, cfg.IMAP.Security, err)
+	} else {
+		fmt.Fprintf(e.stdout, "IMAP %s (%s): logged in as %s; %s holds %d messages; IDLE %s\n",
+			ic.Addr, cfg.IMAP.Security, cfg.IMAP.Username, cfg.IMAP.Mailbox, res.Messages, yesNo(res.Idle, "yes", "no (polling)"))
+		if cfg.IMAP.MoveTo != "" {
+			fmt.Fprintf(e.stdout, "  move_to %s %s\n", cfg.IMAP.MoveTo, yesNo(res.MoveToExists, "exists", "does not exist yet: serve creates it"))
+		}
+	}
+	sc := cfg.smtpConfig()
+	saddr := net.JoinHostPort(sc.Host, strconv.Itoa(sc.Port))
+	if err := mail.CheckSMTP(ctx, sc); err != nil {
+		failed = append(failed, "SMTP")
+		fmt.Fprintf(e.stdout, "SMTP %s (%s): FAILED: %v\n", saddr, sc.Security, err)
+	} else if sc.Username == "" {
+		fmt.Fprintf(e.stdout, "SMTP %s (%s): connected; no login (smtp.username is empty)\n", saddr, sc.Security)
+	} else {
+		fmt.Fprintf(e.stdout, "SMTP %s (%s): logged in as %s\n", saddr, sc.Security, sc.Username)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("config check: the %s check failed (see above)", strings.Join(failed, " and the "))
+	}
+	return nil
+}
+
+func yesNo(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
 }

@@ -150,7 +150,8 @@ func TestGameByMail(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(res.summary, "0 awaiting") || !strings.Contains(res.summary, "replay of sample matches") {
+	if !strings.Contains(res.summary, "0 awaiting") || !strings.Contains(res.summary, "replay of sample matches") ||
+		strings.Count(res.summary, "alone: ") != 4 {
 		t.Errorf("summary: %s", res.summary)
 	}
 }
@@ -395,20 +396,7 @@ func TestKilledBetweenCommitAndFlag(t *testing.T) {
 		t.Fatalf("after the kill the message should be in INBOX, unflagged: %+v", inbox)
 	}
 	second := start(false)
-	defer func() {
-		second.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- second.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("after SIGTERM the daemon exited with %v, want 0", err)
-			}
-		case <-time.After(20 * time.Second):
-			second.Process.Kill()
-			t.Error("the daemon did not stop on SIGTERM")
-		}
-	}()
+	defer stopServe(t, second)
 	r.settle(1)
 	got := r.reply(r.us, id)
 	time.Sleep(300 * time.Millisecond)
@@ -467,10 +455,92 @@ host = %q
 port = %d
 security = "none"
 `, c.Address, c.Database, c.MaxMessageSize, c.IMAP.Host, c.IMAP.Port, c.IMAP.Username, c.IMAP.Password, c.SMTP.Host, c.SMTP.Port)
+	if c.SMTP.Username != "" {
+		text += fmt.Sprintf("username = %q\npassword = %q\n", c.SMTP.Username, c.SMTP.Password)
+	}
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadConfig(path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestServeWrongIMAPPassword: `serve` with a wrong IMAP password says, at error level,
+// that the login was refused, for which user at which server (never the password), and
+// tries again after a back-off rather than giving up or hammering the server.
+func TestServeWrongIMAPPassword(t *testing.T) {
+	r := newRig(t)
+	r.cfg.IMAP.Password = "not-the-mailbox-password"
+	path := filepath.Join(t.TempDir(), "adjutant.toml")
+	writeConfig(t, path, r.cfg)
+	ctx, cancel := context.WithCancel(r.ctx)
+	done := make(chan int, 1)
+	go func() {
+		e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: r.logs, cost: 4}
+		done <- runEnv(e, []string{"serve", "--config", path})
+	}()
+	want := `level=ERROR msg="IMAP login refused for user ` + sampleAddress + ` at ` + r.srv.IMAPAddr() + `: NO [AUTHENTICATIONFAILED]`
+	for strings.Count(r.logs.String(), want) < 2 {
+		select {
+		case <-r.ctx.Done():
+			cancel()
+			t.Fatalf("serve did not log twice %q:\n%s", want, r.logs)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("serve exited %d after SIGTERM, want 0", code)
+	}
+	logs := r.logs.String()
+	for _, attempt := range []string{"attempt=1 retry_in=1s", "attempt=2 retry_in=2s"} {
+		if !strings.Contains(logs, attempt) {
+			t.Errorf("the log lacks the back-off %q:\n%s", attempt, logs)
+		}
+	}
+	if strings.Contains(logs, r.cfg.IMAP.Password) {
+		t.Errorf("the log shows the password:\n%s", logs)
+	}
+}
+
+// TestInvitationNamesTheServedMailbox: a game created with the daemon's configuration
+// (`game new --config`) invites the players to write to the mailbox `serve` reads and
+// sends from: the invitation's From and the address in its text are the same.
+func TestInvitationNamesTheServedMailbox(t *testing.T) {
+	const game = "game@club.example"
+	srv, err := devserver.Start(devserver.Options{Users: map[string]string{game: "club-mailbox-password", sampleUS: "us-mail"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := demoConfig(srv, filepath.Join(dir, "games.db"))
+	cfg.Address, cfg.IMAP.Username, cfg.IMAP.Password = game, game, "club-mailbox-password"
+	path := filepath.Join(dir, "adjutant.toml")
+	writeConfig(t, path, cfg)
+	mustCLI(t, nil, "game", "new", "--config", path, "--name", sampleGame, "--player", "us="+sampleUS, "--player", "de="+sampleDE)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	logs := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs, cost: 4}
+		done <- runEnv(e, []string{"serve", "--config", path})
+	}()
+	us := &player{addr: sampleUS, password: "us-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
+	got, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Subject, "invited") })
+	cancel()
+	<-done
+	if err != nil {
+		t.Fatalf("no invitation: %v\n%s", err, logs)
+	}
+	inv := got[len(got)-1]
+	if from := headerOf(inv.Raw, "From"); !strings.Contains(from, game) {
+		t.Errorf("the invitation comes from %q, want %s", from, game)
+	}
+	if !strings.Contains(inv.Env.Text, game) || strings.Contains(inv.Env.Text, "adjutant@localhost") {
+		t.Errorf("the invitation does not send orders to %s:\n%s", game, inv.Env.Text)
 	}
 }

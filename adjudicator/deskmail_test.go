@@ -1,0 +1,282 @@
+package adjudicator_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// TestOneNoticePerSubmission: a US six-turn plot seals six orders and the German hears of
+// it in one notice that lists every commitment (issue 8, "Fewer, better mails").
+func TestOneNoticePerSubmission(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, usSetup)
+	notices := to(mails, de)
+	if len(notices) != 1 {
+		t.Fatalf("%d mails to the German, want one notice", len(notices))
+	}
+	receipt := to(mails, us)[0].Body
+	body := notices[0].Body
+	for turn := 1; turn <= 6; turn++ {
+		if !strings.Contains(body, "plot for turn "+string(rune('0'+turn))) {
+			t.Errorf("the notice does not list the plot for turn %d:\n%s", turn, body)
+		}
+	}
+	// Every commitment in the receipt's sealed list is in the notice.
+	sealed := receipt[strings.Index(receipt, "Sealed ("):]
+	n := 0
+	for _, c := range hash64.FindAllString(sealed, -1) {
+		n++
+		if !strings.Contains(body, c) {
+			t.Errorf("commitment %s of the receipt is not in the notice", c)
+		}
+	}
+	if n < 7 { // six plots and the placement
+		t.Errorf("the receipt lists %d commitments, want 7:\n%s", n, receipt)
+	}
+	// A flood of plot lines still gives one notice.
+	_, mails = f.orders("us", passU, strings.Repeat("PLOT TURN 1 NONE\n", 300))
+	if got := len(to(mails, de)); got != 1 {
+		t.Errorf("300 plot lines gave %d notices, want 1", got)
+	}
+}
+
+// TestThreads: the invitation is the root of each player's thread; every later mail of
+// the game refers to it, and a reply also to the player's mail.
+func TestThreads(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	roots := map[string]string{}
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" {
+			roots[m.To[0]] = m.MessageID
+			if len(m.References) != 0 {
+				t.Errorf("the invitation refers to %v; it is the root", m.References)
+			}
+		}
+	}
+	if len(roots) != 2 {
+		t.Fatalf("invitations to %v, want both players", roots)
+	}
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, "PLOT TURN 1 NONE\nSETUP DEFAULT\n")
+	var kinds = map[string]bool{}
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" {
+			continue
+		}
+		kinds[m.Kind] = true
+		root := roots[m.To[0]]
+		if len(m.References) == 0 || m.References[0] != root {
+			t.Errorf("%s mail %q to %s: References %v, want the invitation %s first", m.Kind, m.Subject, m.To[0], m.References, root)
+		}
+		if m.Kind == "reply" && (m.InReplyTo == "" || m.References[len(m.References)-1] != m.InReplyTo) {
+			t.Errorf("order check %q: In-Reply-To %q, References %v; want the player's mail last", m.Subject, m.InReplyTo, m.References)
+		}
+	}
+	for _, k := range []string{"reply", "notice", "results"} {
+		if !kinds[k] {
+			t.Errorf("no %s mail was sent; the test covers nothing of it", k)
+		}
+	}
+}
+
+// TestSetMap: SET MAP is stored per player, shown in STATUS, and decides the map of each
+// results mail; replay reproduces every mode.
+func TestSetMap(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, "SET MAP NONE")
+	if body := to(mails, us)[0].Body; !strings.Contains(body, "SET MAP NONE") || strings.Contains(body, "REFUSED") {
+		t.Fatalf("SET MAP NONE not confirmed in STATUS:\n%s", body)
+	}
+	_, mails = f.orders("de", passD, "SET MAP FULL")
+	if body := to(mails, de)[0].Body; !strings.Contains(body, "SET MAP FULL") {
+		t.Fatalf("SET MAP FULL not confirmed:\n%s", body)
+	}
+	_, mails = f.orders("de", passD, "SET MAP SOMETIMES")
+	if body := to(mails, de)[0].Body; !strings.Contains(body, "REFUSED: expected SET MAP FULL") {
+		t.Errorf("a wrong SET MAP is not refused:\n%s", body)
+	}
+	f.orders("us", passU, usSetup)
+	_, mails = f.orders("de", passD, "PLOT TURN 1 NONE\nSETUP DEFAULT\n")
+	var usRes, deRes []store.OutMail
+	for _, m := range mails {
+		if m.Kind == "results" {
+			if m.To[0] == us {
+				usRes = append(usRes, m)
+			} else {
+				deRes = append(deRes, m)
+			}
+		}
+	}
+	if len(usRes) == 0 || len(deRes) == 0 {
+		t.Fatalf("no results mails: %d to the US, %d to the German", len(usRes), len(deRes))
+	}
+	if b := usRes[0].Body; strings.Contains(b, "Strip 1 of") || !strings.Contains(b, "SET MAP NONE") {
+		t.Errorf("the US chose no map, but got one:\n%s", b)
+	}
+	if b := deRes[0].Body; strings.Count(b, "Strip ") < 3 || !strings.Contains(b, "Legend") {
+		t.Errorf("the German chose the full map, but did not get every strip:\n%s", b)
+	}
+	if _, err := f.desk.Replay(t.Context(), "g1"); err != nil {
+		t.Errorf("replay with map modes: %v", err)
+	}
+	// Back to CHANGES: a results mail shows no more strips than the full map has.
+	f.orders("us", passU, "SET MAP CHANGES")
+	_, mails = f.orders("us", passU, "COW NONE")
+	_, mails2 := f.orders("de", passD, "COW NONE")
+	for _, m := range append(mails, mails2...) {
+		if m.Kind == "results" && m.To[0] == us && strings.Contains(m.Body, "SET MAP NONE") {
+			t.Errorf("SET MAP CHANGES did not replace NONE:\n%s", m.Body)
+		}
+	}
+	if _, err := f.desk.Replay(t.Context(), "g1"); err != nil {
+		t.Errorf("replay with map modes: %v", err)
+	}
+}
+
+// TestReplaceableWording: "sending again replaces them" only while the phase is open.
+func TestReplaceableWording(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, "PLOT TURN 1 NONE")
+	if b := to(mails, us)[0].Body; !strings.Contains(b, "sending orders for it again replaces them") {
+		t.Errorf("an open plot is not said to be replaceable:\n%s", b)
+	}
+	f.orders("us", passU, usSetup)
+	_, mails = f.orders("de", passD, "PLOT TURN 1 NONE")
+	b := ""
+	for _, m := range to(mails, de) {
+		if m.Kind == "reply" {
+			b = m.Body
+		}
+	}
+	if strings.Contains(b, "replaces them") || !strings.Contains(b, "has been resolved") {
+		t.Errorf("a plot whose step was resolved at once is said to be replaceable:\n%s", b)
+	}
+}
+
+// TestInvitationPasswordRedactedOnceSent (issue 9): the invitation carries the password
+// until an SMTP server has taken it; then the stored copy no longer does.
+func TestInvitationPasswordRedactedOnceSent(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	has := func() (pending, sent int) {
+		for _, m := range f.outbox() {
+			if strings.Contains(m.Body, passU) || strings.Contains(m.Body, passD) {
+				if m.Sent {
+					sent++
+				} else {
+					pending++
+				}
+			}
+		}
+		return
+	}
+	if p, s := has(); p != 2 || s != 0 {
+		t.Fatalf("before sending: %d pending and %d sent mails with a password, want 2 and 0", p, s)
+	}
+	if err := f.db.Write(t.Context(), func(tx store.Tx) error {
+		pending, err := tx.PendingOutbox()
+		if err != nil {
+			return err
+		}
+		for _, m := range pending {
+			m.Sent = true
+			if err := tx.PutOutMail(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if p, s := has(); p != 0 || s != 0 {
+		t.Errorf("after sending: %d pending and %d sent mails still hold a password", p, s)
+	}
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" && !strings.Contains(m.Body, store.Redacted) {
+			t.Errorf("the sent invitation does not say its password was removed:\n%s", m.Body)
+		}
+	}
+}
+
+// TestBounceMatchedByVERP (issue 9): a bounce that names an outbox mail through its VERP
+// address marks that mail's player as bouncing and tells the opponent; a deadline then
+// gives him no default orders; his next mail clears the mark.
+func TestBounceMatchedByVERP(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour, NoOrders: "default"})
+	var invite store.OutMail
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" && m.To[0] == de {
+			invite = m
+		}
+	}
+	out, mails := f.sendMsg(adjudicator.Message{ID: "bounce1@mx", From: "mailer-daemon@mx.example", Automated: true,
+		AutomatedReason: "delivery status report", BounceOf: invite.Seq, Text: "550 no such user"})
+	if !strings.Contains(out, "de marked bouncing") {
+		t.Fatalf("bounce: %q", out)
+	}
+	if len(mails) != 1 || mails[0].To[0] != us || !strings.Contains(mails[0].Body, "German player bounces") {
+		t.Fatalf("mails after the bounce: %+v; want one to the US saying the German's mail bounces", mails)
+	}
+	// A second bounce of the same says nothing more.
+	if _, mails := f.sendMsg(adjudicator.Message{ID: "bounce2@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: invite.Seq}); len(mails) != 0 {
+		t.Errorf("a second bounce sent %d mails", len(mails))
+	}
+	// The US sends his set-up; the German, bouncing, gets no default at the deadline.
+	f.orders("us", passU, usSetup)
+	f.now = f.now.Add(49 * time.Hour)
+	report, err := f.desk.Tick(t.Context(), f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(report, "\n"), "default orders for de") {
+		t.Errorf("a bouncing player got default orders: %v", report)
+	}
+	late := ""
+	for _, m := range f.outbox() {
+		if m.Kind == "late" && m.To[0] == us {
+			late = m.Body
+		}
+	}
+	if !strings.Contains(late, "bounces") {
+		t.Errorf("the late notice does not say why the game waits:\n%s", late)
+	}
+	// The German writes: the mark is cleared.
+	f.orders("de", passD, "STATUS")
+	f.db.Read(t.Context(), func(tx store.Tx) error {
+		g, _ := tx.Game("g1")
+		for _, p := range g.Players {
+			if p.Bouncing {
+				t.Errorf("%s still bouncing after writing", p.Side)
+			}
+		}
+		return nil
+	})
+	// A bounce of a mail of no game is ignored, unanswered.
+	if out, mails := f.sendMsg(adjudicator.Message{ID: "bounce3@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: 99999}); !strings.HasPrefix(out, adjudicator.Ignored) || len(mails) != 0 {
+		t.Errorf("an unknown bounce: %q, %d mails", out, len(mails))
+	}
+}
+
+// TestEveryErrorAtOnce (issue 8): a placement with a wrong line and wrong totals lists
+// each wrong line with its own reason and each wrong total once, and a line with two
+// verdicts is quoted once.
+func TestEveryErrorAtOnce(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, "PLACE 1000 4 ARMY\nPLACE 1101 4 ARMY\nPLACE 1200 4 USMC\n")
+	body := to(mails, us)[0].Body
+	if n := strings.Count(body, "line 5: PLACE 1200 4 USMC"); n != 1 {
+		t.Errorf("the last PLACE line is quoted %d times, want once:\n%s", n, body)
+	}
+	if !strings.Contains(body, "line 4: PLACE 1101 4 ARMY\n      REFUSED") {
+		t.Errorf("the wrong line has no reason of its own:\n%s", body)
+	}
+	if strings.Contains(body, "line 3: PLACE 1000 4 ARMY\n      REFUSED") {
+		t.Errorf("a right line is refused:\n%s", body)
+	}
+	if !strings.Contains(body, "144") {
+		t.Errorf("the Army total is not given against the 144 of HELP:\n%s", body)
+	}
+}

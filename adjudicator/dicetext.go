@@ -1,0 +1,308 @@
+package adjudicator
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// The text forms in this file are what a player checks his rolls from: the results mails
+// and the ROLLS reply give every input of the HMAC message of each roll (adjudicator/dice,
+// "Deriving a roll") in a canonical form, within 78 columns, from which the exact bytes
+// follow by the rules below. docs/dice.md states the same rules for players, and
+// CheckMails reads the text back; a change here must change both.
+//
+//   - A string field (game, phase, rule, purpose) is printed between double quotes with
+//     MailField: every byte is itself, except that '%', '"', '|', control characters,
+//     invalid UTF-8 and any space that is not a single space between two other characters
+//     are written %XX (the byte in upper-case hex).
+//   - A record longer than a line is broken at spaces; a line break followed by the
+//     continuation's indentation stands for exactly one space. MailField guarantees that
+//     no field holds a space that such a break could swallow or double.
+
+// mailWidth is the widest line of a mail (DESIGN.md, "Text maps"; issue 8).
+const mailWidth = 78
+
+// MailField writes s so that it survives wrapping and quoting in a mail and can be read
+// back exactly (UnmailField): see the rules at the top of this file.
+func MailField(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		r, size := utf8.DecodeRuneInString(s[i:])
+		escape := false
+		switch {
+		case r == utf8.RuneError && size == 1:
+			escape = true
+		case c == '%' || c == '"' || c == '|' || c < 0x20 || c == 0x7f:
+			escape = true
+		case c == ' ':
+			escape = i == 0 || i == len(s)-1 || s[i-1] == ' ' || s[i+1] == ' '
+		}
+		if escape {
+			fmt.Fprintf(&b, "%%%02X", c)
+			i++
+			continue
+		}
+		b.WriteString(s[i : i+size])
+		i += size
+	}
+	return b.String()
+}
+
+// UnmailField undoes MailField.
+func UnmailField(s string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", fmt.Errorf("field %q: %% without two hex digits", s)
+		}
+		v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", fmt.Errorf("field %q: %%%s is not a byte in hex", s, s[i+1:i+3])
+		}
+		b.WriteByte(byte(v))
+		i += 2
+	}
+	return b.String(), nil
+}
+
+// wrapRecord breaks one record into lines of at most mailWidth columns at single spaces:
+// the first line indented by first, the others by cont. A word longer than a line stays
+// whole. Joining the lines with one space, indentation removed, gives the record back.
+func wrapRecord(record, first, cont string) []string {
+	var lines []string
+	line := first
+	empty := true
+	for _, w := range strings.Split(record, " ") {
+		switch {
+		case empty:
+			line += w
+			empty = false
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > mailWidth:
+			lines = append(lines, line)
+			line = cont + w
+		default:
+			line += " " + w
+		}
+	}
+	return append(lines, line)
+}
+
+// rollRecord is the canonical one-record form of a roll:
+//
+//	index 0: 1d6 -> [2] = 2, rule "10.8", purpose "..."
+//	index 3: 2d6 -> [2 5] +1 = 8, rule "...", purpose "..."
+//	index 0: shuffle of 52 -> [3 0 ...], rule "...", purpose "..."
+//
+// "NdS" is kind "roll" with count N and sides S; "shuffle of N" is kind "shuffle" with
+// count N and sides 0.
+func rollRecord(r dice.Roll) string {
+	vals := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		vals[i] = strconv.Itoa(v)
+	}
+	var what string
+	if r.Kind == dice.KindShuffle {
+		what = fmt.Sprintf("shuffle of %d -> [%s]", r.Count, strings.Join(vals, " "))
+	} else {
+		mod := ""
+		if r.Modifier != 0 {
+			mod = fmt.Sprintf(" %+d", r.Modifier)
+		}
+		what = fmt.Sprintf("%dd%d -> [%s]%s = %d", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result)
+	}
+	return fmt.Sprintf("index %d: %s, rule \"%s\", purpose \"%s\"", r.Index, what, MailField(r.Rule), MailField(r.Purpose))
+}
+
+// diceGroup is the rolls of one phase: one HMAC context.
+type diceGroup struct {
+	Turn   int
+	Phase  string
+	Digest string
+	Rolls  []dice.Roll
+}
+
+// phaseHeader opens the rolls of one context: turn, phase and the orders digest.
+func phaseHeader(turn int, phase, digest string) []string {
+	return []string{fmt.Sprintf("Turn %d, phase \"%s\", orders digest:", turn, MailField(phase)), "  " + digest}
+}
+
+// diceText renders the inputs of the rolls of groups, with the game's name, as the
+// "Dice" section of a results mail. It is empty when no group has a roll.
+func diceText(game string, groups []diceGroup) string {
+	var lines []string
+	for _, g := range groups {
+		if len(g.Rolls) == 0 {
+			continue
+		}
+		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
+		for _, r := range g.Rolls {
+			lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	head := wrapRecord(fmt.Sprintf("Game \"%s\". Each roll is HMAC-SHA256 keyed with its turn's seed, which the "+
+		"results mail after the turn reveals; the message hashed is made of these fields (send HELP DICE for how).",
+		MailField(game)), "", "")
+	return strings.Join(append(head, lines...), "\n")
+}
+
+// visibleRolls groups the rolls of the events side may see by phase, in index order, so
+// that a results mail gives the inputs of exactly the rolls it shows.
+func visibleRolls(steps []stepRecord, side Side) []diceGroup {
+	var groups []diceGroup
+	for _, s := range steps {
+		g := diceGroup{Turn: s.Turn, Phase: s.Phase, Digest: s.Digest}
+		seen := map[int]bool{}
+		for _, e := range s.Events {
+			if e.Roll == nil || !e.VisibleTo(side) || seen[e.Roll.Index] {
+				continue
+			}
+			seen[e.Roll.Index] = true
+			g.Rolls = append(g.Rolls, *e.Roll)
+		}
+		sort.Slice(g.Rolls, func(i, j int) bool { return g.Rolls[i].Index < g.Rolls[j].Index })
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// seedLines reveal a turn's seed with what it was committed to.
+func seedLines(turn int, secret, commitment string) []string {
+	return []string{
+		fmt.Sprintf("Turn %d: seed (32 bytes, written in hex)", turn),
+		"  " + secret,
+		"  SHA-256 of the 32 bytes (not of their hex), its commitment:",
+		"  " + commitment,
+	}
+}
+
+// commitLines publish a turn's seed commitment.
+func commitLines(turn int, commitment string) []string {
+	return []string{
+		fmt.Sprintf("Turn %d: seed drawn; SHA-256 of its 32 bytes:", turn),
+		"  " + commitment,
+	}
+}
+
+// revealLines show a revealed sealed order: its text, indented by 4 (a line too long
+// for the mail continues indented by 6, the break standing for one space), its salt and
+// the commitment sent when it was sealed.
+func revealLines(summary, text, salt, commitment string) []string {
+	lines := []string{summary + ", text:"}
+	for _, l := range strings.Split(text, "\n") {
+		if l == strings.TrimSpace(l) && !strings.Contains(l, "  ") {
+			lines = append(lines, wrapRecord(l, "    ", "      ")...)
+		} else {
+			lines = append(lines, "    "+l) // never broken where a break could change it
+		}
+	}
+	return append(lines,
+		"  salt (hashed as these "+strconv.Itoa(len(salt))+" characters): "+salt,
+		"  commitment, SHA-256 of the text, \"|\" and the salt:",
+		"  "+commitment)
+}
+
+// DiceHelp is the reply to HELP DICE: how a player checks a roll, a seed, a sealed
+// order and a signed chain head from his mail (templates/dice-help.txt). The desk's
+// reply adds worked checks from the player's own game (diceHelpFor).
+func DiceHelp() string {
+	body, err := render("dice-help.txt", map[string]any{})
+	if err != nil {
+		return "HELP DICE: see docs/dice.md in the Adjutant source."
+	}
+	return strings.TrimRight(body, "\n")
+}
+
+// isDiceHelp reports whether the word after HELP asks for DiceHelp: "DICE" in ASCII
+// letters of any case (four bytes, so no look-alike letter from another script).
+func isDiceHelp(word string) bool {
+	return len(word) == 4 && strings.EqualFold(word, "DICE")
+}
+
+// plotExample and rollExample fill the worked checks of HELP DICE with a player's own
+// game: a revealed sealed order and a roll of a revealed turn.
+type plotExample struct {
+	Game, Summary, Text, Salt, Commitment string
+}
+
+type rollExample struct {
+	Game, Phase, Purpose, Rule, Digest, Seed, Output, FirstHex string
+	Turn, Index, Sides, First, Bound, Face                     int
+}
+
+// shellSafe reports whether s can stand between single quotes in the worked check as it
+// is hashed: one line, no quote, nothing MailField would escape, at most max bytes.
+func shellSafe(s string, max int) bool {
+	return len(s) <= max && MailField(s) == s && !strings.ContainsAny(s, "'\n")
+}
+
+// diceHelpFor is DiceHelp with worked checks from the player's own game: the first sealed
+// order revealed and the first one-die roll of a turn whose seed is revealed, where the
+// shell lines fit the mail. Only what both sides' mails already showed is used.
+func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
+	view := map[string]any{}
+	journal, err := tx.Journal(game)
+	if err != nil {
+		return "", err
+	}
+	for _, j := range journal {
+		for _, o := range j.Revealed {
+			if _, done := view["Plot"]; !done && o.Salt != "" && shellSafe(o.Text, 55) {
+				view["Plot"] = plotExample{Game: game, Summary: o.Summary, Text: o.Text, Salt: o.Salt, Commitment: o.Commitment}
+			}
+		}
+	}
+	entries, err := tx.Audit(game)
+	if err != nil {
+		return "", err
+	}
+	seeds := map[int]dice.Seed{}
+	for _, e := range entries {
+		if e.Kind == "reveal" {
+			if s, err := dice.ParseSeed(e.Value); err == nil {
+				seeds[e.Turn] = s
+			}
+		}
+	}
+	for _, e := range entries {
+		seed, ok := seeds[e.Turn]
+		if e.Kind != dice.KindRoll || e.Count != 1 || !ok || !shellSafe(e.Purpose, 70) || !shellSafe(e.Rule, 20) ||
+			!shellSafe(e.Phase, 20) || !shellSafe(game, 40) {
+			continue
+		}
+		msg := dice.Message(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest},
+			e.Index, e.Kind, e.Purpose, e.Rule, e.Count, e.Sides)
+		mac := hmac.New(sha256.New, seed[:])
+		mac.Write(append(msg, 0, 0, 0, 0))
+		out := mac.Sum(nil)
+		face, ok := dice.Face(out[0], e.Sides)
+		if !ok || len(e.Values) != 1 || face != e.Values[0] {
+			continue // the first byte was skipped: a longer story than a worked example
+		}
+		view["Roll"] = rollExample{Game: game, Phase: e.Phase, Purpose: e.Purpose, Rule: e.Rule, Digest: e.OrdersDigest,
+			Seed: seed.String(), Output: hex.EncodeToString(out), FirstHex: hex.EncodeToString(out[:1]),
+			Turn: e.Turn, Index: e.Index, Sides: e.Sides, First: int(out[0]), Bound: 256 - 256%e.Sides, Face: face}
+		break
+	}
+	body, err := render("dice-help.txt", view)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(body, "\n"), nil
+}

@@ -1,0 +1,328 @@
+package adjudicator
+
+import (
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+)
+
+// MailCheck counts what CheckMails verified.
+type MailCheck struct {
+	Rolls      int // distinct rolls the mails give the inputs of
+	Verified   int // of those, re-derived from a revealed seed
+	Unrevealed int // of those, of a turn whose seed no mail has revealed yet
+	Seeds      int // revealed seeds that match the commitment mailed before
+	Sealed     int // revealed sealed orders that match the commitment mailed before
+	Signatures int // signed chain heads verified with the host key of the invitation
+	// Heads are the signed chain heads, by entry number, for comparing two players' mails.
+	Heads map[uint64]string
+}
+
+// CheckMails verifies one game from the text of the mails one player received, in the
+// order received, and nothing else: no store, no archive, no host. It is what a player
+// can do by hand (docs/dice.md) and what docs/checkdice.py does, written out in Go:
+//
+//   - every seed revealed matches its commitment, mailed before the reveal;
+//   - every sealed order revealed hashes, with its salt, to a commitment mailed before;
+//   - every roll whose inputs a mail gives is re-derived from its turn's revealed seed
+//     (the HMAC message is built here from the package dice documentation, not by
+//     calling it), and no two mails give one roll different values;
+//   - every signed chain head verifies with the host key of the invitation, and no two
+//     mails sign different heads for the same chain entry.
+//
+// The error names the first thing that does not hold.
+func CheckMails(game string, bodies []string) (MailCheck, error) {
+	c := &mailChecker{game: game, commits: map[int]string{}, seeds: map[int][]byte{}, rolls: map[string]mailRoll{},
+		published: map[string]bool{}, res: MailCheck{Heads: map[uint64]string{}}}
+	for i, body := range bodies {
+		if err := c.mail(body); err != nil {
+			return c.res, fmt.Errorf("mail %d of game %s: %w", i+1, game, err)
+		}
+		// A commitment counts as published for the mails after the one that carries it.
+		for _, h := range anyHash.FindAllString(body, -1) {
+			c.published[h] = true
+		}
+	}
+	for _, r := range c.rolls {
+		seed, ok := c.seeds[r.turn]
+		if !ok {
+			c.res.Unrevealed++
+			continue
+		}
+		if err := r.verify(seed, game); err != nil {
+			return c.res, err
+		}
+		c.res.Verified++
+	}
+	c.res.Rolls = len(c.rolls)
+	return c.res, nil
+}
+
+type mailChecker struct {
+	game      string
+	key       ed25519.PublicKey
+	commits   map[int]string // seed commitments by turn
+	seeds     map[int][]byte
+	published map[string]bool // every hash of the earlier mails
+	rolls     map[string]mailRoll
+	res       MailCheck
+}
+
+type mailRoll struct {
+	turn                int
+	phase, digest       string
+	index               int
+	kind, purpose, rule string
+	count, sides        int
+	values              []int
+	modifier, result    int
+	shown               string // the record as the mail gave it
+}
+
+var (
+	anyHash     = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+	hostKeyLine = regexp.MustCompile(`(?m)^Ed25519 key; keep this mail, it is the key:\n  ([0-9a-f]{64})$`)
+	commitBlock = regexp.MustCompile(`(?m)^(?:#\d+ )?Turn (\d+): seed drawn; SHA-256 of its 32 bytes:\n  ([0-9a-f]{64})$`)
+	seedBlock   = regexp.MustCompile(`(?m)^(?:#\d+ )?Turn (\d+): seed \(32 bytes, written in hex\)\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})$`)
+	revealBlock = regexp.MustCompile(`(?m)^(.+), text:\n((?:    .*\n)+)  salt \(hashed as these \d+ characters\): (\S*)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})$`)
+	diceGame    = regexp.MustCompile(`(?m)^Game "([^"]*)"`)
+	phaseLine   = regexp.MustCompile(`^Turn (\d+), phase "([^"]*)", orders digest:$`)
+	digestLine  = regexp.MustCompile(`^  ([0-9a-f]{64})$`)
+	rollLine    = regexp.MustCompile(`^(?:#\d+ )?index (\d+): (?:(\d+)d(\d+) -> \[([\d ]*)\]( [+-]\d+)? = (-?\d+)|shuffle of (\d+) -> \[([\d ]*)\]), rule "([^"]*)", purpose "([^"]*)"$`)
+	signedBlock = regexp.MustCompile(`(?m)^The audit chain now ends at entry (\d+)\. The host's Ed25519 key\n  ([0-9a-f]{64})\nsigns this statement \(the two lines joined, UTF-8, no line break\):\n  (\S+)\n  ([0-9a-f]{64})\nSignature \(the two lines joined, 128 hex digits\):\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})$`)
+	statementRE = regexp.MustCompile(`^adjutant-results-v1\|([^|]*)\|(\d+)\|([^|]*)\|(\d+)\|([0-9a-f]{64})$`)
+	crlf        = strings.NewReplacer("\r\n", "\n")
+)
+
+func (c *mailChecker) mail(body string) error {
+	body = crlf.Replace(body)
+	if m := hostKeyLine.FindStringSubmatch(body); m != nil && c.key == nil {
+		k, _ := hex.DecodeString(m[1])
+		c.key = ed25519.PublicKey(k)
+	}
+	for _, m := range commitBlock.FindAllStringSubmatch(body, -1) {
+		turn, _ := strconv.Atoi(m[1])
+		if old, ok := c.commits[turn]; ok && old != m[2] {
+			return fmt.Errorf("turn %d: seed commitment %s, an earlier mail gave %s", turn, m[2], old)
+		}
+		c.commits[turn] = m[2]
+	}
+	for _, m := range seedBlock.FindAllStringSubmatch(body, -1) {
+		turn, _ := strconv.Atoi(m[1])
+		seed, _ := hex.DecodeString(m[2])
+		sum := sha256.Sum256(seed)
+		if got := hex.EncodeToString(sum[:]); got != m[3] || c.commits[turn] != m[3] || !c.wasPublished(m[3]) {
+			return fmt.Errorf("turn %d: seed %s hashes to %s; the commitment mailed before is %q", turn, m[2], got, c.commits[turn])
+		}
+		if _, ok := c.seeds[turn]; !ok {
+			c.res.Seeds++
+		}
+		c.seeds[turn] = seed
+	}
+	for _, m := range revealBlock.FindAllStringSubmatch(body, -1) {
+		text := revealedText(m[2])
+		sum := sha256.Sum256([]byte(text + "|" + m[3]))
+		if got := hex.EncodeToString(sum[:]); got != m[4] || !c.wasPublished(m[4]) {
+			return fmt.Errorf("%s: text and salt hash to %s, the commitment is %s (mailed before: %v)", m[1], got, m[4], c.wasPublished(m[4]))
+		}
+		c.res.Sealed++
+	}
+	if err := c.rollsIn(body); err != nil {
+		return err
+	}
+	for _, m := range signedBlock.FindAllStringSubmatch(body, -1) {
+		if err := c.signed(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *mailChecker) wasPublished(h string) bool { return c.published[h] }
+
+// revealedText undoes the layout of a revealed order's text: 4 spaces of indentation, a
+// continuation (6 spaces) standing for one space.
+func revealedText(block string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if strings.HasPrefix(l, "      ") && len(lines) > 0 {
+			lines[len(lines)-1] += " " + l[6:]
+			continue
+		}
+		lines = append(lines, l[4:])
+	}
+	return strings.Join(lines, "\n")
+}
+
+// rollsIn reads the roll records of a Dice section or a ROLLS reply.
+func (c *mailChecker) rollsIn(body string) error {
+	lines := strings.Split(body, "\n")
+	turn, phase, digest := -1, "", ""
+	gameOK := false
+	if m := diceGame.FindStringSubmatch(body); m != nil {
+		gameOK = m[1] == MailField(c.game)
+	}
+	for i := 0; i < len(lines); i++ {
+		if m := phaseLine.FindStringSubmatch(lines[i]); m != nil && i+1 < len(lines) {
+			d := digestLine.FindStringSubmatch(lines[i+1])
+			if d == nil {
+				return fmt.Errorf("%q is not followed by an orders digest", lines[i])
+			}
+			turn, _ = strconv.Atoi(m[1])
+			phase, digest = m[2], d[1]
+			i++
+			continue
+		}
+		if !strings.HasPrefix(lines[i], "  index ") && !(strings.HasPrefix(lines[i], "  #") && strings.Contains(lines[i], " index ")) {
+			continue
+		}
+		record := strings.TrimPrefix(lines[i], "  ")
+		for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    ") && !strings.HasPrefix(lines[i+1], "     ") {
+			i++
+			record += " " + lines[i][4:]
+		}
+		if turn < 0 {
+			return fmt.Errorf("roll %q before any phase header", record)
+		}
+		if !gameOK {
+			return fmt.Errorf("rolls of another game than %s", c.game)
+		}
+		r, err := parseRoll(record, turn, phase, digest)
+		if err != nil {
+			return err
+		}
+		key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
+		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest) {
+			return fmt.Errorf("turn %d phase %s index %d: %q with orders digest %s, an earlier mail gave %q with %s",
+				r.turn, r.phase, r.index, r.shown, r.digest, old.shown, old.digest)
+		}
+		c.rolls[key] = r
+	}
+	return nil
+}
+
+func parseRoll(record string, turn int, phase, digest string) (mailRoll, error) {
+	m := rollLine.FindStringSubmatch(record)
+	if m == nil {
+		return mailRoll{}, fmt.Errorf("unreadable roll %q", record)
+	}
+	r := mailRoll{turn: turn, digest: digest, shown: strings.TrimSpace(strings.SplitN(record, "index", 2)[1])}
+	var err error
+	if r.phase, err = UnmailField(phase); err == nil {
+		if r.rule, err = UnmailField(m[9]); err == nil {
+			r.purpose, err = UnmailField(m[10])
+		}
+	}
+	if err != nil {
+		return r, err
+	}
+	r.index, _ = strconv.Atoi(m[1])
+	vals := m[4]
+	if m[7] != "" {
+		r.kind, vals = "shuffle", m[8]
+		r.count, _ = strconv.Atoi(m[7])
+	} else {
+		r.kind = "roll"
+		r.count, _ = strconv.Atoi(m[2])
+		r.sides, _ = strconv.Atoi(m[3])
+		r.modifier, _ = strconv.Atoi(strings.TrimSpace(m[5]))
+		r.result, _ = strconv.Atoi(m[6])
+	}
+	// The limits of package dice: beyond them no server could have made the roll, and
+	// re-deriving it would divide by zero or draw without end.
+	if r.kind == "roll" && (r.count < 1 || r.count > dice.MaxDice || r.sides < dice.MinSides || r.sides > dice.MaxSides) ||
+		r.kind == "shuffle" && r.count > dice.MaxCards {
+		return r, fmt.Errorf("roll %q: no such roll (dice 1 to %d of %d to %d sides, decks up to %d)", record, dice.MaxDice, dice.MinSides, dice.MaxSides, dice.MaxCards)
+	}
+	for _, f := range strings.Fields(vals) {
+		v, _ := strconv.Atoi(f)
+		r.values = append(r.values, v)
+	}
+	return r, nil
+}
+
+// verify re-derives the roll from the seed, following the package dice documentation:
+// M = F("adjutant-dice-v1") || F(game) || F(turn) || F(phase) || F(index) || F(kind) ||
+// F(purpose) || F(rule) || F(count) || F(sides) || F(ordersDigest), F(x) = 4-byte
+// big-endian length || x; bytes HMAC-SHA256(seed, M || C(k)) for k = 0, 1, ...; a die of
+// s sides takes each byte b < 256 - 256 mod s as b mod s + 1.
+func (r mailRoll) verify(seed []byte, game string) error {
+	var msg []byte
+	for _, f := range []string{"adjutant-dice-v1", game, strconv.Itoa(r.turn), r.phase, strconv.Itoa(r.index), r.kind,
+		r.purpose, r.rule, strconv.Itoa(r.count), strconv.Itoa(r.sides), r.digest} {
+		msg = binary.BigEndian.AppendUint32(msg, uint32(len(f)))
+		msg = append(msg, f...)
+	}
+	var buf []byte
+	block := uint32(0)
+	draw := func(s int) int {
+		for {
+			if len(buf) == 0 {
+				mac := hmac.New(sha256.New, seed)
+				mac.Write(binary.BigEndian.AppendUint32(append([]byte(nil), msg...), block))
+				buf, block = mac.Sum(nil), block+1
+			}
+			b := int(buf[0])
+			buf = buf[1:]
+			if b < 256-256%s {
+				return b%s + 1
+			}
+		}
+	}
+	var want []int
+	sum := 0
+	if r.kind == "shuffle" {
+		want = make([]int, r.count)
+		for i := range want {
+			want[i] = i
+		}
+		for i := r.count - 1; i >= 1; i-- {
+			j := draw(i+1) - 1
+			want[i], want[j] = want[j], want[i]
+		}
+	} else {
+		for i := 0; i < r.count; i++ {
+			v := draw(r.sides)
+			want, sum = append(want, v), sum+v
+		}
+	}
+	if fmt.Sprint(want) != fmt.Sprint(r.values) || (r.kind == "roll" && r.result != sum+r.modifier) {
+		return fmt.Errorf("turn %d phase %s index %d (%s): the mail shows %v = %d, the revealed seed gives %v = %d",
+			r.turn, r.phase, r.index, r.purpose, r.values, r.result, want, sum+r.modifier)
+	}
+	return nil
+}
+
+// signed checks one signed chain head against the host key of the invitation.
+func (c *mailChecker) signed(m []string) error {
+	if c.key == nil {
+		return fmt.Errorf("a signed chain head before the invitation that gives the host key")
+	}
+	if m[2] != hex.EncodeToString(c.key) {
+		return fmt.Errorf("results signed with key %s, the invitation gives %x", m[2], []byte(c.key))
+	}
+	s, err := signedFrom(m)
+	if err != nil {
+		return err
+	}
+	if s.Game != c.game {
+		return fmt.Errorf("signed statement %q: not of game %s", s.Statement(), c.game)
+	}
+	if err := s.Verify(c.key); err != nil {
+		return err
+	}
+	if old, ok := c.res.Heads[s.Seq]; ok && old != s.Head {
+		return fmt.Errorf("entry %d: signed head %s, an earlier mail signed %s", s.Seq, s.Head, old)
+	}
+	c.res.Heads[s.Seq] = s.Head
+	c.res.Signatures++
+	return nil
+}

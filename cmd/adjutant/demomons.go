@@ -1,0 +1,333 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/mail/devserver"
+)
+
+// The Mons 1914 sample game (adjutant demo --ruleset mons1914): the players and their
+// scripted mails.
+const (
+	monsGame    = "mons"
+	monsDE      = "kluck@erste-armee.example"
+	monsBEF     = "french@bef.example"
+	monsPassDE  = "paris-in-six-weeks"
+	monsPassBEF = "home-by-christmas"
+)
+
+// monsGermanTurns are the German player's orders for turns 1-4: the march from the entry
+// hexes down the roads to the north ends of the canal bridges (8.4, 9.20), with the
+// bombardments and melees from turn 3 on. Later turns repeat the assault on the
+// bridges (monsGermanAssault). Orders that the dice have made impossible are reported
+// "Not carried out" by the game and the game goes on.
+var monsGermanTurns = []string{
+	// Turn 1: every division marches in column down its road (8.2, 8.4, 9.20).
+	`MARCH IX/31/18 4300-4301-4302-4303-4304-4305-4306
+MARCH IX/84/18 4300-4301-4302-4303-4304-4305
+MARCH IX/85/18 4300-4301-4302-4303-4304
+MARCH IX/86/18 4300-4301-4302-4303
+MARCH IX/FA9/18 4300-4301-4302
+MARCH IX/FA45/18 4300-4301
+MARCH IX/75/17 4700-4701-4702-4703-4704-4705-4706
+MARCH IX/76/17 4700-4701-4702-4703-4704-4705
+MARCH IX/89/17 4700-4701-4702-4703-4704
+MARCH IX/90/17 4700-4701-4702-4703
+MARCH IX/FA24/17 4700-4701-4702
+MARCH IX/FA60/17 4700-4701
+MARCH III/20/6 3900-3901-3902-3903-3904-3805-3705
+MARCH III/24/6 3900-3901-3902-3903-3904-3805
+MARCH III/35/6 3900-3901-3902-3903-3904
+MARCH III/64/6 3900-3901-3902-3903
+MARCH III/FA3/6 3900-3901-3902
+MARCH III/FA39/6 3900-3901
+MARCH III/8/5 3100-3101-3102-3103-3104-3105-3106
+MARCH III/12/5 3100-3101-3102-3103-3104-3105
+MARCH III/48/5 3100-3101-3102-3103-3104
+MARCH III/52/5 3100-3101-3102-3103
+MARCH III/FA18/5 3100-3101-3102
+MARCH III/FA54/5 3100-3101
+COMBAT NONE`,
+	// Turn 2: up to the bridges at Obourg (4207), Nimy (3307) and Mariette (2907).
+	`MOVE IX/31/18 4306-4207
+MOVE IX/FA9/18 4302-4303-4304-4305
+MOVE III/20/6 3705-3606-3506-3407-3307
+MOVE III/FA3/6 3902-3903-3904-3805
+MOVE III/8/5 3106-3007-2907
+MOVE III/12/5 3105-3106-3006-2906-2806
+MOVE III/FA18/5 3102-3103-3104-3105
+COMBAT NONE`,
+	// Turn 3: Jemappes (2707), the guns forward, the first assaults.
+	`MOVE III/12/5 2806-2706-2707
+MOVE III/FA3/6 3805-3705-3606
+MOVE III/FA18/5 3105-3106-3006
+MOVE IX/FA45/18 4301-4302-4303-4304
+MOVE III/24/6 3805-3705
+MOVE 3/III III/J3/6 2/III 3900-3801
+`,
+	// Turn 4: IV Corps enters (8.2): the 7th Division through 3900 and across country,
+	// the 8th down the road from 2100.
+	`MARCH IV/26/7 3900-4001-4002-4003-4004-4005
+MARCH IV/27/7 3900-4001-4002-4003-4004
+MARCH IV/66/7 3900-4001-4002-4003
+MARCH IV/165/7 3900-4001-4002
+MARCH IV/36/8 2100-2101-2102-2103-2104-2105-2106
+MARCH IV/72/8 2100-2101-2102-2103-2104-2105
+MARCH IV/93/8 2100-2101-2102-2103-2104
+MARCH IV/153/8 2100-2101-2102-2103
+`,
+	// Turn 5: the 8th Division closes on the bridge at 2008/2009.
+	`MOVE IV/36/8 2106-2107-2008
+MOVE IV/72/8 2105-2106-2107
+`,
+}
+
+// monsGermanAssault is the German combat phase from turn 3 on: the guns on the bridge
+// hexes, then the infantry over the bridges (10.0, 12.0).
+const monsGermanAssault = `BOMBARD 4208 WITH IX/FA9/18 IX/FA45/18
+BOMBARD 3308 WITH III/FA3/6
+BOMBARD 2908 WITH III/FA18/5
+MELEE 4208 WITH IX/31/18
+MELEE 3308 WITH III/20/6
+MELEE 2908 WITH III/8/5
+MELEE 2708 WITH III/12/5
+`
+
+// monsGermanScript is the German mail of a turn.
+func monsGermanScript(turn int) string {
+	var b strings.Builder
+	if turn <= len(monsGermanTurns) {
+		b.WriteString(monsGermanTurns[turn-1] + "\n")
+	} else {
+		b.WriteString("MOVE NONE\n")
+	}
+	if turn >= 3 {
+		b.WriteString(monsGermanAssault)
+	}
+	if turn >= 5 {
+		b.WriteString("MELEE 2009 WITH IV/36/8\n")
+	}
+	return b.String()
+}
+
+// monsBritishScript is the British mail of a turn, sent before the German's so that it
+// is held for the British player turn: hold the canal and fight until turn 7, then the
+// cavalry rides for the exit hexes (4.4) while the infantry fights on.
+func monsBritishScript(turn int) string {
+	switch {
+	case turn == 1:
+		// Standing orders, sent once (6.6, 11.2, 12.12), then the first turn.
+		return "TOP 2613 1/N\nDEFFIRE SPREAD\nLOSSES 2/DG 5/DG 11/H\n" +
+			"SEQUENCE move/fight\nMOVE 1/B 2713-2613\nMOVE RFA27 2712-2711-2710\nCOMBAT NONE\n"
+	case turn < 3:
+		return "SEQUENCE move/fight\nMOVE NONE\nCOMBAT NONE\n"
+	case turn < 8:
+		return "SEQUENCE fight/move\nBOMBARD 2707 WITH RFA27\nMOVE NONE\n"
+	}
+	var b strings.Builder
+	b.WriteString("SEQUENCE fight/move\nBOMBARD 2707 WITH RFA27\n")
+	// The cavalry division rides south down columns 17-20, two turns to an exit hex.
+	rides := map[int][]string{
+		8: {"MOVE 4/H 1713-1714-1715-1716-1717-1718-1719-1720-1721",
+			"MOVE 5/L 1714-1715-1716-1717-1718-1719-1720-1721-1722",
+			"MOVE 11/H 2013-2014-2015-2016-2017-2018-2019-2020-2021",
+			"MOVE 2/DG 1913-1914-1915-1916-1917-1918-1919-1920-1921"},
+		9: {"MOVE 4/H 1721-1722-1723-1724-1725-1726-1727-1628-OFF",
+			"MOVE 5/L 1722-1723-1724-1725-1726-1727-1628-OFF",
+			"MOVE 11/H 2021-2022-2023-2024-2025-2026-2027-2127-2228-OFF",
+			"MOVE 2/DG 1921-1922-1923-1924-1925-1926-1927-OFF"},
+	}
+	if m, ok := rides[turn]; ok {
+		b.WriteString(strings.Join(m, "\n") + "\n")
+	} else {
+		b.WriteString("MOVE NONE\n")
+	}
+	return b.String()
+}
+
+// monsScript is the whole game as the two players mail it. The British player sends
+// his turn first (it is held until his player turn), then the German his: the German's
+// mail lets the game run through the whole turn.
+func monsScript(game string) []scripted {
+	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
+	var mails []scripted
+	for turn := 1; turn <= 14; turn++ {
+		mails = append(mails,
+			scripted{From: monsBEF, Subject: fmt.Sprintf("[%s] British turn %d", game, turn), Body: head(monsPassBEF) + monsBritishScript(turn)},
+			scripted{From: monsDE, Subject: fmt.Sprintf("[%s] German turn %d", game, turn), Body: head(monsPassDE) + monsGermanScript(turn)})
+	}
+	return mails
+}
+
+// monsNewGame is the command that creates the sample game.
+func monsNewGame(db []string) []string {
+	return append([]string{"game", "new", "--name", monsGame, "--ruleset", "mons1914",
+		"--player", "de=" + monsDE, "--player", "bef=" + monsBEF,
+		"--password", "de=" + monsPassDE, "--password", "bef=" + monsPassBEF}, db...)
+}
+
+// demoMons plays the Mons sample game, by mail or through pipe mode, printing every mail,
+// then verifies the audit trail and replays the game.
+func demoMons(e *env, keep string, quiet, pipe bool) error {
+	return demoScripted(e, keep, quiet, pipe, scriptedGame{
+		name: monsGame, title: "Mons", create: monsNewGame, script: monsScript,
+		players: map[string]string{monsDE: monsPassDE, monsBEF: monsPassBEF},
+		start:   time.Date(2026, 8, 23, 6, 0, 0, 0, time.UTC),
+	})
+}
+
+// scriptedGame is a sample game a demo plays: how to create it, its players (address:
+// game password) and their scripted mails.
+type scriptedGame struct {
+	name, title string
+	create      func(db []string) []string
+	script      func(game string) []scripted
+	players     map[string]string
+	start       time.Time // the Date of the first scripted mail in pipe mode
+}
+
+// demoScripted plays a sample game, by mail or through pipe mode, printing every mail,
+// then verifies the audit trail and replays the game.
+func demoScripted(e *env, keep string, quiet, pipe bool, g scriptedGame) error {
+	out := e.stdout
+	if quiet {
+		out = io.Discard
+	}
+	dir, err := os.MkdirTemp("", "adjutant-"+g.name+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := keep
+	if path == "" {
+		path = filepath.Join(dir, "demo.db")
+	}
+	db := []string{"--db", path, "--address", sampleAddress}
+	run := func(args []string, stdin []byte, w io.Writer) error {
+		var errb bytes.Buffer
+		sub := *e
+		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), w, &errb
+		if code := runEnv(&sub, args); code != 0 {
+			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+		return nil
+	}
+	if err := run(g.create(db), nil, io.Discard); err != nil {
+		return err
+	}
+	start := time.Now()
+	n := 0
+	if pipe {
+		n, err = scriptPipe(e, path, db, out, run, g)
+	} else {
+		n, err = scriptMail(e, path, out, g)
+	}
+	if err != nil {
+		return err
+	}
+	var sum bytes.Buffer
+	for _, args := range [][]string{{"audit", "verify", "--game", g.name}, {"replay", "--game", g.name}} {
+		if err := run(append(args, db...), nil, &sum); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s\n%s demo complete in %s: %d mails.\n%s", strings.Repeat("=", 78), g.title, time.Since(start).Round(time.Millisecond), n, sum.String())
+	return nil
+}
+
+// scriptPipe plays the script through pipe mode (adjutant handle), printing every mail.
+func scriptPipe(e *env, path string, db []string, out io.Writer, run func([]string, []byte, io.Writer) error, g scriptedGame) (int, error) {
+	printed := 0
+	show := func() error {
+		mails, err := outboxOf(e, path)
+		if err != nil {
+			return err
+		}
+		for _, m := range mails[printed:] {
+			fmt.Fprintf(out, "%s\nTo: %s\nSubject: %s\n\n%s\n", strings.Repeat("=", 78), strings.Join(m.To, ", "), m.Subject, m.Body)
+		}
+		printed = len(mails)
+		return nil
+	}
+	if err := show(); err != nil {
+		return 0, err
+	}
+	for i, m := range g.script(g.name) {
+		fmt.Fprintf(out, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
+		raw := eml(m, sampleAddress, fmt.Sprintf("%s-%d@players.example", g.name, i+1), g.start.Add(time.Duration(i)*time.Hour))
+		if err := run(append([]string{"handle"}, db...), raw, io.Discard); err != nil {
+			return printed, err
+		}
+		if err := show(); err != nil {
+			return printed, err
+		}
+	}
+	return printed, nil
+}
+
+// scriptMail plays the script over the embedded IMAP and SMTP servers with the daemon in
+// between, each player waiting for the reply to each mail.
+func scriptMail(e *env, path string, out io.Writer, g scriptedGame) (int, error) {
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	defer cancel()
+	users := map[string]string{sampleAddress: "game-mailbox-password"}
+	for addr, pass := range g.players {
+		users[addr] = pass + "-mail"
+	}
+	srv, err := devserver.Start(devserver.Options{Users: users})
+	if err != nil {
+		return 0, err
+	}
+	defer srv.Close()
+	d, stop, err := startDaemon(e, demoConfig(srv, path), e.stderr)
+	if err != nil {
+		return 0, err
+	}
+	_ = d
+	players := map[string]*player{}
+	for addr, pass := range g.players {
+		players[addr] = &player{addr: addr, password: pass + "-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
+	}
+	n := 0
+	seen := map[string][]received{}
+	for _, m := range g.script(g.name) {
+		p := players[m.From]
+		fmt.Fprintf(out, "%s\n>>> %s sends to %s over SMTP:\n%s\n", strings.Repeat("#", 78), m.From, sampleAddress, m.Body)
+		id, err := p.send(ctx, sampleAddress, m.Subject, m.Body)
+		if err != nil {
+			stop()
+			return n, err
+		}
+		got, err := p.waitFor(ctx, out, func(r received) bool { return r.Env.InReplyTo == id })
+		n += len(got)
+		seen[m.From] = append(seen[m.From], got...)
+		if err != nil {
+			stop()
+			return n, err
+		}
+	}
+	over := "[" + g.name + "] Game over"
+	for addr, p := range players {
+		if hasSubject(seen[addr], over) {
+			continue
+		}
+		got, err := p.waitFor(ctx, out, func(r received) bool { return strings.Contains(r.Env.Subject, over) })
+		n += len(got)
+		if err != nil {
+			stop()
+			return n, err
+		}
+	}
+	if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
+		return n, fmt.Errorf("daemon: %w", err)
+	}
+	return n, nil
+}
