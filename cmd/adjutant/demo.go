@@ -146,7 +146,7 @@ func cmdDemo(e *env, args []string) error {
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
-	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914 or teaching")
+	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914, teaching or soissons1918")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -155,9 +155,11 @@ func cmdDemo(e *env, args []string) error {
 		return demoMons(e, *keep, *quiet, *pipe)
 	case teaching.Name:
 		return demoTeaching(e, *keep, *quiet, *pipe)
+	case "soissons1918":
+		return demoSoissons(e, *keep, *quiet, *pipe)
 	case "soldiers1918":
 	default:
-		return usageError(fmt.Sprintf("demo: no demo of ruleset %q: soldiers1918, mons1914 or teaching", *ruleset))
+		return usageError(fmt.Sprintf("demo: no demo of ruleset %q: soldiers1918, mons1914, teaching or soissons1918", *ruleset))
 	}
 	if !*pipe {
 		out := e.stdout

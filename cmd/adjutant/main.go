@@ -36,6 +36,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
@@ -329,7 +330,11 @@ func rulesets() (map[string]adjudicator.Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m, t.Name(): t}, nil
+	so, err := soissons1918.New()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m, t.Name(): t, so.Name(): so}, nil
 }
 
 // openStore settles the settings (see resolve) and opens the store.

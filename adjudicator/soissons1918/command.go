@@ -1,0 +1,119 @@
+package soissons1918
+
+import (
+	"slices"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// MaxCommandPath is the most intervening hexes a command path may have (12.1.2).
+const MaxCommandPath = 3
+
+// shortestPaths lists the intervening hexes of every shortest path from a to b (12.1.2:
+// "the shortest route"), in the order of hex.Grid.Neighbours, when a and b are at most
+// MaxCommandPath+1 apart.
+func (g *game) shortestPaths(a, b hex.Hex) [][]hex.Hex {
+	gr := g.sc.Map.Grid
+	d := gr.Distance(a, b)
+	if d > MaxCommandPath+1 {
+		return nil
+	}
+	var out [][]hex.Hex
+	var walk func(cur hex.Hex, acc []hex.Hex)
+	walk = func(cur hex.Hex, acc []hex.Hex) {
+		if cur == b {
+			out = append(out, append([]hex.Hex(nil), acc[:len(acc)-1]...))
+			return
+		}
+		for _, n := range gr.Neighbours(cur) {
+			if g.sc.Map.OnMap(n) && gr.Distance(n, b) == gr.Distance(cur, b)-1 {
+				walk(n, append(acc, n))
+			}
+		}
+	}
+	walk(a, nil)
+	return out
+}
+
+// commonHexes lists the hexes that every path crosses.
+func commonHexes(ps [][]hex.Hex) []hex.Hex {
+	if len(ps) == 0 {
+		return nil
+	}
+	var out []hex.Hex
+	for _, h := range ps[0] {
+		all := true
+		for _, p := range ps[1:] {
+			if !slices.Contains(p, h) {
+				all = false
+			}
+		}
+		if all {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// hqOf is the HQ unit u is subordinated to, on the map.
+func (g *game) hqOf(u *Unit) *Unit {
+	hq := g.st.unit(g.corps(u))
+	if hq == nil || hq.Where != OnMap {
+		return nil
+	}
+	return hq
+}
+
+// inCommand reports whether u traces a command path to its parent HQ (12, 12.1): a
+// shortest route of at most three intervening hexes crossing no enemy unit, no friendly
+// unit of another command and no shortest path of such a unit to its own HQ (of
+// equidistant ones, the owner's choice, taken as the one that blocks least). Command paths ignore
+// enemy ZOC and TZ; remnants are never in command; a retreating HQ commands nobody
+// (12.1.1).
+func (g *game) inCommand(u *Unit) bool {
+	if u.Remnant {
+		return false
+	}
+	hq := g.hqOf(u)
+	if hq == nil || hq.Retreat {
+		return false
+	}
+	side := g.sideOf(u)
+	blocked := map[hex.Hex]bool{}
+	for i := range g.st.Units {
+		o := &g.st.Units[i]
+		if o.Where != OnMap || !g.counter(o).Combat() {
+			continue
+		}
+		oh := g.hexOf(o)
+		if g.sideOf(o) != side {
+			blocked[oh] = true
+			continue
+		}
+		if o.Remnant || g.corps(o) == g.corps(u) {
+			continue
+		}
+		blocked[oh] = true
+		if ohq := g.hqOf(o); ohq != nil {
+			// 12.1.2: "the shortest path (whatever its length - but choose if two are
+			// equidistant)": the owner chooses, so only the hexes every one of the
+			// unit's shortest paths crosses block (the choice that blocks least).
+			ps := g.shortestPaths(oh, g.hexOf(ohq))
+			for _, h := range commonHexes(ps) {
+				blocked[h] = true
+			}
+		}
+	}
+	for _, p := range g.shortestPaths(g.hexOf(u), g.hexOf(hq)) {
+		ok := true
+		for _, h := range p {
+			if blocked[h] {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

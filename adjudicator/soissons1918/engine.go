@@ -1,0 +1,287 @@
+package soissons1918
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// game is a state being worked on with its scenario: what both the order check and the
+// resolution use, so that an order is judged the same way in both.
+type game struct {
+	sc       *Scenario
+	st       *State
+	d        dice.Source // nil in the order check
+	events   []adjudicator.Event
+	moved    map[string]bool   // units that moved in the current segment
+	used     map[string]int    // MP each unit spent in this segment, in 1/TEC.Scale MP
+	standing map[string]string // standing LOSSES orders by side
+	lossWhy  string            // whether the last loss taker came from an order or the default
+}
+
+func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
+	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
+}
+
+func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
+
+func (g *game) sideOf(u *Unit) string { return g.counter(u).Side }
+
+// corps is the HQ a unit is subordinated to (12): printed, or assigned on arrival.
+func (g *game) corps(u *Unit) string {
+	if u.Corps != "" {
+		return u.Corps
+	}
+	return g.counter(u).Corps
+}
+
+func (g *game) hexOf(u *Unit) hex.Hex { return hex.MustParse(u.Hex) }
+
+// at lists the units of side ("" for both) on the map in h.
+func (g *game) at(h hex.Hex, side string) []*Unit {
+	var out []*Unit
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
+		if u.Where == OnMap && u.Hex == h.String() && (side == "" || g.sideOf(u) == side) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// combatAt lists side's combat units (divisions, regiments, remnants) in h.
+func (g *game) combatAt(h hex.Hex, side string) []*Unit {
+	var out []*Unit
+	for _, u := range g.at(h, side) {
+		if g.counter(u).Combat() {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// combatHexes lists the hexes holding side's combat units.
+func (g *game) combatHexes(side string) []hex.Hex {
+	seen := map[hex.Hex]bool{}
+	var out []hex.Hex
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
+		if u.Where == OnMap && g.sideOf(u) == side && g.counter(u).Combat() {
+			h := g.hexOf(u)
+			if !seen[h] {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b hex.Hex) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// zoc is the zone of control of side's divisions, regiments and remnants (13): the six
+// hexes around each, never negated; HQs have none (10).
+func (g *game) zoc(side string) map[hex.Hex]bool {
+	return board.Zones(g.sc.Map, g.combatHexes(side), nil)
+}
+
+// tz is side's threat zone (14): two hexes from each combat unit, "one hex beyond their
+// ZOC", negated by enemy units and enemy ZOC, and not projected beyond an adjacent hex
+// occupied by an enemy unit or in an enemy ZOC. Terrain never matters.
+func (g *game) tz(side string) map[hex.Hex]bool {
+	enemy := other(side)
+	ez := g.zoc(enemy)
+	blocked := func(h hex.Hex) bool { return ez[h] || len(g.combatAt(h, enemy)) > 0 }
+	out := map[hex.Hex]bool{}
+	m := g.sc.Map
+	for _, h := range g.combatHexes(side) {
+		for _, n := range m.Grid.Neighbours(h) {
+			if !m.OnMap(n) || blocked(n) {
+				continue
+			}
+			for _, n2 := range m.Grid.Neighbours(n) {
+				if m.OnMap(n2) && n2 != h && !m.Grid.Adjacent(h, n2) && !blocked(n2) {
+					out[n2] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// edge reports whether h is on side's friendly map edge (15.1).
+func (g *game) edge(side string, h hex.Hex) bool {
+	if side == EN {
+		return g.sc.Map.InSet("west-edge", h)
+	}
+	return g.sc.Map.InSet("east-edge", h)
+}
+
+// aisne reports whether an unbridged Aisne hexside lies between a and b (19.3, 15.1).
+func (g *game) aisne(a, b hex.Hex) bool {
+	return g.sc.Map.SideHas(a, b, "aisne") && !g.sc.Map.SideHas(a, b, "bridge")
+}
+
+// supply traces the supply line of a unit of side in h (15.1): the shortest chain of
+// hexes to the friendly edge free of enemy units, enemy ZOC and enemy TZ, the Aisne
+// impassable. The unit's own hex is not part of the chain.
+func (g *game) supply(side string, h hex.Hex) ([]hex.Hex, bool) {
+	free := g.supplyFree(side, nil)
+	return board.Trace(g.sc.Map, h, func(x hex.Hex) bool { return g.edge(side, x) },
+		func(from, to hex.Hex) bool { return free(to) && !g.aisne(from, to) })
+}
+
+// supplyFree says which hexes a supply line of side may use (15.1): none with an enemy
+// unit, enemy ZOC or enemy TZ. ignore lists enemy units left out (19.6: enemy units
+// that moved this turn, for the fall back), "as long as the supply line does not cross
+// the path of an enemy unit that advanced this turn": the hexes it moved through (not
+// the one it stands in, which the line may pass, "it can go through unit Y itself")
+// are closed.
+func (g *game) supplyFree(side string, ignore map[string]bool) func(hex.Hex) bool {
+	enemy := other(side)
+	saved := g.hide(ignore)
+	ez, et := g.zoc(enemy), g.tz(enemy)
+	occupied := map[hex.Hex]bool{}
+	for _, eh := range g.combatHexes(enemy) {
+		occupied[eh] = true
+	}
+	g.unhide(saved)
+	for id := range ignore {
+		if p, err := orders.ParsePath(g.st.Paths[id]); err == nil && len(p) > 1 {
+			for _, h := range p[:len(p)-1] {
+				occupied[h] = true
+			}
+		}
+	}
+	return func(x hex.Hex) bool { return !occupied[x] && !ez[x] && !et[x] }
+}
+
+// hide takes the ignored units off the map for a computation; unhide puts them back.
+func (g *game) hide(ignore map[string]bool) map[string]string {
+	saved := map[string]string{}
+	for id := range ignore {
+		if u := g.st.unit(id); u != nil && u.Where == OnMap {
+			saved[id] = u.Where
+			u.Where = "hidden"
+		}
+	}
+	return saved
+}
+
+func (g *game) unhide(saved map[string]string) {
+	for id, w := range saved {
+		g.st.unit(id).Where = w
+	}
+}
+
+// isolated reports whether a unit of side in h can trace no supply line (15).
+func (g *game) isolated(side string, h hex.Hex) bool {
+	_, ok := g.supply(side, h)
+	return !ok
+}
+
+// strength is a unit's current SP (5; 8: a remnant has 1).
+func (g *game) strength(u *Unit) int {
+	if u.Remnant {
+		return 1
+	}
+	return g.counter(u).SP - u.Losses
+}
+
+// stackProblem says why side's units in h break 16's limits, or "".
+func (g *game) stackProblem(us []*Unit) string {
+	divs, regs, sp := 0, map[string]bool{}, 0
+	others := 0
+	for _, u := range us {
+		c := g.counter(u)
+		switch {
+		case c.Kind == KindDivision:
+			divs++
+		case c.Kind == KindRegiment:
+			others++
+			sp += g.strength(u)
+			if !u.Remnant {
+				regs[c.Division] = true
+			}
+		}
+	}
+	switch {
+	case divs > 1:
+		return "two divisions in one hex (16: \"any one division counter\")"
+	case divs == 1 && others > 0:
+		return "a division with regiments or remnants (16)"
+	case others > 3:
+		return fmt.Sprintf("%d regiments and remnants, at most three (16)", others)
+	case len(regs) > 1:
+		return "regiments of different divisions (16: \"up to three regiments of the same division\")"
+	case sp > 6:
+		return fmt.Sprintf("%d SP, at most 6 (16)", sp)
+	}
+	return ""
+}
+
+// stackAfter says why side's units in h would break 16 once us join them, or "".
+func (g *game) stackAfter(h hex.Hex, side string, us []*Unit) string {
+	var all []*Unit
+	for _, u := range g.at(h, side) {
+		if !slices.Contains(us, u) {
+			all = append(all, u)
+		}
+	}
+	return g.stackProblem(append(all, us...))
+}
+
+// disrupt raises u's disruption by n levels, at most Shocked (11); tank groups and HQs
+// are never disrupted (9, 10), and a remnant is never better than Disorganized (8).
+func (g *game) disrupt(u *Unit, n int) {
+	if !g.counter(u).Combat() {
+		return
+	}
+	u.Dis = min(Shocked, u.Dis+n)
+	if u.Remnant {
+		u.Dis = max(u.Dis, Disorganized)
+	}
+}
+
+// markers counts side's units bearing a marker (19.4: the counter mix is a limit).
+func (g *game) markers(side string, improvised bool) int {
+	n := 0
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
+		if u.Where == OnMap && g.sideOf(u) == side && ((improvised && u.Improvised != "") || (!improvised && u.Prepare)) {
+			n++
+		}
+	}
+	return n
+}
+
+// place puts a unit on the map and takes control of a town it enters (3.3); an
+// Entente unit entering a Sudden Death location ends the game (3.2).
+func (g *game) place(u *Unit, h hex.Hex) {
+	u.Where, u.Hex = OnMap, h.String()
+	if !g.counter(u).Combat() {
+		return
+	}
+	side := g.sideOf(u)
+	if t, ok := g.sc.TownAt(h); ok {
+		if g.st.Control[t.Name] != side {
+			g.st.Control[t.Name] = side
+			g.event("3.3", nil, "%s now controls %s", sideName(side), t.Name)
+		}
+		if side == EN && t.Circle == "red" && !g.st.Sudden {
+			g.st.Sudden = true
+			g.event("3.2", nil, "Sudden Death: %s enters %s, a red location; the game ends (3.2, 3.4)", u.ID, t.Name)
+		}
+	}
+}
+
+func sideName(s string) string {
+	return map[string]string{EN: "the Entente", DE: "the German player"}[s]
+}
+
+func sideWord(s string) string { return map[string]string{EN: "Entente", DE: "German"}[s] }

@@ -1,0 +1,59 @@
+package soissons1918_test
+
+import (
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
+)
+
+// FuzzCheck feeds arbitrary order text to the order check at the Entente maneuver of
+// 18 July PM, and resolves the step with what it accepts: neither may panic, and a
+// resolution of accepted orders never fails.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"MOVE 1US 0807-0908", "BOMBARD 0904 H2 M1 XX", "PREPARE 1DM", "IMPROVISE 1US 0906",
+		"FALLBACK 17/42 0906-1006", "TANK T6 1US", "REINFORCE 153 0103", "PASS", "ATTACK 0904", "MOVE XX 0509-0510",
+		"LOSSES 17/42,131/42", "PURSUE 1US 0908", "MOVE 1US,2US 0807", "BOMBARD 9999 H1"} {
+		f.Add(s)
+	}
+	r, err := soissons1918.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	st, _ := r.New(nil)
+	for _, side := range []adjudicator.Side{soissons1918.DE, soissons1918.EN} {
+		out, err := r.Resolve(st, r.Defaults(st, side, nil), dice.NewScript())
+		if err != nil {
+			f.Fatal(err)
+		}
+		st = out.State
+	}
+	// On to 18 July PM, step 2 (en2), both sides passing.
+	for st.Phase() != "en2" || st.Turn() != 2 {
+		var filed []adjudicator.Order
+		for _, s := range r.Waiting(st, nil) {
+			filed = append(filed, r.Defaults(st, s, filed)...)
+		}
+		out, err := r.Resolve(st, r.Inputs(st, filed), dice.NewScript())
+		if err != nil {
+			f.Fatal(err)
+		}
+		st = out.State
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		lines, _ := orders.Split(text)
+		var filed []adjudicator.Order
+		for _, side := range []adjudicator.Side{soissons1918.EN, soissons1918.DE} {
+			for _, c := range r.Check(st, side, lines, filed) {
+				if c.OK {
+					filed = append(filed, c.Orders...)
+				}
+			}
+		}
+		if _, err := r.Resolve(st, r.Inputs(st, filed), dice.NewScript(1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6)); err != nil {
+			t.Errorf("resolving accepted orders %q: %v", text, err)
+		}
+	})
+}

@@ -1,0 +1,266 @@
+package soissons1918
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// Keywords are the first words of Soissons orders (templates/soissons1918-help.txt).
+var Keywords = []string{"SETUP", "PASS", "REINFORCE", "TANK", "BOMBARD", "MOVE", "PREPARE",
+	"IMPROVISE", "FALLBACK", "PURSUE", "ATTACK", "ASSAULT", "LOSSES", "PLACE"}
+
+// Kinds of order line.
+const (
+	kSetup     = "setup"
+	kPlace     = "place"
+	kPass      = "pass"
+	kReinforce = "reinforce"
+	kTank      = "tank"
+	kBombard   = "bombard"
+	kMove      = "move"
+	kPrepare   = "prepare"
+	kImprovise = "improvise"
+	kFallBack  = "fallback"
+	kPursue    = "pursue"
+	kLosses    = "losses"
+)
+
+// Bombard is one bombardment of one hex (17.4): army points by type and the HQs whose
+// organic point is used.
+type Bombard struct {
+	Target             hex.Hex
+	Heavy, Medium, Air int
+	Organic            []string
+}
+
+// Points is the total of artillery points (17.6: the column).
+func (b Bombard) Points() int { return b.Heavy + b.Medium + b.Air + len(b.Organic) }
+
+func (b Bombard) String() string {
+	w := []string{"BOMBARD", b.Target.String()}
+	for _, p := range []struct {
+		c string
+		n int
+	}{{"H", b.Heavy}, {"M", b.Medium}, {"A", b.Air}} {
+		if p.n > 0 {
+			w = append(w, p.c+strconv.Itoa(p.n))
+		}
+	}
+	return strings.Join(append(w, b.Organic...), " ")
+}
+
+// item is one parsed order line.
+type item struct {
+	line    orders.Line
+	kind    string
+	text    string // canonical text
+	rule    string
+	units   []string
+	path    []hex.Hex
+	at      hex.Hex // REINFORCE, IMPROVISE, PURSUE
+	corps   string  // REINFORCE ... CORPS
+	tank    string
+	target  string // TANK: the division, or REMOVE
+	bombard Bombard
+	err     error
+}
+
+// parseLine reads one order line.
+func (sc *Scenario) parseLine(l orders.Line) item {
+	it := item{line: l}
+	f := l.Fields
+	bad := func(rule, format string, args ...any) item {
+		it.rule, it.err = rule, fmt.Errorf(format, args...)
+		return it
+	}
+	units := func(w string) ([]string, error) {
+		var out []string
+		for _, id := range strings.Split(w, ",") {
+			if id == "" {
+				continue
+			}
+			c, ok := sc.Counter(id)
+			if !ok {
+				return nil, fmt.Errorf("no unit %q: write ids as in STATUS, e.g. 1US, 17/42, XX (2.3.1)", id)
+			}
+			out = append(out, c.ID)
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no unit named")
+		}
+		return out, nil
+	}
+	oneHex := func(w string) (hex.Hex, error) {
+		h, err := hex.Parse(w)
+		if err == nil && !sc.Map.OnMap(h) {
+			err = fmt.Errorf("%s is off the map", h)
+		}
+		return h, err
+	}
+	var err error
+	switch kw := l.Keyword(); kw {
+	case "SETUP":
+		it.rule = "3.1"
+		if len(f) != 2 || !strings.EqualFold(f[1], "DEFAULT") {
+			return bad("3.1", "want SETUP DEFAULT")
+		}
+		it.kind, it.text = kSetup, "SETUP DEFAULT"
+	case "PLACE":
+		it.rule = "3.1"
+		if len(f) != 3 {
+			return bad("3.1", "want PLACE <unit> <hex>")
+		}
+		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
+			return bad("3.1", "want PLACE <unit> <hex>: %v", err)
+		}
+		if it.at, err = oneHex(f[2]); err != nil {
+			return bad("3.1", "%v", err)
+		}
+		it.kind, it.text = kPlace, fmt.Sprintf("PLACE %s %s", it.units[0], it.at)
+	case "PASS":
+		if len(f) != 1 {
+			return bad("4.2", "want PASS alone")
+		}
+		it.kind, it.text, it.rule = kPass, "PASS", "4.2"
+	case "ATTACK", "ASSAULT":
+		return bad("20", "not implemented yet: rule 20 (combat); the attack was not made")
+	case "REINFORCE":
+		it.rule = "18.1"
+		if len(f) != 3 && !(len(f) == 5 && strings.EqualFold(f[3], "CORPS")) {
+			return bad("18.1", "want REINFORCE <unit> <hex> [CORPS <hq>]")
+		}
+		if it.units, err = units(f[1]); err != nil {
+			return bad("18", "%v", err)
+		}
+		if it.at, err = oneHex(f[2]); err != nil {
+			return bad("18.1", "%v", err)
+		}
+		it.kind, it.text = kReinforce, fmt.Sprintf("REINFORCE %s %s", strings.Join(it.units, ","), it.at)
+		if len(f) == 5 {
+			c, ok := sc.Counter(f[4])
+			if !ok || c.Kind != KindHQ {
+				return bad("12", "CORPS %q: want an HQ id (W or S)", f[4])
+			}
+			it.corps = c.ID
+			it.text += " CORPS " + c.ID
+		}
+	case "TANK":
+		it.rule = "9.2"
+		if len(f) != 3 {
+			return bad("9.2", "want TANK <tank group> <division>, or TANK <tank group> REMOVE")
+		}
+		c, ok := sc.Counter(f[1])
+		if !ok || c.Kind != KindTank {
+			return bad("9", "no tank group %q (T1-T8)", f[1])
+		}
+		it.tank = c.ID
+		if strings.EqualFold(f[2], "REMOVE") {
+			it.target, it.rule = "REMOVE", "9.4"
+		} else if d, ok := sc.Counter(f[2]); !ok || d.Kind != KindDivision || d.Side != EN {
+			return bad("9.2", "no Entente division %q", f[2])
+		} else {
+			it.target = d.ID
+		}
+		it.kind, it.text = kTank, fmt.Sprintf("TANK %s %s", it.tank, it.target)
+	case "BOMBARD":
+		it.rule = "17.4"
+		if len(f) < 3 {
+			return bad("17.4", "want BOMBARD <hex> [H<n>] [M<n>] [A<n>] [<hq> ...], e.g. BOMBARD 1010 H2 M1 XX")
+		}
+		b := Bombard{}
+		if b.Target, err = oneHex(f[1]); err != nil {
+			return bad("17.4", "%v", err)
+		}
+		for _, w := range f[2:] {
+			u := strings.ToUpper(w)
+			if c, ok := sc.Counter(u); ok && c.Kind == KindHQ {
+				b.Organic = append(b.Organic, c.ID)
+				continue
+			}
+			n, err := strconv.Atoi(u[1:])
+			if len(u) < 2 || err != nil || n < 1 || !strings.ContainsRune("HMA", rune(u[0])) {
+				return bad("17", "%q: want H<n> (army heavy), M<n> (army medium), A<n> (air) or an HQ id for its organic point", w)
+			}
+			switch u[0] {
+			case 'H':
+				b.Heavy += n
+			case 'M':
+				b.Medium += n
+			case 'A':
+				b.Air += n
+			}
+		}
+		it.kind, it.bombard, it.text = kBombard, b, b.String()
+	case "MOVE", "FALLBACK":
+		it.rule = map[string]string{"MOVE": "19", "FALLBACK": "19.6"}[kw]
+		if len(f) != 3 {
+			return bad(it.rule, "want %s <unit>[,<unit>...] <path>, e.g. %s 1US 0807-0908-1008", kw, kw)
+		}
+		if it.units, err = units(f[1]); err != nil {
+			return bad("19", "%v", err)
+		}
+		if it.path, err = orders.ParsePath(f[2]); err != nil || len(it.path) < 2 {
+			return bad("19", "path %q: want hexes joined by -, starting where the units are", f[2])
+		}
+		for i, h := range it.path {
+			if !sc.Map.OnMap(h) {
+				return bad("19", "%s is off the map", h)
+			}
+			if i > 0 && !sc.Map.Grid.Adjacent(it.path[i-1], h) {
+				return bad("19", "%s is not next to %s", h, it.path[i-1])
+			}
+		}
+		it.kind = map[string]string{"MOVE": kMove, "FALLBACK": kFallBack}[kw]
+		it.text = fmt.Sprintf("%s %s %s", kw, strings.Join(it.units, ","), pathString(it.path))
+	case "PREPARE":
+		it.rule = "19.4"
+		if len(f) != 2 {
+			return bad("19.4", "want PREPARE <unit>")
+		}
+		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
+			return bad("19.4", "want PREPARE <unit>: %v", err)
+		}
+		it.kind, it.text = kPrepare, "PREPARE "+it.units[0]
+	case "IMPROVISE", "PURSUE":
+		it.rule = map[string]string{"IMPROVISE": "19.4.1", "PURSUE": "19.7"}[kw]
+		if len(f) != 3 {
+			return bad(it.rule, "want %s <unit> <hex>", kw)
+		}
+		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
+			return bad(it.rule, "want %s <unit> <hex>: %v", kw, err)
+		}
+		if it.at, err = oneHex(f[2]); err != nil {
+			return bad(it.rule, "%v", err)
+		}
+		it.kind = map[string]string{"IMPROVISE": kImprovise, "PURSUE": kPursue}[kw]
+		it.text = fmt.Sprintf("%s %s %s", kw, it.units[0], it.at)
+	case "LOSSES":
+		it.rule = "17.8"
+		if len(f) != 2 {
+			return bad("17.8", "want LOSSES <unit>,<unit>,... (who takes losses first), or LOSSES DEFAULT")
+		}
+		if strings.EqualFold(f[1], "DEFAULT") {
+			it.kind, it.text = kLosses, "LOSSES DEFAULT"
+			break
+		}
+		if it.units, err = units(f[1]); err != nil {
+			return bad("17.8", "%v", err)
+		}
+		it.kind, it.text = kLosses, "LOSSES "+strings.Join(it.units, ",")
+	default:
+		return bad("", "unknown order %q: want one of %s (see HELP)", f[0], strings.Join(Keywords, ", "))
+	}
+	return it
+}
+
+func pathString(p []hex.Hex) string {
+	s := make([]string, len(p))
+	for i, h := range p {
+		s[i] = h.String()
+	}
+	return strings.Join(s, "-")
+}

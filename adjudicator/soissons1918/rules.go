@@ -1,0 +1,414 @@
+// Package soissons1918 adjudicates Soissons 1918, the second battle of the Marne
+// (rulebook 002): the French Xth Army and its allies against the German 9th Army in 17
+// turns of AM, PM and night from 18 to 23 July 1918. It is built on the shared kit: the
+// map, the terrain effects table and the Bombardment Table are data files read by
+// package board, and the map is drawn by package mapview.
+//
+// Each operational phase (4.2 C) is a few waiting steps, not one per segment: step 1
+// (reinforcements, tanks, first mutual bombardment, assault), step 2 (maneuver, second
+// mutual bombardment, improvised attack, advance after combat) and the other side's
+// fall back (with the phasing side's pursuit given in advance); a night phase (4.2 I)
+// is one step of bombardment and maneuver, then the fall back. Combat (20, 21) is not
+// built yet: an attack order is answered "not implemented yet: rule 20".
+//
+// The ruleset is pure: state, orders and dice in; state and events out.
+package soissons1918
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+)
+
+// Name is the ruleset's name in games and on the command line.
+const Name = "soissons1918"
+
+// Rules is the Soissons 1918 ruleset.
+type Rules struct{ sc *Scenario }
+
+var _ adjudicator.Ruleset = (*Rules)(nil)
+
+// New returns the ruleset with the scenario shipped in data/.
+func New() (*Rules, error) {
+	sc, err := LoadScenario()
+	if err != nil {
+		return nil, fmt.Errorf("load soissons1918 scenario: %w", err)
+	}
+	return &Rules{sc: sc}, nil
+}
+
+// Scenario returns the loaded scenario.
+func (r *Rules) Scenario() *Scenario { return r.sc }
+
+// Name implements adjudicator.Ruleset.
+func (r *Rules) Name() string { return Name }
+
+// Title implements adjudicator.Ruleset.
+func (r *Rules) Title() string { return "Soissons 1918, the second Marne" }
+
+// Sides implements adjudicator.Ruleset.
+func (r *Rules) Sides() []adjudicator.SideInfo {
+	return []adjudicator.SideInfo{{ID: EN, Name: "Entente"}, {ID: DE, Name: "German"}}
+}
+
+// Keywords lists the first words of Soissons orders.
+func (r *Rules) Keywords() []string { return Keywords }
+
+// OptionNames implements adjudicator.Ruleset: the game has no optional rules.
+func (r *Rules) OptionNames() map[string]string { return map[string]string{} }
+
+// New implements adjudicator.Ruleset: every unit waiting to be set up or to arrive, the
+// five tank groups in the Tank Assets box (3.1), towns east of the front line German
+// and the others Entente (3.3); the German sets up first (3.1).
+func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+	for k, v := range opts {
+		if v {
+			return nil, fmt.Errorf("soissons1918 has no option %q", k)
+		}
+	}
+	st := &State{P: StepSetupDE, Art: map[string]Artillery{EN: {}, DE: {}}, Control: map[string]string{}}
+	for _, c := range r.sc.Counters {
+		u := Unit{ID: c.ID, Where: Waiting}
+		if c.Kind == KindTank && c.Arrive == 0 {
+			u.Where = Box
+		}
+		st.Units = append(st.Units, u)
+	}
+	for _, t := range r.sc.Towns {
+		st.Control[t.Name] = EN
+		if r.sc.German(t.Hexes[0]) {
+			st.Control[t.Name] = DE
+		}
+	}
+	return st, nil
+}
+
+// Decode implements adjudicator.Ruleset.
+func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+	var st State
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return nil, fmt.Errorf("decode soissons1918 state: %w", err)
+	}
+	return &st, nil
+}
+
+// Encode implements adjudicator.Ruleset.
+func (r *Rules) Encode(s adjudicator.State) ([]byte, error) { return json.Marshal(s.(*State)) }
+
+const phaseStanding = "standing"
+
+func phaseKey(turn int, step string) string { return fmt.Sprintf("%d.%s", turn, step) }
+
+// steps lists the waiting steps of turn t in order (4.1, 4.2): no German phase on 18
+// July AM (22) nor on 23 July PM (3.2).
+func steps(t int) []string {
+	if Night(t) {
+		return []string{"en" + StepNight, "en" + StepFall, "de" + StepNight, "de" + StepFall}
+	}
+	s := []string{"en" + StepOne, "en" + StepTwo, "en" + StepFall, "de" + StepOne, "de" + StepTwo, "de" + StepFall}
+	if t == 1 || t == LastTurn {
+		s = s[:3]
+	}
+	return s
+}
+
+// LastTurn is the 23 July PM turn (3.2).
+const LastTurn = 17
+
+// upcoming lists the keys of the current step and the following ones, through the
+// next turn, for routing orders sent early.
+func upcoming(st *State) []string {
+	var out []string
+	t, from := st.T, 0
+	if st.T == 0 {
+		out = append(out, phaseKey(0, st.P))
+		if st.P == StepSetupDE {
+			out = append(out, phaseKey(0, StepSetupEN))
+		}
+		t = 1
+	} else {
+		for i, s := range steps(t) {
+			if s == st.P {
+				from = i
+			}
+		}
+	}
+	for ; t <= min(st.T+1, LastTurn); t++ {
+		for _, s := range steps(t)[from:] {
+			out = append(out, phaseKey(t, s))
+		}
+		from = 0
+	}
+	return out
+}
+
+// route is the step an order of kind from side is for.
+func route(st *State, side, kind string) (string, error) {
+	cur := phaseKey(st.T, st.P)
+	if st.P == StepOver {
+		return "", fmt.Errorf("the game is over")
+	}
+	var turn int
+	find := func(ok func(s string) bool, what string) (string, error) {
+		for _, k := range upcoming(st) {
+			t, s, _ := strings.Cut(k, ".")
+			turn, _ = strconv.Atoi(t)
+			if ok(s) {
+				return k, nil
+			}
+		}
+		return "", fmt.Errorf("no %s is coming for you", what)
+	}
+	own := func(s string) bool { return len(s) > 2 && phasing(s) == side && !strings.HasPrefix(s, "setup") }
+	switch kind {
+	case kSetup, kPlace:
+		return find(func(s string) bool { return s == "setup-"+side }, "set-up step (3.1)")
+	case kPass:
+		if waits(st.P, side) {
+			return cur, nil
+		}
+		return "", fmt.Errorf("PASS answers the step the game waits for, and it does not wait for you now")
+	case kReinforce:
+		return find(func(s string) bool { return own(s) && (s[2:] == StepOne || s[2:] == StepNight) }, "reinforcement segment (18.1)")
+	case kTank:
+		if side != EN {
+			return "", fmt.Errorf("tank groups are the Entente player's (2.3.1)")
+		}
+		return find(func(s string) bool { return own(s) && s[2:] == StepOne }, "tank assignment segment (4.2 C.2)")
+	case kBombard:
+		if st.T > 0 && mayBombard(st.P, side) {
+			return cur, nil
+		}
+		return "", fmt.Errorf("you have no bombardment segment in the step the game is at (4.2 C.3, C.6, I.1; 17.2.3: at night only the phasing player); send it when that step comes")
+	case kMove, kPrepare:
+		return find(func(s string) bool { return own(s) && (s[2:] == StepTwo || s[2:] == StepNight) }, "maneuver segment (19.1)")
+	case kImprovise:
+		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "daytime maneuver segment (19.4.1)")
+	case kPursue:
+		return find(func(s string) bool { return own(s) && s[2:] == StepFall && !Night(turn) }, "daytime pursuit segment (19.7)")
+	case kFallBack:
+		return find(func(s string) bool {
+			return len(s) > 2 && phasing(s) != side && s[2:] == StepFall && !strings.HasPrefix(s, "setup")
+		}, "fall back segment (19.6)")
+	}
+	return "", fmt.Errorf("no step for %s", kind)
+}
+
+// stepTitle names the step of an order key ("2.en2") for players.
+func stepTitle(key string) string {
+	t, p, _ := strings.Cut(key, ".")
+	n, _ := strconv.Atoi(t)
+	return (&State{T: n, P: p}).PhaseTitle()
+}
+
+// passKey is the step a PASS is for: the first step from now that waits for side and
+// has nothing from it yet, so that a side may pass several steps ahead.
+func passKey(st *State, side string, filed []adjudicator.Order, taken []string) (string, error) {
+	for _, k := range upcoming(st) {
+		_, s, _ := strings.Cut(k, ".")
+		if waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("no step is waiting for you")
+}
+
+// waits reports whether step p waits for side.
+func waits(p, side string) bool {
+	switch {
+	case p == StepSetupDE:
+		return side == DE
+	case p == StepSetupEN:
+		return side == EN
+	case p == StepOver || len(p) < 3:
+		return false
+	}
+	switch p[2:] {
+	case StepOne, StepTwo:
+		return true // 4.2 C.3, C.6: both sides place bombardment markers
+	case StepNight:
+		return phasing(p) == side
+	case StepFall:
+		return phasing(p) != side
+	}
+	return false
+}
+
+// mayBombard reports whether side has a bombardment segment in step p (4.2, 17.2.3).
+func mayBombard(p, side string) bool {
+	if len(p) < 3 || strings.HasPrefix(p, "setup") {
+		return false
+	}
+	switch p[2:] {
+	case StepOne, StepTwo:
+		return true
+	case StepNight:
+		return phasing(p) == side
+	}
+	return false
+}
+
+func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side) bool {
+	for _, o := range filed {
+		if o.Phase == phase && o.Side == side {
+			return true
+		}
+	}
+	return false
+}
+
+// Check implements adjudicator.Ruleset. Orders for the step the game is at are tried
+// in order against the state, as they will be resolved; orders sent early are checked
+// for form and resolved, or reported as not carried out, when their step comes.
+func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+	st := s.(*State)
+	g := r.trial(st)
+	cur := phaseKey(st.T, st.P)
+	out := make([]adjudicator.Checked, len(lines))
+	items := make([]item, len(lines))
+	keys := make([]string, len(lines))
+	var now []int
+	for i, l := range lines {
+		it := r.sc.parseLine(l)
+		items[i] = it
+		out[i] = adjudicator.Checked{Line: l, Rule: it.rule}
+		c := &out[i]
+		if it.err != nil {
+			c.Reason = it.err.Error()
+			continue
+		}
+		if it.kind == kLosses {
+			c.OK, c.Reason = true, "standing order for your losses (17.8), until replaced"
+			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: "losses", Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+			continue
+		}
+		key, err := route(st, string(side), it.kind)
+		if it.kind == kPass {
+			key, err = passKey(st, string(side), filed, keys)
+		}
+		if err != nil {
+			c.Reason = err.Error()
+			continue
+		}
+		keys[i] = key
+		c.OK = true
+		if key == cur {
+			now = append(now, i)
+			c.Reason = "accepted for " + st.PhaseTitle()
+		} else {
+			c.Reason = "held for " + stepTitle(key) + "; checked in full then"
+		}
+	}
+	// Orders for the current step are tried in the order they will be resolved (4.2).
+	slices.SortStableFunc(now, func(a, b int) int {
+		return cmp.Compare(rank(st.P, string(side), items[a].kind), rank(st.P, string(side), items[b].kind))
+	})
+	for _, i := range now {
+		if err := g.apply(string(side), items[i]); err != nil {
+			out[i].OK, out[i].Reason = false, err.Error()
+		}
+	}
+	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
+	// German HQs near their regiments) are checked once every line is placed.
+	if strings.HasPrefix(st.P, "setup-"+string(side)) {
+		for _, i := range now {
+			if items[i].kind == kPlace && out[i].OK {
+				var why []string
+				for _, p := range r.sc.SetupProblems(string(side), g.positions()) {
+					why = append(why, p.Unit+": "+p.Text)
+				}
+				if len(why) > 0 {
+					out[i].OK, out[i].Reason = false, "the set-up breaks 3.1: "+strings.Join(why, "; ")
+				}
+				break
+			}
+		}
+	}
+	for i := range out {
+		if out[i].OK && out[i].Orders == nil {
+			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: items[i].text, Kind: items[i].kind,
+				Text: items[i].text, Sealed: true, Summary: items[i].text}}
+		}
+	}
+	return out
+}
+
+// trial is a game on a copy of st, for trying orders in the check.
+func (r *Rules) trial(st *State) *game {
+	raw, _ := json.Marshal(st)
+	var cp State
+	_ = json.Unmarshal(raw, &cp)
+	return &game{sc: r.sc, st: &cp, moved: map[string]bool{}, used: map[string]int{}}
+}
+
+// Waiting implements adjudicator.Ruleset.
+func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+	st := s.(*State)
+	var out []adjudicator.Side
+	for _, side := range []string{EN, DE} {
+		if waits(st.P, side) && !findOrder(filed, phaseKey(st.T, st.P), adjudicator.Side(side)) {
+			out = append(out, adjudicator.Side(side))
+		}
+	}
+	return out
+}
+
+// Inputs implements adjudicator.Ruleset: the current step's orders and the standing
+// orders.
+func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	var out []adjudicator.Order
+	for _, o := range filed {
+		if o.Phase == phaseKey(st.T, st.P) || o.Phase == phaseStanding {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Defaults implements adjudicator.Ruleset: the default set-up (3.1), or nothing done
+// in the step (no bombardment, no move, no fall back but the forced ones of 15.3).
+func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+	st := s.(*State)
+	text := "PASS"
+	if strings.HasPrefix(st.P, "setup") {
+		text = "SETUP DEFAULT"
+	}
+	return []adjudicator.Order{{Phase: phaseKey(st.T, st.P), Side: side, Key: "000 " + text, Kind: "default", Text: text, Summary: text + " (default)"}}
+}
+
+// Resolve implements adjudicator.Ruleset.
+func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+	st := s.(*State)
+	g := r.trial(st)
+	g.d = d
+	cur := phaseKey(st.T, st.P)
+	var now []adjudicator.Order
+	standing := map[string]string{}
+	var out adjudicator.Outcome
+	for _, o := range inputs {
+		if o.Phase == phaseStanding {
+			standing[string(o.Side)] = o.Text
+			continue
+		}
+		if o.Phase == cur {
+			now = append(now, o)
+			out.Consumed = append(out.Consumed, o.ID())
+			if o.Sealed {
+				out.Revealed = append(out.Revealed, o.ID())
+			}
+		}
+	}
+	if err := g.resolve(now, standing); err != nil {
+		return adjudicator.Outcome{}, err
+	}
+	out.State, out.Events = g.st, g.events
+	return out, nil
+}

@@ -1,0 +1,173 @@
+package soissons1918
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// Legend is how the Soissons map is drawn.
+var Legend = mapview.Legend{
+	Terrain: []mapview.Symbol{
+		{Name: "clear", Char: '.', Text: "clear"},
+		{Name: "woods", Char: 'w', Text: "woods"},
+		{Name: "village", Char: 'v', Text: "village (a town)"},
+		{Name: "ravine", Char: 'r', Text: "ravine"},
+		{Name: "city", Char: 'C', Text: "city of Soissons"},
+	},
+	Sides: []mapview.SideSymbol{
+		{Name: "bridge", Char: '#', Point: true, Text: "bridge over the Aisne"},
+		{Name: "road", Char: ':', Point: true, Text: "road across the hexside"},
+		{Name: "aisne", Char: '~', Text: "the Aisne (impassable but by bridge)"},
+		{Name: "stream", Char: '=', Text: "stream"},
+	},
+	Marks: []mapview.Symbol{
+		{Char: 'E', Text: "Entente units (E2: two units; stacks in the key)"},
+		{Char: 'G', Text: "German units, as E"},
+		{Char: 'e', Text: "a town the Entente controls (3.3)"},
+		{Char: 'g', Text: "a town the Germans control (3.3)"},
+	},
+}
+
+// describe is a unit as the key shows it: id, SP, disruption and markers.
+func (g *game) describe(u *Unit) string {
+	c := g.counter(u)
+	var w []string
+	switch c.Kind {
+	case KindHQ:
+		w = append(w, "HQ "+u.ID)
+		if u.ArtUsed {
+			w = append(w, "artillery used")
+		}
+	case KindTank:
+		w = append(w, "tanks "+u.ID)
+		if u.Reduced {
+			w = append(w, "reduced")
+		}
+	default:
+		id := u.ID
+		if u.Remnant {
+			id += " remnant"
+		}
+		w = append(w, fmt.Sprintf("%s %dSP %s", id, g.strength(u), strings.Repeat("*", c.Stars)))
+		if u.Dis > GoodOrder {
+			w = append(w, DisruptionNames[u.Dis])
+		}
+	}
+	if u.Prepare {
+		w = append(w, "Prepare")
+	}
+	if u.Improvised != "" {
+		w = append(w, "Improvised->"+u.Improvised)
+	}
+	if u.Retreat {
+		w = append(w, "Retreat")
+	}
+	return strings.Join(w, " ")
+}
+
+// Map implements adjudicator.Ruleset. 5: "Players may inspect each other's stacks", so
+// both sides see every unit on the map; what stays secret is the sealed orders.
+func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	g := &game{sc: r.sc, st: st}
+	cells := map[hex.Hex]string{}
+	var key []string
+	for _, h := range r.sc.Map.Hexes() {
+		cell := ""
+		if t, ok := r.sc.TownAt(h); ok {
+			cell = map[string]string{EN: "e", DE: "g"}[st.Control[t.Name]]
+		}
+		for _, sd := range []string{EN, DE} {
+			us := g.at(h, sd)
+			if len(us) == 0 {
+				continue
+			}
+			letter := map[string]string{EN: "E", DE: "G"}[sd]
+			cell += fmt.Sprintf("%s%d", letter, len(us))
+			var names []string
+			for _, u := range us {
+				names = append(names, g.describe(u))
+			}
+			key = append(key, fmt.Sprintf("%s %s: %s", h, letter, strings.Join(names, "; ")))
+		}
+		if cell != "" {
+			cells[h] = cell
+		}
+	}
+	slices.Sort(key)
+	return mapview.Render(mapview.View{
+		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sideWord(string(side)), turnName(st.T)),
+		Map:   r.sc.Map, Legend: Legend, Cells: cells,
+		Key: append([]string{"Units (5: every stack may be inspected):"}, key...),
+	})
+}
+
+// Status implements adjudicator.Ruleset.
+func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+	st := s.(*State)
+	g := &game{sc: r.sc, st: st}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Soissons 1918 -- %s\n", st.PhaseTitle())
+	if st.Over() {
+		fmt.Fprintf(&b, "%s\n", st.Verdict)
+		return wrapLines(b.String())
+	}
+	a := st.Art[string(side)]
+	fmt.Fprintf(&b, "Your artillery points: heavy %d, medium %d, air %d (17.3)\n", a.Heavy, a.Medium, a.Air)
+	fmt.Fprintf(&b, "Markers in use: Prepare %d of %d, Improvised Attack %d of %d (19.4)\n",
+		g.markers(string(side), false), r.sc.Prepare[string(side)], g.markers(string(side), true), r.sc.Improvised[string(side)])
+	vp, why := g.VP()
+	fmt.Fprintf(&b, "Entente VP if the game ended now: %d (%s)\n", vp, strings.Join(why, ", "))
+	var towns []string
+	for _, t := range r.sc.Towns {
+		towns = append(towns, fmt.Sprintf("%s %s", t.Name, sideWord(st.Control[t.Name])))
+	}
+	fmt.Fprintf(&b, "Towns: %s\n", strings.Join(towns, ", "))
+	var box []string
+	for _, u := range st.sortedUnits() {
+		if g.sideOf(u) == string(side) && u.Where == Box {
+			box = append(box, u.ID)
+		}
+	}
+	if len(box) > 0 {
+		fmt.Fprintf(&b, "Tank Assets box: %s\n", strings.Join(box, ", "))
+	}
+	for _, u := range st.sortedUnits() {
+		c := g.counter(u)
+		if c.Side != string(side) || u.Where != OnMap || !c.Combat() {
+			continue
+		}
+		cmd := "in command"
+		if !g.inCommand(u) {
+			cmd = "out of command"
+		}
+		iso := ""
+		if g.isolated(c.Side, g.hexOf(u)) {
+			iso = ", isolated"
+		}
+		fmt.Fprintf(&b, "  %s %s, %s%s\n", u.Hex, g.describe(u), cmd, iso)
+	}
+	return wrapLines(b.String())
+}
+
+// wrapLines keeps mail lines within 78 characters.
+func wrapLines(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		for len(l) > 78 {
+			i := strings.LastIndex(l[:78], " ")
+			if i <= 0 {
+				break
+			}
+			out = append(out, l[:i])
+			l = "    " + l[i+1:]
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
