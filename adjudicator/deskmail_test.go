@@ -137,11 +137,12 @@ func TestSetMap(t *testing.T) {
 	}
 }
 
-// TestReplaceableWording: "sending again replaces them" only while the phase is open.
+// TestReplaceableWording: "you may send orders for it again" only while the phase is
+// open.
 func TestReplaceableWording(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{})
 	_, mails := f.orders("us", passU, "PLOT TURN 1 NONE")
-	if b := to(mails, us)[0].Body; !strings.Contains(b, "sending orders for it again replaces them") {
+	if b := to(mails, us)[0].Body; !strings.Contains(b, "may send orders for it again") {
 		t.Errorf("an open plot is not said to be replaceable:\n%s", b)
 	}
 	f.orders("us", passU, usSetup)
@@ -152,7 +153,7 @@ func TestReplaceableWording(t *testing.T) {
 			b = m.Body
 		}
 	}
-	if strings.Contains(b, "replaces them") || !strings.Contains(b, "has been resolved") {
+	if strings.Contains(b, "may send orders for it again") || !strings.Contains(b, "has been resolved") {
 		t.Errorf("a plot whose step was resolved at once is said to be replaceable:\n%s", b)
 	}
 }

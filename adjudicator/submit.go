@@ -182,7 +182,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	if err != nil {
 		return "", err
 	}
-	// "Sending again replaces them" holds only while an order of this mail is still on
+	// "You may send orders for it again" holds only while an order of this mail is still on
 	// file and open; once its phase is resolved the results mail follows instead.
 	view["Replaceable"] = stillOpen(now, filedNow)
 
