@@ -145,23 +145,37 @@ type mapParts struct {
 
 func splitMap(text string) mapParts {
 	var p mapParts
-	part := 0 // 0 head, 1 strips, 2 tail
-	for _, line := range strings.SplitAfter(text, "\n") {
-		switch {
-		case strings.HasPrefix(line, "Strip ") && len(line) > 6 && line[6] >= '0' && line[6] <= '9':
-			part = 1
-			p.strips = append(p.strips, "")
-		case strings.HasPrefix(line, "Legend"):
-			part = 2
-		}
+	// Cut by offsets: the parts are slices of text, never built up line by line.
+	part, from := 0, 0 // 0 head, 1 strips, 2 tail
+	flush := func(to int) {
 		switch part {
 		case 0:
-			p.head += line
+			p.head = text[from:to]
 		case 1:
-			p.strips[len(p.strips)-1] += line
-		default:
-			p.tail += line
+			p.strips = append(p.strips, text[from:to])
 		}
+		from = to
+	}
+	for at := 0; at < len(text); {
+		next := strings.IndexByte(text[at:], '\n') + 1
+		if next == 0 {
+			next = len(text) - at
+		}
+		line := text[at : at+next]
+		switch {
+		case part != 2 && strings.HasPrefix(line, "Strip ") && len(line) > 6 && line[6] >= '0' && line[6] <= '9':
+			flush(at)
+			part = 1
+		case strings.HasPrefix(line, "Legend") && part != 2:
+			flush(at)
+			part = 2
+		}
+		at += next
+	}
+	if part == 2 {
+		p.tail = text[from:]
+	} else {
+		flush(len(text))
 	}
 	return p
 }
