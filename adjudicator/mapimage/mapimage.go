@@ -14,8 +14,8 @@ package mapimage
 
 import (
 	"bytes"
-	"fmt"
 	"cmp"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
