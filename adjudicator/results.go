@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -280,6 +281,32 @@ func RollsText(game string, entries []store.AuditEntry) string {
 // MapFor renders a game's map as side may see it.
 func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, error) {
 	var text string
+	err := d.withMap(ctx, game, side, func(rs Ruleset, st State, side Side) error {
+		text = rs.Map(st, side)
+		return nil
+	})
+	return text, err
+}
+
+// MapPicture draws a game's map as side may see it, as a PNG picture
+// (adjudicator/mapimage): the same view as MapFor's text, for a ruleset that is a
+// [Viewer].
+func (d *Desk) MapPicture(ctx context.Context, game string, side Side) ([]byte, error) {
+	var png []byte
+	err := d.withMap(ctx, game, side, func(rs Ruleset, st State, side Side) error {
+		v, ok := rs.(Viewer)
+		if !ok {
+			return fmt.Errorf("ruleset %s draws no picture of its map", rs.Name())
+		}
+		var err error
+		png, err = mapimage.Render(v.MapView(st, side))
+		return err
+	})
+	return png, err
+}
+
+// withMap calls f with a game's ruleset, its state and side, checked.
+func (d *Desk) withMap(ctx context.Context, game string, side Side, f func(Ruleset, State, Side) error) error {
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		g, err := tx.Game(game)
 		if err != nil {
@@ -296,11 +323,10 @@ func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, erro
 		if err != nil {
 			return err
 		}
-		text = rs.Map(st, side)
-		return nil
+		return f(rs, st, side)
 	})
 	if err != nil {
-		return "", fmt.Errorf("map of %s: %w", game, err)
+		return fmt.Errorf("map of %s: %w", game, err)
 	}
-	return text, nil
+	return nil
 }
