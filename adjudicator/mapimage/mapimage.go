@@ -170,7 +170,7 @@ func Render(v mapview.View) ([]byte, error) {
 	p.drawLegend()
 	var b bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	if err := enc.Encode(&b, paletted(p.dc.Image())); err != nil {
+	if err := enc.Encode(&b, paletted(p.dc.Image().(*image.RGBA))); err != nil {
 		return nil, fmt.Errorf("map picture: %w", err)
 	}
 	return b.Bytes(), nil
@@ -582,13 +582,14 @@ func (p *picture) drawItem(it item, x, y float64) {
 // edges of antialiased text and lines) the nearest of them: a third of the bytes of a
 // full-colour PNG for the largest map, with no visible change, since the fills and
 // inks are few.
-func paletted(img image.Image) *image.Paletted {
+func paletted(img *image.RGBA) *image.Paletted {
 	b := img.Bounds()
+	px := func(i int) color.RGBA {
+		return color.RGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3]}
+	}
 	count := map[color.RGBA]int{}
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
-		}
+	for i := 0; i < len(img.Pix); i += 4 {
+		count[px(i)]++
 	}
 	cs := make([]color.RGBA, 0, len(count))
 	for c := range count {
@@ -610,10 +611,8 @@ func paletted(img image.Image) *image.Paletted {
 		index[c] = uint8(pal.Index(c))
 	}
 	out := image.NewPaletted(b, pal)
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			out.SetColorIndex(x, y, index[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)])
-		}
+	for i, j := 0, 0; i < len(img.Pix); i, j = i+4, j+1 {
+		out.Pix[j] = index[px(i)]
 	}
 	return out
 }
