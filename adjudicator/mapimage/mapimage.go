@@ -332,20 +332,14 @@ func (p *picture) drawCounter(x, y float64, text string, forces []string) {
 	tw, _ := dc.MeasureString(text)
 	w, h := max(tw+6, 16), cellSz+6
 	left, top := x-w/2, y-h/2
-	if len(forces) == 0 {
-		dc.SetColor(neutral)
-		dc.DrawRectangle(left, top, w, h)
-		dc.Fill()
-	}
+	p.box(left, top, w, h, neutral, ink)
 	for i, f := range forces {
+		// inside the border
 		dc.SetColor(p.forceColour(f))
-		dc.DrawRectangle(left+w*float64(i)/float64(len(forces)), top, w/float64(len(forces)), h)
+		dc.DrawRectangle(left+0.5+(w-1)*float64(i)/float64(len(forces)), top+0.5, (w-1)/float64(len(forces)), h-1)
 		dc.Fill()
 	}
 	dc.SetColor(ink)
-	dc.SetLineWidth(1)
-	dc.DrawRectangle(left, top, w, h)
-	dc.Stroke()
 	dc.DrawStringAnchored(text, x, y, 0.5, 0.35)
 }
 
@@ -375,13 +369,8 @@ func (p *picture) drawSides(hexes []hex.Hex) {
 					}
 					dc.SetColor(colourOf(s.Name, s.Colour, i))
 					if point {
-						// A bar across the hexside, from one hex into the other; a road
-						// thinner and longer, so that roads read as lines from hex to
-						// hex, a bridge short and bold.
-						w, l := 7.0, 0.3
-						if strings.Contains(s.Name, "road") {
-							w, l = 3, 0.45
-						}
+						// A bar across the hexside, from one hex into the other.
+						w, l := pointStyle(s.Name)
 						dc.SetLineWidth(w)
 						dc.DrawLine(mx-ux*R*l, my-uy*R*l, mx+ux*R*l, my+uy*R*l)
 						dc.Stroke()
@@ -399,6 +388,26 @@ func (p *picture) drawSides(hexes []hex.Hex) {
 			}
 		}
 	}
+}
+
+// pointStyle is the width of a point feature's bar and its length each side of the
+// hexside, in R: a road thin and long, so that roads read as lines from hex to hex, a
+// bridge short and bold.
+func pointStyle(name string) (width, length float64) {
+	if strings.Contains(name, "road") {
+		return 3, 0.45
+	}
+	return 7, 0.3
+}
+
+// box draws a filled rectangle with a one-pixel border.
+func (p *picture) box(x, y, w, h float64, fill, border color.Color) {
+	p.dc.DrawRectangle(x, y, w, h)
+	p.dc.SetColor(fill)
+	p.dc.FillPreserve()
+	p.dc.SetColor(border)
+	p.dc.SetLineWidth(1)
+	p.dc.Stroke()
 }
 
 func contains(ss []string, s string) bool {
@@ -532,12 +541,7 @@ func (p *picture) drawItem(it item, x, y float64) {
 	cy := y + lineH/2
 	switch it.kind {
 	case "terrain":
-		dc.DrawRectangle(x, cy-8, swatch, 16)
-		dc.SetColor(it.colour)
-		dc.FillPreserve()
-		dc.SetColor(grid)
-		dc.SetLineWidth(1)
-		dc.Stroke()
+		p.box(x, cy-8, swatch, 16, it.colour, grid)
 	case "side":
 		dc.SetColor(it.colour)
 		dc.SetLineWidth(5)
@@ -552,24 +556,16 @@ func (p *picture) drawItem(it item, x, y float64) {
 		dc.SetLineWidth(1)
 		dc.DrawLine(x, cy, x+swatch, cy)
 		dc.Stroke()
+		w, l := pointStyle(it.name)
 		dc.SetColor(it.colour)
-		dc.SetLineWidth(6)
-		dc.DrawLine(x+swatch/2, cy-7, x+swatch/2, cy+7)
+		dc.SetLineWidth(w)
+		dc.DrawLine(x+swatch/2, cy-min(l*R, 7), x+swatch/2, cy+min(l*R, 7))
 		dc.Stroke()
 	case "force":
-		dc.DrawRectangle(x, cy-8, swatch, 16)
-		dc.SetColor(it.colour)
-		dc.FillPreserve()
-		dc.SetColor(ink)
-		dc.SetLineWidth(1)
-		dc.Stroke()
+		p.box(x, cy-8, swatch, 16, it.colour, ink)
 	case "mark":
-		dc.DrawRectangle(x, cy-9, swatch, 18)
-		dc.SetColor(neutral)
-		dc.FillPreserve()
+		p.box(x, cy-9, swatch, 18, neutral, ink)
 		dc.SetColor(ink)
-		dc.SetLineWidth(1)
-		dc.Stroke()
 		dc.SetFontFace(p.fonts["cell"])
 		dc.DrawStringAnchored(string(it.char), x+swatch/2, cy, 0.5, 0.35)
 	}
