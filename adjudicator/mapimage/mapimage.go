@@ -39,7 +39,7 @@ import (
 // from flat side to flat side, room for a hex id, a counter of seven characters and a
 // place name, each legible without zooming on a phone.
 const (
-	R      = 32.0
+	R      = 32.0 // a hex's centre to a corner
 	margin = 12.0
 	idSize = 10.0 // hex ids
 	cellSz = 12.0 // counter text
