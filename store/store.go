@@ -288,6 +288,16 @@ type OutMail struct {
 	// Redact lists secrets in Body (an invitation's password) that the store masks once
 	// the mail is sent or given up, so that no plaintext password stays in the file.
 	Redact []string `json:"redact,omitempty"`
+	// Pictures are sent as attachments after the text, which stays the whole mail for a
+	// client that shows only text (e.g. a side's map as a PNG, adjudicator/mapimage).
+	Pictures []Picture `json:"pictures,omitempty"`
+}
+
+// Picture is a PNG image a mail carries.
+type Picture struct {
+	Name string `json:"name"` // file name, e.g. "map-de.png"
+	Alt  string `json:"alt"`  // what it shows, for a client that cannot show it
+	PNG  []byte `json:"png"`
 }
 
 // Redacted is what a redacted secret reads as in a sent mail's body.
