@@ -278,6 +278,24 @@ func RollsText(game string, entries []store.AuditEntry) string {
 	return strings.Join(lines, "\n")
 }
 
+// mapPictures is the picture of the map a mail to player carries: none when he sent SET
+// PICTURE OFF or the ruleset draws no picture.
+func mapPictures(g store.Game, rs Ruleset, st State, p store.Player) ([]store.Picture, error) {
+	v, ok := rs.(Viewer)
+	if !ok || p.NoPicture {
+		return nil, nil
+	}
+	png, err := mapimage.Render(v.MapView(st, Side(p.Side)))
+	if err != nil {
+		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
+	}
+	return []store.Picture{{
+		Name: fmt.Sprintf("%s-%s-turn%d.png", g.Name, p.Side, st.Turn()),
+		Alt:  fmt.Sprintf("The map of %s for %s, turn %d: the same as the text map.", g.Name, p.Side, st.Turn()),
+		PNG:  png,
+	}}, nil
+}
+
 // MapFor renders a game's map as side may see it.
 func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, error) {
 	var text string
