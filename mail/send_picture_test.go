@@ -23,18 +23,7 @@ func TestSenderBuildPictures(t *testing.T) {
 		Subject: "Results", Body: "The text map.\n  12  13\n", Game: "g1", Kind: "results",
 		Pictures: []store.Picture{{Name: "map-de.png", Alt: "German map, turn 3", PNG: png}},
 	}
-	write := func(m store.OutMail) []byte {
-		t.Helper()
-		msg, err := s.Build(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if _, err := msg.WriteTo(&b); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
+	write := func(m store.OutMail) []byte { return sendBuilt(t, s, m) }
 	raw := write(m)
 	if !bytes.Equal(raw, write(m)) {
 		t.Fatal("the same mail with a picture built twice differs")
@@ -76,4 +65,18 @@ func TestSenderBuildPictures(t *testing.T) {
 	if plain := write(m); bytes.Contains(plain, []byte("multipart")) {
 		t.Errorf("a mail without pictures is multipart:\n%s", plain)
 	}
+}
+
+// sendBuilt is the bytes of m as Build makes it.
+func sendBuilt(t *testing.T, s *mail.Sender, m store.OutMail) []byte {
+	t.Helper()
+	msg, err := s.Build(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := msg.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
