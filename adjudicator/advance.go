@@ -337,7 +337,12 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		if err != nil {
 			return err
 		}
+		pictures, err := mapPictures(g, adv.rs, adv.state, p)
+		if err != nil {
+			return err
+		}
 		m, err := tx.Enqueue(store.OutMail{
+			Pictures:  pictures,
 			MessageID: d.messageID(adv.cause, "results", p.Side, []string{p.Address}),
 			To:        []string{p.Address}, Subject: subject, Body: body,
 			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now, References: threadRefs(p.Thread),

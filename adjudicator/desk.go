@@ -303,6 +303,7 @@ type deskCommands struct {
 	help, status, showMap, rolls bool
 	helpDice                     bool          // HELP DICE: how to check the dice (DiceHelp)
 	mapMode                      string        // from SET MAP: "full", "changes" or "none"
+	picture                      string        // from SET PICTURE: "on" or "off"
 	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
@@ -348,6 +349,15 @@ func readCommands(lines []orders.Line) deskCommands {
 		case "ROLLS":
 			c.rolls = true
 		case "SET":
+			if l.Is("SET", "PICTURE") {
+				c.picture = strings.ToLower(l.Rest(2))
+				if len(l.Fields) != 3 || (c.picture != "on" && c.picture != "off") {
+					c.picture = ""
+					c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected SET PICTURE ON or SET PICTURE OFF", Rule: "HELP"})
+					continue
+				}
+				break
+			}
 			mode := strings.ToLower(l.Rest(2))
 			if _, ok := MapModes[mode]; !l.Is("SET", "MAP") || len(l.Fields) != 3 || !ok {
 				c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected SET MAP FULL, SET MAP CHANGES or SET MAP NONE", Rule: "HELP"})
@@ -623,7 +633,13 @@ func replySubject(subject string) string {
 
 // enqueue puts one mail in the outbox with a stable Message-ID derived from its cause.
 func (h *handling) enqueue(to []string, game, side, kind, subject, body string, reply bool, redact ...string) (store.OutMail, error) {
+	return h.enqueuePictures(to, game, side, kind, subject, body, reply, nil, redact...)
+}
+
+// enqueuePictures is enqueue for a mail that carries pictures after its text.
+func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body string, reply bool, pictures []store.Picture, redact ...string) (store.OutMail, error) {
 	m := store.OutMail{
+		Pictures:    pictures,
 		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,

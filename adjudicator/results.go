@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -306,9 +307,53 @@ func RollsText(game string, entries []store.AuditEntry) string {
 	return strings.Join(lines, "\n")
 }
 
+// mapPictures is the picture of the map a mail to player carries: none when he sent SET
+// PICTURE OFF or the ruleset draws no picture.
+func mapPictures(g store.Game, rs Ruleset, st State, p store.Player) ([]store.Picture, error) {
+	v, ok := rs.(Viewer)
+	if !ok || p.NoPicture {
+		return nil, nil
+	}
+	png, err := mapimage.Render(v.MapView(st, Side(p.Side)))
+	if err != nil {
+		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
+	}
+	return []store.Picture{{
+		Name: fmt.Sprintf("%s-%s-turn%d.png", g.Name, p.Side, st.Turn()),
+		Alt:  fmt.Sprintf("The map of %s for %s, turn %d: the same as the text map.", g.Name, p.Side, st.Turn()),
+		PNG:  png,
+	}}, nil
+}
+
 // MapFor renders a game's map as side may see it.
 func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, error) {
 	var text string
+	err := d.withMap(ctx, game, side, func(rs Ruleset, st State, side Side) error {
+		text = rs.Map(st, side)
+		return nil
+	})
+	return text, err
+}
+
+// MapPicture draws a game's map as side may see it, as a PNG picture
+// (adjudicator/mapimage): the same view as MapFor's text, for a ruleset that is a
+// [Viewer].
+func (d *Desk) MapPicture(ctx context.Context, game string, side Side) ([]byte, error) {
+	var png []byte
+	err := d.withMap(ctx, game, side, func(rs Ruleset, st State, side Side) error {
+		v, ok := rs.(Viewer)
+		if !ok {
+			return fmt.Errorf("ruleset %s draws no picture of its map", rs.Name())
+		}
+		var err error
+		png, err = mapimage.Render(v.MapView(st, side))
+		return err
+	})
+	return png, err
+}
+
+// withMap calls f with a game's ruleset, its state and side, checked.
+func (d *Desk) withMap(ctx context.Context, game string, side Side, f func(Ruleset, State, Side) error) error {
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		g, err := tx.Game(game)
 		if err != nil {
@@ -325,11 +370,10 @@ func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, erro
 		if err != nil {
 			return err
 		}
-		text = rs.Map(st, side)
-		return nil
+		return f(rs, st, side)
 	})
 	if err != nil {
-		return "", fmt.Errorf("map of %s: %w", game, err)
+		return fmt.Errorf("map of %s: %w", game, err)
 	}
-	return text, nil
+	return nil
 }

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
@@ -114,6 +115,14 @@ type Ruleset interface {
 	Map(st State, side Side) string
 	// Status summarises the game for side in a few lines.
 	Status(st State, side Side) string
+}
+
+// Viewer is a ruleset whose map is the kit's (adjudicator/mapview): its Map is the text
+// of the view MapView returns, and the desk can draw the same view as a picture
+// (adjudicator/mapimage).
+type Viewer interface {
+	// MapView is what side may see: nothing the text map hides is in it.
+	MapView(st State, side Side) mapview.View
 }
 
 // Matcher is a ruleset whose games pair into matches, sides switched for the second

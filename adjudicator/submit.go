@@ -139,6 +139,14 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			g = h.game
 			view["MapMode"] = MapModes[cmd.mapMode]
 		}
+		if cmd.picture != "" {
+			if err := h.setPlayer(side, func(p *store.Player) { p.NoPicture = cmd.picture == "off" }); err != nil {
+				return "", err
+			}
+			g = h.game
+			player.NoPicture = cmd.picture == "off"
+			view["Picture"] = strings.ToUpper(cmd.picture)
+		}
 	}
 	if view["TooMany"] == nil {
 		if lines, err = h.applyRequests(requests, refused, lines); err != nil {
@@ -200,8 +208,12 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	if cmd.status || len(cmd.orderLines) > 0 || cmd.mapMode != "" {
 		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now)})
 	}
+	var pictures []store.Picture
 	if cmd.showMap {
 		sections = append(sections, section{"MAP", h.desk.maps.render(rs, st, g.State, side)})
+		if pictures, err = mapPictures(g, rs, st, player); err != nil {
+			return "", err
+		}
 	}
 	if cmd.rolls {
 		text, err := h.desk.rollsText(h.tx, g.Name)
@@ -220,7 +232,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		subject = fmt.Sprintf("[%s] Reply", g.Name)
 	}
 	// The order check goes out before the results it may have triggered.
-	return outcome, h.enqueueFirst(player.Address, g.Name, player.Side, subject, body, adv)
+	return outcome, h.enqueueFirst(player.Address, g.Name, player.Side, subject, body, pictures, adv)
 }
 
 // isSealed reports whether a checked line files a sealed order.
@@ -251,22 +263,27 @@ func stillOpen(filed []Order, ids []string) bool {
 
 // setMapMode records a player's SET MAP choice in the game record.
 func (h *handling) setMapMode(side Side, mode string) error {
+	return h.setPlayer(side, func(p *store.Player) { p.MapMode = mode })
+}
+
+// setPlayer records a player's SET choice in the game record.
+func (h *handling) setPlayer(side Side, set func(*store.Player)) error {
 	g := h.game
 	for i := range g.Players {
 		if g.Players[i].Side == string(side) {
-			g.Players[i].MapMode = mode
+			set(&g.Players[i])
 		}
 	}
 	if err := h.tx.PutGame(g); err != nil {
-		return fmt.Errorf("set map mode of %s in %s: %w", side, g.Name, err)
+		return fmt.Errorf("set a choice of %s in %s: %w", side, g.Name, err)
 	}
 	h.game = g
 	return nil
 }
 
 // enqueueFirst queues the reply and then the results of the advance, in that order.
-func (h *handling) enqueueFirst(to, game, side, subject, body string, adv advanced) error {
-	if _, err := h.enqueue([]string{to}, game, side, "reply", subject, body, true); err != nil {
+func (h *handling) enqueueFirst(to, game, side, subject, body string, pictures []store.Picture, adv advanced) error {
+	if _, err := h.enqueuePictures([]string{to}, game, side, "reply", subject, body, true, pictures); err != nil {
 		return err
 	}
 	return h.desk.flushResults(h.tx, adv)

@@ -24,8 +24,11 @@ package mail
 //     never be sent, so it is marked Failed at once.
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -269,6 +272,16 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 	}
 	msg.SetGenHeader("X-Adjutant", game)
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
+	for _, p := range m.Pictures {
+		if err := msg.AttachReader(p.Name, bytes.NewReader(p.PNG), gomail.WithFileContentType("image/png"), gomail.WithFileDescription(p.Alt)); err != nil {
+			return nil, fmt.Errorf("build %s: picture %s: %w", id, p.Name, err)
+		}
+	}
+	if len(m.Pictures) > 0 {
+		// A boundary from the Message-ID, not a random one: the same mail, the same bytes.
+		sum := sha256.Sum256([]byte(id))
+		msg.SetBoundary("adjutant-" + hex.EncodeToString(sum[:12]))
+	}
 	return msg, nil
 }
 

@@ -800,19 +800,7 @@ func TestSenderBuildDeterministic(t *testing.T) {
 		References: []string{"bad id with blanks", "p0@mua.example", "<p@mua.example>"}, AutoReplied: true,
 		Game: "g1", Kind: "check", Queued: time.Date(2025, 3, 21, 4, 31, 7, 0, time.FixedZone("CET", 3600)),
 	}
-	write := func() []byte {
-		t.Helper()
-		msg, err := s.Build(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if _, err := msg.WriteTo(&b); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
-	a, b := write(), write()
+	a, b := sendBuilt(t, s, m), sendBuilt(t, s, m)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("Build differs between two calls:\n%s\n---\n%s", a, b)
 	}

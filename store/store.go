@@ -132,6 +132,9 @@ type Player struct {
 	// MapMode is the player's SET MAP choice: "full", "changes" or "none" ("" is the
 	// default, "changes").
 	MapMode string `json:"map_mode,omitempty"`
+	// NoPicture is the player's SET PICTURE OFF: his results mails and MAP replies carry
+	// no picture of the map, only its text.
+	NoPicture bool `json:"no_picture,omitempty"`
 	// Thread is the Message-ID of the player's invitation, the root of the thread every
 	// later mail of the game refers to.
 	Thread string `json:"thread,omitempty"`
@@ -288,6 +291,16 @@ type OutMail struct {
 	// Redact lists secrets in Body (an invitation's password) that the store masks once
 	// the mail is sent or given up, so that no plaintext password stays in the file.
 	Redact []string `json:"redact,omitempty"`
+	// Pictures are sent as attachments after the text, which stays the whole mail for a
+	// client that shows only text (e.g. a side's map as a PNG, adjudicator/mapimage).
+	Pictures []Picture `json:"pictures,omitempty"`
+}
+
+// Picture is a PNG image a mail carries.
+type Picture struct {
+	Name string `json:"name"` // file name, e.g. "map-de.png"
+	Alt  string `json:"alt"`  // what it shows, for a client that cannot show it
+	PNG  []byte `json:"png"`
 }
 
 // Redacted is what a redacted secret reads as in a sent mail's body.
@@ -682,6 +695,9 @@ func (t *btx) PutOutMail(m OutMail) error {
 			}
 		}
 		m.Redact = nil
+		// A picture is for the player's eyes once; kept, a results mail's 100-250 KB of PNG
+		// would grow the file by megabytes a game. The text, which replay compares, stays.
+		m.Pictures = nil
 	}
 	pending := t.tx.Bucket(bucketPending)
 	var err error

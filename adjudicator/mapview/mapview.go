@@ -28,6 +28,7 @@ package mapview
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
@@ -42,6 +43,10 @@ type Symbol struct {
 	Name string // the map file's word ("forest"), or any name for a marker
 	Char byte
 	Text string // legend text, e.g. "forest"
+	// Colour is the picture's colour for it (package mapimage): a terrain's fill, a
+	// side's counters. The zero colour leaves the choice to the picture, which knows
+	// the common names ("forest", "clear") and otherwise picks from a palette.
+	Colour color.RGBA
 }
 
 // SideSymbol is how one hexside feature is drawn. A Point feature (a bridge, a road
@@ -53,6 +58,9 @@ type SideSymbol struct {
 	Char  byte
 	Point bool
 	Text  string
+	// Colour is the picture's colour for the hexside's line (package mapimage); the
+	// zero colour leaves the choice to the picture, as for [Symbol].
+	Colour color.RGBA
 }
 
 // Legend is how a ruleset draws its map.
@@ -60,6 +68,10 @@ type Legend struct {
 	Terrain []Symbol     // by terrain word; a terrain not listed is drawn as ' '
 	Sides   []SideSymbol // by priority
 	Marks   []Symbol     // explained in the legend; the ruleset puts them in Cells
+	// Forces are the sides whose units are on the map, by name ("de"), with the
+	// colour of their counters in the picture. The text map does not list them (its
+	// Marks say which letters are whose); nil draws every stack in one colour.
+	Forces []Symbol
 }
 
 // View is what one side may see.
@@ -83,6 +95,21 @@ type View struct {
 	// RowsUp draws the highest row at the top, for maps whose rows grow to the north
 	// (Soldiers 1918, whose No Man's Land is row 00 on the south edge).
 	RowsUp bool
+	// Forces names, for each hex with units, the [Legend.Forces] whose units are in it,
+	// in the order the cell's text gives them: the picture colours the hex's counter
+	// by them. The text map ignores it; nil draws every cell as a neutral box.
+	Forces map[hex.Hex][]string
+}
+
+// HalfLower reports whether column c is drawn half a hex lower than the columns beside
+// it: the columns package hex shifts towards higher rows ("Column parity"), or the
+// others when rows grow upwards. The text map and the picture lay hexes out alike.
+func (v View) HalfLower(c int) bool {
+	odd := c&1 == 1
+	if v.Map.Grid.Parity == hex.EvenColumnsShifted {
+		odd = !odd
+	}
+	return odd != v.RowsUp
 }
 
 const label = 3 // "07 "
@@ -104,14 +131,9 @@ func (l *layout) row(k int) int {
 	return l.r0 + k
 }
 
-// shifted reports whether column c is drawn half a hex lower: the columns package hex
-// shifts towards higher rows ("Column parity"), or the others when rows grow upwards.
+// shifted is 1 if column c is drawn half a hex (one line) lower, else 0.
 func (l *layout) shifted(c int) int {
-	odd := c&1 == 1
-	if l.m.Grid.Parity == hex.EvenColumnsShifted {
-		odd = !odd
-	}
-	if odd != l.v.RowsUp {
+	if l.v.HalfLower(c) {
 		return 1
 	}
 	return 0
@@ -274,11 +296,21 @@ func (l *layout) cell(h hex.Hex) string {
 			t = s.Char
 		}
 	}
-	text := l.v.Cells[h]
-	if len(text) > l.w-1 {
-		text = text[:l.w-2] + "+"
+	return string(t) + l.v.Cell(h)
+}
+
+// Cell is the ruleset's text for h as the map shows it: cut to CellWidth-1 characters,
+// the last of them "+", when it is longer.
+func (v View) Cell(h hex.Hex) string {
+	w := v.CellWidth
+	if w < 2 {
+		w = 5
 	}
-	return string(t) + text
+	text := v.Cells[h]
+	if len(text) > w-1 {
+		text = text[:w-2] + "+"
+	}
+	return text
 }
 
 func contains(ss []string, s string) bool {

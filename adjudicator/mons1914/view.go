@@ -32,6 +32,10 @@ var Legend = mapview.Legend{
 		{Char: 'E', Text: "entry hex (3.1)"},
 		{Char: 'X', Text: "exit hex (4.4)"},
 	},
+	Forces: []mapview.Symbol{
+		{Name: string(DE), Char: 'G', Text: "German units"},
+		{Name: string(BEF), Char: 'B', Text: "British units"},
+	},
 }
 
 // top is the unit shown on top of a stack (6.6): the owner's TOP choice if it is
@@ -47,10 +51,16 @@ func (g *game) top(h hex.Hex, us []*Unit) *Unit {
 	return us[0]
 }
 
-// Map implements adjudicator.Ruleset: what side may see (6.6: only the top unit of an
-// enemy stack, and that it is a stack).
+// Map implements adjudicator.Ruleset: the text of [Rules.MapView].
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	return mapview.Render(r.MapView(s, side))
+}
+
+// MapView implements adjudicator.Viewer: what side may see (6.6: only the top unit of
+// an enemy stack, and that it is a stack).
+func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
 	st := s.(*State)
+	forces := map[hex.Hex][]string{}
 	g := &game{sc: r.sc, st: st}
 	cells := map[hex.Hex]string{}
 	var key []string
@@ -71,6 +81,7 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 				continue
 			}
 			letter := map[adjudicator.Side]string{DE: "G", BEF: "B"}[sd]
+			forces[h] = append(forces[h], string(sd))
 			if sd == side {
 				cell += fmt.Sprintf("%s%d", letter, len(us))
 				var names []string
@@ -116,11 +127,11 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 			key = append(key, fmt.Sprintf("%s, %d: %s", k, len(piles[k]), strings.Join(piles[k], " ")))
 		}
 	}
-	return mapview.Render(mapview.View{
+	return mapview.View{
 		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sideName(side), st.T, st.PhaseTitle()),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells,
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces,
 		Key: append([]string{"Units (yours in full; the enemy's top unit only, 6.6):"}, key...),
-	})
+	}
 }
 
 func sideName(s adjudicator.Side) string {

@@ -31,6 +31,10 @@ var Legend = mapview.Legend{
 		{Char: 'e', Text: "a town the Entente controls (3.3)"},
 		{Char: 'g', Text: "a town the Germans control (3.3)"},
 	},
+	Forces: []mapview.Symbol{
+		{Name: EN, Char: 'E', Text: "Entente units"},
+		{Name: DE, Char: 'G', Text: "German units"},
+	},
 }
 
 // describe is a unit as the key shows it: id, SP, disruption and markers.
@@ -70,10 +74,16 @@ func (g *game) describe(u *Unit) string {
 	return strings.Join(w, " ")
 }
 
-// Map implements adjudicator.Ruleset. 5: "Players may inspect each other's stacks", so
-// both sides see every unit on the map; what stays secret is the sealed orders.
+// Map implements adjudicator.Ruleset: the text of MapView.
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	return mapview.Render(r.MapView(s, side))
+}
+
+// MapView implements adjudicator.Viewer. 5: "Players may inspect each other's stacks",
+// so both sides see every unit on the map; what stays secret is the sealed orders.
+func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
 	st := s.(*State)
+	forces := map[hex.Hex][]string{}
 	g := &game{sc: r.sc, st: st}
 	cells := map[hex.Hex]string{}
 	var key []string
@@ -87,6 +97,7 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 			if len(us) == 0 {
 				continue
 			}
+			forces[h] = append(forces[h], sd)
 			letter := map[string]string{EN: "E", DE: "G"}[sd]
 			cell += fmt.Sprintf("%s%d", letter, len(us))
 			var names []string
@@ -100,11 +111,11 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 		}
 	}
 	slices.Sort(key)
-	return mapview.Render(mapview.View{
+	return mapview.View{
 		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sideWord(string(side)), turnName(st.T)),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells,
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces,
 		Key: append([]string{"Units (5: every stack may be inspected):"}, key...),
-	})
+	}
 }
 
 // Status implements adjudicator.Ruleset.
@@ -171,3 +182,5 @@ func wrapLines(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+var _ adjudicator.Viewer = (*Rules)(nil)

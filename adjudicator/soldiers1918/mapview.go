@@ -70,6 +70,15 @@ func RenderMap(s *Scenario, v MapView) string {
 // View is the kit's view of v: the header, the cells and the legend.
 func (s *Scenario) View(v MapView) mapview.View {
 	cells := map[hex.Hex]string{}
+	forces := map[hex.Hex][]string{}
+	for h, st := range v.Stacks {
+		if st.DeInf+st.DeHMG > 0 {
+			forces[h] = append(forces[h], string(DE))
+		}
+		if st.USArmy+st.USMC > 0 {
+			forces[h] = append(forces[h], string(US))
+		}
+	}
 	var notes []string
 	for _, h := range s.scOrder {
 		cell, full := mvCellText(s, s.scHexes[h], h, v)
@@ -107,6 +116,10 @@ func (s *Scenario) View(v MapView) mapview.View {
 			{Name: "*", Char: '*', Text: "bombardment markers"},
 			{Name: "x", Char: 'x', Text: "carnage"},
 		},
+		Forces: []mapview.Symbol{
+			{Name: string(DE), Char: 'G', Text: "German units"},
+			{Name: string(US), Char: 'A', Text: "American units"},
+		},
 	}
 	key := []string{
 		"Trenches: several letters after the ground mean the hex has each; it defends with the strongest (10.11), the first letter.",
@@ -129,6 +142,7 @@ func (s *Scenario) View(v MapView) mapview.View {
 		Key:         key,
 		LegendTitle: "Legend (defence strength in brackets)",
 		RowsUp:      true,
+		Forces:      forces,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
@@ -556,9 +557,14 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Map implements adjudicator.Ruleset. Nothing on the map is hidden in this game (6.5):
-// both sides see every unit, carnage and marker.
+// Map implements adjudicator.Ruleset: the text of [Rules.MapView].
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	return mapview.Render(r.MapView(s, side))
+}
+
+// MapView implements adjudicator.Viewer. Nothing on the map is hidden in this game
+// (6.5): both sides see every unit, carnage and marker.
+func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
 	st := s.(*State)
 	// The header gives the turn and says "phase": the title need not say them again.
 	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, Phase ", st.T))
@@ -593,7 +599,7 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 		}
 		v.Stacks[h] = sk
 	}
-	return RenderMap(r.sc, v)
+	return r.sc.View(v)
 }
 
 // checkCOW reads a standing COW priority list (7.1, 7.2, 7.4).

@@ -35,6 +35,10 @@ var legend = mapview.Legend{
 		{Name: "marine", Char: 'm', Text: "Marine, no chip"},
 		{Name: "dead", Char: 'x', Text: "a flipped (dead) American"},
 	},
+	Forces: []mapview.Symbol{
+		{Name: string(German), Char: 'G', Text: "German units"},
+		{Name: string(American), Char: 'A', Text: "American units"},
+	},
 }
 
 var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
@@ -65,10 +69,16 @@ func (r *Rules) viewMap(st *State) *board.Map {
 	return m
 }
 
-// Map implements adjudicator.Ruleset. Both sides see everything: the teaching game hides
-// nothing but the cards not yet turned, which are in no map.
+// Map implements adjudicator.Ruleset: the text of [Rules.MapView].
 func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+	return mapview.Render(r.MapView(s, side))
+}
+
+// MapView implements adjudicator.Viewer. Both sides see everything: the teaching game
+// hides nothing but the cards not yet turned, which are in no map.
+func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
 	st := s.(*State)
+	forces := map[hex.Hex][]string{}
 	cells := map[hex.Hex]string{}
 	m := r.sc.Map
 	for _, h := range m.Hexes() {
@@ -96,6 +106,9 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 				dead++
 				continue
 			}
+			if f := string(u.side()); !slices.Contains(forces[h], f) {
+				forces[h] = append(forces[h], f)
+			}
 			k := u.Kind
 			if u.Chip != "" {
 				k += "-" + u.Chip
@@ -117,7 +130,7 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 		key = append(key, "Cards turned this turn: "+strings.Join(st.Shown, "; ")+".")
 	}
 	key = append(key, fmt.Sprintf("Wire markers placed: %d of %d. American casualties: %d.", st.markersUsed(), MaxMarkers, st.casualties()))
-	return mapview.Render(mapview.View{Title: title, Map: r.viewMap(st), Legend: legend, Cells: cells, Key: key})
+	return mapview.View{Title: title, Map: r.viewMap(st), Legend: legend, Cells: cells, Key: key, Forces: forces}
 }
 
 // overflowKey lists the hexes whose units do not fit in a cell.

@@ -11,6 +11,7 @@
 //	adjutant audit verify|export ...   check or export a game's audit trail (or check an export)
 //	adjutant replay --config F --game G   re-adjudicate a game and compare every result
 //	adjutant map --config F --game G --side S   print a side's map
+//	  (--png FILE: write it as a PNG picture instead)
 //	adjutant games | deadline | pause | resume | player | game end | resend   run games
 //
 // Every command that opens the store takes --config (the daemon's file: its address and
@@ -695,10 +696,26 @@ func cmdReplay(e *env, args []string) error {
 }
 
 func cmdMap(e *env, args []string) error {
-	var side *string
+	var side, pic *string
+	if e.served == nil {
+		// A running daemon may run the command for us: it must write where we mean.
+		absPNG(e.args)
+	}
 	return gameCommand(e, "map", args, func(fs *flag.FlagSet) {
 		side = fs.String("side", "", "the side whose view to print")
+		pic = fs.String("png", "", "write the map as a PNG picture to this file instead")
 	}, func(desk *adjudicator.Desk, game string) error {
+		if *pic != "" {
+			b, err := desk.MapPicture(e.ctx, game, adjudicator.Side(*side))
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(*pic, b, 0o644); err != nil {
+				return fmt.Errorf("map --png: %w", err)
+			}
+			fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", *pic, len(b))
+			return nil
+		}
 		text, err := desk.MapFor(e.ctx, game, adjudicator.Side(*side))
 		if err != nil {
 			return err
@@ -706,6 +723,30 @@ func cmdMap(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, text)
 		return nil
 	})
+}
+
+// absPNG makes the file of a --png flag in args absolute, in place.
+func absPNG(args []string) {
+	for i, a := range args {
+		name, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "png" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		at := i
+		if !eq {
+			if at = i + 1; at >= len(args) {
+				return
+			}
+			val = args[at]
+		}
+		if abs, err := filepath.Abs(val); err == nil && val != "" {
+			if eq {
+				args[at] = a[:len(a)-len(val)] + abs
+			} else {
+				args[at] = abs
+			}
+		}
+	}
 }
 
 func cmdGames(e *env, args []string) error {

@@ -1,0 +1,614 @@
+// Package mapimage draws a side's map as a PNG picture: the same [mapview.View] the text
+// map is drawn from (DESIGN.md, "Text maps"), so that a ruleset adds no drawing code,
+// at most a colour per legend symbol, and the picture shows exactly what the text map
+// shows and nothing a side may not see.
+//
+// The picture has the view's title, the hex grid (flat-topped hexes laid out as the
+// text map lays them out, every hex labelled with its id), terrain as fills, hexside
+// features as coloured lines (a point feature, a bridge, as a bar across the hexside),
+// each hex's text (stacks, markers) on a counter coloured by the sides whose units are
+// in it ([mapview.View.Forces]), place names, a legend and the view's key.
+//
+// Render is a pure function: the same view gives the same bytes.
+package mapimage
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gomonobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// Geometry, in pixels. A hex is R from its centre to a corner: 64 pixels across and 55
+// from flat side to flat side, room for a hex id, a counter of seven characters and a
+// place name, each legible without zooming on a phone.
+const (
+	R      = 32.0 // a hex's centre to a corner
+	margin = 12.0
+	idSize = 10.0 // hex ids
+	cellSz = 12.0 // counter text
+	textSz = 13.0 // legend and key
+	titleS = 17.0
+)
+
+var (
+	ink     = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	grid    = color.RGBA{0x80, 0x80, 0x80, 0xff}
+	idInk   = color.RGBA{0x50, 0x50, 0x50, 0xff}
+	paper   = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	neutral = color.RGBA{0xfa, 0xfa, 0xf2, 0xff} // a counter with markers only
+)
+
+// named are the colours of common symbol names, used when a legend gives none.
+var named = map[string]color.RGBA{
+	// terrain
+	"clear":       {0xf1, 0xec, 0xd8, 0xff},
+	"open":        {0xf1, 0xec, 0xd8, 0xff},
+	"forest":      {0x9c, 0xc5, 0x8a, 0xff},
+	"woods":       {0x9c, 0xc5, 0x8a, 0xff},
+	"industrial":  {0xb4, 0xae, 0xa8, 0xff},
+	"residential": {0xde, 0xb0, 0x98, 0xff},
+	"village":     {0xde, 0xb0, 0x98, 0xff},
+	"town":        {0xde, 0xb0, 0x98, 0xff},
+	"nomansland":  {0xc9, 0xb4, 0x8e, 0xff},
+	"ravine":      {0xb8, 0x9f, 0x7a, 0xff},
+	"marsh":       {0xb8, 0xd4, 0xc8, 0xff},
+	// hexsides
+	"canal":      {0x1f, 0x5f, 0xb0, 0xff},
+	"river":      {0x3b, 0x8b, 0xd9, 0xff},
+	"stream":     {0x6f, 0xb3, 0xe8, 0xff},
+	"wire":       {0x6a, 0x1b, 0x1b, 0xff},
+	"cut":        {0xf0, 0x8a, 0x00, 0xff},
+	"bridge":     {0x6b, 0x3e, 0x1e, 0xff},
+	"railbridge": {0x20, 0x20, 0x20, 0xff},
+	"road":       {0xd0, 0x8a, 0x4a, 0xff},
+	"rail":       {0x20, 0x20, 0x20, 0xff},
+	// forces
+	"de":  {0x9a, 0xa8, 0xb8, 0xff}, // field grey
+	"us":  {0xb5, 0xc9, 0x7a, 0xff}, // olive drab, lightened for dark text
+	"bef": {0xd9, 0xbb, 0x74, 0xff}, // khaki
+	"fr":  {0x8f, 0xb4, 0xe8, 0xff}, // horizon blue
+}
+
+// palette is for names with neither a colour nor an entry in named, in legend order.
+var palette = []color.RGBA{
+	{0xe6, 0xd5, 0xa8, 0xff}, {0xa8, 0xc8, 0xe6, 0xff}, {0xe6, 0xa8, 0xb8, 0xff},
+	{0xb8, 0xe6, 0xa8, 0xff}, {0xd0, 0xa8, 0xe6, 0xff}, {0xe6, 0xc8, 0xa8, 0xff},
+}
+
+func colourOf(name string, c color.RGBA, i int) color.RGBA {
+	if c.A != 0 {
+		return c
+	}
+	if n, ok := named[name]; ok {
+		return n
+	}
+	return palette[i%len(palette)]
+}
+
+// faces are the embedded Go fonts (BSD licence), parsed once.
+var faces = sync.OnceValues(func() (map[string]*opentype.Font, error) {
+	out := map[string]*opentype.Font{}
+	for name, ttf := range map[string][]byte{"regular": goregular.TTF, "bold": gobold.TTF, "mono": gomonobold.TTF} {
+		f, err := opentype.Parse(ttf)
+		if err != nil {
+			return nil, fmt.Errorf("font %s: %w", name, err)
+		}
+		out[name] = f
+	}
+	return out, nil
+})
+
+func face(name string, size float64) (font.Face, error) {
+	fs, err := faces()
+	if err != nil {
+		return nil, err
+	}
+	return opentype.NewFace(fs[name], &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+}
+
+// picture is one render in progress.
+type picture struct {
+	v       mapview.View
+	dc      *gg.Context
+	fonts   map[string]font.Face
+	x0, y0  float64 // offset of the map
+	kTop    float64 // the top slot's centre before the offset
+	w, mapH float64
+}
+
+// center is the centre of h in the picture.
+func (p *picture) center(h hex.Hex) (float64, float64) {
+	r0, r1 := p.v.Map.Rows()
+	k := h.Row - r0
+	if p.v.RowsUp {
+		k = r1 - h.Row
+	}
+	dy := math.Sqrt(3) * R
+	y := float64(k)*dy + dy/2
+	if p.v.HalfLower(h.Col) {
+		y += dy / 2
+	}
+	x := float64(h.Col-p.v.Map.Cols[0])*1.5*R + R
+	return p.x0 + x, p.y0 + y - p.kTop
+}
+
+// Center is where the centre of h is in the picture Render draws of v, in pixels from
+// the top left corner: for tests and for anything that points into the picture.
+func Center(v mapview.View, h hex.Hex) (x, y int, err error) {
+	p, err := newPicture(v, false)
+	if err != nil {
+		return 0, 0, err
+	}
+	fx, fy := p.center(h)
+	return int(fx), int(fy), nil
+}
+
+// Render draws v as a PNG picture.
+func Render(v mapview.View) ([]byte, error) {
+	p, err := newPicture(v, true)
+	if err != nil {
+		return nil, err
+	}
+	p.drawMap()
+	p.drawLegend()
+	var b bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
+	if err := enc.Encode(&b, paletted(p.dc.Image().(*image.RGBA))); err != nil {
+		return nil, fmt.Errorf("map picture: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// newPicture lays the picture out; with draw, it also makes its canvas and draws the
+// title.
+func newPicture(v mapview.View, draw bool) (*picture, error) {
+	if v.Map == nil {
+		return nil, fmt.Errorf("map picture: the view has no map")
+	}
+	p := &picture{v: v, fonts: map[string]font.Face{}}
+	for _, f := range []struct {
+		key, name string
+		size      float64
+	}{{"id", "regular", idSize}, {"cell", "mono", cellSz}, {"text", "regular", textSz}, {"title", "bold", titleS}, {"place", "bold", idSize}} {
+		ff, err := face(f.name, f.size)
+		if err != nil {
+			return nil, fmt.Errorf("map picture: %w", err)
+		}
+		p.fonts[f.key] = ff
+	}
+	// The map's extent: the slots its hexes occupy.
+	hexes := v.Map.Hexes()
+	minY, maxY := math.Inf(1), math.Inf(-1)
+	for _, h := range hexes {
+		_, y := p.center(h)
+		minY, maxY = min(minY, y), max(maxY, y)
+	}
+	half := math.Sqrt(3) / 2 * R
+	p.kTop = minY - half
+	ncols := v.Map.Cols[1] - v.Map.Cols[0] + 1
+	p.w = float64(ncols)*1.5*R + R/2 + 2*margin
+	p.mapH = maxY - minY + 2*half
+	p.w = max(p.w, 600)
+	// Measure the title, then the legend, to size the canvas.
+	measure := gg.NewContext(1, 1)
+	title := p.wrapped(measure, "title", v.Title)
+	p.x0 = margin
+	p.y0 = margin + float64(len(title))*titleS*1.3 + 6
+	legendH := p.legendHeight(measure)
+	h := p.y0 + p.mapH + legendH + margin
+	if !draw {
+		return p, nil
+	}
+	p.dc = gg.NewContext(int(math.Ceil(p.w)), int(math.Ceil(h)))
+	p.dc.SetColor(paper)
+	p.dc.Clear()
+	for i, line := range title {
+		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
+	}
+	return p, nil
+}
+
+// wrapped breaks s (lines separated by newlines) into lines that fit the picture in
+// the font of key.
+func (p *picture) wrapped(dc *gg.Context, key, s string) []string {
+	dc.SetFontFace(p.fonts[key])
+	var out []string
+	for _, para := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		lead := len(para) - len(strings.TrimLeft(para, " "))
+		lines := dc.WordWrap(strings.TrimSpace(para), p.w-2*margin-float64(lead)*4)
+		for i, l := range lines {
+			if i == 0 {
+				l = strings.Repeat(" ", lead) + l
+			} else {
+				l = "    " + l
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (p *picture) hexPath(x, y float64) {
+	p.dc.NewSubPath()
+	for i := range 6 {
+		a := float64(i) * math.Pi / 3
+		p.dc.LineTo(x+R*math.Cos(a), y+R*math.Sin(a))
+	}
+	p.dc.ClosePath()
+}
+
+func (p *picture) terrainColour(name string) color.RGBA {
+	for i, s := range p.v.Legend.Terrain {
+		if s.Name == name {
+			return colourOf(s.Name, s.Colour, i)
+		}
+	}
+	return paper
+}
+
+func (p *picture) forceColour(name string) color.RGBA {
+	for i, s := range p.v.Legend.Forces {
+		if s.Name == name {
+			return colourOf(s.Name, s.Colour, i)
+		}
+	}
+	return neutral
+}
+
+func (p *picture) drawMap() {
+	m := p.v.Map
+	hexes := m.Hexes()
+	dc := p.dc
+	// Terrain fills, then the grid.
+	for _, h := range hexes {
+		x, y := p.center(h)
+		p.hexPath(x, y)
+		dc.SetColor(p.terrainColour(m.Terrain(h)))
+		dc.Fill()
+	}
+	dc.SetLineWidth(1)
+	dc.SetColor(grid)
+	for _, h := range hexes {
+		x, y := p.center(h)
+		p.hexPath(x, y)
+		dc.Stroke()
+	}
+	p.drawSides(hexes)
+	// Hex ids, counters and places.
+	places := map[hex.Hex][]string{}
+	for _, pl := range m.Places {
+		places[pl.Hex] = append(places[pl.Hex], pl.Name)
+	}
+	half := math.Sqrt(3) / 2 * R
+	for _, h := range hexes {
+		x, y := p.center(h)
+		p.halo(h.String(), x, y-half+13, "id", idInk)
+		if text := strings.TrimSpace(p.v.Cell(h)); text != "" {
+			p.drawCounter(x, y+1, text, p.v.Forces[h])
+		}
+		if names := places[h]; len(names) > 0 {
+			p.halo(strings.Join(names, ", "), x, y+half-4, "place", ink)
+		}
+	}
+}
+
+// halo draws s centred on x with its baseline at y, on a white outline so that it
+// reads over any fill or line.
+func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
+	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+		p.text(s, x+d[0], y+d[1], 0.5, 0, key, paper)
+	}
+	p.text(s, x, y, 0.5, 0, key, c)
+}
+
+// text draws s in the font of key with its left end (ax 0) or middle (ax 0.5) at x,
+// its baseline at y raised by ay of the font's height. It draws glyph masks straight
+// onto the canvas: gg's own text drawing resamples every glyph, which took half the
+// time of a picture.
+func (p *picture) text(s string, x, y, ax, ay float64, key string, c color.Color) {
+	f := p.fonts[key]
+	w := float64(font.MeasureString(f, s)) / 64
+	h := float64(f.Metrics().Height) / 64
+	d := font.Drawer{Dst: p.dc.Image().(*image.RGBA), Src: image.NewUniform(c), Face: f,
+		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + ay*h) * 64))}}
+	d.DrawString(s)
+}
+
+// drawCounter draws text on a box centred on x, y, coloured by the forces in the hex:
+// one colour a side, split left to right when sides share the hex.
+func (p *picture) drawCounter(x, y float64, text string, forces []string) {
+	dc := p.dc
+	dc.SetFontFace(p.fonts["cell"])
+	tw, _ := dc.MeasureString(text)
+	w, h := max(tw+6, 16), cellSz+6
+	left, top := x-w/2, y-h/2
+	p.box(left, top, w, h, neutral, ink)
+	for i, f := range forces {
+		// inside the border
+		dc.SetColor(p.forceColour(f))
+		dc.DrawRectangle(left+0.5+(w-1)*float64(i)/float64(len(forces)), top+0.5, (w-1)/float64(len(forces)), h-1)
+		dc.Fill()
+	}
+	p.text(text, x, y, 0.5, 0.35, "cell", ink)
+}
+
+// drawSides draws each hexside feature the legend knows: lines along the hexside,
+// then points across it, in reverse legend order so that the first wins on top.
+func (p *picture) drawSides(hexes []hex.Hex) {
+	m := p.v.Map
+	dc := p.dc
+	for _, point := range []bool{false, true} {
+		for _, h := range hexes {
+			for _, n := range m.Grid.Neighbours(h) {
+				if m.OnMap(n) && hex.Compare(n, h) < 0 {
+					continue // drawn from n
+				}
+				feats := m.Side(h, n)
+				if len(feats) == 0 {
+					continue
+				}
+				x1, y1 := p.center(h)
+				x2, y2 := p.center(n)
+				mx, my := (x1+x2)/2, (y1+y2)/2
+				ux, uy := (x2-x1)/math.Hypot(x2-x1, y2-y1), (y2-y1)/math.Hypot(x2-x1, y2-y1)
+				for i := len(p.v.Legend.Sides) - 1; i >= 0; i-- {
+					s := p.v.Legend.Sides[i]
+					if s.Point != point || !contains(feats, s.Name) {
+						continue
+					}
+					dc.SetColor(colourOf(s.Name, s.Colour, i))
+					if point {
+						// A bar across the hexside, from one hex into the other.
+						w, l := pointStyle(s.Name)
+						dc.SetLineWidth(w)
+						dc.DrawLine(mx-ux*R*l, my-uy*R*l, mx+ux*R*l, my+uy*R*l)
+						dc.Stroke()
+						continue
+					}
+					// Along the hexside: perpendicular to the line between the centres.
+					dc.SetLineWidth(5)
+					if s.Name == "wire" {
+						dc.SetDash(4, 3)
+					}
+					dc.DrawLine(mx-uy*R/2, my+ux*R/2, mx+uy*R/2, my-ux*R/2)
+					dc.Stroke()
+					dc.SetDash()
+				}
+			}
+		}
+	}
+}
+
+// pointStyle is the width of a point feature's bar and its length each side of the
+// hexside, in R: a road thin and long, so that roads read as lines from hex to hex, a
+// bridge short and bold.
+func pointStyle(name string) (width, length float64) {
+	if strings.Contains(name, "road") {
+		return 3, 0.45
+	}
+	return 7, 0.3
+}
+
+// box draws a filled rectangle with a one-pixel border.
+func (p *picture) box(x, y, w, h float64, fill, border color.Color) {
+	p.dc.DrawRectangle(x, y, w, h)
+	p.dc.SetColor(fill)
+	p.dc.FillPreserve()
+	p.dc.SetColor(border)
+	p.dc.SetLineWidth(1)
+	p.dc.Stroke()
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// item is one legend entry: a swatch and its text.
+type item struct {
+	kind   string // "terrain", "side", "point", "mark", "force"
+	name   string
+	char   byte
+	colour color.RGBA
+	text   string
+}
+
+func (p *picture) items() [][]item {
+	var out [][]item
+	var row []item
+	for i, s := range p.v.Legend.Terrain {
+		row = append(row, item{"terrain", s.Name, s.Char, colourOf(s.Name, s.Colour, i), s.Text})
+	}
+	out = append(out, row)
+	row = nil
+	for i, s := range p.v.Legend.Sides {
+		k := "side"
+		if s.Point {
+			k = "point"
+		}
+		row = append(row, item{k, s.Name, s.Char, colourOf(s.Name, s.Colour, i), s.Text})
+	}
+	out = append(out, row)
+	row = nil
+	for i, s := range p.v.Legend.Forces {
+		row = append(row, item{"force", s.Name, s.Char, colourOf(s.Name, s.Colour, i), s.Text})
+	}
+	out = append(out, row)
+	row = nil
+	for _, s := range p.v.Legend.Marks {
+		row = append(row, item{"mark", s.Name, s.Char, neutral, s.Text})
+	}
+	return append(out, row)
+}
+
+const (
+	swatch = 22.0
+	lineH  = textSz * 1.45
+)
+
+// flow lays out items from left to right, wrapping; it returns each item's top left
+// corner and the height used.
+func (p *picture) flow(dc *gg.Context, items []item, top float64) ([][2]float64, float64) {
+	dc.SetFontFace(p.fonts["text"])
+	x, y := margin, top
+	var at [][2]float64
+	for _, it := range items {
+		tw, _ := dc.MeasureString(it.text)
+		w := swatch + 6 + tw + 18
+		if x > margin && x+w > p.w-margin {
+			x, y = margin, y+lineH+4
+		}
+		at = append(at, [2]float64{x, y})
+		x += w
+	}
+	if len(items) == 0 {
+		return nil, 0
+	}
+	return at, y + lineH + 4 - top
+}
+
+func (p *picture) legendTitle() string {
+	if p.v.LegendTitle != "" {
+		return p.v.LegendTitle
+	}
+	return "Legend"
+}
+
+// lower is the text after the legend's swatches: places and the key.
+func (p *picture) lower(dc *gg.Context) []string {
+	var lines []string
+	var places []string
+	for _, pl := range p.v.Map.Places {
+		places = append(places, pl.Name+" "+pl.Hex.String())
+	}
+	if len(places) > 0 {
+		lines = append(lines, p.wrapped(dc, "text", "Places: "+strings.Join(places, ", ")+".")...)
+	}
+	for _, k := range p.v.Key {
+		lines = append(lines, p.wrapped(dc, "text", k)...)
+	}
+	return lines
+}
+
+func (p *picture) legendHeight(dc *gg.Context) float64 {
+	h := 10 + lineH
+	for _, row := range p.items() {
+		_, rh := p.flow(dc, row, 0)
+		h += rh
+	}
+	return h + float64(len(p.lower(dc)))*lineH + 6
+}
+
+func (p *picture) drawLegend() {
+	dc := p.dc
+	y := p.y0 + p.mapH + 10
+	p.text(p.legendTitle(), margin, y+textSz, 0, 0, "title", ink)
+	y += lineH
+	for _, row := range p.items() {
+		at, rh := p.flow(dc, row, y)
+		for i, it := range row {
+			p.drawItem(it, at[i][0], at[i][1])
+		}
+		y += rh
+	}
+	for _, l := range p.lower(dc) {
+		p.text(l, margin, y+textSz, 0, 0, "text", ink)
+		y += lineH
+	}
+}
+
+func (p *picture) drawItem(it item, x, y float64) {
+	dc := p.dc
+	cy := y + lineH/2
+	switch it.kind {
+	case "terrain":
+		p.box(x, cy-8, swatch, 16, it.colour, grid)
+	case "side":
+		dc.SetColor(it.colour)
+		dc.SetLineWidth(5)
+		if it.name == "wire" {
+			dc.SetDash(4, 3)
+		}
+		dc.DrawLine(x, cy, x+swatch, cy)
+		dc.Stroke()
+		dc.SetDash()
+	case "point":
+		dc.SetColor(grid)
+		dc.SetLineWidth(1)
+		dc.DrawLine(x, cy, x+swatch, cy)
+		dc.Stroke()
+		w, l := pointStyle(it.name)
+		dc.SetColor(it.colour)
+		dc.SetLineWidth(w)
+		dc.DrawLine(x+swatch/2, cy-min(l*R, 7), x+swatch/2, cy+min(l*R, 7))
+		dc.Stroke()
+	case "force":
+		p.box(x, cy-8, swatch, 16, it.colour, ink)
+	case "mark":
+		p.box(x, cy-9, swatch, 18, neutral, ink)
+		p.text(string(it.char), x+swatch/2, cy, 0.5, 0.35, "cell", ink)
+	}
+	p.text(it.text, x+swatch+6, cy, 0, 0.35, "text", ink)
+}
+
+// paletted keeps the picture's 256 commonest colours and gives every other pixel (the
+// edges of antialiased text and lines) the nearest of them: a third of the bytes of a
+// full-colour PNG for the largest map, with no visible change, since the fills and
+// inks are few.
+func paletted(img *image.RGBA) *image.Paletted {
+	b := img.Bounds()
+	key := func(i int) uint32 {
+		return uint32(img.Pix[i])<<24 | uint32(img.Pix[i+1])<<16 | uint32(img.Pix[i+2])<<8 | uint32(img.Pix[i+3])
+	}
+	count := map[uint32]int{}
+	for i := 0; i < len(img.Pix); i += 4 {
+		count[key(i)]++
+	}
+	cs := make([]uint32, 0, len(count))
+	for c := range count {
+		cs = append(cs, c)
+	}
+	// Commonest first; ties by value, so that the palette is the same every time.
+	slices.SortFunc(cs, func(a, b uint32) int {
+		if n := cmp.Compare(count[b], count[a]); n != 0 {
+			return n
+		}
+		return cmp.Compare(a, b)
+	})
+	rgba := func(c uint32) color.RGBA { return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)} }
+	pal := make(color.Palette, 0, 256)
+	for _, c := range cs[:min(len(cs), 256)] {
+		pal = append(pal, rgba(c))
+	}
+	index := make(map[uint32]uint8, len(cs))
+	for _, c := range cs {
+		index[c] = uint8(pal.Index(rgba(c)))
+	}
+	out := image.NewPaletted(b, pal)
+	for i, j := 0, 0; i < len(img.Pix); i, j = i+4, j+1 {
+		out.Pix[j] = index[key(i)]
+	}
+	return out
+}

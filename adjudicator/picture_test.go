@@ -1,0 +1,67 @@
+package adjudicator_test
+
+import (
+	"bytes"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// TestPictures: results mails and MAP replies carry a PNG picture of the side's map
+// besides the unchanged text; SET PICTURE OFF stops it for that player only, SET
+// PICTURE ON brings it back; a wrong SET PICTURE is refused; replay still matches.
+func TestPictures(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	_, mails := f.orders("us", passU, "MAP")
+	reply := to(mails, us)[0]
+	if len(reply.Pictures) != 1 || !strings.Contains(reply.Body, "== MAP ==") {
+		t.Fatalf("MAP reply: %d pictures, body:\n%s", len(reply.Pictures), reply.Body)
+	}
+	p := reply.Pictures[0]
+	if _, err := png.Decode(bytes.NewReader(p.PNG)); err != nil || !strings.HasSuffix(p.Name, ".png") || p.Alt == "" {
+		t.Errorf("MAP reply picture %q %q: %v", p.Name, p.Alt, err)
+	}
+	_, mails = f.orders("us", passU, "SET PICTURE OFF")
+	if body := to(mails, us)[0].Body; !strings.Contains(body, "SET PICTURE OFF") || strings.Contains(body, "REFUSED") {
+		t.Fatalf("SET PICTURE OFF not confirmed:\n%s", body)
+	}
+	_, mails = f.orders("de", passD, "SET PICTURE SOMETIMES")
+	if body := to(mails, de)[0].Body; !strings.Contains(body, "REFUSED: expected SET PICTURE ON or SET PICTURE OFF") {
+		t.Errorf("a wrong SET PICTURE is not refused:\n%s", body)
+	}
+	_, mails = f.orders("us", passU, "MAP")
+	if n := len(to(mails, us)[0].Pictures); n != 0 {
+		t.Errorf("after SET PICTURE OFF the MAP reply has %d pictures", n)
+	}
+	f.orders("us", passU, usSetup)
+	_, mails = f.orders("de", passD, "PLOT TURN 1 NONE\nSETUP DEFAULT\n")
+	results := map[string][]store.OutMail{}
+	for _, m := range mails {
+		if m.Kind == "results" {
+			results[m.To[0]] = append(results[m.To[0]], m)
+		}
+	}
+	if len(results[us]) == 0 || len(results[de]) == 0 {
+		t.Fatalf("no results mails: %d to the US, %d to the German", len(results[us]), len(results[de]))
+	}
+	if n := len(results[us][0].Pictures); n != 0 {
+		t.Errorf("the US turned pictures off, but his results mail has %d", n)
+	}
+	if n := len(results[de][0].Pictures); n != 1 {
+		t.Errorf("the German results mail has %d pictures, want 1", n)
+	}
+	if _, err := f.desk.Replay(t.Context(), "g1"); err != nil {
+		t.Errorf("replay with pictures: %v", err)
+	}
+	_, mails = f.orders("us", passU, "SET PICTURE ON")
+	if body := to(mails, us)[0].Body; !strings.Contains(body, "now carry a picture of the\nmap") {
+		t.Errorf("SET PICTURE ON not confirmed:\n%s", body)
+	}
+	_, mails = f.orders("us", passU, "MAP")
+	if n := len(to(mails, us)[0].Pictures); n != 1 {
+		t.Errorf("after SET PICTURE ON the MAP reply has %d pictures", n)
+	}
+}
