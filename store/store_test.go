@@ -305,3 +305,40 @@ func TestAuditHeadAndHostKey(t *testing.T) {
 		return nil
 	})
 }
+
+// TestPicturesLeaveOnceSent: a mail's pictures are stored until it is sent (or given up),
+// then dropped; its text stays for replay.
+func TestPicturesLeaveOnceSent(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	var m store.OutMail
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		m, err = tx.Enqueue(store.OutMail{To: []string{"p@example.org"}, Subject: "s", Body: "the text", Kind: "results",
+			Pictures: []store.Picture{{Name: "map.png", Alt: "the map", PNG: []byte("\x89PNG fake")}}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	read := func() store.OutMail {
+		var got store.OutMail
+		db.Read(ctx, func(tx store.Tx) error {
+			got, err = tx.OutMailAt(m.Seq)
+			return err
+		})
+		return got
+	}
+	if got := read(); len(got.Pictures) != 1 || string(got.Pictures[0].PNG) != "\x89PNG fake" {
+		t.Fatalf("pending mail: pictures %+v, want the one queued", got.Pictures)
+	}
+	m.Sent = true
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.PutOutMail(m) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); len(got.Pictures) != 0 || got.Body != "the text" {
+		t.Errorf("sent mail: %d pictures, body %q; want none and the text", len(got.Pictures), got.Body)
+	}
+}
