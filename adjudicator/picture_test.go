@@ -10,12 +10,19 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// TestPictures: results mails and MAP replies carry a PNG picture of the side's map
-// besides the unchanged text; SET PICTURE OFF stops it for that player only, SET
-// PICTURE ON brings it back; a wrong SET PICTURE is refused; replay still matches.
+// TestPictures: after SET PICTURE ON, results mails and MAP replies carry a PNG picture
+// of the side's map besides the unchanged text (by default they do not); SET PICTURE OFF
+// stops it for that player only, SET PICTURE ON brings it back; a wrong SET PICTURE is
+// refused; replay still matches.
 func TestPictures(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{})
 	_, mails := f.orders("us", passU, "MAP")
+	if n := len(to(mails, us)[0].Pictures); n != 0 {
+		t.Errorf("a MAP reply carries %d pictures by default, want none", n)
+	}
+	f.orders("us", passU, "SET PICTURE ON")
+	f.orders("de", passD, "SET PICTURE ON")
+	_, mails = f.orders("us", passU, "MAP")
 	reply := to(mails, us)[0]
 	if len(reply.Pictures) != 1 || !strings.Contains(reply.Body, "== MAP ==") {
 		t.Fatalf("MAP reply: %d pictures, body:\n%s", len(reply.Pictures), reply.Body)

@@ -311,7 +311,7 @@ func RollsText(game string, entries []store.AuditEntry) string {
 // PICTURE OFF or the ruleset draws no picture.
 func mapPictures(g store.Game, rs Ruleset, st State, p store.Player) ([]store.Picture, error) {
 	v, ok := rs.(Viewer)
-	if !ok || p.NoPicture {
+	if !ok || !p.Picture {
 		return nil, nil
 	}
 	png, err := mapimage.Render(v.MapView(st, Side(p.Side)))

@@ -140,11 +140,11 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			view["MapMode"] = MapModes[cmd.mapMode]
 		}
 		if cmd.picture != "" {
-			if err := h.setPlayer(side, func(p *store.Player) { p.NoPicture = cmd.picture == "off" }); err != nil {
+			if err := h.setPlayer(side, func(p *store.Player) { p.Picture = cmd.picture == "on" }); err != nil {
 				return "", err
 			}
 			g = h.game
-			player.NoPicture = cmd.picture == "off"
+			player.Picture = cmd.picture == "on"
 			view["Picture"] = strings.ToUpper(cmd.picture)
 		}
 	}

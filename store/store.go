@@ -132,9 +132,10 @@ type Player struct {
 	// MapMode is the player's SET MAP choice: "full", "changes" or "none" ("" is the
 	// default, "changes").
 	MapMode string `json:"map_mode,omitempty"`
-	// NoPicture is the player's SET PICTURE OFF: his results mails and MAP replies carry
-	// no picture of the map, only its text.
-	NoPicture bool `json:"no_picture,omitempty"`
+	// Picture is the player's SET PICTURE ON: his results mails and MAP replies carry a
+	// picture of the map besides its text. Off by default: a picture costs 0.1-0.2 s of
+	// CPU a side, drawn while the mail's transaction holds the store.
+	Picture bool `json:"picture,omitempty"`
 	// Thread is the Message-ID of the player's invitation, the root of the thread every
 	// later mail of the game refers to.
 	Thread string `json:"thread,omitempty"`

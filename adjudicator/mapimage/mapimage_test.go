@@ -54,7 +54,7 @@ type sample struct {
 	sideColour   color.RGBA
 }
 
-func samples(t *testing.T) []sample {
+func samples(t testing.TB) []sample {
 	t.Helper()
 	sr, err := soldiers1918.New()
 	if err != nil {
@@ -102,7 +102,7 @@ func samples(t *testing.T) []sample {
 	}
 }
 
-func (s sample) view(t *testing.T) mapview.View {
+func (s sample) view(t testing.TB) mapview.View {
 	t.Helper()
 	st, err := s.cases.State(s.state)
 	if err != nil {

@@ -93,6 +93,7 @@ func script(game, usAddr, passUS, deAddr, passDE string) []scripted {
 	sampleUS, sampleDE, samplePassUS, samplePassDE := usAddr, deAddr, passUS, passDE
 	var us strings.Builder
 	us.WriteString(head(samplePassUS))
+	us.WriteString("# A picture of the map in every results mail, besides its text.\nSET PICTURE ON\n")
 	us.WriteString("\n# The six-turn plot (3.2), then our placement (3.6), held until its step.\n")
 	for i, p := range sampleUSPlots {
 		fmt.Fprintf(&us, "PLOT TURN %d %s\n", i+1, p)
