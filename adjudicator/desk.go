@@ -129,13 +129,10 @@ func (d *Desk) randomHex(n int) (string, error) {
 // every effect and every reply in one transaction (invariant 2). It returns what was done;
 // an error means handling itself failed and nothing was committed.
 func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
-	if m.ID == "" {
-		return "", errors.New("handle message: empty message id")
+	m, err := d.intake(m)
+	if err != nil {
+		return "", err
 	}
-	if m.Arrived.IsZero() {
-		m.Arrived = d.now()
-	}
-	m.From = strings.ToLower(strings.TrimSpace(m.From))
 	// The password check (bcrypt, tens of ms) runs before the write transaction, so that
 	// the store's single writer (which the sender's "mark sent" also waits for) is never
 	// held while it runs.
@@ -143,34 +140,10 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("handle message %s: %w", m.ID, err)
 	}
-	var outcome string
-	game := ""
-	var h *handling
+	var outcome, game string
 	err = d.Store.Write(ctx, func(tx store.Tx) (err error) {
-		defer func() {
-			// A ruleset that panics is a bug in the rules, not in this mail: recover, so
-			// that the transaction rolls back and the message can be set aside below.
-			if r := recover(); r != nil {
-				err = fmt.Errorf("%w: panic: %v", ErrAdjudication, r)
-			}
-			if h != nil {
-				game = h.game.Name
-			}
-		}()
-		done, err := tx.Processed(m.ID)
-		if err != nil {
-			return err
-		}
-		if done {
-			outcome = Duplicate
-			return nil
-		}
-		h = &handling{desk: d, tx: tx, msg: m, now: d.now(), pre: pre}
-		outcome, err = h.run(ctx)
-		if err != nil {
-			return err
-		}
-		return tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: h.game.Name, Outcome: outcome})
+		outcome, game, err = d.handleIn(ctx, tx, m, pre)
+		return err
 	})
 	if errors.Is(err, ErrAdjudication) {
 		return d.setAside(ctx, m, game, err)
@@ -180,6 +153,107 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 	}
 	d.log().Info("message handled", "id", m.ID, "from", m.From, "outcome", outcome)
 	return outcome, nil
+}
+
+// HandleBatch handles messages in order as Handle does, all in one transaction: a
+// backlog then costs one commit (one fsync) a batch instead of one a message, and the
+// effects are the same as handling them one by one, since each message's handling sees
+// the writes of those before it. If anything fails, nothing of the batch is committed
+// and the messages are handled again one by one, so that a failure is one message's
+// alone (set aside, or returned with the outcomes of those before it).
+func (d *Desk) HandleBatch(ctx context.Context, ms []Message) ([]string, error) {
+	if len(ms) <= 1 {
+		var outcomes []string
+		for _, m := range ms {
+			o, err := d.Handle(ctx, m)
+			if err != nil {
+				return outcomes, err
+			}
+			outcomes = append(outcomes, o)
+		}
+		return outcomes, nil
+	}
+	batch := make([]Message, len(ms))
+	pres := make([]passwordVerdict, len(ms))
+	var err error
+	for i, m := range ms {
+		if batch[i], err = d.intake(m); err != nil {
+			break
+		}
+		if pres[i], err = d.precheck(ctx, batch[i]); err != nil {
+			break
+		}
+	}
+	outcomes := make([]string, len(ms))
+	if err == nil {
+		err = d.Store.Write(ctx, func(tx store.Tx) error {
+			for i, m := range batch {
+				o, _, err := d.handleIn(ctx, tx, m, pres[i])
+				if err != nil {
+					return err
+				}
+				outcomes[i] = o
+			}
+			return nil
+		})
+	}
+	if err == nil {
+		for i, m := range batch {
+			d.log().Info("message handled", "id", m.ID, "from", m.From, "outcome", outcomes[i], "batch", len(batch))
+		}
+		return outcomes, nil
+	}
+	d.log().Warn("batch not committed; handling its messages one by one", "batch", len(ms), "cause", errorKind(err))
+	outcomes = outcomes[:0]
+	for _, m := range ms {
+		o, err := d.Handle(ctx, m)
+		if err != nil {
+			return outcomes, err
+		}
+		outcomes = append(outcomes, o)
+	}
+	return outcomes, nil
+}
+
+// intake checks and normalises a message before it is handled.
+func (d *Desk) intake(m Message) (Message, error) {
+	if m.ID == "" {
+		return m, errors.New("handle message: empty message id")
+	}
+	if m.Arrived.IsZero() {
+		m.Arrived = d.now()
+	}
+	m.From = strings.ToLower(strings.TrimSpace(m.From))
+	return m, nil
+}
+
+// handleIn is the handling of one message inside a write transaction: the duplicate
+// check, the effects, and the processed mark. game names the game it concerned, if any.
+func (d *Desk) handleIn(ctx context.Context, tx store.Tx, m Message, pre passwordVerdict) (outcome, game string, err error) {
+	var h *handling
+	defer func() {
+		// A ruleset that panics is a bug in the rules, not in this mail: recover, so
+		// that the transaction rolls back and the message can be set aside.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: panic: %v", ErrAdjudication, r)
+		}
+		if h != nil {
+			game = h.game.Name
+		}
+	}()
+	done, err := tx.Processed(m.ID)
+	if err != nil {
+		return "", "", err
+	}
+	if done {
+		return Duplicate, "", nil
+	}
+	h = &handling{desk: d, tx: tx, msg: m, now: d.now(), pre: pre}
+	outcome, err = h.run(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return outcome, "", tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: h.game.Name, Outcome: outcome})
 }
 
 // ErrAdjudication marks a failure of a ruleset (an error or a panic while checking or

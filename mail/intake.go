@@ -179,11 +179,31 @@ type Delivery struct {
 // not cancelled by shutdown (see Intake.Run).
 type Handler func(ctx context.Context, d Delivery) error
 
+// BatchHandler handles several deliveries in order, committing their effects
+// together (group commit: one transaction, one fsync, for the lot). It returns
+// how many of ds, from the first, are committed; with an error, ds[committed]
+// is the delivery that failed and those after it were not handled. Like a
+// Handler it is idempotent by Message-ID.
+type BatchHandler func(ctx context.Context, ds []Delivery) (committed int, err error)
+
+// Batches of the intake: a pass fetches the messages it found in groups of at most
+// intakeBatchMax messages and intakeBatchBytes bytes (one FETCH each), hands each group
+// to HandleBatch, and flags and moves what was committed with one STORE and one MOVE.
+// A mail alone in the mailbox is a group of one, handled as soon as it arrives.
+const (
+	intakeBatchMax   = 32
+	intakeBatchBytes = 8 << 20
+)
+
 // Intake watches an IMAP mailbox and hands each new message to Handle. An
 // Intake runs one Run or Once at a time.
 type Intake struct {
 	Config IMAPConfig
 	Handle Handler
+	// HandleBatch, when set, is used instead of Handle: the messages a pass finds
+	// are handled in groups (see BatchHandler), so that a backlog costs one commit,
+	// one FETCH, one STORE and one MOVE a group rather than a message.
+	HandleBatch BatchHandler
 	// Log receives one line per message (uid, size, outcome) and one per
 	// connection event; never a message body or a password. Nil discards.
 	Log *slog.Logger
@@ -253,7 +273,7 @@ func (in *Intake) Once(ctx context.Context) (handled int, err error) {
 }
 
 func (in *Intake) prepare() (IMAPConfig, error) {
-	if in.Handle == nil {
+	if in.Handle == nil && in.HandleBatch == nil {
 		return IMAPConfig{}, errors.New("mail: Intake.Handle is nil")
 	}
 	return in.Config.withDefaults()
@@ -645,28 +665,145 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 		return 0, err
 	}
 
-	for _, uid := range uids {
+	for len(uids) > 0 {
 		if err := ctx.Err(); err != nil {
 			return handled, err
 		}
-		meta, ok := metas[uid]
-		if !ok {
+		group := ic.nextGroup(&uids, metas)
+		if len(group) == 0 {
 			continue // expunged by someone else since the search
 		}
-		d, err := ic.fetch(ctx, meta, meta.size > ic.cfg.MaxSize)
+		ds, err := ic.fetchGroup(ctx, group)
 		if err != nil {
 			return handled, err
 		}
-		if d == nil {
-			ic.log.Warn("imap message vanished before fetch", "uid", uint32(uid))
-			continue
-		}
-		if err := ic.deliver(ctx, d); err != nil {
+		n, err := ic.deliverGroup(ctx, ds)
+		handled += n
+		if err != nil {
 			return handled, err
 		}
-		handled++
 	}
 	return handled, nil
+}
+
+// nextGroup takes the next group of messages off uids: in UID order, at most
+// intakeBatchMax of them and intakeBatchBytes in all; a message larger than MaxSize
+// (of which only the header is fetched) is a group of its own, and without a
+// HandleBatch every message is.
+func (ic *imapConn) nextGroup(uids *[]imap.UID, metas map[imap.UID]imapMeta) []imapMeta {
+	var group []imapMeta
+	var bytes int64
+	for len(*uids) > 0 {
+		meta, ok := metas[(*uids)[0]]
+		if !ok {
+			*uids = (*uids)[1:]
+			continue
+		}
+		big := meta.size > ic.cfg.MaxSize
+		if len(group) > 0 && (big || len(group) >= ic.batchMax() || bytes+meta.size > intakeBatchBytes) {
+			break
+		}
+		group = append(group, meta)
+		bytes += meta.size
+		*uids = (*uids)[1:]
+		if big {
+			break
+		}
+	}
+	return group
+}
+
+func (ic *imapConn) batchMax() int {
+	if ic.in.HandleBatch == nil {
+		return 1
+	}
+	return intakeBatchMax
+}
+
+// fetchGroup downloads a group: one message alone as fetch does, several with one
+// FETCH of all their bodies. Messages the server no longer has are left out; one
+// whose body turns out larger than MaxSize is fetched again, header only.
+func (ic *imapConn) fetchGroup(ctx context.Context, group []imapMeta) ([]*Delivery, error) {
+	if len(group) == 1 {
+		d, err := ic.fetch(ctx, group[0], group[0].size > ic.cfg.MaxSize)
+		if d == nil || err != nil {
+			if err == nil {
+				ic.log.Warn("imap message vanished before fetch", "uid", uint32(group[0].uid))
+			}
+			return nil, err
+		}
+		return []*Delivery{d}, nil
+	}
+	raws := make(map[imap.UID][]byte, len(group))
+	var overflow []imap.UID
+	limit := ic.cfg.MaxSize
+	uids := make([]imap.UID, len(group))
+	for i, m := range group {
+		uids[i] = m.uid
+	}
+	err := ic.guard(ctx, imapStepTimeout, func() error {
+		options := &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}
+		cmd := ic.c.Fetch(imap.UIDSetNum(uids...), options)
+		defer cmd.Close()
+		for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+			var uid imap.UID
+			var raw []byte
+			found, over := false, false
+			for item := msg.Next(); item != nil; item = msg.Next() {
+				switch item := item.(type) {
+				case imapclient.FetchItemDataUID:
+					uid = item.UID
+				case imapclient.FetchItemDataBodySection:
+					if item.Literal == nil || found {
+						continue
+					}
+					found = true
+					if item.Literal.Size() > limit {
+						over = true // RFC822.SIZE understated it
+						continue
+					}
+					b, err := io.ReadAll(io.LimitReader(item.Literal, limit))
+					if err != nil {
+						return err
+					}
+					raw = b
+				}
+			}
+			switch {
+			case uid == 0 || !found:
+			case over:
+				overflow = append(overflow, uid)
+			default:
+				raws[uid] = raw
+			}
+		}
+		if err := cmd.Close(); err != nil {
+			return fmt.Errorf("fetch %d messages: %w", len(uids), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ds []*Delivery
+	for _, m := range group {
+		if raw, ok := raws[m.uid]; ok {
+			ds = append(ds, &Delivery{UID: uint32(m.uid), Arrived: m.arrived, Size: m.size, Raw: raw})
+			continue
+		}
+		if slices.Contains(overflow, m.uid) {
+			d, err := ic.fetch(ctx, m, true)
+			if err != nil {
+				return nil, err
+			}
+			if d != nil {
+				ds = append(ds, d)
+			}
+			continue
+		}
+		ic.log.Warn("imap message vanished before fetch", "uid", uint32(m.uid))
+	}
+	return ds, nil
 }
 
 // fetch downloads one message with BODY.PEEK, or only its header when
@@ -728,27 +865,62 @@ func (ic *imapConn) fetch(ctx context.Context, meta imapMeta, headerOnly bool) (
 	}, nil
 }
 
-// deliver hands d to the Handler and, once it has committed, flags the
-// message \Seen and moves it. None of it is abandoned when ctx is cancelled.
-func (ic *imapConn) deliver(ctx context.Context, d *Delivery) error {
-	log := ic.log.With("uid", d.UID, "size", d.Size, "too_large", d.TooLarge)
+// deliverGroup hands ds to the handler (HandleBatch, or Handle for each) and flags
+// \Seen and moves what it committed, with one STORE and one MOVE for the lot. It
+// returns how many were committed; a handler error is an *intakeHandlerError naming
+// the message that failed, returned once those before it are flagged and moved. None
+// of it is abandoned when ctx is cancelled.
+func (ic *imapConn) deliverGroup(ctx context.Context, ds []*Delivery) (int, error) {
+	if len(ds) == 0 {
+		return 0, nil
+	}
+	ctx = context.WithoutCancel(ctx)
 	start := time.Now()
-	if err := ic.in.Handle(context.WithoutCancel(ctx), *d); err != nil {
-		log.Warn("imap message not handled; left unseen", "outcome", "handler error", "err", err)
-		return &intakeHandlerError{uid: d.UID, err: err}
+	committed, herr := 0, error(nil)
+	if ic.in.HandleBatch != nil {
+		batch := make([]Delivery, len(ds))
+		for i, d := range ds {
+			batch[i] = *d
+		}
+		committed, herr = ic.in.HandleBatch(ctx, batch)
+		committed = min(max(committed, 0), len(ds))
+		if herr != nil && committed == len(ds) {
+			committed-- // the handler said it failed: the last one is not flagged
+		}
+	} else {
+		for _, d := range ds {
+			if herr = ic.in.Handle(ctx, *d); herr != nil {
+				break
+			}
+			committed++
+		}
 	}
 	took := time.Since(start)
-
-	set := imap.UIDSetNum(imap.UID(d.UID))
+	if herr != nil {
+		d := ds[committed]
+		ic.log.Warn("imap message not handled; left unseen", "uid", d.UID, "size", d.Size, "too_large", d.TooLarge,
+			"outcome", "handler error", "err", herr)
+		herr = &intakeHandlerError{uid: d.UID, err: herr}
+	}
+	if committed == 0 {
+		return 0, herr
+	}
+	done := ds[:committed]
+	uids := make([]imap.UID, len(done))
+	for i, d := range done {
+		uids[i] = imap.UID(d.UID)
+	}
+	set := imap.UIDSetNum(uids...)
 	err := ic.guard(context.Background(), imapStepTimeout, func() error {
 		flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
 		return ic.c.Store(set, flags, nil).Close()
 	})
 	if err != nil {
-		// Committed but not flagged: it comes again and the Handler's
+		// Committed but not flagged: they come again and the Handler's
 		// idempotency makes that a no-op.
-		log.Error("imap message handled but not flagged; it will be fetched again", "outcome", "flag failed", "err", err)
-		return fmt.Errorf("imap: flag uid %d: %w", d.UID, err)
+		ic.log.Error("imap messages handled but not flagged; they will be fetched again", "uids", set.String(),
+			"outcome", "flag failed", "err", err)
+		return committed, fmt.Errorf("imap: flag uids %v: %w", set, err)
 	}
 	outcome := "flagged"
 	if ic.cfg.MoveTo != "" {
@@ -756,17 +928,19 @@ func (ic *imapConn) deliver(ctx context.Context, d *Delivery) error {
 		var ierr *imap.Error
 		switch {
 		case errors.As(err, &ierr):
-			// Refused, not lost: it stays here, flagged \Seen.
-			log.Warn("imap message handled but not moved", "outcome", "move refused", "to", ic.cfg.MoveTo, "err", err)
-			return nil
+			// Refused, not lost: they stay here, flagged \Seen.
+			ic.log.Warn("imap messages handled but not moved", "uids", set.String(), "outcome", "move refused", "to", ic.cfg.MoveTo, "err", err)
+			return committed, herr
 		case err != nil:
-			log.Error("imap message handled but not moved", "outcome", "move failed", "to", ic.cfg.MoveTo, "err", err)
-			return fmt.Errorf("imap: move uid %d: %w", d.UID, err)
+			ic.log.Error("imap messages handled but not moved", "uids", set.String(), "outcome", "move failed", "to", ic.cfg.MoveTo, "err", err)
+			return committed, fmt.Errorf("imap: move uids %v: %w", set, err)
 		}
 		outcome = "moved"
 	}
-	log.Info("imap message handled", "outcome", outcome, "took", took)
-	return nil
+	for _, d := range done {
+		ic.log.Info("imap message handled", "uid", d.UID, "size", d.Size, "too_large", d.TooLarge, "outcome", outcome, "took", took, "group", len(done))
+	}
+	return committed, herr
 }
 
 // moveTo moves the messages of set to MoveTo: MOVE where the server has it,

@@ -71,8 +71,15 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		db.Close()
 		return nil, err
 	}
-	d.intake = &mail.Intake{Config: cfg.imapConfig(), Handle: d.handle, Log: log.With("part", "intake")}
-	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now}
+	d.intake = &mail.Intake{Config: cfg.imapConfig(), Handle: d.handle, HandleBatch: d.handleBatch, Log: log.With("part", "intake")}
+	// The sent log lives next to the store, under the store's lock like the socket.
+	sent, err := store.OpenSentLog(cfg.Database + ".sent")
+	if err != nil {
+		d.control.Close()
+		db.Close()
+		return nil, err
+	}
+	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now, SentLog: sent}
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
 		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
 	}
@@ -114,6 +121,38 @@ func (d *daemon) handle(ctx context.Context, dl mail.Delivery) error {
 	return nil
 }
 
+// handleBatch is the intake's group commit: the mails a pass fetched together are
+// handled in one transaction (Desk.HandleBatch). A mail that cannot be read ends the
+// group: those before it are handled, and its error stops the pass as handle's would.
+func (d *daemon) handleBatch(ctx context.Context, dls []mail.Delivery) (int, error) {
+	msgs := make([]adjudicator.Message, 0, len(dls))
+	var readErr error
+	for _, dl := range dls {
+		msg, err := readMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
+		if err != nil {
+			readErr = fmt.Errorf("uid %d: %w", dl.UID, err)
+			break
+		}
+		msgs = append(msgs, msg)
+	}
+	outcomes, err := d.desk.HandleBatch(ctx, msgs)
+	for i, o := range outcomes {
+		d.log.Info("mail handled", "uid", dls[i].UID, "outcome", o)
+	}
+	if len(outcomes) > 0 {
+		if d.killAfter > 0 && d.committed.Add(int64(len(outcomes))) >= d.killAfter {
+			d.log.Warn("test hook: killing the daemon between commit and flag")
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // the signal arrives
+		}
+		d.poke()
+	}
+	if err == nil {
+		err = readErr
+	}
+	return len(outcomes), err
+}
+
 func (d *daemon) poke() {
 	select {
 	case d.wake <- struct{}{}:
@@ -142,6 +181,11 @@ func (d *daemon) tick(ctx context.Context) {
 func (d *daemon) run(ctx context.Context) error {
 	defer d.db.Close()
 	defer d.control.Close() // removes the socket file
+	defer d.sender.SentLog.Close()
+	// Mails a crash left accepted but unmarked are marked before anything is sent.
+	if err := d.sender.FoldSentLog(ctx); err != nil {
+		return err
+	}
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	d.tick(ctx)
 	var wg sync.WaitGroup
