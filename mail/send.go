@@ -171,8 +171,37 @@ type Sender struct {
 	// default 8. Temporary failures (4xx, connection errors) are retried for ever with
 	// back-off and do not count towards it.
 	MaxAttempts int
+	// SentLog, when set, is where a mail the server accepted is noted at once (a
+	// write without fsync); the marks are committed to Store in one transaction at
+	// the end of the pass, and a log left by a crash is committed before anything is
+	// sent (see store.SentLog). Nil: each accepted mail is marked sent in its own
+	// transaction.
+	SentLog *store.SentLog
 
 	mu sync.Mutex // one pass at a time
+}
+
+// FoldSentLog commits the marks of SentLog to the store and empties it. DrainOnce
+// calls it before and after each pass; a daemon calls it once at start.
+func (s *Sender) FoldSentLog(ctx context.Context) error {
+	if s.SentLog == nil {
+		return nil
+	}
+	marks, err := s.SentLog.Marks()
+	if err != nil || len(marks) == 0 {
+		return err
+	}
+	var n int
+	err = s.Store.Write(ctx, func(tx store.Tx) error {
+		var err error
+		n, err = store.FoldSentMarks(tx, marks)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("mark %d mails sent: %w", len(marks), err)
+	}
+	s.log().Debug("sent marks committed", "marks", len(marks), "marked", n)
+	return s.SentLog.Reset()
 }
 
 func (s *Sender) now() time.Time {
@@ -374,10 +403,21 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	if s.Store == nil {
 		return 0, 0, errors.New("mail: Sender has no Store")
 	}
+	// Marks a crash left in the log first: the mails they name are not sent again.
+	if err := s.FoldSentLog(ctx); err != nil {
+		return 0, 0, err
+	}
 	due, err := s.sendDue(ctx, s.now())
 	if err != nil || len(due) == 0 {
 		return 0, 0, err
 	}
+	defer func() {
+		// The pass's marks, in one transaction: even if shutdown began meanwhile.
+		if ferr := s.FoldSentLog(context.WithoutCancel(ctx)); ferr != nil {
+			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
+			err = errors.Join(err, ferr)
+		}
+	}()
 	conn, err := s.newSMTPConn(ctx)
 	if err != nil {
 		return 0, 0, err
@@ -408,6 +448,15 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			sent++
 			m.Sent, m.SentAt, m.Attempts = true, s.now(), attempt
 			m.LastError, m.NextAttempt = "", time.Time{}
+			if s.SentLog != nil {
+				// Noted at once, committed with the others at the end of the pass.
+				if lerr := s.SentLog.Append(m.Seq, m.SentAt); lerr == nil {
+					log.Info("mail sent", sendLogAttrs(m, attempt, nil)...)
+					continue
+				} else {
+					log.Warn("sent log failed; marking this mail sent on its own", "err", lerr)
+				}
+			}
 			// The server has the mail: record it even if shutdown began meanwhile.
 			if werr := s.sendPut(context.WithoutCancel(ctx), m); werr != nil {
 				log.Error("mail accepted but not marked sent: it may be sent again, with the same Message-ID",
@@ -650,6 +699,9 @@ func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
 		gomail.WithTLSConfig(sc.tls),
 		gomail.WithDialContextFunc(sc.dial),
 		gomail.WithoutRset(), // the transaction ends with the reply to DATA; RSET would cost a round trip
+		// No NOOP before every mail either (a round trip each): a connection the server
+		// closed while idle shows at MAIL FROM instead, and send dials again (below).
+		gomail.WithoutNoop(),
 	}
 	if cfg.Security == "starttls" {
 		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
@@ -758,7 +810,11 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 			return outcome, err
 		}
 		var se *gomail.SendError
-		idle := errors.As(err, &se) && se.Reason == gomail.ErrConnCheck
+		// A connection the server closed between two mails fails its next command,
+		// MAIL FROM (or go-mail's connection check), without a reply or with the 421
+		// the server said as it closed.
+		idle := errors.As(err, &se) && (se.ErrorCode() == 0 || se.ErrorCode() == 421) &&
+			(se.Reason == gomail.ErrConnCheck || se.Reason == gomail.ErrSMTPMailFrom)
 		reused := sc.used
 		sc.drop()
 		if idle && reused && try == 0 {

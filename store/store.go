@@ -749,7 +749,8 @@ type storedMail struct {
 // costs 1.4 ms, a reset one 0.09 ms for a mail body (BenchmarkDeflate), and a handled
 // message queues three or four mails.
 var deflaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, flate.DefaultCompression) // the level is valid: no error
+	// Level 4: on a results mail it deflates in 60% of the default level's time, 5% larger.
+	w, _ := flate.NewWriter(nil, 4) // the level is valid: no error
 	return w
 }}
 

@@ -1,0 +1,110 @@
+package store_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// TestSentLog: marks written are read back in order; a record cut short (a power
+// loss in the middle of a write) or corrupted ends the list; Reset empties it; and the
+// marks survive closing the file without any sync (a killed process).
+func TestSentLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db.sent")
+	l, err := store.OpenSentLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 23, 10, 0, 0, 123, time.UTC)
+	for seq := uint64(1); seq <= 3; seq++ {
+		if err := l.Append(seq, at.Add(time.Duration(seq)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	l, err = store.OpenSentLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	marks, err := l.Marks()
+	if err != nil || len(marks) != 3 {
+		t.Fatalf("Marks() = %v, %v; want 3", marks, err)
+	}
+	for i, m := range marks {
+		if m.Seq != uint64(i+1) || !m.At.Equal(at.Add(time.Duration(i+1)*time.Second)) {
+			t.Errorf("mark %d = %+v", i, m)
+		}
+	}
+
+	// A torn fourth record: the three before it stand.
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.Write([]byte{0, 0, 0, 0, 0, 0, 0, 9, 1, 2})
+	f.Close()
+	if marks, _ := l.Marks(); len(marks) != 3 {
+		t.Errorf("after a torn record: %d marks, want 3", len(marks))
+	}
+	// A flipped bit in the second record ends the list after the first.
+	raw, _ := os.ReadFile(path)
+	raw[20+7] ^= 1
+	os.WriteFile(path, raw, 0o600)
+	if marks, _ := l.Marks(); len(marks) != 1 || marks[0].Seq != 1 {
+		t.Errorf("after a corrupt second record: %v, want only the first", marks)
+	}
+	if err := l.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if marks, _ := l.Marks(); len(marks) != 0 {
+		t.Errorf("after Reset: %v", marks)
+	}
+	if err := l.Append(7, at); err != nil {
+		t.Fatal(err)
+	}
+	if marks, _ := l.Marks(); len(marks) != 1 || marks[0].Seq != 7 {
+		t.Errorf("an append after Reset: %v, want mail 7 alone", marks)
+	}
+}
+
+// TestFoldSentMarks: folding marks sends the mails they name (out of the pending
+// outbox, sent at the mark's time); folding them again, or a mark of an unknown mail,
+// changes nothing.
+func TestFoldSentMarks(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	var a, b store.OutMail
+	db.Write(ctx, func(tx store.Tx) error {
+		a, _ = tx.Enqueue(store.OutMail{To: []string{"a@example.org"}, Subject: "a", Body: "body a", Kind: "reply"})
+		b, _ = tx.Enqueue(store.OutMail{To: []string{"b@example.org"}, Subject: "b", Body: "body b", Kind: "reply"})
+		return nil
+	})
+	at := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	marks := []store.SentMark{{Seq: a.Seq, At: at}, {Seq: 999, At: at}}
+	for round := 0; round < 2; round++ {
+		var n int
+		if err := db.Write(ctx, func(tx store.Tx) error {
+			var err error
+			n, err = store.FoldSentMarks(tx, marks)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if want := 1 - round; n != want {
+			t.Errorf("round %d: %d marked, want %d", round, n, want)
+		}
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		pending, _ := tx.PendingOutbox()
+		if len(pending) != 1 || pending[0].Seq != b.Seq {
+			t.Errorf("pending %v, want only mail b", pending)
+		}
+		got, _ := tx.OutMailAt(a.Seq)
+		if !got.Sent || !got.SentAt.Equal(at) || got.Attempts != 1 || got.Body != "body a" {
+			t.Errorf("mail a after the fold: %+v", got)
+		}
+		return nil
+	})
+}
