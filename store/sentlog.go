@@ -120,22 +120,16 @@ func (l *SentLog) Close() error {
 func FoldSentMarks(tx Tx, marks []SentMark) (int, error) {
 	n := 0
 	for _, mk := range marks {
-		m, err := tx.OutMailAt(mk.Seq)
+		ok, err := tx.MarkSent(mk.Seq, mk.At)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return n, err
 		}
-		if m.Sent {
-			continue
+		if ok {
+			n++
 		}
-		m.Sent, m.SentAt, m.Attempts = true, mk.At, m.Attempts+1
-		m.LastError, m.NextAttempt = "", time.Time{}
-		if err := tx.PutOutMail(m); err != nil {
-			return n, err
-		}
-		n++
 	}
 	return n, nil
 }

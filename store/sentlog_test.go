@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,6 +105,31 @@ func TestFoldSentMarks(t *testing.T) {
 		got, _ := tx.OutMailAt(a.Seq)
 		if !got.Sent || !got.SentAt.Equal(at) || got.Attempts != 1 || got.Body != "body a" {
 			t.Errorf("mail a after the fold: %+v", got)
+		}
+		return nil
+	})
+}
+
+// TestMarkSentRedacts: marking an invitation sent through the fast path still
+// removes its password from the stored body, as PutOutMail does (issue 9).
+func TestMarkSentRedacts(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	var inv store.OutMail
+	db.Write(ctx, func(tx store.Tx) error {
+		inv, _ = tx.Enqueue(store.OutMail{To: []string{"a@example.org"}, Subject: "invitation", Body: "Your password: hunter2-xyz\n", Kind: "invitation", Redact: []string{"hunter2-xyz"}})
+		return nil
+	})
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		_, err := store.FoldSentMarks(tx, []store.SentMark{{Seq: inv.Seq, At: time.Unix(1, 0)}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		got, _ := tx.OutMailAt(inv.Seq)
+		if !got.Sent || strings.Contains(got.Body, "hunter2") || !strings.Contains(got.Body, store.Redacted) {
+			t.Errorf("invitation after the fold: sent %v, body %q", got.Sent, got.Body)
 		}
 		return nil
 	})

@@ -116,6 +116,10 @@ type Tx interface {
 	// reading the ones already sent.
 	PendingOutbox() ([]OutMail, error)
 	PutOutMail(m OutMail) error
+	// MarkSent marks the outbox mail seq sent at at (one more attempt), as PutOutMail
+	// of the mail so changed would, without inflating and deflating its body when
+	// nothing in it is to be redacted. It reports false for a mail already sent.
+	MarkSent(seq uint64, at time.Time) (bool, error)
 
 	Throttle(address string) (Throttle, error)
 	PutThrottle(address string, t Throttle) error
@@ -767,6 +771,37 @@ func putMail(b *bolt.Bucket, m OutMail) error {
 		return fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
 	}
 	return putJSON(b, u64(m.Seq), storedMail{OutMail: m, BodyZ: z.Bytes()})
+}
+
+func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
+	b := t.tx.Bucket(bucketOutbox)
+	raw := b.Get(u64(seq))
+	if raw == nil {
+		return false, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
+	}
+	var sm storedMail
+	if err := json.Unmarshal(raw, &sm); err != nil {
+		return false, fmt.Errorf("outbox mail %d: %w", seq, err)
+	}
+	if sm.Sent {
+		return false, nil
+	}
+	if len(sm.Redact) > 0 || sm.Body != "" {
+		m, err := decodeMail(raw)
+		if err != nil {
+			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
+		}
+		m.Sent, m.SentAt, m.Attempts = true, at, m.Attempts+1
+		m.LastError, m.NextAttempt = "", time.Time{}
+		return true, t.PutOutMail(m)
+	}
+	sm.Sent, sm.SentAt, sm.Attempts = true, at, sm.Attempts+1
+	sm.LastError, sm.NextAttempt = "", time.Time{}
+	sm.Pictures = nil // as PutOutMail: a picture is for the player's eyes once
+	if err := t.tx.Bucket(bucketPending).Delete(u64(seq)); err != nil {
+		return false, err
+	}
+	return true, putJSON(b, u64(seq), sm)
 }
 
 func decodeMail(raw []byte) (OutMail, error) {
