@@ -536,7 +536,7 @@ func sideMatches(d *Desk, g store.Game, written, side string) bool {
 	return err == nil && string(s) == side
 }
 
-const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders."
+const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders. (After 10 wrong passwords for one player in an hour, no password of his is checked until the hour is over.)"
 
 func findPlayer(g store.Game, addr string) (store.Player, bool) {
 	for _, p := range g.Players {
@@ -554,8 +554,16 @@ func (d *Desk) checkPassword(p store.Player, password string) bool {
 	if d.passwords.known(d, p.PassHash, password) {
 		return true
 	}
+	now := d.now()
+	if !d.passwords.mayCheck(p.PassHash, now) {
+		// A flood of guesses for this player: no more bcrypt for him this hour, so that
+		// the flood cannot take the CPU other players' mail needs. A password already
+		// accepted since the daemon started (above) still opens.
+		return false
+	}
 	d.bcryptChecks.Add(1)
 	if bcrypt.CompareHashAndPassword([]byte(p.PassHash), []byte(password)) != nil {
+		d.passwords.failed(p.PassHash, now)
 		return false
 	}
 	d.passwords.remember(d, p.PassHash, password)
@@ -566,13 +574,53 @@ func (d *Desk) checkPassword(p store.Player, password string) bool {
 // that bcrypt (58 ms at its default cost) is paid once per player and daemon start, not
 // per mail. It keeps HMACs under a random per-process key, never a password; a failed
 // check is never cached, so guessing stays as slow as bcrypt makes it.
+//
+// It also counts each player's failed checks: after MaxFailedChecks in an hour, his
+// password is not checked until the hour is over (the mail gets the refusal any wrong
+// password gets), so that a flood of guesses costs bcrypt a few times an hour, not once
+// a mail.
 type passwordCache struct {
-	mu  sync.Mutex
-	key []byte
-	ok  map[[32]byte]bool
+	mu    sync.Mutex
+	key   []byte
+	ok    map[[32]byte]bool
+	fails map[string]failWindow // by password hash
 }
 
-const passwordCacheSize = 10000
+// failWindow counts a player's failed checks since start.
+type failWindow struct {
+	start time.Time
+	n     int
+}
+
+const (
+	passwordCacheSize = 10000
+	// MaxFailedChecks is how many wrong passwords per player and hour are checked.
+	MaxFailedChecks = 10
+	failWindowLen   = time.Hour
+)
+
+// mayCheck reports whether the player with this hash may have his password checked.
+func (c *passwordCache) mayCheck(hash string, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w, ok := c.fails[hash]
+	return !ok || now.Sub(w.start) >= failWindowLen || w.n < MaxFailedChecks
+}
+
+// failed counts a failed check.
+func (c *passwordCache) failed(hash string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fails == nil || len(c.fails) >= passwordCacheSize {
+		c.fails = map[string]failWindow{}
+	}
+	w := c.fails[hash]
+	if now.Sub(w.start) >= failWindowLen {
+		w = failWindow{start: now}
+	}
+	w.n++
+	c.fails[hash] = w
+}
 
 func (c *passwordCache) entry(d *Desk, hash, password string) ([32]byte, bool) {
 	if c.key == nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
@@ -125,4 +126,43 @@ func (tallyRules) Check(_ State, _ Side, lines []orders.Line, _ []Order) []Check
 }
 func (tallyRules) Resolve(st State, _ []Order, _ dice.Source) (Outcome, error) {
 	return Outcome{State: st}, nil
+}
+
+// TestPasswordFloodCapped (issue 9): a flood of wrong passwords for one player costs
+// bcrypt MaxFailedChecks times an hour, not once a mail; during it a password already
+// accepted since the start still opens, another player is checked as usual, and
+// after the hour the player's password is checked again.
+func TestPasswordFloodCapped(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	d := &Desk{PasswordCost: 4, Now: func() time.Time { return now }}
+	hashA, _ := d.hashPassword("right-a")
+	hashB, _ := d.hashPassword("right-b")
+	a, b := store.Player{PassHash: hashA}, store.Player{PassHash: hashB}
+	if !d.checkPassword(a, "right-a") {
+		t.Fatal("the right password refused")
+	}
+	before := d.bcryptChecks.Load()
+	for i := range 100 {
+		if d.checkPassword(a, fmt.Sprintf("guess-%d", i)) {
+			t.Fatalf("guess %d accepted", i)
+		}
+	}
+	if n := d.bcryptChecks.Load() - before; n != MaxFailedChecks {
+		t.Errorf("100 wrong passwords cost %d bcrypt checks, want %d", n, MaxFailedChecks)
+	}
+	if !d.checkPassword(a, "right-a") {
+		t.Error("the password accepted before the flood is refused during it")
+	}
+	if !d.checkPassword(b, "right-b") {
+		t.Error("another player is refused during the flood")
+	}
+	fresh := &Desk{PasswordCost: 4, Now: d.Now}
+	fresh.passwords.fails = d.passwords.fails // the same failure counts, no password remembered
+	if fresh.checkPassword(a, "right-a") {
+		t.Error("an unremembered password was checked during the flood")
+	}
+	now = now.Add(time.Hour)
+	if !fresh.checkPassword(a, "right-a") {
+		t.Error("the right password refused after the hour")
+	}
 }
