@@ -179,6 +179,67 @@ type Sender struct {
 	SentLog *store.SentLog
 
 	mu sync.Mutex // one pass at a time
+
+	// kept is the connection of the last pass, kept open for the next one for up to
+	// smtpKeepAlive (a burst of mail makes many short passes; dialling, EHLO and AUTH
+	// each time cost round trips). Guarded by mu.
+	kept      *smtpConn
+	keptTimer *time.Timer
+}
+
+// smtpKeepAlive is how long the connection of a pass is kept for the next one: well
+// under the idle timeouts of common servers (Postfix 300 s, go-smtp's default none).
+const smtpKeepAlive = 20 * time.Second
+
+// takeConn returns the kept connection, rebound to this pass's context, or a new one.
+// Call with mu held.
+func (s *Sender) takeConn(ctx context.Context) (*smtpConn, error) {
+	if s.keptTimer != nil {
+		s.keptTimer.Stop()
+		s.keptTimer = nil
+	}
+	if sc := s.kept; sc != nil {
+		s.kept = nil
+		if sc.c != nil {
+			sc.rebind(ctx)
+			return sc, nil
+		}
+		sc.close()
+	}
+	return s.newSMTPConn(ctx)
+}
+
+// keepConn keeps conn for the next pass, or closes it when the pass was cancelled or the
+// session is down; a kept connection is closed politely after smtpKeepAlive. Call with
+// mu held.
+func (s *Sender) keepConn(ctx context.Context, conn *smtpConn) {
+	if ctx.Err() != nil || conn.c == nil {
+		conn.close()
+		return
+	}
+	s.kept = conn
+	s.keptTimer = time.AfterFunc(smtpKeepAlive, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.kept == conn {
+			conn.close()
+			s.kept = nil
+		}
+	})
+}
+
+// closeKept closes the kept connection, if any (QUIT when it can).
+func (s *Sender) closeKept() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.keptTimer != nil {
+		s.keptTimer.Stop()
+		s.keptTimer = nil
+	}
+	if s.kept != nil {
+		s.kept.close()
+		s.kept = nil
+	}
 }
 
 // FoldSentLog commits the marks of SentLog to the store and empties it. DrainOnce
@@ -418,11 +479,11 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			err = errors.Join(err, ferr)
 		}
 	}()
-	conn, err := s.newSMTPConn(ctx)
+	conn, err := s.takeConn(ctx)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer conn.close()
+	defer s.keepConn(ctx, conn)
 	log := s.log()
 	var dropped error // the last session that dropped under a mail, reported at the end
 
@@ -585,6 +646,7 @@ func (s *Sender) Run(ctx context.Context, wake <-chan struct{}) error {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	defer s.closeKept()
 	for {
 		sent, failed, err := s.DrainOnce(ctx)
 		if ctx.Err() != nil {
@@ -758,6 +820,18 @@ func (sc *smtpConn) connect() error {
 	}
 	sc.c, sc.used = c, false
 	return nil
+}
+
+// rebind gives a kept connection to a new pass: its context, and the close-on-cancel
+// of the raw connection moved to it.
+func (sc *smtpConn) rebind(ctx context.Context) {
+	sc.ctx = ctx
+	if sc.stop != nil {
+		sc.stop()
+	}
+	if raw := sc.raw; raw != nil {
+		sc.stop = context.AfterFunc(ctx, func() { raw.Close() })
+	}
 }
 
 // drop closes the connection without a word to the server.

@@ -899,3 +899,33 @@ func TestSenderPoisonMailGivenUp(t *testing.T) {
 		t.Errorf("%d mails received, want 2", len(k.received()))
 	}
 }
+
+// TestSenderKeepsConnectionBetweenPasses: the connection of a pass serves the next one
+// (a burst makes many short passes), and one the server closed while kept is dialled
+// again without losing or repeating a mail.
+func TestSenderKeepsConnectionBetweenPasses(t *testing.T) {
+	k := newSMTPSink(t, func(k *smtpSink) { k.readTimeout = 300 * time.Millisecond })
+	db := sendOpenStore(t)
+	s := newTestSender(t, k, db, newSendClock(), nil)
+	for i, id := range []string{"k-1@adjutant.example", "k-2@adjutant.example"} {
+		sendEnqueue(t, db, sendMail(id, "a@example.org", "g1", "text\n"))
+		if sent, _, err := s.DrainOnce(t.Context()); sent != 1 || err != nil {
+			t.Fatalf("pass %d = %d, %v", i+1, sent, err)
+		}
+	}
+	if n := k.sessionCount(); n != 1 {
+		t.Errorf("%d sessions for two passes in quick succession, want 1", n)
+	}
+	time.Sleep(500 * time.Millisecond) // the server drops the kept connection
+	sendEnqueue(t, db, sendMail("k-3@adjutant.example", "a@example.org", "g1", "text\n"))
+	if sent, failed, err := s.DrainOnce(t.Context()); sent != 1 || failed != 0 || err != nil {
+		t.Fatalf("pass after the server dropped the kept connection = %d, %d, %v; want 1, 0, nil", sent, failed, err)
+	}
+	if n := k.sessionCount(); n != 2 {
+		t.Errorf("%d sessions, want 2 (one dial after the drop)", n)
+	}
+	want := []string{"<k-1@adjutant.example>", "<k-2@adjutant.example>", "<k-3@adjutant.example>"}
+	if ids := sendMessageIDs(t, k.received()); !sendEqual(ids, want) {
+		t.Errorf("received %q, want %q", ids, want)
+	}
+}
