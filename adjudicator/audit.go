@@ -257,7 +257,7 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 		return enc.Encode(x)
 	case "csv":
 		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"seq", "time", "kind", "turn", "phase", "index", "purpose", "rule", "count", "sides", "values", "modifier", "result", "orders_digest", "value", "prev", "hash"})
+		_ = cw.Write([]string{"seq", "time", "kind", "turn", "phase", "index", "purpose", "rule", "count", "sides", "values", "modifier", "result", "orders_digest", "value", "prev", "hash", "deck"})
 		for _, e := range entries {
 			vals := make([]string, len(e.Values))
 			for i, v := range e.Values {
@@ -265,7 +265,7 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 			}
 			_ = cw.Write([]string{strconv.FormatUint(e.Seq, 10), e.Time.Format("2006-01-02T15:04:05.000000000Z07:00"), e.Kind, strconv.Itoa(e.Turn), e.Phase,
 				strconv.Itoa(e.Index), e.Purpose, e.Rule, strconv.Itoa(e.Count), strconv.Itoa(e.Sides), strings.Join(vals, " "),
-				strconv.Itoa(e.Modifier), strconv.Itoa(e.Result), e.OrdersDigest, e.Value, e.Prev, e.Hash})
+				strconv.Itoa(e.Modifier), strconv.Itoa(e.Result), e.OrdersDigest, e.Value, e.Prev, e.Hash, e.Deck})
 		}
 		cw.Flush()
 		return cw.Error()
