@@ -20,6 +20,7 @@ type batch struct {
 	seedsRevealed []store.Seed
 	commitments   []store.Seed
 	notes         []string
+	deckRevealed  *store.Seed // the game's deck seed, revealed when the game ends
 }
 
 type stepRecord struct {
@@ -63,19 +64,28 @@ func OrdersDigest(inputs []Order) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// resolvePhase resolves the current phase with dice derived from the turn's seed. It is
+// resolvePhase resolves the current phase with dice derived from the turn's seed, and
+// cards from the game's sealed decks when it has a deck seed (deck, else nil). It is
 // the one path both play and replay take (invariant 4).
-func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.Seed) (Outcome, []dice.Roll, string, error) {
+func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.Seed, deck *dice.Seed) (Outcome, []dice.Roll, []dice.Deal, string, error) {
 	digest := OrdersDigest(inputs)
-	src := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest})
+	stream := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest})
+	src, dealer := dealSource(stream, game, deck)
 	out, err := rs.Resolve(st, inputs, src)
 	if err != nil {
-		return Outcome{}, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
+		return Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 	}
-	if err := src.Err(); err != nil {
-		return Outcome{}, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad dice request: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
+	if err := stream.Err(); err != nil {
+		return Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad dice request: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 	}
-	return out, src.Rolls(), digest, nil
+	var deals []dice.Deal
+	if dealer != nil {
+		if err := dealer.Err(); err != nil {
+			return Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad shuffle: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
+		}
+		deals = dealer.Deals()
+	}
+	return out, stream.Rolls(), deals, digest, nil
 }
 
 // advance resolves every phase that waits for nobody, until one needs a decision or the
@@ -113,7 +123,11 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err != nil {
 			return adv, err
 		}
-		out, rolls, digest, err := resolvePhase(rs, g.Name, st, inputs, seed)
+		deck, err := deckSeed(tx, g.Name)
+		if err != nil {
+			return adv, err
+		}
+		out, rolls, deals, digest, err := resolvePhase(rs, g.Name, st, inputs, seed, deck)
 		if err != nil {
 			return adv, err
 		}
@@ -123,6 +137,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 			if _, err := tx.AppendAudit(g.Name, e); err != nil {
 				return adv, fmt.Errorf("audit roll %d of turn %d phase %s: %w", r.Index, turn, phase, err)
 			}
+		}
+		if err := auditDeals(tx, g.Name, turn, phase, deals, now); err != nil {
+			return adv, err
 		}
 		js := store.JournalStep{Turn: turn, Phase: phase, OrdersDigest: digest}
 		for _, in := range inputs {
@@ -138,7 +155,12 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 			if err := d.revealSeed(tx, g.Name, turn, now, b); err != nil {
 				return adv, err
 			}
-			if !st.Over() {
+			if st.Over() {
+				// The decks' order is shown now that no card is left to turn.
+				if err := d.revealSeed(tx, g.Name, store.DeckSeedTurn, now, b); err != nil {
+					return adv, err
+				}
+			} else {
 				if _, err := d.turnSeed(tx, g.Name, st.Turn(), now, b); err != nil {
 					return adv, err
 				}
@@ -280,9 +302,17 @@ func (d *Desk) revealSeed(tx store.Tx, game string, turn int, now time.Time, b *
 		if err := tx.PutSeed(game, s); err != nil {
 			return err
 		}
-		if _, err := tx.AppendAudit(game, store.AuditEntry{Time: now, Kind: "reveal", Turn: turn, Value: s.Secret,
-			Purpose: fmt.Sprintf("the dice seed of turn %d, revealed", turn)}); err != nil {
+		e := store.AuditEntry{Time: now, Kind: "reveal", Turn: turn, Value: s.Secret,
+			Purpose: fmt.Sprintf("the dice seed of turn %d, revealed", turn)}
+		if turn == store.DeckSeedTurn {
+			e = store.AuditEntry{Time: now, Kind: "deck-reveal", Value: s.Secret, Purpose: "the deck seed of the game, revealed"}
+		}
+		if _, err := tx.AppendAudit(game, e); err != nil {
 			return err
+		}
+		if turn == store.DeckSeedTurn {
+			b.deckRevealed = &s
+			continue
 		}
 		b.seedsRevealed = append(b.seedsRevealed, s)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -22,7 +23,11 @@ type AuditReport struct {
 	Verified   int // rolls re-derived from a revealed seed
 	Unrevealed int // rolls of turns whose seed is still secret: only their hashes are checked
 	Signatures int // signed chain heads of results mails checked against the chain and the host key
-	HostKey    string
+	Cards      int // cards turned from sealed decks
+	// CardsVerified are the cards re-derived from the revealed deck seed: each is the
+	// card its deck's shuffles put at its place. Before the game ends none is.
+	CardsVerified int
+	HostKey       string
 }
 
 // VerifyAudit checks a game's audit chain from what is public: every hash link, every
@@ -140,6 +145,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	rep := AuditReport{Entries: len(entries)}
 	commits := map[int]string{}
 	seeds := map[int]*dice.Verifier{}
+	decks := sealedDecks{shuffles: map[string][]dice.Deal{}, turned: map[string]map[int]bool{}}
 	prev := ""
 	for i, e := range entries {
 		bad := func(format string, args ...any) error {
@@ -176,9 +182,21 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			if _, ok := commits[e.Turn]; !ok {
 				return rep, bad("roll made before its turn's seed was committed")
 			}
+		case "deck-commit", "deck-reveal", dice.KindDeckShuffle, dice.KindCard:
+			if err := decks.add(e); err != nil {
+				return rep, bad("%v", err)
+			}
+			if e.Kind == dice.KindCard {
+				rep.Cards++
+			}
 		default:
 			return rep, bad("unknown kind")
 		}
+	}
+	n, err := decks.verify(game)
+	rep.CardsVerified = n
+	if err != nil {
+		return rep, err
 	}
 	for _, e := range entries {
 		if e.Kind != dice.KindRoll && e.Kind != dice.KindShuffle {
@@ -239,7 +257,7 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 		return enc.Encode(x)
 	case "csv":
 		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"seq", "time", "kind", "turn", "phase", "index", "purpose", "rule", "count", "sides", "values", "modifier", "result", "orders_digest", "value", "prev", "hash"})
+		_ = cw.Write([]string{"seq", "time", "kind", "turn", "phase", "index", "purpose", "rule", "count", "sides", "values", "modifier", "result", "orders_digest", "value", "prev", "hash", "deck"})
 		for _, e := range entries {
 			vals := make([]string, len(e.Values))
 			for i, v := range e.Values {
@@ -247,7 +265,7 @@ func (d *Desk) ExportAudit(ctx context.Context, game, format string, w io.Writer
 			}
 			_ = cw.Write([]string{strconv.FormatUint(e.Seq, 10), e.Time.Format("2006-01-02T15:04:05.000000000Z07:00"), e.Kind, strconv.Itoa(e.Turn), e.Phase,
 				strconv.Itoa(e.Index), e.Purpose, e.Rule, strconv.Itoa(e.Count), strconv.Itoa(e.Sides), strings.Join(vals, " "),
-				strconv.Itoa(e.Modifier), strconv.Itoa(e.Result), e.OrdersDigest, e.Value, e.Prev, e.Hash})
+				strconv.Itoa(e.Modifier), strconv.Itoa(e.Result), e.OrdersDigest, e.Value, e.Prev, e.Hash, e.Deck})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -287,4 +305,88 @@ func VerifyExport(r io.Reader) (AuditReport, error) {
 		rep.Signatures++
 	}
 	return rep, nil
+}
+
+// sealedDecks collects the sealed-deck entries of an audit chain (deck.go) as
+// VerifyChain meets them, and checks every card against its deck's shuffles once the
+// deck seed is revealed.
+type sealedDecks struct {
+	commitment string
+	seed       *dice.Seed
+	shuffles   map[string][]dice.Deal // by deck, in order
+	size       map[string]int         // cards shuffled into each deck so far
+	turned     map[string]map[int]bool
+	cards      []store.AuditEntry
+}
+
+func (s *sealedDecks) add(e store.AuditEntry) error {
+	switch e.Kind {
+	case "deck-commit":
+		if s.commitment != "" {
+			return errors.New("a second deck seed commitment")
+		}
+		s.commitment = e.Value
+	case "deck-reveal":
+		seed, err := dice.ParseSeed(e.Value)
+		if err != nil {
+			return fmt.Errorf("revealed deck seed unreadable: %v", err)
+		}
+		if s.commitment == "" || dice.CheckSeed(seed, s.commitment) != nil {
+			return fmt.Errorf("revealed deck seed does not match the commitment %q", s.commitment)
+		}
+		s.seed = &seed
+	case dice.KindDeckShuffle:
+		d := dealOf(e)
+		switch {
+		case s.commitment == "" || s.seed != nil:
+			return errors.New("a deck shuffled outside the sealed time (before the deck seed's commitment or after its reveal)")
+		case e.Index != len(s.shuffles[e.Deck]):
+			return fmt.Errorf("shuffle %d of deck %q where shuffle %d was expected", e.Index, e.Deck, len(s.shuffles[e.Deck]))
+		case e.Count != len(d.Cards) || len(d.Cards) > dice.MaxCards:
+			return fmt.Errorf("shuffle of %d cards lists %d", e.Count, len(d.Cards))
+		}
+		s.shuffles[e.Deck] = append(s.shuffles[e.Deck], d)
+		if s.size == nil {
+			s.size = map[string]int{}
+		}
+		s.size[e.Deck] += len(d.Cards)
+	case dice.KindCard:
+		switch {
+		case e.Index < 0 || e.Index >= s.size[e.Deck]:
+			return fmt.Errorf("card %d of deck %q: the deck has had %d cards shuffled into it", e.Index, e.Deck, s.size[e.Deck])
+		case s.turned[e.Deck][e.Index]:
+			return fmt.Errorf("card %d of deck %q turned twice", e.Index, e.Deck)
+		case len(strings.Fields(e.Value)) != 1:
+			return fmt.Errorf("card %d of deck %q: %q is not one card", e.Index, e.Deck, e.Value)
+		}
+		if s.turned[e.Deck] == nil {
+			s.turned[e.Deck] = map[int]bool{}
+		}
+		s.turned[e.Deck][e.Index] = true
+		s.cards = append(s.cards, e)
+	}
+	return nil
+}
+
+// verify re-derives every deck's order from the revealed deck seed and checks every
+// card turned; it returns how many cards it checked (none before the reveal).
+func (s *sealedDecks) verify(game string) (int, error) {
+	if s.seed == nil {
+		return 0, nil
+	}
+	order := map[string][]string{}
+	for deck, shuffles := range s.shuffles {
+		for _, d := range shuffles {
+			order[deck] = append(order[deck], dice.DealOrder(*s.seed, game, deck, d.Index, d.Purpose, d.Rule, d.Cards)...)
+		}
+	}
+	for _, e := range s.cards {
+		if e.Index >= len(order[e.Deck]) {
+			return 0, fmt.Errorf("audit entry #%d (card, turn %d): card %d of deck %q: no such place in the deck", e.Seq, e.Turn, e.Index, e.Deck)
+		}
+		if want := order[e.Deck][e.Index]; want != e.Value {
+			return 0, fmt.Errorf("audit entry #%d (card, turn %d): card %d of deck %q is %s, the revealed deck seed gives %s", e.Seq, e.Turn, e.Index, e.Deck, e.Value, want)
+		}
+	}
+	return len(s.cards), nil
 }

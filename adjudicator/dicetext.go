@@ -306,3 +306,66 @@ func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
 	}
 	return strings.TrimRight(body, "\n"), nil
 }
+
+// deckCommitLines publish the game's deck seed commitment.
+func deckCommitLines(commitment string) []string {
+	return []string{
+		"Deck seed drawn, sealed until the game ends; SHA-256 of its 32 bytes:",
+		"  " + commitment,
+	}
+}
+
+// deckSeedLines reveal the game's deck seed with what it was committed to.
+func deckSeedLines(secret, commitment string) []string {
+	return []string{
+		"Deck seed (32 bytes, written in hex), revealed at the end of the game",
+		"  " + secret,
+		"  SHA-256 of the 32 bytes (not of their hex), its commitment:",
+		"  " + commitment,
+	}
+}
+
+// dealRecord is the canonical one-record form of a deal of a sealed deck:
+//
+//	deck "us" shuffle 0 of 52 cards [AS 2S ... KC], rule "1, 3", purpose "..."
+//	deck "us" card 7: 10H, rule "1", purpose "..."
+//
+// A shuffle lists the cards in their order before it, never after: the order it gave
+// is sealed until the deck seed is revealed.
+func dealRecord(d dice.Deal) string {
+	var what string
+	if d.Kind == dice.KindDeckShuffle {
+		what = fmt.Sprintf("shuffle %d of %d cards [%s]", d.Index, len(d.Cards), strings.Join(d.Cards, " "))
+	} else {
+		what = fmt.Sprintf("card %d: %s", d.Index, strings.Join(d.Cards, " "))
+	}
+	return fmt.Sprintf("deck \"%s\" %s, rule \"%s\", purpose \"%s\"", MailField(d.Deck), what, MailField(d.Rule), MailField(d.Purpose))
+}
+
+// cardsText renders deals as the "Cards" section of a mail, with the game's name; it is
+// empty without deals.
+func cardsText(game string, deals []dice.Deal) string {
+	if len(deals) == 0 {
+		return ""
+	}
+	lines := wrapRecord(fmt.Sprintf("Game \"%s\". Each deck's order comes from the game's deck seed, revealed "+
+		"when the game ends; a card's number is its place in the deck's order (send HELP DICE for how).",
+		MailField(game)), "", "")
+	for _, d := range deals {
+		lines = append(lines, wrapRecord(dealRecord(d), "  ", "    ")...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// visibleDeals lists the deals of the events side may see, in order.
+func visibleDeals(steps []stepRecord, side Side) []dice.Deal {
+	var out []dice.Deal
+	for _, s := range steps {
+		for _, e := range s.Events {
+			if e.Deal != nil && e.VisibleTo(side) {
+				out = append(out, *e.Deal)
+			}
+		}
+	}
+	return out
+}

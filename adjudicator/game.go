@@ -177,10 +177,25 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		if err := tx.PutGame(g); err != nil {
 			return err
 		}
-		if _, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil); err != nil {
+		turnSeed, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil)
+		if err != nil {
 			return err
 		}
-		seeds, err := tx.Seeds(g.Name)
+		dealt, deckCommitment, err := d.dealNew(tx, &g, rs, st, now)
+		if err != nil {
+			return err
+		}
+		if dealt != nil {
+			st = dealt
+			if g.State, err = rs.Encode(st); err != nil {
+				return err
+			}
+			g.Initial = g.State
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		decks, err := deckInvitation(tx, g.Name, deckCommitment)
 		if err != nil {
 			return err
 		}
@@ -192,7 +207,7 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		for _, c := range creds {
 			body, err := render("invite.txt", map[string]any{
 				"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
-				"Address": d.Address, "Commitment": seeds[0].Commitment, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
+				"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
 				"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Options": ng.Options,
 			})
 			if err != nil {

@@ -24,6 +24,11 @@ type MailCheck struct {
 	Signatures int // signed chain heads verified with the host key of the invitation
 	// Heads are the signed chain heads, by entry number, for comparing two players' mails.
 	Heads map[uint64]string
+	// Cards are the distinct cards turned from sealed decks that the mails record;
+	// CardsVerified of them were re-derived from the deck seed the last mail revealed,
+	// with the shuffles the mails record; CardsSealed were not, no mail having revealed
+	// the deck seed yet.
+	Cards, CardsVerified, CardsSealed int
 }
 
 // CheckMails verifies one game from the text of the mails one player received, in the
@@ -36,12 +41,16 @@ type MailCheck struct {
 //     (the HMAC message is built here from the package dice documentation, not by
 //     calling it), and no two mails give one roll different values;
 //   - every signed chain head verifies with the host key of the invitation, and no two
-//     mails sign different heads for the same chain entry.
+//     mails sign different heads for the same chain entry;
+//   - once a mail has revealed the deck seed of a game with sealed card decks, and it
+//     matches the commitment of the invitation, every card a mail recorded is the card
+//     its deck's shuffles (each recorded in a mail too) put at its place.
 //
 // The error names the first thing that does not hold.
 func CheckMails(game string, bodies []string) (MailCheck, error) {
 	c := &mailChecker{game: game, commits: map[int]string{}, seeds: map[int][]byte{}, rolls: map[string]mailRoll{},
-		published: map[string]bool{}, res: MailCheck{Heads: map[uint64]string{}}}
+		published: map[string]bool{}, res: MailCheck{Heads: map[uint64]string{}},
+		shuffles: map[string]map[int]mailDeal{}, cards: map[string]map[int]mailDeal{}}
 	for i, body := range bodies {
 		if err := c.mail(body); err != nil {
 			return c.res, fmt.Errorf("mail %d of game %s: %w", i+1, game, err)
@@ -63,6 +72,9 @@ func CheckMails(game string, bodies []string) (MailCheck, error) {
 		c.res.Verified++
 	}
 	c.res.Rolls = len(c.rolls)
+	if err := c.checkCards(); err != nil {
+		return c.res, err
+	}
 	return c.res, nil
 }
 
@@ -74,6 +86,19 @@ type mailChecker struct {
 	published map[string]bool // every hash of the earlier mails
 	rolls     map[string]mailRoll
 	res       MailCheck
+	// Sealed decks: the deck seed's commitment and, once revealed, the seed; every
+	// shuffle and card recorded, by deck and number.
+	deckCommit string
+	deckSeed   []byte
+	shuffles   map[string]map[int]mailDeal
+	cards      map[string]map[int]mailDeal
+}
+
+type mailDeal struct {
+	deck, purpose, rule string
+	index               int
+	cards               []string
+	shown               string
 }
 
 type mailRoll struct {
@@ -100,6 +125,9 @@ var (
 	signedBlock = regexp.MustCompile(`(?m)^The audit chain now ends at entry (\d+)\. The host's Ed25519 key\n  ([0-9a-f]{64})\nsigns this statement \(the two lines joined, UTF-8, no line break\):\n  (\S+)\n  ([0-9a-f]{64})\nSignature \(the two lines joined, 128 hex digits\):\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})$`)
 	statementRE = regexp.MustCompile(`^adjutant-results-v1\|([^|]*)\|(\d+)\|([^|]*)\|(\d+)\|([0-9a-f]{64})$`)
 	crlf        = strings.NewReplacer("\r\n", "\n")
+	deckCommitB = regexp.MustCompile(`(?m)^(?:#\d+ )?Deck seed drawn, sealed until the game ends; SHA-256 of its 32 bytes:\n  ([0-9a-f]{64})$`)
+	deckSeedB   = regexp.MustCompile(`(?m)^(?:#\d+ )?Deck seed \(32 bytes, written in hex\), revealed at the end of the game\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})$`)
+	dealLine    = regexp.MustCompile(`^(?:#\d+ )?deck "([^"]*)" (?:shuffle (\d+) of (\d+) cards \[([^\]]*)\]|card (\d+): (\S+)), rule "([^"]*)", purpose "([^"]*)"$`)
 )
 
 func (c *mailChecker) mail(body string) error {
@@ -134,6 +162,20 @@ func (c *mailChecker) mail(body string) error {
 			return fmt.Errorf("%s: text and salt hash to %s, the commitment is %s (mailed before: %v)", m[1], got, m[4], c.wasPublished(m[4]))
 		}
 		c.res.Sealed++
+	}
+	for _, m := range deckCommitB.FindAllStringSubmatch(body, -1) {
+		if c.deckCommit != "" && c.deckCommit != m[1] {
+			return fmt.Errorf("deck seed commitment %s, an earlier mail gave %s", m[1], c.deckCommit)
+		}
+		c.deckCommit = m[1]
+	}
+	for _, m := range deckSeedB.FindAllStringSubmatch(body, -1) {
+		seed, _ := hex.DecodeString(m[1])
+		sum := sha256.Sum256(seed)
+		if got := hex.EncodeToString(sum[:]); got != m[2] || c.deckCommit != m[2] || !c.wasPublished(m[2]) {
+			return fmt.Errorf("deck seed %s hashes to %s; the commitment mailed before is %q", m[1], got, c.deckCommit)
+		}
+		c.deckSeed = seed
 	}
 	if err := c.rollsIn(body); err != nil {
 		return err
@@ -179,6 +221,21 @@ func (c *mailChecker) rollsIn(body string) error {
 			turn, _ = strconv.Atoi(m[1])
 			phase, digest = m[2], d[1]
 			i++
+			continue
+		}
+		if dealLine.MatchString(strings.TrimPrefix(lines[i], "  ")) || strings.HasPrefix(lines[i], "  deck \"") ||
+			(strings.HasPrefix(lines[i], "  #") && strings.Contains(lines[i], " deck \"")) {
+			record := strings.TrimPrefix(lines[i], "  ")
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    ") && !strings.HasPrefix(lines[i+1], "     ") {
+				i++
+				record += " " + lines[i][4:]
+			}
+			if !gameOK {
+				return fmt.Errorf("cards of another game than %s", c.game)
+			}
+			if err := c.deal(record); err != nil {
+				return err
+			}
 			continue
 		}
 		if !strings.HasPrefix(lines[i], "  index ") && !(strings.HasPrefix(lines[i], "  #") && strings.Contains(lines[i], " index ")) {
@@ -255,6 +312,16 @@ func parseRoll(record string, turn int, phase, digest string) (mailRoll, error) 
 // big-endian length || x; bytes HMAC-SHA256(seed, M || C(k)) for k = 0, 1, ...; a die of
 // s sides takes each byte b < 256 - 256 mod s as b mod s + 1.
 func (r mailRoll) verify(seed []byte, game string) error {
+	want, sum := r.derive(seed, game)
+	if fmt.Sprint(want) != fmt.Sprint(r.values) || (r.kind == "roll" && r.result != sum+r.modifier) {
+		return fmt.Errorf("turn %d phase %s index %d (%s): the mail shows %v = %d, the revealed seed gives %v = %d",
+			r.turn, r.phase, r.index, r.purpose, r.values, r.result, want, sum+r.modifier)
+	}
+	return nil
+}
+
+// derive computes the roll's values from the seed, and their sum.
+func (r mailRoll) derive(seed []byte, game string) ([]int, int) {
 	var msg []byte
 	for _, f := range []string{"adjutant-dice-v1", game, strconv.Itoa(r.turn), r.phase, strconv.Itoa(r.index), r.kind,
 		r.purpose, r.rule, strconv.Itoa(r.count), strconv.Itoa(r.sides), r.digest} {
@@ -294,11 +361,7 @@ func (r mailRoll) verify(seed []byte, game string) error {
 			want, sum = append(want, v), sum+v
 		}
 	}
-	if fmt.Sprint(want) != fmt.Sprint(r.values) || (r.kind == "roll" && r.result != sum+r.modifier) {
-		return fmt.Errorf("turn %d phase %s index %d (%s): the mail shows %v = %d, the revealed seed gives %v = %d",
-			r.turn, r.phase, r.index, r.purpose, r.values, r.result, want, sum+r.modifier)
-	}
-	return nil
+	return want, sum
 }
 
 // signed checks one signed chain head against the host key of the invitation.
@@ -324,5 +387,82 @@ func (c *mailChecker) signed(m []string) error {
 	}
 	c.res.Heads[s.Seq] = s.Head
 	c.res.Signatures++
+	return nil
+}
+
+// deal reads one record of a sealed deck (dicetext.go's dealRecord).
+func (c *mailChecker) deal(record string) error {
+	m := dealLine.FindStringSubmatch(record)
+	if m == nil {
+		return fmt.Errorf("unreadable card record %q", record)
+	}
+	d := mailDeal{shown: strings.TrimSpace(record[strings.Index(record, "deck "):])}
+	var err error
+	if d.deck, err = UnmailField(m[1]); err == nil {
+		if d.rule, err = UnmailField(m[7]); err == nil {
+			d.purpose, err = UnmailField(m[8])
+		}
+	}
+	if err != nil {
+		return err
+	}
+	into := c.cards
+	if m[2] != "" {
+		d.index, _ = strconv.Atoi(m[2])
+		n, _ := strconv.Atoi(m[3])
+		d.cards = strings.Fields(m[4])
+		if n != len(d.cards) || n > dice.MaxCards {
+			return fmt.Errorf("%q: a shuffle of %d cards that lists %d", record, n, len(d.cards))
+		}
+		into = c.shuffles
+	} else {
+		d.index, _ = strconv.Atoi(m[5])
+		d.cards = []string{m[6]}
+	}
+	if into[d.deck] == nil {
+		into[d.deck] = map[int]mailDeal{}
+	}
+	if old, ok := into[d.deck][d.index]; ok && old.shown != d.shown {
+		return fmt.Errorf("%q, an earlier mail gave %q", d.shown, old.shown)
+	}
+	into[d.deck][d.index] = d
+	return nil
+}
+
+// checkCards re-derives every deck's order from the revealed deck seed: each shuffle
+// is the package dice shuffle of its cards (turn 0, phase "deck " + the deck, the
+// shuffle's number as index, no orders digest), position k holding the card at the
+// permutation's k-th value, the deck's order its shuffles' orders one after the other.
+func (c *mailChecker) checkCards() error {
+	for _, cards := range c.cards {
+		c.res.Cards += len(cards)
+	}
+	if c.deckSeed == nil {
+		c.res.CardsSealed = c.res.Cards
+		return nil
+	}
+	for deck, cards := range c.cards {
+		var order []string
+		for k := 0; k < len(c.shuffles[deck]); k++ {
+			sh, ok := c.shuffles[deck][k]
+			if !ok {
+				return fmt.Errorf("deck %q: no mail records its shuffle %d", deck, k)
+			}
+			r := mailRoll{turn: 0, phase: "deck " + deck, index: k, kind: "shuffle", purpose: sh.purpose, rule: sh.rule, count: len(sh.cards)}
+			p, _ := r.derive(c.deckSeed, c.game)
+			for _, j := range p {
+				order = append(order, sh.cards[j])
+			}
+		}
+		for n, d := range cards {
+			if n >= len(order) {
+				return fmt.Errorf("deck %q card %d (%s): the mails record only %d cards shuffled into the deck", deck, n, d.purpose, len(order))
+			}
+			if order[n] != d.cards[0] {
+				return fmt.Errorf("deck %q card %d (%s): the mail shows %s, the revealed deck seed gives %s", deck, n, d.purpose, d.cards[0], order[n])
+			}
+			c.res.CardsVerified++
+		}
+	}
 	return nil
 }

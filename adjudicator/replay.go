@@ -68,6 +68,20 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 	if err != nil {
 		return ReplayReport{}, fmt.Errorf("replay %s: set up: %w", game, err)
 	}
+	var deck *dice.Seed
+	if rec, ok := seedOf[store.DeckSeedTurn]; ok {
+		s, err := dice.ParseSeed(rec.Secret)
+		if err != nil {
+			return ReplayReport{}, fmt.Errorf("replay %s: deck seed: %w", game, err)
+		}
+		deck = &s
+	}
+	if dr, ok := rs.(Dealer); ok && deck != nil && g.MatchOf == "" {
+		// The decks are dealt from the deck seed when the game is created (deck.go).
+		if st, _, err = dealGame(dr, game, st, *deck); err != nil {
+			return ReplayReport{}, fmt.Errorf("replay %s: %w", game, err)
+		}
+	}
 	if g.MatchOf != "" {
 		// The second game of a match starts from what the first one carried over.
 		if st, err = rs.Decode(g.Initial); err != nil {
@@ -100,7 +114,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 				return rep, fmt.Errorf("replay %s: seed of turn %d: %w", game, step.Turn, err)
 			}
 			title := st.PhaseTitle()
-			out, _, digest, err := resolvePhase(rs, game, st, inputs, seed)
+			out, _, _, digest, err := resolvePhase(rs, game, st, inputs, seed, deck)
 			if err != nil {
 				return rep, fmt.Errorf("replay %s: %w", game, err)
 			}
@@ -115,6 +129,10 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 				s := seedOf[turn]
 				s.Revealed = true
 				b.seedsRevealed = append(b.seedsRevealed, s)
+				if s, ok := seedOf[store.DeckSeedTurn]; ok && st.Over() {
+					s.Revealed = true
+					b.deckRevealed = &s
+				}
 				if !st.Over() {
 					next := seedOf[st.Turn()]
 					next.Revealed = false

@@ -61,6 +61,10 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	for _, s := range b.commitments {
 		commits = append(commits, strings.Join(commitLines(s.Turn, s.Commitment), "\n"))
 	}
+	deckSeed := ""
+	if s := b.deckRevealed; s != nil {
+		deckSeed = strings.Join(deckSeedLines(s.Secret, s.Commitment), "\n")
+	}
 	view := map[string]any{
 		"Game":          g.Name,
 		"Title":         rs.Title(),
@@ -70,6 +74,8 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		"SeedsRevealed": seeds,
 		"Commitments":   commits,
 		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
+		"Cards":         cardsText(g.Name, visibleDeals(b.steps, side)),
+		"DeckSeed":      deckSeed,
 		"Signature":     signature,
 		"Notes":         b.notes,
 		"Map":           mapSection(maps, side, mode),
@@ -279,6 +285,7 @@ func RollsText(game string, entries []store.AuditEntry) string {
 	lines := wrapRecord(fmt.Sprintf("Game \"%s\": the audit chain, %d entries. Each roll is HMAC-SHA256 keyed with "+
 		"its turn's seed over these fields (send HELP DICE for how).", MailField(game), len(entries)), "", "")
 	commits := map[int]string{}
+	deckCommit := ""
 	var ctx *dice.Context
 	for _, e := range entries {
 		switch e.Kind {
@@ -291,6 +298,15 @@ func RollsText(game string, entries []store.AuditEntry) string {
 			l := seedLines(e.Turn, e.Value, commits[e.Turn])
 			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
 			ctx = nil
+		case "deck-commit":
+			deckCommit = e.Value
+			l := deckCommitLines(e.Value)
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+		case "deck-reveal":
+			l := deckSeedLines(e.Value, deckCommit)
+			lines = append(append(lines, fmt.Sprintf("#%d %s", e.Seq, l[0])), l[1:]...)
+		case dice.KindDeckShuffle, dice.KindCard:
+			lines = append(lines, wrapRecord(fmt.Sprintf("#%d %s", e.Seq, dealRecord(dealOf(e))), "  ", "    ")...)
 		default:
 			c := dice.Context{Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
 			if ctx == nil || *ctx != c {

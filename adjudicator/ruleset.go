@@ -59,6 +59,9 @@ type Event struct {
 	Text  string
 	To    []Side // nil: every side
 	Roll  *dice.Roll
+	// Deal is the card the event turned from a sealed deck, or the reshuffle it made
+	// (dice.Deal): the results mail gives its record, never a deck's order.
+	Deal *dice.Deal
 }
 
 // VisibleTo reports whether side may see the event.
@@ -134,4 +137,16 @@ type Matcher interface {
 	// MatchVerdict judges a finished match. players give each side's address in the
 	// first and in the second game.
 	MatchVerdict(first, second State, firstPlayers, secondPlayers map[Side]string) string
+}
+
+// Dealer is a ruleset whose randomness is sealed card decks (the teaching game's poker
+// decks). The desk draws a deck seed for the whole game when it creates it, commits to
+// it in the audit trail and the invitations, and reveals it when the game ends; each
+// deck is shuffled from that seed, its order kept in the state and shown to no side.
+// During a game the ruleset reaches the decks through the [dice.DeckSource] its
+// Resolve is given: every card turned (and every reshuffle) is a [dice.Deal] the desk
+// audits and mails, so that either player can re-derive every card at the end.
+type Dealer interface {
+	// Deal shuffles the decks of a new game from d, before any side sees the game.
+	Deal(st State, d *dice.Dealer) (State, error)
 }

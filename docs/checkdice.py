@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check Adjutant's dice from the mails of one game: python3 checkdice.py MAIL.txt ...
 (the mails saved as text, oldest first). Re-derives every roll whose seed has been
-revealed, and checks every seed and revealed sealed order against its commitment.
+revealed and, once the deck seed is revealed, every card turned from a sealed deck;
+checks every seed and revealed sealed order against its commitment.
 The rules it follows are in docs/dice.md. Python 3 standard library only."""
 import hashlib, hmac, re, sys, urllib.parse
 text = "\n".join(open(f, encoding="utf-8").read() for f in sys.argv[1:]).replace("\r\n", "\n")
@@ -11,6 +12,14 @@ field = urllib.parse.unquote_to_bytes  # undoes the %XX escapes of quoted fields
 bad = 0
 def check(ok, what):
     global bad; bad += not ok; print(("ok   " if ok else "BAD  ") + what)
+def derive(seed, fields, shuffle, n, sides):
+    """The values of a roll (n dice of sides faces) or a shuffle of n, as docs/dice.md says."""
+    stream = (b for k in range(1 << 32) for b in hmac.new(seed, b"".join(map(F, fields)) + k.to_bytes(4, "big"), "sha256").digest())
+    die = lambda s: next(b % s + 1 for b in stream if b < 256 - 256 % s)
+    if not shuffle: return [die(sides) for _ in range(n)]
+    p = list(range(n))
+    for j in range(n - 1, 0, -1): r = die(j + 1) - 1; p[j], p[r] = p[r], p[j]
+    return p
 seeds = {}
 for t, s, c in re.findall(r"Turn (\d+): seed \(32 bytes, written in hex\)\n  (\w+)\n.*\n  (\w+)", text):
     seeds[t] = bytes.fromhex(s)
@@ -25,11 +34,23 @@ for t, phase, digest, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders 
         if t not in seeds: continue
         fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
                   field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
-        stream = (b for k in range(1 << 32) for b in hmac.new(seeds[t], b"".join(map(F, fields)) + k.to_bytes(4, "big"), "sha256").digest())
-        die = lambda s: next(b % s + 1 for b in stream if b < 256 - 256 % s)
-        if deck:
-            got = list(range(int(deck)))
-            for j in range(int(deck) - 1, 0, -1): r = die(j + 1) - 1; got[j], got[r] = got[r], got[j]
-        else: got = [die(int(sides)) for _ in range(int(n))]
+        got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
         check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
+# Sealed card decks: a deck's order is its shuffles' orders one after the other; shuffle k
+# is the shuffle of its cards with turn 0, phase "deck " + the deck, index k, no orders
+# digest, under the deck seed; position j of it holds the card at the permutation's j-th value.
+m = re.search(r"Deck seed \(32 bytes, written in hex\), revealed at the end of the game\n  (\w+)\n.*\n  (\w+)", text)
+if m:
+    dseed = bytes.fromhex(m.group(1))
+    check(H(dseed) == m.group(2) and re.search(r"Deck seed drawn, sealed until the game ends; SHA-256 of its 32 bytes:\n  %s" % m.group(2), text), "deck seed")
+    shuffles, order = {}, {}
+    for deck, k, n, cards, rule, purpose in re.findall(r'deck "([^"]*)" shuffle (\d+) of (\d+) cards \[([^\]]*)\], rule "([^"]*)", purpose "([^"]*)"', joined):
+        shuffles[(field(deck), int(k))] = (cards.split(), field(rule), field(purpose))
+    for (deck, k) in sorted(shuffles):
+        cards, rule, purpose = shuffles[(deck, k)]
+        fields = [b"adjutant-dice-v1", game, b"0", b"deck " + deck, str(k).encode(), b"shuffle", purpose, rule, str(len(cards)).encode(), b"0", b""]
+        order.setdefault(deck, []).extend(cards[j] for j in derive(dseed, fields, True, len(cards), 0))
+    for deck, k, card in sorted(set(re.findall(r'deck "([^"]*)" card (\d+): (\S+), rule', joined))):
+        d = order.get(field(deck), [])
+        check(int(k) < len(d) and d[int(k)] == card, "deck %s card %s: %s" % (deck, k, card))
 sys.exit(1 if bad else 0)

@@ -49,6 +49,7 @@ func (e AuditEntry) appendJSON(b []byte) []byte {
 	b = appendOmitInt(b, "result", e.Result)
 	b = appendOmitString(b, "orders_digest", e.OrdersDigest)
 	b = appendOmitString(b, "value", e.Value)
+	b = appendOmitString(b, "deck", e.Deck)
 	b = append(b, `,"prev":`...)
 	b = appendJSONString(b, e.Prev)
 	return append(b, `,"hash":""}`...)

@@ -26,6 +26,8 @@ func TestComputeHashIsJSON(t *testing.T) {
 		{},
 		{Seq: 1, Time: when, Kind: "roll", Turn: 2, Phase: "I", Index: 3, Purpose: "12.2 US bombardment of 4300 at 2:1, German infantry platoon 1 of 2", Rule: "10.8", Count: 1, Sides: 6, Values: []int{4}, Modifier: -2, Result: 2, OrdersDigest: "abc", Prev: "00ff", Hash: "ignored"},
 		{Kind: "commit", Value: "f00d", Purpose: `quotes " and \ and <html> & more`},
+		{Kind: "card", Turn: 3, Phase: "us", Index: 17, Value: "10H", Deck: "us", Rule: "1", Purpose: "the HE shell aimed at 0619"},
+		{Kind: "deck-shuffle", Index: 1, Count: 3, Value: "AS 2S 3S", Deck: "de <x>"},
 		{Kind: "shuffle", Purpose: "tab\tnewline\nreturn\rbell\x07\b\f del\x7f", Values: []int{0, 2, 1}},
 		{Purpose: "unicode é ü 中 \u2028 \u2029 and bad \xff\xfe bytes", Time: time.Unix(0, 0)},
 	} {

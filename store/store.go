@@ -207,6 +207,8 @@ type Order struct {
 func (o Order) storeKey() []byte { return []byte(o.Phase + "|" + o.Side + "|" + o.Key) }
 
 // Seed is a turn's dice seed. Secret is the hex seed; it is revealed when the turn ends.
+// The seed stored under Turn [DeckSeedTurn] is the game's deck seed instead, from which
+// a ruleset with sealed card decks shuffles them; it is revealed when the game ends.
 type Seed struct {
 	Turn       int    `json:"turn"`
 	Secret     string `json:"secret"`
@@ -214,26 +216,35 @@ type Seed struct {
 	Revealed   bool   `json:"revealed,omitempty"`
 }
 
+// DeckSeedTurn is the Turn under which a game's deck seed is stored: no turn has it.
+const DeckSeedTurn = -1
+
 // AuditEntry is one link of a game's audit chain: a roll, a shuffle, a seed commitment or a
 // seed reveal. Hash is SHA-256 over Prev and the entry's other fields ([AuditEntry.ComputeHash]).
 type AuditEntry struct {
-	Seq          uint64    `json:"seq"`
-	Time         time.Time `json:"time"`
-	Kind         string    `json:"kind"` // "roll", "shuffle", "commit", "reveal"
-	Turn         int       `json:"turn"`
-	Phase        string    `json:"phase,omitempty"`
-	Index        int       `json:"index"`
-	Purpose      string    `json:"purpose,omitempty"`
-	Rule         string    `json:"rule,omitempty"`
-	Count        int       `json:"count,omitempty"`
-	Sides        int       `json:"sides,omitempty"`
-	Values       []int     `json:"values,omitempty"`
-	Modifier     int       `json:"modifier,omitempty"`
-	Result       int       `json:"result,omitempty"`
-	OrdersDigest string    `json:"orders_digest,omitempty"`
-	Value        string    `json:"value,omitempty"` // the commitment or the revealed seed
-	Prev         string    `json:"prev"`
-	Hash         string    `json:"hash"`
+	Seq  uint64    `json:"seq"`
+	Time time.Time `json:"time"`
+	// Kind is "roll", "shuffle", "commit", "reveal", or for sealed decks "deck-commit",
+	// "deck-shuffle", "card", "deck-reveal".
+	Kind         string `json:"kind"`
+	Turn         int    `json:"turn"`
+	Phase        string `json:"phase,omitempty"`
+	Index        int    `json:"index"`
+	Purpose      string `json:"purpose,omitempty"`
+	Rule         string `json:"rule,omitempty"`
+	Count        int    `json:"count,omitempty"`
+	Sides        int    `json:"sides,omitempty"`
+	Values       []int  `json:"values,omitempty"`
+	Modifier     int    `json:"modifier,omitempty"`
+	Result       int    `json:"result,omitempty"`
+	OrdersDigest string `json:"orders_digest,omitempty"`
+	Value        string `json:"value,omitempty"` // the commitment or the revealed seed
+	// Deck names the sealed deck of a "deck-shuffle" or "card" entry. For those, Value
+	// holds the cards shuffled (space-separated, in their order before the shuffle) or
+	// the card turned, and Index the shuffle's number or the card's in the deck.
+	Deck string `json:"deck,omitempty"`
+	Prev string `json:"prev"`
+	Hash string `json:"hash"`
 }
 
 // JournalEntry records one advance of a game (the phases resolved together), so that

@@ -212,6 +212,9 @@ func Check(a Adapter, c Case) error {
 
 	// Resolve phases as the desk does (adjudicator.Desk.advance).
 	script := dice.NewScript(c.Dice...)
+	// Sealed card decks (adjudicator.Dealer) are the case's STATE: its shuffles keep
+	// the cards in the order given.
+	src := dice.WithDealer(script, dice.NewScriptDealer())
 	var events []string
 	for n := 0; !st.Over() && len(rs.Waiting(st, filed)) == 0; n++ {
 		if n == MaxPhases {
@@ -220,7 +223,7 @@ func Check(a Adapter, c Case) error {
 		}
 		turn, phase := st.Turn(), st.Phase()
 		inputs := rs.Inputs(st, filed)
-		out, err := rs.Resolve(st, inputs, script)
+		out, err := rs.Resolve(st, inputs, src)
 		if err != nil {
 			fail("Resolve turn %d phase %s: %v", turn, phase, err)
 			break

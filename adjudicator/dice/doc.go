@@ -83,6 +83,21 @@
 // that was at position p[k] before. Every one of the n! orders is equally
 // likely because every draw is exactly uniform.
 //
+// # Sealed decks
+//
+// A game played with cards keeps each deck's order secret until the game ends, which a
+// turn's stream cannot do (its values are shown as they are made, its seed revealed
+// with the turn). For such a game the server draws one more seed, the deck seed, when
+// the game is created, commits to it the same way and reveals it when the game ends. A
+// [Dealer] shuffles each deck from it: shuffle k of deck d is the shuffle above at
+// index k of the context [DeckContext] (the game, turn 0, phase "deck " + d, no
+// orders digest), and place j of the shuffled deck holds the card at position p[j] of
+// the cards shuffled. A deck deals its shuffles' orders one after the other, and each
+// card turned is recorded ([Deal]) by its place in that sequence. [DealOrder]
+// re-derives a shuffle from the revealed deck seed. A deck shuffled before any order
+// exists takes no orders digest: the deck seed's commitment proves that the order did
+// not change during the game, not that the host did not choose the seed.
+//
 // # Checking from the mail
 //
 // A player needs nothing of this package to check his rolls: the results mails and the

@@ -1,10 +1,12 @@
 package teaching
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 )
 
@@ -47,50 +49,88 @@ type Turned struct {
 }
 
 // Deck is one side's poker deck (rules 1 and 3: "each player gets a poker deck of
-// cards"). Cards are turned one at a time, each chosen uniformly among the cards left by
-// a roll of the verifiable dice stream, audited with its purpose and rule: turning the
-// top card of a secretly shuffled deck is the same draw, and choosing each card only
-// when it is turned leaves no deck order that the server would have to keep secret and
-// the audit trail would show (see the package documentation, "Cards").
+// cards"), shuffled by the server when the game is created and sealed: its order comes
+// from the game's deck seed (package dice, Dealer), committed to in the invitations and
+// revealed when the game ends. The order is kept here and shown to no side before the
+// end (no map, status or results mail shows it); each card turned is the next one, and
+// the desk audits and mails it with its purpose and rule.
 type Deck struct {
-	// Left are the cards not yet turned, in new-deck order less the cards turned (after
-	// a reshuffle, the discards in the order they were turned). A roll of k picks the
-	// k-th card of Left.
-	Left     []string `json:"left"`
+	// Order is every card the deck deals, in order: its first shuffle's order, then
+	// each reshuffle's. Sealed until the game ends.
+	Order []string `json:"order"`
+	// Next is how many cards have been turned: Order[Next] is the next card.
+	Next int `json:"next"`
+	// Shuffles is how many times the deck has been shuffled.
+	Shuffles int `json:"shuffles"`
+	// Discards are the cards turned since the last shuffle, in the order turned.
 	Discards []string `json:"discards,omitempty"`
 	Turned   []Turned `json:"turned,omitempty"`
 }
 
-// draw turns one card from side's deck. When the deck is empty its discards are
-// reshuffled into it (not printed: the "noreshuffle" option turns this off, and then ok
-// is false). A deck of one card needs no roll (roll is nil).
-func (st *State) draw(side Side, d dice.Source, purpose, rule string) (card string, roll *dice.Roll, ok bool, evs []string) {
-	dk := st.Decks[side]
-	if len(dk.Left) == 0 {
-		if st.opt(OptNoReshuffle) || len(dk.Discards) == 0 {
-			return "", nil, false, []string{fmt.Sprintf("The %s deck is used up: no card for %s (option %s: discards are not reshuffled).", sideName(side), purpose, OptNoReshuffle)}
+// left is how many cards are left to turn before the deck runs out.
+func (dk *Deck) left() int { return len(dk.Order) - dk.Next }
+
+// deckName is the name of side's deck in the audit trail and the mails.
+func deckName(side Side) string { return string(side) }
+
+// Deal implements adjudicator.Dealer: each side's new deck (in new-deck order) is
+// shuffled from the game's deck seed when the game is created.
+func (r *Rules) Deal(s adjudicator.State, d *dice.Dealer) (adjudicator.State, error) {
+	st := s.(*State).clone()
+	for _, side := range []Side{American, German} {
+		dk := st.Decks[side]
+		if dk.Shuffles > 0 {
+			return nil, fmt.Errorf("the %s deck is shuffled already", sideName(side))
 		}
-		dk.Left, dk.Discards = dk.Discards, nil
-		evs = append(evs, fmt.Sprintf("The %s deck is used up: its %d discards are its deck again (reshuffle, not printed in the rulebook).", sideName(side), len(dk.Left)))
+		dk.Order = d.Shuffle(deckName(side), 0, newDeck(), fmt.Sprintf("the %s deck, new, shuffled when the game is created", sideName(side)), "1, 3")
+		dk.Next, dk.Shuffles = 0, 1
 	}
-	k := 0
-	if len(dk.Left) > 1 {
-		r := d.Roll(dice.Request{Count: 1, Sides: len(dk.Left), Purpose: fmt.Sprintf("%s card for %s (%d cards left)", sideName(side), purpose, len(dk.Left)), Rule: rule})
-		if len(r.Values) == 1 && r.Values[0] >= 1 && r.Values[0] <= len(dk.Left) {
-			k = r.Values[0] - 1
-		}
-		roll = &r
-	}
-	card = dk.Left[k]
-	dk.Left = slices.Delete(slices.Clone(dk.Left), k, k+1)
-	dk.Discards = append(dk.Discards, card)
-	dk.Turned = append(dk.Turned, Turned{Card: card, Turn: st.T, Phase: st.P, Purpose: purpose, Rule: rule})
-	st.Shown = append(st.Shown, fmt.Sprintf("%s %s: %s", sideName(side), card, purpose))
-	return card, roll, true, evs
+	return st, nil
 }
 
-// DeckReport lists every card a deck turned, in order, and the cards never turned: the
-// whole deck, shown when the game ends.
+// errNoDealer is the answer when a card is to be turned and the source holds no decks.
+var errNoDealer = errors.New("the teaching game turns cards from sealed decks, and its dice source deals none (dice.DeckSource)")
+
+// draw turns the next card of side's deck. When the deck is used up its discards are
+// shuffled into it again (not printed: the "noreshuffle" option turns this off, and
+// then ok is false). It returns the deals to audit: a reshuffle, if any, and the card.
+func (st *State) draw(side Side, d *dice.Dealer, purpose, rule string) (card string, deals []*dice.Deal, ok bool, evs []string, err error) {
+	dk := st.Decks[side]
+	if d == nil {
+		return "", nil, false, nil, errNoDealer
+	}
+	if dk.Shuffles == 0 {
+		return "", nil, false, nil, fmt.Errorf("the %s deck was never shuffled (the desk deals the decks when it creates the game)", sideName(side))
+	}
+	if dk.left() == 0 {
+		if st.opt(OptNoReshuffle) || len(dk.Discards) == 0 {
+			return "", nil, false, []string{fmt.Sprintf("The %s deck is used up: no card for %s (option %s: discards are not reshuffled).", sideName(side), purpose, OptNoReshuffle)}, nil
+		}
+		n := len(dk.Discards)
+		order := d.Shuffle(deckName(side), dk.Shuffles, dk.Discards, fmt.Sprintf("the %s discards, reshuffled: the deck is used up (not printed)", sideName(side)), "1, 3")
+		deals = append(deals, lastDeal(d))
+		dk.Order = append(slices.Clone(dk.Order), order...)
+		dk.Shuffles++
+		dk.Discards = nil
+		evs = append(evs, fmt.Sprintf("The %s deck is used up: its %d discards are shuffled into a new deck, sealed like the first (not printed in the rulebook; option %s turns it off).", sideName(side), n, OptNoReshuffle))
+	}
+	card = dk.Order[dk.Next]
+	c := d.Turn(deckName(side), dk.Next, card, fmt.Sprintf("%s card for %s", sideName(side), purpose), rule)
+	deals = append(deals, &c)
+	dk.Next++
+	dk.Discards = append(slices.Clone(dk.Discards), card)
+	dk.Turned = append(dk.Turned, Turned{Card: card, Turn: st.T, Phase: st.P, Purpose: purpose, Rule: rule})
+	st.Shown = append(st.Shown, fmt.Sprintf("%s %s: %s", sideName(side), card, purpose))
+	return card, deals, true, evs, nil
+}
+
+func lastDeal(d *dice.Dealer) *dice.Deal {
+	all := d.Deals()
+	return &all[len(all)-1]
+}
+
+// DeckReport shows a deck whole when the game ends: every card turned in order, and
+// the sealed order of the cards never turned.
 func DeckReport(side Side, dk *Deck) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s deck, every card turned in order:", sideName(side))
@@ -100,6 +140,7 @@ func DeckReport(side Side, dk *Deck) string {
 	if len(dk.Turned) == 0 {
 		b.WriteString(" none")
 	}
-	fmt.Fprintf(&b, "\n  Never turned: %s.", strings.Join(dk.Left, " "))
+	fmt.Fprintf(&b, "\n  Never turned, in the sealed order: %s.", strings.Join(dk.Order[dk.Next:], " "))
+	fmt.Fprintf(&b, "\n  The whole sealed order (%d shuffle(s)): %s.", dk.Shuffles, strings.Join(dk.Order, " "))
 	return b.String()
 }

@@ -28,9 +28,11 @@ import (
 //	smoke HEX                    a white chip
 //	cut SIDE [TURN]              wire cut with a marker in TURN (default 0)
 //	markers N                    N of the 27 wire markers already spent elsewhere
-//	deck SIDE CARD ...           the cards left in side's deck, in order: a draw rolls
-//	                             k among them and takes the k-th (DICE values are k)
-//	discards SIDE CARD ...       the side's discards, in order
+//	deck SIDE CARD ...           the cards left in side's sealed deck, in the order
+//	                             they will be turned (no DICE: a card is no roll);
+//	                             without it a deck is a new deck, unshuffled
+//	discards SIDE CARD ...       the side's discards, in order; a reshuffle in a case
+//	                             keeps them in that order (dice.NewScriptDealer)
 //
 // Units get ids in the order written. Describe gives, sorted: "turn N", "phase P",
 // "unit KIND HEX N [CHIP]" per kind, chip and hex of live units, "dead KIND HEX N",
@@ -61,6 +63,10 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 	}
 	st := s.(*State)
 	st.T, st.P = 1, PhaseAmerican
+	for _, side := range []Side{American, German} {
+		// A case's decks are sealed decks, in new-deck order unless a deck line says.
+		st.Decks[side] = &Deck{Order: newDeck(), Shuffles: 1}
+	}
 	var errs []error
 	for _, l := range lines {
 		f := strings.Fields(l)
@@ -161,7 +167,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 				left = append(left, strings.ToUpper(c))
 			}
 			if f[0] == "deck" {
-				st.Decks[side].Left = left
+				st.Decks[side].Order, st.Decks[side].Next = left, 0
 			} else {
 				st.Decks[side].Discards = left
 			}
@@ -202,7 +208,7 @@ func (a CaseAdapter) Describe(s adjudicator.State) []string {
 	}
 	for _, side := range []Side{American, German} {
 		dk := st.Decks[side]
-		out = append(out, fmt.Sprintf("left %s %d", side, len(dk.Left)))
+		out = append(out, fmt.Sprintf("left %s %d", side, dk.left()))
 		if len(dk.Turned) > 0 {
 			var cs []string
 			for _, t := range dk.Turned {

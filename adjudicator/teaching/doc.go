@@ -20,20 +20,20 @@
 //
 // # Cards
 //
-// Each side has a 52-card deck. A card is turned by a roll of the verifiable dice
-// stream (package dice) choosing uniformly one of the cards left, in new-deck order
-// less the cards turned; the roll is audited with its purpose ("American card for the
-// HE shell aimed at 0619") and rule, the event that used the card carries it, and it
-// can be checked once the turn's seed, committed when the turn opened, is revealed.
-// When the game ends every card each deck turned is listed in order, with the cards
-// never turned. Turning the top card of a secretly shuffled deck is the same draw; a
-// deck shuffled once and kept sealed is not used because the desk shows every roll's
-// values, a shuffle's permutation included, in ROLLS and in the results as soon as it
-// is made, and reveals each turn's seed when the turn ends: a pre-shuffled order would
-// be public from the first turn on. Choosing each card as it is turned leaves no
-// secret for the server to keep. A used-up deck gets its discards back, in the order
-// they were turned (not printed; the option noreshuffle turns it off, and then a shell
-// without a card is not fired and a 1 to 1 fight without one kills nobody).
+// Each side has a 52-card deck, shuffled by the server when the game is created from
+// the game's deck seed (the ruleset is an adjudicator.Dealer; package dice, Dealer): the
+// invitations carry the seed's commitment and the record of each shuffle (the cards
+// before it, never after), and the order stays sealed in the state, shown by no map,
+// status or mail. A card turned is the next card of its deck; the event that turns it
+// carries its record (dice.Deal: the deck, its place in the deck, the card, purpose and
+// rule), which the desk writes to the audit trail and the results mails. When the game
+// ends the desk reveals the deck seed and the last results show both decks whole, so
+// that either player re-derives every card from his mails. A used-up deck has its
+// discards (in the order they were turned) shuffled into a new deck from the same seed
+// as the deck's next shuffle (not printed; the option noreshuffle turns it off, and
+// then a shell without a card is not fired and a 1 to 1 fight without one kills
+// nobody). Conformance cases state a deck's order ("deck us AS 2H") and reshuffle with
+// dice.NewScriptDealer, which keeps the discards in their order.
 //
 // # Reconstructed data
 //

@@ -53,7 +53,7 @@ func FuzzCheckAndResolve(f *testing.F) {
 			if !ok {
 				continue
 			}
-			if _, err := r.Resolve(st, checked[len(checked)-1].Orders, dice.NewScript(1, 1, 1, 1, 1, 1)); err != nil {
+			if _, err := r.Resolve(st, checked[len(checked)-1].Orders, dice.WithDealer(dice.NewScript(), dice.NewScriptDealer())); err != nil {
 				t.Fatalf("accepted %q, then Resolve: %v", text, err)
 			}
 		}

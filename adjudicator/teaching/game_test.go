@@ -25,6 +25,7 @@ type played struct {
 	final  adjudicator.State
 	events []adjudicator.Event
 	rolls  []dice.Roll
+	deals  []dice.Deal // the shuffles at creation, then every card and reshuffle
 	phases int
 }
 
@@ -37,6 +38,13 @@ func playBots(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed di
 		t.Fatal(err)
 	}
 	var p played
+	// The desk deals the decks from the game's deck seed when it creates the game.
+	deckSeed := dice.Seed{0xde, seed[0]}
+	dealer := dice.NewDealer(deckSeed, "g")
+	if st, err = r.Deal(st, dealer); err != nil {
+		t.Fatal(err)
+	}
+	p.deals = dealer.Deals()
 	var filed []adjudicator.Order
 	for p.phases = 0; !st.Over(); p.phases++ {
 		if p.phases > 400 {
@@ -56,15 +64,29 @@ func playBots(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed di
 			t.Fatalf("%s: still waiting for %v", st.PhaseTitle(), w)
 		}
 		inputs := r.Inputs(st, filed)
-		src := dice.NewStream(seed, dice.Context{Game: "g", Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: fmt.Sprint(len(inputs))})
+		stream := dice.NewStream(seed, dice.Context{Game: "g", Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: fmt.Sprint(len(inputs))})
+		dealer := dice.NewDealer(deckSeed, "g")
+		src := dice.WithDealer(stream, dealer)
+		for _, side := range []teaching.Side{teaching.American, teaching.German} {
+			// Nothing a side is shown holds the sealed order of a deck.
+			for _, text := range []string{r.Map(st, side), r.Status(st, side)} {
+				if leak := sealedRun(st, text); leak != "" {
+					t.Fatalf("%s: what the %s side sees holds the sealed run %q", st.PhaseTitle(), side, leak)
+				}
+			}
+		}
 		out, err := r.Resolve(st, inputs, src)
 		if err != nil {
 			t.Fatalf("%s: %v", st.PhaseTitle(), err)
 		}
-		if err := src.Err(); err != nil {
+		if err := stream.Err(); err != nil {
 			t.Fatal(err)
 		}
-		p.rolls = append(p.rolls, src.Rolls()...)
+		if err := dealer.Err(); err != nil {
+			t.Fatal(err)
+		}
+		p.rolls = append(p.rolls, stream.Rolls()...)
+		p.deals = append(p.deals, dealer.Deals()...)
 		p.events = append(p.events, out.Events...)
 		var keep []adjudicator.Order
 		for _, o := range filed {
@@ -100,15 +122,62 @@ func TestBotGames(t *testing.T) {
 		if over != 1 {
 			t.Errorf("seed %d: %d events say the game is over, want 1", i, over)
 		}
-		// Every random number of the game is a card turned, audited with its purpose
-		// and rule (1 artillery, 3 hand to hand).
-		for _, roll := range p.rolls {
-			if !strings.Contains(roll.Purpose, " card for ") || (roll.Rule != "1" && roll.Rule != "3") || roll.Count != 1 {
-				t.Errorf("seed %d: roll %+v is not a card turned for a stated purpose", i, roll)
+		// Every random thing of the game is a card of a sealed deck, turned for a
+		// stated purpose and rule (1 artillery, 3 hand to hand): no roll at all.
+		if len(p.rolls) > 0 {
+			t.Errorf("seed %d: %d rolls, want none: %+v", i, len(p.rolls), p.rolls[0])
+		}
+		cards := 0
+		for _, d := range p.deals {
+			if d.Kind == dice.KindCard {
+				cards++
+				if !strings.Contains(d.Purpose, " card for ") || (d.Rule != "1" && d.Rule != "3") || len(d.Cards) != 1 {
+					t.Errorf("seed %d: card %+v is not turned for a stated purpose", i, d)
+				}
 			}
 		}
+		if cards == 0 {
+			t.Errorf("seed %d: no card turned", i)
+		}
+		checkDeals(t, dice.Seed{0xde, seed[0]}, p.deals, p.final.(*teaching.State))
 		if !strings.Contains(r.Status(p.final, teaching.American), "The game is over") {
 			t.Errorf("seed %d: status does not say the game is over", i)
+		}
+	}
+}
+
+// sealedRun returns a run of three cards of a deck's sealed order not yet turned, as
+// they would be written one after another, if text holds one; else "".
+func sealedRun(st adjudicator.State, text string) string {
+	for _, dk := range st.(*teaching.State).Decks {
+		rest := dk.Order[dk.Next:]
+		for k := 0; k+3 <= len(rest); k++ {
+			if run := strings.Join(rest[k:k+3], " "); strings.Contains(text, run) {
+				return run
+			}
+		}
+	}
+	return ""
+}
+
+// checkDeals re-derives every deck from the deck seed and the shuffles' records alone,
+// and checks every card turned against it and the final state's sealed order.
+func checkDeals(t *testing.T, seed dice.Seed, deals []dice.Deal, final *teaching.State) {
+	t.Helper()
+	order := map[string][]string{}
+	for _, d := range deals {
+		switch d.Kind {
+		case dice.KindDeckShuffle:
+			order[d.Deck] = append(order[d.Deck], dice.DealOrder(seed, "g", d.Deck, d.Index, d.Purpose, d.Rule, d.Cards)...)
+		case dice.KindCard:
+			if d.Index >= len(order[d.Deck]) || order[d.Deck][d.Index] != d.Cards[0] {
+				t.Fatalf("card %d of deck %s: %v turned, the seed does not give it (order %v)", d.Index, d.Deck, d.Cards, order[d.Deck])
+			}
+		}
+	}
+	for side, dk := range final.Decks {
+		if got := order[string(side)]; strings.Join(got, " ") != strings.Join(dk.Order, " ") {
+			t.Errorf("deck %s: re-derived %v, the state's sealed order %v", side, got, dk.Order)
 		}
 	}
 }

@@ -13,27 +13,51 @@ import (
 
 // resolution is one phase being resolved.
 type resolution struct {
-	r   *Rules
-	st  *State
-	d   dice.Source
-	out adjudicator.Outcome
+	r  *Rules
+	st *State
+	// dealer deals the sealed decks (nil when the source holds none: turning a card is
+	// then an error); err is the first error met.
+	dealer *dice.Dealer
+	err    error
+	out    adjudicator.Outcome
 }
 
 func (res *resolution) event(rule, format string, args ...any) {
 	res.out.Events = append(res.out.Events, adjudicator.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
-// cardEvent is an event that turned a card: it carries the roll that chose it, so that
-// the results mail shows both (nil when the last card of a deck was turned).
-func (res *resolution) cardEvent(roll *dice.Roll, rule, format string, args ...any) {
+// cardEvent is an event that turned a card: it carries the card's record, so that the
+// results mail gives it.
+func (res *resolution) cardEvent(deal *dice.Deal, rule, format string, args ...any) {
 	res.event(rule, format, args...)
-	res.out.Events[len(res.out.Events)-1].Roll = roll
+	res.out.Events[len(res.out.Events)-1].Deal = deal
+}
+
+// draw turns the next card of side's deck, telling any reshuffle in an event of rule.
+func (res *resolution) draw(side Side, purpose, rule string) (string, *dice.Deal, bool) {
+	card, deals, ok, evs, err := res.st.draw(side, res.dealer, purpose, rule)
+	if err != nil && res.err == nil {
+		res.err = err
+	}
+	for i, e := range evs {
+		res.event(rule, "%s", e)
+		if i == 0 && len(deals) == 2 {
+			res.out.Events[len(res.out.Events)-1].Deal = deals[0] // the reshuffle
+		}
+	}
+	if !ok {
+		return "", nil, false
+	}
+	return card, deals[len(deals)-1], true
 }
 
 // Resolve implements adjudicator.Ruleset.
 func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
 	st := s.(*State).clone()
-	res := &resolution{r: r, st: st, d: d}
+	res := &resolution{r: r, st: st}
+	if ds, ok := d.(dice.DeckSource); ok {
+		res.dealer = ds.Dealer()
+	}
 	var items []item
 	for _, o := range inputs {
 		// The desk says in the results when default orders were used.
@@ -61,6 +85,9 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		res.germanTurn(items)
 	default:
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
+	}
+	if err == nil {
+		err = res.err
 	}
 	if err != nil {
 		return adjudicator.Outcome{}, err
@@ -136,10 +163,7 @@ func (res *resolution) artillery(side Side, shells []item) {
 	st := res.st
 	for _, it := range shells {
 		purpose := fmt.Sprintf("the %s shell aimed at %s", strings.ToUpper(it.Shell), it.Hex)
-		card, roll, ok, evs := st.draw(side, res.d, purpose, "1")
-		for _, e := range evs {
-			res.event("1", "%s", e)
-		}
+		card, deal, ok := res.draw(side, purpose, "1")
 		if !ok {
 			continue
 		}
@@ -149,14 +173,14 @@ func (res *resolution) artillery(side Side, shells []item) {
 			where += " (the Ace: on target)"
 		}
 		if !res.r.sc.Map.OnMap(land) {
-			res.cardEvent(roll, "1", "%s, off the map: no effect.", where)
+			res.cardEvent(deal, "1", "%s, off the map: no effect.", where)
 			continue
 		}
 		if it.Shell == "smoke" {
 			if !st.smoked(land) {
 				st.Smoke = append(st.Smoke, land)
 			}
-			res.cardEvent(roll, "1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
+			res.cardEvent(deal, "1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
 			continue
 		}
 		var killed []string
@@ -165,9 +189,9 @@ func (res *resolution) artillery(side Side, shells []item) {
 			res.kill(u)
 		}
 		if len(killed) == 0 {
-			res.cardEvent(roll, "1", "%s: nobody there.", where)
+			res.cardEvent(deal, "1", "%s: nobody there.", where)
 		} else {
-			res.cardEvent(roll, "1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
+			res.cardEvent(deal, "1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
 		}
 		if res.checkEnd() {
 			return
@@ -338,18 +362,15 @@ func (res *resolution) handToHand() {
 			res.event("3", "%s: above 1 to 1, the German is killed.", head)
 			res.kill(g)
 		default:
-			card, roll, ok, evs := st.draw(American, res.d, fmt.Sprintf("the hand to hand at %s", g.Hex), "3")
-			for _, e := range evs {
-				res.event("3", "%s", e)
-			}
+			card, deal, ok := res.draw(American, fmt.Sprintf("the hand to hand at %s", g.Hex), "3")
 			switch {
 			case !ok:
 				res.event("3", "%s: 1 to 1, no card to turn: nobody is killed.", head)
 			case red(card):
-				res.cardEvent(roll, "3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
+				res.cardEvent(deal, "3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
 				res.kill(g)
 			default:
-				res.cardEvent(roll, "3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
+				res.cardEvent(deal, "3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
 				americansDie = true
 			}
 		}

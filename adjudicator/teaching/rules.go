@@ -101,7 +101,7 @@ func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
 	}
 	sort.Strings(st.Options)
 	for _, s := range []Side{American, German} {
-		st.Decks[s] = &Deck{Left: newDeck()}
+		st.Decks[s] = &Deck{} // shuffled by Deal, from the game's deck seed
 	}
 	return st, nil
 }

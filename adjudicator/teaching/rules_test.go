@@ -299,3 +299,54 @@ func TestMapHoldsThePrintedFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestReshuffleIsSealed turns a card from a used-up deck with the desk's dealer: the
+// discards are shuffled from the deck seed (not printed), the shuffle is recorded with
+// the discards in the order turned, and the card turned is the first of the new order,
+// which DealOrder re-derives from the seed and the record alone.
+func TestReshuffleIsSealed(t *testing.T) {
+	r := rules(t)
+	st := caseState(t, r, "turn 9", "unit mg 0619", "unit army 0210", "deck us", "discards us KS 3D 7H 2C")
+	seed := dice.Seed{42}
+	dealer := dice.NewDealer(seed, "g")
+	out, err := r.Resolve(st, []adjudicator.Order{{Phase: "9.us", Side: teaching.American, Key: "turn", Text: "SHELL HE 0618"}},
+		dice.WithDealer(dice.NewScript(), dealer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deals := dealer.Deals()
+	if len(deals) != 2 || deals[0].Kind != dice.KindDeckShuffle || deals[1].Kind != dice.KindCard {
+		t.Fatalf("deals = %+v, want a reshuffle and a card", deals)
+	}
+	sh := deals[0]
+	if strings.Join(sh.Cards, " ") != "KS 3D 7H 2C" || sh.Deck != "us" || sh.Index != 1 {
+		t.Errorf("reshuffle record %+v: want deck us, shuffle 1, the discards in the order turned", sh)
+	}
+	want := dice.DealOrder(seed, "g", "us", 1, sh.Purpose, sh.Rule, sh.Cards)
+	if deals[1].Cards[0] != want[0] || deals[1].Index != 0 {
+		t.Errorf("card turned %+v, the seed gives %s at place 0", deals[1], want[0])
+	}
+	var shuffleEvent, cardEvent bool
+	for _, e := range out.Events {
+		shuffleEvent = shuffleEvent || (e.Deal != nil && e.Deal.Kind == dice.KindDeckShuffle && strings.Contains(e.Text, "not printed"))
+		cardEvent = cardEvent || (e.Deal != nil && e.Deal.Kind == dice.KindCard && strings.Contains(e.Text, "turns "+want[0]))
+	}
+	if !shuffleEvent || !cardEvent {
+		t.Errorf("events do not carry the reshuffle (%v) and the card (%v): %+v", shuffleEvent, cardEvent, out.Events)
+	}
+	dk := out.State.(*teaching.State).Decks[teaching.American]
+	if dk.Shuffles != 2 || dk.Next != 1 || len(dk.Order) != 4 {
+		t.Errorf("deck after the reshuffle: %+v", dk)
+	}
+}
+
+// TestNoDealerNoCard: a source that deals no sealed decks is refused when a card is
+// to be turned, rather than turning a card from nowhere.
+func TestNoDealerNoCard(t *testing.T) {
+	r := rules(t)
+	st := caseState(t, r, "turn 2", "unit mg 0619", "unit army 0210", "deck us AS 2S")
+	_, err := r.Resolve(st, []adjudicator.Order{{Phase: "2.us", Side: teaching.American, Key: "turn", Text: "SHELL HE 0618"}}, dice.NewScript())
+	if err == nil || !strings.Contains(err.Error(), "sealed decks") {
+		t.Errorf("Resolve without a dealer: %v", err)
+	}
+}

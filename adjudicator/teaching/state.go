@@ -198,7 +198,7 @@ func (st *State) clone() *State {
 	c.Shown = slices.Clone(st.Shown)
 	c.Decks = map[Side]*Deck{}
 	for s, d := range st.Decks {
-		c.Decks[s] = &Deck{Left: slices.Clone(d.Left), Discards: slices.Clone(d.Discards), Turned: slices.Clone(d.Turned)}
+		c.Decks[s] = &Deck{Order: slices.Clone(d.Order), Next: d.Next, Shuffles: d.Shuffles, Discards: slices.Clone(d.Discards), Turned: slices.Clone(d.Turned)}
 	}
 	return &c
 }

@@ -162,7 +162,7 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 		fmt.Fprintf(&b, " Options: %s.", strings.Join(st.Options, ", "))
 	}
 	fmt.Fprintf(&b, "\nLive: %d American, %d German (%d MG). American casualties: %d.", st.liveSide(American), st.liveSide(German), st.liveCount("mg"), st.casualties())
-	fmt.Fprintf(&b, "\nCards left: American %d, German %d. Wire markers left: %d.", len(st.Decks[American].Left), len(st.Decks[German].Left), MaxMarkers-st.markersUsed())
+	fmt.Fprintf(&b, "\nCards left: American %d, German %d. Wire markers left: %d.", st.Decks[American].left(), st.Decks[German].left(), MaxMarkers-st.markersUsed())
 	if st.Over() {
 		fmt.Fprintf(&b, "\nThe game is over: %s.", st.End)
 	}

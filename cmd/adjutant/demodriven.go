@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,6 +108,25 @@ func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
 		if err := run(append(args, db...), nil, &sum); err != nil {
 			return err
 		}
+	}
+	// Each player checks every roll and card from his own mails alone.
+	mails, err := outboxOf(e, path)
+	if err != nil {
+		return err
+	}
+	for _, side := range g.rs.Sides() {
+		addr := g.players[side.ID].addr
+		var subjects, bodies []string
+		for _, m := range mails {
+			if slices.Contains(m.To, addr) {
+				subjects, bodies = append(subjects, m.Subject), append(bodies, m.Body)
+			}
+		}
+		line, err := checkFromMails(g.game, addr, subjects, bodies)
+		if err != nil {
+			return err
+		}
+		sum.WriteString(line)
 	}
 	fmt.Fprintf(e.stdout, "%s\n%s demo complete in %s: %d mails.\n%s", strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
 	return nil

@@ -10,50 +10,34 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 )
 
-// cardEvent is one card turned, as a results mail tells it.
-type cardEvent struct {
-	side, card string
-	sides, k   int // the roll that chose it: k among sides cards; 0 for the last card
-}
+// mailCard is one card turned, as a results mail's event tells it.
+type mailCard struct{ deck, card string }
 
 var (
-	reTurn = regexp.MustCompile(`^(American|German) turns (\S+): `)
-	reH2H  = regexp.MustCompile(`the American turns (\S+), (red|black)`)
-	reRoll = regexp.MustCompile(`^roll: 1d(\d+) \[(\d+)\]`)
-	reDeck = regexp.MustCompile(`^\d+\. (\S+) turn `)
+	reTurn      = regexp.MustCompile(`^\[1\] (American|German) turns (\S+): `)
+	reH2H       = regexp.MustCompile(`^\[3\] .*the American turns (\S+), (red|black)`)
+	reShuffle   = regexp.MustCompile(`deck "(us|de)" shuffle (\d+) of (\d+) cards \[([^\]]*)\], rule "([^"]*)", purpose "([^"]*)"`)
+	reDeckSeed  = regexp.MustCompile(`Deck seed \(32 bytes, written in hex\), revealed at the end of the game\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})`)
+	reDeckCmt   = regexp.MustCompile(`Deck seed drawn, sealed until the game ends; SHA-256 of its 32 bytes:\n  ([0-9a-f]{64})`)
+	reWhole     = regexp.MustCompile(`The whole sealed order \(\d+ shuffle\(s\)\): ([^.]*)\.`)
+	reDeckOwner = regexp.MustCompile(`\[1, 3\] The (American|German) deck, every card turned`)
 )
 
-// mailEvents splits a results mail into its events, each with its roll line if any.
-func mailEvents(body string) (events, rolls []string) {
-	for _, line := range strings.Split(body, "\n") {
-		switch {
-		case strings.HasPrefix(line, "["):
-			events = append(events, line[strings.Index(line, "] ")+2:])
-			rolls = append(rolls, "")
-		case strings.HasPrefix(line, "    roll: ") && len(events) > 0:
-			rolls[len(rolls)-1] = strings.TrimSpace(line)
-		case strings.HasPrefix(line, "    ") && len(events) > 0 && rolls[len(rolls)-1] == "":
-			events[len(events)-1] += " " + strings.TrimSpace(line)
-		case !strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "["):
-			if len(events) > 0 && rolls[len(rolls)-1] == "" {
-				rolls[len(rolls)-1] = "-" // the event is closed
-			}
-		}
-	}
-	return events, rolls
+// unwrap joins a mail's wrapped lines (a line break and the indentation of the next
+// line stand for one space), so that records can be matched whole.
+func unwrap(body string) string {
+	return regexp.MustCompile(`\n {4}`).ReplaceAllString(body, " ")
 }
 
-// TestTeachingDecksFromMails plays the teaching demo by pipe, then takes the American
-// player's mails alone: every card turned in the results, the roll that chose it, and
-// the two decks revealed when the game ends. It re-derives every card from a new deck
-// and the rolls (the k-th of the cards left), checks each against the card the mail
-// names and the whole order against the revealed decks, and has the audit verify every
-// roll against the revealed seeds.
-func TestTeachingDecksFromMails(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "t.db")
+// teachingMails plays the teaching demo by pipe and returns its outbox.
+func teachingMails(t *testing.T) []outMailJSON {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "t.db")
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
 	if err := demoTeaching(e, db, true, true); err != nil {
 		t.Fatal(err)
@@ -62,107 +46,144 @@ func TestTeachingDecksFromMails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var turned []cardEvent
-	var report string
+	return mails
+}
+
+// TestTeachingDecksFromMails plays the teaching demo by pipe, then takes the American
+// player's mails alone: the deck seed's commitment and each deck's shuffle in the
+// invitation, every card turned in the results, and the deck seed revealed when the
+// game ends. From those alone it re-derives both decks (dice.DealOrder), checks every
+// card turned against its place in its deck and the whole order against the decks
+// the last mail reveals; adjudicator.CheckMails (which derives the shuffles by hand)
+// must agree card for card.
+func TestTeachingDecksFromMails(t *testing.T) {
+	mails := teachingMails(t)
+	var bodies []string
+	var turned []mailCard
+	var over string
 	for _, m := range mails {
-		if !slices.Contains(m.To, sampleUS) {
+		if !slices.Contains(m.To, sampleUS) || !strings.HasPrefix(m.Subject, "["+teachingGame+"]") {
 			continue
 		}
+		bodies = append(bodies, m.Body)
 		if strings.Contains(m.Subject, "Game over") {
-			report = m.Body
+			over = unwrap(m.Body)
 		}
 		if !strings.Contains(m.Subject, "Results") && !strings.Contains(m.Subject, "Game over") {
 			continue
 		}
-		events, rolls := mailEvents(m.Body)
-		for i, ev := range events {
-			c := cardEvent{}
-			if g := reTurn.FindStringSubmatch(ev); g != nil {
-				c.side, c.card = g[1], g[2]
-			} else if g := reH2H.FindStringSubmatch(ev); g != nil {
-				c.side, c.card = "American", g[1]
-			} else {
-				continue
+		for _, line := range strings.Split(unwrap(m.Body), "\n") {
+			if g := reTurn.FindStringSubmatch(line); g != nil {
+				turned = append(turned, mailCard{map[string]string{"American": "us", "German": "de"}[g[1]], g[2]})
+			} else if g := reH2H.FindStringSubmatch(line); g != nil {
+				turned = append(turned, mailCard{"us", g[1]})
 			}
-			if g := reRoll.FindStringSubmatch(rolls[i]); g != nil {
-				c.sides, _ = strconv.Atoi(g[1])
-				c.k, _ = strconv.Atoi(g[2])
-			}
-			turned = append(turned, c)
 		}
 	}
-	if len(turned) < 6 || report == "" {
-		t.Fatalf("%d cards turned in the mails, game-over mail found: %v", len(turned), report != "")
+	if len(turned) < 6 || over == "" {
+		t.Fatalf("%d cards turned in the mails, game-over mail found: %v", len(turned), over != "")
 	}
-	// Re-derive.
-	left := map[string][]string{"American": newDeckForTest(), "German": newDeckForTest()}
-	discards := map[string][]string{}
-	derived := map[string][]string{}
+	invitation := unwrap(bodies[0])
+	commit := reDeckCmt.FindStringSubmatch(invitation)
+	seedM := reDeckSeed.FindStringSubmatch(over)
+	if commit == nil || seedM == nil {
+		t.Fatalf("deck seed commitment in the invitation: %v; deck seed in the last mail: %v", commit != nil, seedM != nil)
+	}
+	seed, err := dice.ParseSeed(seedM[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dice.CheckSeed(seed, commit[1]); err != nil || seedM[2] != commit[1] {
+		t.Fatalf("the revealed deck seed does not match the invitation's commitment: %v", err)
+	}
+	// Re-derive each deck from its shuffles (all in the invitation: the demo's decks
+	// are never used up).
+	order := map[string][]string{}
+	for _, g := range reShuffle.FindAllStringSubmatch(invitation, -1) {
+		index, _ := strconv.Atoi(g[2])
+		cards := strings.Fields(g[4])
+		if n, _ := strconv.Atoi(g[3]); n != len(cards) || index != 0 {
+			t.Fatalf("shuffle record %q", g[0])
+		}
+		order[g[1]] = dice.DealOrder(seed, teachingGame, g[1], index, g[6], g[5], cards)
+	}
+	if len(order["us"]) != 52 || len(order["de"]) != 52 {
+		t.Fatalf("decks re-derived from the invitation: %d and %d cards", len(order["us"]), len(order["de"]))
+	}
+	next := map[string]int{}
 	for i, c := range turned {
-		if len(left[c.side]) == 0 {
-			left[c.side], discards[c.side] = discards[c.side], nil
+		if want := order[c.deck][next[c.deck]]; want != c.card {
+			t.Errorf("card %d turned (deck %s, place %d): the mail says %s, the deck seed gives %s", i+1, c.deck, next[c.deck], c.card, want)
 		}
-		l := left[c.side]
-		k := 1
-		if len(l) > 1 {
-			if c.sides != len(l) || c.k < 1 || c.k > len(l) {
-				t.Fatalf("card %d (%s %s): roll %d of d%d, but %d cards are left", i+1, c.side, c.card, c.k, c.sides, len(l))
-			}
-			k = c.k
-		} else if c.sides != 0 {
-			t.Errorf("card %d: a roll for the last card", i+1)
-		}
-		if got := l[k-1]; got != c.card {
-			t.Errorf("card %d: the roll gives %s, the mail says %s turned", i+1, got, c.card)
-		}
-		left[c.side] = slices.Delete(slices.Clone(l), k-1, k)
-		discards[c.side] = append(discards[c.side], c.card)
-		derived[c.side] = append(derived[c.side], c.card)
+		next[c.deck]++
 	}
-	// The decks revealed at the end.
-	for _, side := range []string{"American", "German"} {
-		var order []string
-		var never string
-		in := false
-		for _, line := range strings.Split(report, "\n") {
-			switch {
-			case strings.Contains(line, "The "+side+" deck, every card turned in order"):
-				in = true
-			case in && reDeck.MatchString(line):
-				order = append(order, reDeck.FindStringSubmatch(line)[1])
-			case in && strings.HasPrefix(line, "Never turned:"):
-				never = strings.TrimPrefix(line, "Never turned:")
-			case in && never != "" && strings.HasPrefix(line, "    "):
-				never += " " + strings.TrimSpace(line)
-			case in && never != "":
-				in = false
-			}
-		}
-		if !slices.Equal(order, derived[side]) {
-			t.Errorf("%s deck revealed %v, derived from the rolls %v", side, order, derived[side])
-		}
-		if got := strings.Fields(strings.TrimSuffix(strings.TrimSpace(never), ".")); !slices.Equal(got, left[side]) {
-			t.Errorf("%s cards never turned: revealed %v, derived %v", side, got, left[side])
+	// The decks the last mail reveals are the ones re-derived.
+	owners := reDeckOwner.FindAllStringSubmatch(over, -1)
+	wholes := reWhole.FindAllStringSubmatch(over, -1)
+	if len(owners) != 2 || len(wholes) != 2 {
+		t.Fatalf("the last mail reveals %d decks (%d orders)", len(owners), len(wholes))
+	}
+	for i, o := range owners {
+		deck := map[string]string{"American": "us", "German": "de"}[o[1]]
+		if got := strings.Fields(wholes[i][1]); !slices.Equal(got, order[deck]) {
+			t.Errorf("the %s deck revealed: %v; re-derived from the mails: %v", o[1], got, order[deck])
 		}
 	}
-	// Every roll against its revealed seed.
-	var out bytes.Buffer
-	sub := *e
-	sub.stdout, sub.stderr = &out, &out
-	if code := runEnv(&sub, []string{"audit", "verify", "--db", db, "--game", sampleGame}); code != 0 {
-		t.Fatalf("audit verify: %s", out.String())
+	got, err := adjudicator.CheckMails(teachingGame, bodies)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%d cards re-derived; %s", len(turned), strings.TrimSpace(out.String()))
+	if got.Cards != len(turned) || got.CardsVerified != len(turned) || got.CardsSealed != 0 {
+		t.Errorf("CheckMails: %d cards, %d verified, %d sealed; the mails tell %d cards turned", got.Cards, got.CardsVerified, got.CardsSealed, len(turned))
+	}
+	t.Logf("%d cards re-derived from the %d mails to %s", len(turned), len(bodies), sampleUS)
 }
 
-func newDeckForTest() []string {
-	var d []string
-	for _, s := range []string{"S", "H", "D", "C"} {
-		for _, r := range []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"} {
-			d = append(d, r+s)
+// TestTeachingMailsHideTheDecks: no mail sent before the game ends, to either player,
+// holds the deck seed or any three cards not yet turned in the order the sealed decks
+// hold them (a new deck's order, public, aside).
+func TestTeachingMailsHideTheDecks(t *testing.T) {
+	mails := teachingMails(t)
+	var over string
+	for _, m := range mails {
+		if strings.Contains(m.Subject, "Game over") {
+			over = unwrap(m.Body)
+			break
 		}
 	}
-	return d
+	seedM := reDeckSeed.FindStringSubmatch(over)
+	wholes := reWhole.FindAllStringSubmatch(over, -1)
+	if seedM == nil || len(wholes) != 2 {
+		t.Fatal("the game-over mail reveals no deck seed or not both decks")
+	}
+	checked := 0
+	turned := [2]int{}
+	for _, m := range mails {
+		if strings.Contains(m.Subject, "Game over") {
+			break
+		}
+		body := strings.ReplaceAll(unwrap(m.Body), "["+strings.Join(newDeckForTest(), " ")+"]", "[a new deck]")
+		if strings.Contains(body, seedM[1]) {
+			t.Fatalf("mail %q to %v holds the deck seed before the game ends", m.Subject, m.To)
+		}
+		for i, w := range wholes {
+			rest := strings.Fields(w[1])[turned[i]:]
+			for k := 0; k+3 <= len(rest); k++ {
+				if run := strings.Join(rest[k:k+3], " "); strings.Contains(body, run) {
+					t.Fatalf("mail %q to %v holds %q, three cards of a sealed deck in order, before they are turned", m.Subject, m.To, run)
+				}
+			}
+		}
+		if strings.Contains(m.Subject, "Results") && slices.Contains(m.To, sampleUS) {
+			// Cards turned so far are public: the runs checked start after them.
+			turned[0] += strings.Count(body, "\n[1] American turns ") + strings.Count(body, "the American turns ")
+			turned[1] += strings.Count(body, "\n[1] German turns ")
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d mails before the end", checked)
+	}
 }
 
 // TestTeachingDemoByMail plays the teaching demo over IMAP and SMTP to its end.
@@ -177,4 +198,14 @@ func TestTeachingDemoByMail(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+func newDeckForTest() []string {
+	var d []string
+	for _, s := range []string{"S", "H", "D", "C"} {
+		for _, r := range []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"} {
+			d = append(d, r+s)
+		}
+	}
+	return d
 }

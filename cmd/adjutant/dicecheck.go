@@ -28,8 +28,15 @@ func checkFromMails(game, who string, subjects, bodies []string) (string, error)
 	if got.Unrevealed > 0 {
 		return "", fmt.Errorf("checking %s from the mails %s received: %d rolls of turns whose seed no mail revealed", game, who, got.Unrevealed)
 	}
-	return fmt.Sprintf("%s from the %d mails to %s alone: %d rolls, %d seeds, %d sealed orders, %d signed heads verified\n",
-		game, len(mine), who, got.Verified, got.Seeds, got.Sealed, got.Signatures), nil
+	if got.CardsSealed > 0 {
+		return "", fmt.Errorf("checking %s from the mails %s received: %d cards of decks whose seed no mail revealed", game, who, got.CardsSealed)
+	}
+	cards := ""
+	if got.Cards > 0 {
+		cards = fmt.Sprintf(", %d cards", got.CardsVerified)
+	}
+	return fmt.Sprintf("%s from the %d mails to %s alone: %d rolls%s, %d seeds, %d sealed orders, %d signed heads verified\n",
+		game, len(mine), who, got.Verified, cards, got.Seeds, got.Sealed, got.Signatures), nil
 }
 
 // checkPlayersMails runs checkFromMails for each game and each player's mails.

@@ -670,6 +670,9 @@ func cmdAuditVerify(e *env, args []string) error {
 func printAuditReport(e *env, what string, rep adjudicator.AuditReport) {
 	fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
 		what, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+	if rep.Cards > 0 {
+		fmt.Fprintf(e.stdout, "%d cards turned from sealed decks, %d re-derived from the revealed deck seed\n", rep.Cards, rep.CardsVerified)
+	}
 	if rep.HostKey != "" {
 		fmt.Fprintf(e.stdout, "%d signed chain heads of results mails verified with the host key %s\n", rep.Signatures, rep.HostKey)
 	}
