@@ -375,6 +375,7 @@ var (
 type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
+	mapLayers                    []string // MAP ZOC: what the map is to show besides (MapLayerer)
 	helpDice                     bool          // HELP DICE: how to check the dice (DiceHelp)
 	mapMode                      string        // from SET MAP: "full", "changes" or "none"
 	picture                      string        // from SET PICTURE: "on" or "off"
@@ -420,6 +421,9 @@ func readCommands(lines []orders.Line) deskCommands {
 			c.status = true
 		case "MAP":
 			c.showMap = true
+			for _, f := range l.Fields[1:] {
+				c.mapLayers = append(c.mapLayers, orders.Upper(f))
+			}
 		case "ROLLS":
 			c.rolls = true
 		case "SET":

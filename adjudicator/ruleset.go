@@ -128,6 +128,15 @@ type Viewer interface {
 	MapView(st State, side Side) mapview.View
 }
 
+// MapLayerer is a ruleset whose map can show more when a player asks: MAP ZOC. The
+// desk refuses a word a game's map does not offer.
+type MapLayerer interface {
+	// MapLayers gives each word MAP accepts (upper case) and what it shows.
+	MapLayers() map[string]string
+	// MapWith renders what side may see, as Map does, with the named layers.
+	MapWith(st State, side Side, layers []string) string
+}
+
 // Matcher is a ruleset whose games pair into matches, sides switched for the second
 // game (Soldiers 1918 4.2). The desk uses it when a host creates a game as the second of
 // a match.

@@ -65,6 +65,9 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	}
 	var lines []lineView
 	for _, l := range cmd.deskLines {
+		if len(cmd.mapLayers) > 0 && l.Is("MAP") && badMapLayers(rs, cmd.mapLayers) != "" {
+			continue // refused below
+		}
 		lines = append(lines, lineView{No: l.No, Text: orders.MaskSecret(l.Text), Verdict: "ok", Reason: "understood"})
 	}
 	outcome := Handled
@@ -74,6 +77,10 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			lines = append(lines, lineView{No: l.No, Text: orders.MaskSecret(l.Text), Verdict: "REFUSED", Reason: reason})
 		}
 		refused = true
+	}
+	if bad := badMapLayers(rs, cmd.mapLayers); bad != "" {
+		cmd.badDesk = append(cmd.badDesk, Checked{Line: mapLine(cmd.deskLines), Reason: bad, Rule: "HELP"})
+		cmd.showMap = false
 	}
 	var checked []Checked
 	for _, c := range cmd.badDesk {
@@ -210,7 +217,13 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	}
 	var pictures []store.Picture
 	if cmd.showMap {
-		sections = append(sections, section{"MAP", h.desk.maps.render(rs, st, g.State, side)})
+		text := ""
+		if ml, ok := rs.(MapLayerer); ok && len(cmd.mapLayers) > 0 {
+			text = ml.MapWith(st, side, cmd.mapLayers)
+		} else {
+			text = h.desk.maps.render(rs, st, g.State, side)
+		}
+		sections = append(sections, section{"MAP", text})
 		if pictures, err = mapPictures(g, rs, st, player); err != nil {
 			return "", err
 		}
@@ -367,4 +380,38 @@ func generalHelp(d *Desk) string {
 		return "Adjutant: send GAME <name>, PASSWORD <password> and HELP."
 	}
 	return body
+}
+
+// badMapLayers says what is wrong with the words after MAP, or "" when the game's map
+// offers every one of them.
+func badMapLayers(rs Ruleset, layers []string) string {
+	if len(layers) == 0 {
+		return ""
+	}
+	ml, ok := rs.(MapLayerer)
+	if !ok {
+		return "MAP takes no word in this game: send MAP alone"
+	}
+	offered := ml.MapLayers()
+	for _, l := range layers {
+		if _, ok := offered[l]; !ok {
+			var words []string
+			for w := range offered {
+				words = append(words, w)
+			}
+			sort.Strings(words)
+			return fmt.Sprintf("the map of this game cannot show %q; it can show: %s", l, strings.Join(words, ", "))
+		}
+	}
+	return ""
+}
+
+// mapLine is the MAP line among a mail's desk lines.
+func mapLine(lines []orders.Line) orders.Line {
+	for _, l := range lines {
+		if l.Is("MAP") {
+			return l
+		}
+	}
+	return orders.Line{Text: "MAP"}
 }
