@@ -375,7 +375,7 @@ var (
 type deskCommands struct {
 	game, password, side         string
 	help, status, showMap, rolls bool
-	mapLayers                    []string // MAP ZOC: what the map is to show besides (MapLayerer)
+	mapLayers                    []string      // MAP ZOC: what the map is to show besides (MapLayerer)
 	helpDice                     bool          // HELP DICE: how to check the dice (DiceHelp)
 	mapMode                      string        // from SET MAP: "full", "changes" or "none"
 	picture                      string        // from SET PICTURE: "on" or "off"
