@@ -322,6 +322,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			out[i].OK, out[i].Reason = false, err.Error()
 		}
 	}
+	g.warnStacking(string(side), items, now, out)
 	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
 	// German HQs near their regiments) are checked once every line is placed.
 	if strings.HasPrefix(st.P, "setup-"+string(side)) {
