@@ -207,3 +207,38 @@ func TestStackingWarning(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRetreatOrders feeds arbitrary text to the RETREAT, CONVERT, SPENT and ADVANCE
+// parser and the order check: neither may panic, and an accepted line's canonical text
+// reads back as itself (what the players see in the order check is what is filed).
+func FuzzRetreatOrders(f *testing.F) {
+	for _, s := range []string{"RETREAT 17/42 1513,1613", "RETREAT 17/42,131/42 DEFAULT", "RETREAT ALL COVER",
+		"CONVERT ALL", "CONVERT 17/42 no", "SPENT T1 1DM,2US", "SPENT T1 REMOVE", "ADVANCE 1US", "ADVANCE 1US 0908",
+		"RETREAT ALL", "CONVERT", "SPENT 1US 1DM", "RETREAT 17/42 9999"} {
+		f.Add(s)
+	}
+	r, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	st, err := r.New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			return
+		}
+		line := orders.Line{No: 1, Text: text, Fields: fields}
+		it := r.sc.parseLine(line)
+		if it.err == nil {
+			again := r.sc.parseLine(orders.Line{No: 1, Text: it.text, Fields: strings.Fields(it.text)})
+			if again.err != nil || again.text != it.text {
+				t.Errorf("%q reads as %q, which reads as %q (%v)", text, it.text, again.text, again.err)
+			}
+		}
+		r.Check(st, EN, []orders.Line{line}, nil)
+		r.Check(st, DE, []orders.Line{line}, nil)
+	})
+}
