@@ -212,7 +212,7 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 	// the supply line, each step one hex nearer the friendly edge (the defender
 	// chooses among equal lines, 15.1), the last step to any hex next to the line.
 	level := start
-	for len(level) > 0 {
+	for first := true; len(level) > 0; first = false {
 		var next, out []end
 		seen, seenEnd := map[hex.Hex]bool{}, map[hex.Hex]bool{}
 		for _, p := range level {
@@ -233,7 +233,9 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 				// The last hex may be any hex next to p, which is on the line: "adjacent
 				// to the supply line". The 20.4.7 example reads so: 1713, next to the
 				// line's 1612, is refused only for being two hexes from attacker X.
-				if seenEnd[q] || !legal(q) {
+				// The unit's own hex is not part of its line (15.1), so a one-hex
+				// retreat ends on the line or next to one of its first hexes.
+				if seenEnd[q] || !legal(q) || (first && !onLine && !g.besideFirst(dist, p.at, q, d)) {
 					continue
 				}
 				seenEnd[q] = true
@@ -247,6 +249,17 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 		level = next
 	}
 	return nil
+}
+
+// besideFirst reports whether q is next to a first hex of the supply line from p, the
+// retreating unit's hex (one of p's neighbours one hex nearer the edge).
+func (g *game) besideFirst(dist map[hex.Hex]int, p, q hex.Hex, d int) bool {
+	for _, r := range g.sc.Map.Grid.Neighbours(q) {
+		if dr, ok := dist[r]; ok && dr == d-1 && g.sc.Map.Grid.Adjacent(r, p) && !g.aisne(p, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func appendPath(p []hex.Hex, h hex.Hex) []hex.Hex {
