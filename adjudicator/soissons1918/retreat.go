@@ -323,8 +323,14 @@ func (g *game) towardsSupply(side string, from hex.Hex, dist map[hex.Hex]int) []
 func (g *game) retreatDistances(side string) map[hex.Hex]int {
 	enemy := other(side)
 	ez := g.zoc(enemy)
+	return g.distancesToEdge(side, func(h hex.Hex) bool { return !ez[h] && len(g.combatAt(h, enemy)) == 0 })
+}
+
+// distancesToEdge is, for every hex on the map that free allows and that reaches
+// side's friendly edge through such hexes, the number of hexes to the edge, the Aisne
+// impassable (15.1).
+func (g *game) distancesToEdge(side string, free func(hex.Hex) bool) map[hex.Hex]int {
 	m := g.sc.Map
-	free := func(h hex.Hex) bool { return m.OnMap(h) && !ez[h] && len(g.combatAt(h, enemy)) == 0 }
 	dist := map[hex.Hex]int{}
 	var queue []hex.Hex
 	for _, h := range m.Hexes() {
@@ -337,7 +343,7 @@ func (g *game) retreatDistances(side string) map[hex.Hex]int {
 		h := queue[0]
 		queue = queue[1:]
 		for _, n := range m.Grid.Neighbours(h) {
-			if _, seen := dist[n]; seen || !free(n) || g.aisne(h, n) {
+			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || !free(n) {
 				continue
 			}
 			dist[n] = dist[h] + 1
