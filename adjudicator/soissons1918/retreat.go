@@ -586,7 +586,9 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 // movementRules names the segments whose end enforces 16's limits: "at the end of
 // every voluntary movement (during the Maneuver segment, the Advance after Combat
 // segment and the Fall Back segment and the Pursuit segment)".
-var movementRules = map[string]string{kMove: "19", kFallBack: "19.6", kPursue: "19.7", kAdvance: "19.5"}
+// PREPARE and IMPROVISE share the maneuver's rank (resolve.go), so that a mail whose
+// last maneuver order buys a marker still ends the segment.
+var movementRules = map[string]string{kMove: "19", kPrepare: "19", kImprovise: "19", kFallBack: "19.6", kPursue: "19.7", kAdvance: "19.5"}
 
 // endMovement enforces 16 once a movement segment of side is over: "There are no
 // stacking limits during the course of the movement ... as long as stacking limits
@@ -608,7 +610,10 @@ func (g *game) endMovement(side, kind string) {
 func (g *game) warnStacking(side string, items []item, now []int, out []adjudicator.Checked) {
 	for _, i := range now {
 		it := items[i]
-		if _, ok := movementRules[it.kind]; !ok || !out[i].OK {
+		if it.kind == kPrepare || it.kind == kImprovise || !out[i].OK {
+			continue
+		}
+		if _, ok := movementRules[it.kind]; !ok {
 			continue
 		}
 		to := it.at
