@@ -566,9 +566,14 @@ func (g *game) displaceHQs(h hex.Hex) {
 			}
 			path = append(path, cur)
 		}
+		why := "default: the first line in map order"
+		if p, w := g.hqRetreatChoice(hq, dist, len(path)-1); p != nil {
+			path, why = p, w
+			cur = p[len(p)-1]
+		}
 		hq.Retreat, hq.ArtUsed = true, true
 		g.place(hq, cur)
-		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s", hq.ID, h, pathString(path))
+		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
 	}
 }
 

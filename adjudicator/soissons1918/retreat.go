@@ -251,6 +251,59 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 	return nil
 }
 
+// hqRetreatChoice is the displaced HQ's own choice of its four-hex retreat (10): the
+// first hex of its standing RETREAT order that ends a retreat of n hexes along its
+// supply line (dist, traced without the entering units), the last hex on the line or
+// next to it (21); nil when it has no such order or none of its hexes does.
+func (g *game) hqRetreatChoice(hq *Unit, dist map[hex.Hex]int, n int) ([]hex.Hex, string) {
+	o := g.standingText(g.sideOf(hq), kRetreat+" "+hq.ID)
+	f := strings.Fields(o)
+	if len(f) != 3 || f[2] == "DEFAULT" || n < 1 {
+		return nil, ""
+	}
+	enemy := other(g.sideOf(hq))
+	from := g.hexOf(hq)
+	level := [][]hex.Hex{{from}}
+	ends := map[hex.Hex][]hex.Hex{}
+	for k := 1; k <= n; k++ {
+		var next [][]hex.Hex
+		seen := map[hex.Hex]bool{}
+		for _, p := range level {
+			at := p[len(p)-1]
+			d, ok := dist[at]
+			if at == from {
+				d, ok = g.startDist(dist, from)
+			}
+			if !ok {
+				continue
+			}
+			for _, q := range g.sc.Map.Grid.Neighbours(at) {
+				if !g.sc.Map.OnMap(q) || g.aisne(at, q) || len(g.at(q, enemy)) > 0 {
+					continue
+				}
+				dq, on := dist[q]
+				on = on && dq == d-1
+				if on && !seen[q] {
+					seen[q] = true
+					next = append(next, appendPath(p, q))
+				}
+				if _, dup := ends[q]; k == n && !dup && (on || k > 1 || g.besideFirst(dist, from, q, d)) {
+					ends[q] = appendPath(p, q)
+				}
+			}
+		}
+		level = next
+	}
+	for _, w := range strings.Split(f[2], ",") {
+		for at, p := range ends {
+			if at.String() == w {
+				return p, "your RETREAT order"
+			}
+		}
+	}
+	return nil, ""
+}
+
 // besideFirst reports whether q is next to a first hex of the supply line from p, the
 // retreating unit's hex (one of p's neighbours one hex nearer the edge).
 func (g *game) besideFirst(dist map[hex.Hex]int, p, q hex.Hex, d int) bool {
