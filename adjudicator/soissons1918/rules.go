@@ -191,6 +191,10 @@ func route(st *State, side, kind string) (string, error) {
 		return find(func(s string) bool { return own(s) && (s[2:] == StepTwo || s[2:] == StepNight) }, "maneuver segment (19.1)")
 	case kImprovise:
 		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "daytime maneuver segment (19.4.1)")
+	case kAssault:
+		return find(func(s string) bool { return own(s) && s[2:] == StepOne }, "assault segment of yours (4.2 C.4, 20.2)")
+	case kAttack:
+		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "improvised attack segment of yours (4.2 C.7, 20.2)")
 	case kPursue:
 		return find(func(s string) bool { return own(s) && s[2:] == StepFall && !Night(turn) }, "daytime pursuit segment (19.7)")
 	case kFallBack:
@@ -284,9 +288,10 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			c.Reason = it.err.Error()
 			continue
 		}
-		if it.kind == kLosses {
-			c.OK, c.Reason = true, "standing order for your losses (17.8), until replaced"
-			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: "losses", Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+		if it.kind == kLosses || it.kind == kLead || it.kind == kXResult {
+			what := map[string]string{kLosses: "your losses (17.8, 20.4.7)", kLead: "your lead defender (20.4.2)", kXResult: "the X of your attacks (20.4.7)"}[it.kind]
+			c.OK, c.Reason = true, "standing order for "+what+", until replaced"
+			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: it.kind, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			continue
 		}
 		key, err := route(st, string(side), it.kind)
@@ -310,10 +315,19 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	slices.SortStableFunc(now, func(a, b int) int {
 		return cmp.Compare(rank(st.P, string(side), items[a].kind), rank(st.P, string(side), items[b].kind))
 	})
+	var fights []int
+	g.preloadManeuver(string(side), cur, filed, items, now)
 	for _, i := range now {
+		if items[i].kind == kAssault || items[i].kind == kAttack {
+			fights = append(fights, i)
+			continue
+		}
 		if err := g.apply(string(side), items[i]); err != nil {
 			out[i].OK, out[i].Reason = false, err.Error()
 		}
+	}
+	if len(fights) > 0 {
+		g.checkCombats(string(side), cur, filed, items, fights, out)
 	}
 	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
 	// German HQs near their regiments) are checked once every line is placed.
@@ -333,7 +347,11 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	}
 	for i := range out {
 		if out[i].OK && out[i].Orders == nil {
-			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: items[i].text, Kind: items[i].kind,
+			key := items[i].text
+			if items[i].kind == kAssault || items[i].kind == kAttack {
+				key = combatKey(filed, out[:i], keys[i], side)
+			}
+			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: key, Kind: items[i].kind,
 				Text: items[i].text, Sealed: true, Summary: items[i].text}}
 		}
 	}
@@ -395,7 +413,11 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	var out adjudicator.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
-			standing[string(o.Side)] = o.Text
+			if o.Key == kLosses {
+				standing[string(o.Side)] = o.Text
+			} else {
+				standing[string(o.Side)+"/"+o.Key] = o.Text
+			}
 			continue
 		}
 		if o.Phase == cur {
