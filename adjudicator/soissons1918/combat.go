@@ -175,9 +175,6 @@ func (sc *Scenario) parseStanding(kw string, f []string) (kind, text string, err
 	return kLead, "LEAD " + strings.Join(ids, ","), nil
 }
 
-// standingOf is side's standing order of the given key ("lead", "xresult"), or "".
-func (g *game) standingOf(side, key string) string { return g.standing[side+"/"+key] }
-
 // segmentState is what one combat segment remembers (20, 20.2): the defenders
 // attacked and the units that attacked, each once a segment.
 type segmentState struct {

@@ -158,7 +158,7 @@ func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
 		cands = c.defenders
 	}
 	note := ""
-	if o := g.standingOf(other(c.side), kLead); o != "" && o != "LEAD DEFAULT" {
+	if o := g.standingText(other(c.side), kLead); o != "" && o != "LEAD DEFAULT" {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LEAD "), ",") {
 			for _, u := range c.defenders {
 				if u.ID != id {
@@ -340,7 +340,7 @@ func (g *game) fight(c *combat) {
 		retreat, rWhy = res.First, " (the parenthesized number: 22)"
 	}
 	if dLoss > 0 {
-		if conv, why := g.convertLoss(c.defenders, dLoss, retreat); conv {
+		if conv, why := g.convertLoss(c.defenders, dLoss); conv {
 			dLoss--
 			retreat++
 			dw2 = append(dw2, "-1 converted into one more hex of retreat, 21.1: "+why)
@@ -404,7 +404,7 @@ func (g *game) xChoice(c *combat, res CombatResult) (int, string) {
 	if c.d.X != 0 {
 		return c.d.X, "your order"
 	}
-	if o := g.standingOf(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
+	if o := g.standingText(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
 		return int(o[len(o)-1] - '0'), "your XRESULT order"
 	}
 	if res.Def == X && res.Att != X {

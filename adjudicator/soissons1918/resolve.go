@@ -38,8 +38,8 @@ func rank(p, side, kind string) int {
 			return 4
 		}
 		return 5
-	case kFallBack:
-		return 7
+	case kFallBack, kAdvance:
+		return 7 // C.8: advance after the improvised attacks (step 2); fall back (its own step)
 	case kPursue:
 		return 8
 	}
@@ -134,6 +134,8 @@ func (g *game) apply(side string, it item) error {
 		return g.fallBack(side, it.units, it.path)
 	case kPursue:
 		return g.pursue(side, it.units[0], it.at)
+	case kAdvance:
+		return g.advance(side, it.units[0], it.at)
 	}
 	return nil
 }

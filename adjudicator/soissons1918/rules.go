@@ -189,6 +189,8 @@ func route(st *State, side, kind string) (string, error) {
 		return "", fmt.Errorf("you have no bombardment segment in the step the game is at (4.2 C.3, C.6, I.1; 17.2.3: at night only the phasing player); send it when that step comes")
 	case kMove, kPrepare:
 		return find(func(s string) bool { return own(s) && (s[2:] == StepTwo || s[2:] == StepNight) }, "maneuver segment (19.1)")
+	case kAdvance:
+		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "advance after combat segment (4.2 C.8)")
 	case kImprovise:
 		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "daytime maneuver segment (19.4.1)")
 	case kAssault:
@@ -292,6 +294,11 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			what := map[string]string{kLosses: "your losses (17.8, 20.4.7)", kLead: "your lead defender (20.4.2)", kXResult: "the X of your attacks (20.4.7)"}[it.kind]
 			c.OK, c.Reason = true, "standing order for "+what+", until replaced"
 			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: it.kind, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+			continue
+		}
+		if it.kind == kRetreat || it.kind == kConvert {
+			c.OK, c.Reason = true, "standing order for your retreats (21, 21.1), until replaced"
+			c.Orders = standingOrders(side, it)
 			continue
 		}
 		key, err := route(st, string(side), it.kind)
@@ -413,11 +420,12 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	var out adjudicator.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
-			if o.Key == kLosses {
-				standing[string(o.Side)] = o.Text
-			} else {
-				standing[string(o.Side)+"/"+o.Key] = o.Text
+			// LOSSES is standing[side]; the others (retreat.go) side|key.
+			k := string(o.Side)
+			if o.Key != "losses" {
+				k += "|" + o.Key
 			}
+			standing[k] = o.Text
 			continue
 		}
 		if o.Phase == cur {
