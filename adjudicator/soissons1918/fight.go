@@ -343,9 +343,9 @@ func (g *game) fight(c *combat) {
 		if conv, why := g.convertLoss(c.defenders, dLoss); conv {
 			dLoss--
 			retreat++
-			dw2 = append(dw2, "-1 converted into one more hex of retreat, 21.1: "+why)
+			dw2 = append(dw2, "-1 converted into one more hex of retreat: "+why)
 		} else {
-			dw2 = append(dw2, "no conversion into retreat, 21.1: "+why)
+			dw2 = append(dw2, why)
 		}
 	}
 	// "d": all the units of that side, before the losses (a regiment that becomes a
