@@ -106,14 +106,13 @@ func (g *game) surprise(c *combat) bool {
 	return g.st.T == 1 && c.side == EN && c.d.Kind == kAssault
 }
 
-// terrainDRM is 20.4.5's terrain modifier for defending in h against attackers in
-// from: woods -1; village, ravine or across a stream hexside -2 (not cumulative);
-// city -3. The stream counts when every attacking hex next to h attacks across one.
-func (g *game) terrainDRM(h hex.Hex, from []hex.Hex) (int, []string) {
+// terrainDRM is 20.4.5's terrain modifiers for defending in h against attackers in
+// from, each with its reason: woods -1; village, ravine or across a stream hexside -2
+// (not cumulative); city -3. "Across a stream hexside" is read (HELP) as every
+// attacking hex next to h attacking across one.
+func (g *game) terrainDRM(h hex.Hex, from []hex.Hex) (ns []int, why []string) {
 	m := g.sc.Map
-	n, why := 0, []string(nil)
-	stream := true
-	near := 0
+	stream, near := true, 0
 	for _, a := range from {
 		if m.Grid.Adjacent(a, h) {
 			near++
@@ -123,23 +122,23 @@ func (g *game) terrainDRM(h hex.Hex, from []hex.Hex) (int, []string) {
 		}
 	}
 	stream = stream && near > 0
-	switch t := m.Terrain(h); {
-	case t == "woods":
-		n, why = -1, append(why, "-1 woods")
-	case t == "city":
-		n, why = -3, append(why, "-3 city")
-	case t == "village" || t == "ravine":
-		n, why = -2, append(why, "-2 "+t)
+	switch t := m.Terrain(h); t {
+	case "woods":
+		ns, why = append(ns, -1), append(why, "woods")
+	case "city":
+		ns, why = append(ns, -3), append(why, "city")
+	case "village", "ravine":
+		w := t
 		if stream {
-			why[0] += " (a stream too: not cumulative)"
+			w += " (a stream too: not cumulative)"
 		}
+		ns, why = append(ns, -2), append(why, w)
 		stream = false
 	}
 	if stream {
-		n -= 2
-		why = append(why, "-2 across a stream hexside")
+		ns, why = append(ns, -2), append(why, "across a stream hexside")
 	}
-	return n, why
+	return ns, why
 }
 
 // leadDefender is the defender's lead unit (20.4.2): the first unit of his standing
@@ -175,8 +174,10 @@ func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
 	drm := func(u *Unit) int {
 		n := -g.stars(u) + disDRM(u)
 		if !surprise {
-			t, _ := g.terrainDRM(g.hexOf(u), from)
-			n += t
+			ts, _ := g.terrainDRM(g.hexOf(u), from)
+			for _, t := range ts {
+				n += t
+			}
 		}
 		return n
 	}
@@ -295,9 +296,9 @@ func (g *game) fight(c *combat) {
 	if surprise {
 		mods = append(mods, "terrain and streams ignored (22: first turn surprise)")
 	} else {
-		t, why := g.terrainDRM(g.hexOf(ld), c.attackHexes(g))
-		if t != 0 {
-			add(t, strings.Join(why, ", ")+" (the lead defender's hex)")
+		ts, why := g.terrainDRM(g.hexOf(ld), c.attackHexes(g))
+		for i, t := range ts {
+			add(t, why[i]+" (the lead defender's hex)")
 		}
 	}
 	if n := disDRM(ld); n != 0 {
