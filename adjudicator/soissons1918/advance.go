@@ -13,6 +13,9 @@ import (
 // vacated by an improvised attack. A unit without an ADVANCE order stays (HELP).
 const kAdvance = "advance"
 
+// noHex is an ADVANCE order's hex when none is given.
+var noHex hex.Hex
+
 // advance carries out one ADVANCE order in the Advance After Combat segment (4.2 C.8,
 // 19.5): a unit marked with an Improvised Attack marker whose target hex was vacated
 // by an improvised attack in this segment (g.rlog.vacated, filled by retreat) moves
@@ -32,7 +35,7 @@ func (g *game) advance(side, id string, to hex.Hex) error {
 	}
 	t := hex.MustParse(u.Improvised)
 	from := g.hexOf(u)
-	if to.Valid() && to != t && !(g.sc.Map.Grid.Adjacent(to, t) && g.sc.Map.Grid.Adjacent(to, from)) {
+	if to != noHex && to != t && !(g.sc.Map.Grid.Adjacent(to, t) && g.sc.Map.Grid.Adjacent(to, from)) {
 		return fmt.Errorf("%s is neither %s, the hex %s's marker points at, nor a hex next to both (19.5)", to, t, id)
 	}
 	if g.d == nil {
@@ -49,7 +52,7 @@ func (g *game) advance(side, id string, to hex.Hex) error {
 	}
 	occupied := len(g.combatAt(t, side)) > 0
 	var why string
-	if to.Valid() {
+	if to != noHex {
 		if to != t && !occupied {
 			return fmt.Errorf("%s is empty: the advance goes into it, not beside it (19.5)", t)
 		}
@@ -83,7 +86,7 @@ func (g *game) advance(side, id string, to hex.Hex) error {
 				first = err
 			}
 		}
-		if !to.Valid() {
+		if to == noHex {
 			return fmt.Errorf("no hex to advance into: %w", first)
 		}
 		why = "default: the target hex, else the first free hex beside it"

@@ -209,7 +209,8 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 	}
 	// 21: "it must follow the retreating unit's supply path, except for the last hex
 	// of the retreat, which may be adjacent to the supply line": level by level down
-	// the supply line, each step one hex nearer the friendly edge.
+	// the supply line, each step one hex nearer the friendly edge (the defender
+	// chooses among equal lines, 15.1), the last step to any hex next to the line.
 	level := start
 	for len(level) > 0 {
 		var next, out []end
@@ -229,20 +230,15 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 					seen[q] = true
 					next = append(next, end{at: q, path: appendPath(p.path, q), onLine: true, zoc: p.zoc, edge: dq})
 				}
+				// The last hex may be any hex next to p, which is on the line: "adjacent
+				// to the supply line". The 20.4.7 example reads so: 1713, next to the
+				// line's 1612, is refused only for being two hexes from attacker X.
 				if seenEnd[q] || !legal(q) {
 					continue
 				}
-				beside := onLine
-				for _, r := range g.sc.Map.Grid.Neighbours(q) {
-					if dr, ok := dist[r]; ok && dr == d-1 && g.sc.Map.Grid.Adjacent(r, p.at) {
-						beside = true
-					}
-				}
-				if beside {
-					seenEnd[q] = true
-					e, _ := g.startDist(dist, q)
-					out = append(out, end{at: q, path: appendPath(p.path, q), onLine: onLine, zoc: p.zoc, edge: e})
-				}
+				seenEnd[q] = true
+				e, _ := g.startDist(dist, q)
+				out = append(out, end{at: q, path: appendPath(p.path, q), onLine: onLine, zoc: p.zoc, edge: e})
 			}
 		}
 		if len(out) > 0 {
@@ -343,6 +339,7 @@ func (g *game) retreatDistances(side string) map[hex.Hex]int {
 // a hex where the stack stays within the limits of 16, on the supply line rather than
 // beside it, nearest the friendly edge, then the lowest hex id.
 func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
+	note := ""
 	if o := g.standingText(side, "retreat "+u.ID); o != "" {
 		f := strings.Fields(o)
 		if len(f) == 3 && f[2] != "DEFAULT" {
@@ -353,11 +350,13 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
 					}
 				}
 			}
+			note = "no hex of your RETREAT order is allowed; "
 		}
 	}
-	policy, why := PolicyLine, "default: "
+	policy, why := PolicyLine, note+"default: within stacking limits, on the supply line, nearest the friendly edge"
 	if o := g.standingText(side, "retreat"); o != "" {
-		policy, why = strings.Fields(o)[2], "your RETREAT ALL "
+		policy = strings.Fields(o)[2]
+		why = note + "your RETREAT ALL " + policy + " order"
 	}
 	cover := map[string]int{"city": 3, "village": 2, "ravine": 2, "woods": 1}
 	sorted := slices.Clone(ends)
@@ -381,7 +380,7 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
 	})
 	for i := range ends {
 		if ends[i].at == sorted[0].at {
-			return &ends[i], why + strings.ToLower(policy)
+			return &ends[i], why
 		}
 	}
 	return &ends[0], why // not reached
@@ -458,6 +457,15 @@ func (g *game) convertLoss(defenders []*Unit, losses int) (convert bool, why str
 		return o == "CONVERT ALL", fmt.Sprintf("your order %q (21.1)", o)
 	}
 	return false, "default: no conversion (21.1)"
+}
+
+// standingKey is where Resolve files a standing order in game.standing: LOSSES
+// under the side (bombard.go), the others under side|key (standingText).
+func standingKey(o adjudicator.Order) string {
+	if o.Key == "losses" {
+		return string(o.Side)
+	}
+	return string(o.Side) + "|" + o.Key
 }
 
 // standingText is side's standing order with key, or "".

@@ -420,12 +420,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	var out adjudicator.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
-			// LOSSES is standing[side]; the others (retreat.go) side|key.
-			k := string(o.Side)
-			if o.Key != "losses" {
-				k += "|" + o.Key
-			}
-			standing[k] = o.Text
+			standing[standingKey(o)] = o.Text
 			continue
 		}
 		if o.Phase == cur {
