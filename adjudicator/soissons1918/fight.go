@@ -30,7 +30,7 @@ func (g *game) zocProblem(list []*combat, i int) string {
 				}
 			}
 			if !covered {
-				return fmt.Sprintf("%s is in the ZOC of %s, which attacks; it must be attacked too, by this combat or another of this segment (13.2, 20.1)", n, u.ID)
+				return fmt.Sprintf("%s is in the ZOC of %s, which attacks; it must be attacked too, by this combat or another of this segment, declared in the same mail or before (13.2, 20.1)", n, u.ID)
 			}
 		}
 	}

@@ -8,8 +8,12 @@
 // (reinforcements, tanks, first mutual bombardment, assault), step 2 (maneuver, second
 // mutual bombardment, improvised attack, advance after combat) and the other side's
 // fall back (with the phasing side's pursuit given in advance); a night phase (4.2 I)
-// is one step of bombardment and maneuver, then the fall back. Combat (20, 21) is not
-// built yet: an attack order is answered "not implemented yet: rule 20".
+// is one step of bombardment and maneuver, then the fall back. Combat (20) is declared
+// by the attacker with ASSAULT (step 1) and ATTACK (step 2) orders, resolved in the
+// order written on the two combat tables of data/combat.txt (crt.go, combat.go,
+// fight.go); retreats and the advance after combat (21, 19.5) are in retreat.go and
+// advance.go. The defender's choices are standing orders (LEAD, LOSSES, CONVERT,
+// RETREAT) with the defaults of HELP.
 //
 // The ruleset is pure: state, orders and dice in; state and events out.
 package soissons1918
