@@ -99,6 +99,9 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 		default:
 			g.do(s)
 		}
+		if i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind) {
+			g.endMovement(s.side, s.it.kind)
+		}
 	}
 	return g.finish()
 }
@@ -518,10 +521,9 @@ func (g *game) move(side string, it item) error {
 			return fmt.Errorf("%s would spend %s MP, it has %s (19.2, 19.3)", u.ID, g.mp(g.used[u.ID]+cost), g.mp(g.allowance(side, u)))
 		}
 	}
+	// 16: an over-stacked hex is the owner's to thin out "once movement is
+	// completed" (endMovement), not a reason to refuse the move.
 	end := path[len(path)-1]
-	if p := g.stackAfter(end, side, us); p != "" {
-		return fmt.Errorf("%s would be overstacked at the end of the move: %s", end, p)
-	}
 	for _, u := range us {
 		g.used[u.ID] += cost
 		g.moved[u.ID] = true
@@ -747,9 +749,6 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", end, n)
 		}
 	}
-	if p := g.stackAfter(end, side, us); p != "" {
-		return fmt.Errorf("%s would be overstacked: %s (16)", end, p)
-	}
 	n := len(path) - 1
 	for _, u := range us {
 		// 4.2 C.8 (read over 19.6.1, which gives only the first clause): with a Retreat
@@ -857,9 +856,6 @@ func (g *game) pursue(side, id string, to hex.Hex) error {
 	}
 	if u.Tank != "" && g.sc.Map.Terrain(to) == "ravine" && !g.sc.Map.SideHas(from, to, "road") {
 		return fmt.Errorf("%s has a tank group: no ravine but by road (9.1)", id)
-	}
-	if p := g.stackAfter(to, side, []*Unit{u}); p != "" {
-		return fmt.Errorf("%s would be overstacked: %s (16)", to, p)
 	}
 	g.moveTo(u, to)
 	g.event("19.7", nil, "%s pursues into %s, keeping its Prepare marker", id, to)

@@ -564,6 +564,44 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 	return out
 }
 
+// movementRules names the segments whose end enforces 16's limits: "at the end of
+// every voluntary movement (during the Maneuver segment, the Advance after Combat
+// segment and the Fall Back segment and the Pursuit segment)".
+var movementRules = map[string]string{kMove: "19", kFallBack: "19.6", kPursue: "19.7", kAdvance: "19.5"}
+
+// endMovement enforces 16 once a movement segment of side is over: "There are no
+// stacking limits during the course of the movement ... as long as stacking limits
+// are obeyed once movement is completed", so the order in which a mail's moves are
+// written never costs SP.
+func (g *game) endMovement(side, kind string) {
+	rule, ok := movementRules[kind]
+	if !ok {
+		return
+	}
+	for _, h := range g.combatHexes(side) {
+		g.removeExcess(h, side, rule)
+	}
+}
+
+// warnStacking tells, in the order check, of each accepted move that leaves its hex
+// over the limits of 16 once all the mail's orders for the step are tried: the move
+// stands, and the owner loses the excess SP at the end of the segment.
+func (g *game) warnStacking(side string, items []item, now []int, out []adjudicator.Checked) {
+	for _, i := range now {
+		it := items[i]
+		if _, ok := movementRules[it.kind]; !ok || !out[i].OK {
+			continue
+		}
+		to := it.at
+		if len(it.path) > 0 {
+			to = it.path[len(it.path)-1]
+		}
+		if p := g.stackProblem(g.combatAt(to, side)); p != "" && to != noHex {
+			out[i].Reason += fmt.Sprintf("; WARNING: %s will be over-stacked (%s): at the end of the segment you lose the excess SP (16; your LOSSES order, else the default of HELP)", to, p)
+		}
+	}
+}
+
 // lossOrder is side's standing LOSSES order as a list of unit ids.
 func (g *game) lossOrder(side string) []string {
 	o, ok := g.standing[side]

@@ -172,3 +172,38 @@ func retreatCall(g *game, text string) error {
 	}
 	return nil
 }
+
+// TestStackingWarning checks that the order check accepts a move that leaves its hex
+// over-stacked (16: the owner then loses the excess) but warns of it, and does not
+// warn when a later move of the same mail brings the hex back within the limits.
+func TestStackingWarning(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st0, err := CaseAdapter{Rules: r}.State([]string{"turn 2", "phase de2", "unit 17/42 2121", "unit 32/241 2221", "unit 131/42 2321"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lines []string
+		warn  []bool
+	}{
+		{[]string{"MOVE 17/42 2121-2221"}, []bool{true}},
+		{[]string{"MOVE 17/42 2121-2221", "MOVE 32/241 2221-2222"}, []bool{false, false}},
+		{[]string{"MOVE 17/42 2121-2122"}, []bool{false}},
+	} {
+		var ls []orders.Line
+		for i, l := range tc.lines {
+			ls = append(ls, orders.Line{No: i + 1, Text: l, Fields: strings.Fields(l)})
+		}
+		for i, ch := range r.Check(st0, DE, ls, nil) {
+			if !ch.OK {
+				t.Errorf("%q refused: %s", ch.Line.Text, ch.Reason)
+			}
+			if got := strings.Contains(ch.Reason, "WARNING"); got != tc.warn[i] {
+				t.Errorf("%v: %q warns = %v, want %v (%s)", tc.lines, ch.Line.Text, got, tc.warn[i], ch.Reason)
+			}
+		}
+	}
+}

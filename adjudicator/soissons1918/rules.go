@@ -340,6 +340,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	if len(fights) > 0 {
 		g.checkCombats(string(side), cur, filed, items, fights, out)
 	}
+	g.warnStacking(string(side), items, now, out)
 	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
 	// German HQs near their regiments) are checked once every line is placed.
 	if strings.HasPrefix(st.P, "setup-"+string(side)) {
