@@ -235,7 +235,15 @@ func (g *game) fight(c *combat) {
 	}
 	surprise := g.surprise(c)
 	var out []string
-	line := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	// The first line heads the event; each other one starts with "- " (the results
+	// mail wraps each line to 78 columns).
+	line := func(format string, args ...any) {
+		prefix := "- "
+		if len(out) == 0 {
+			prefix = ""
+		}
+		out = append(out, prefix+fmt.Sprintf(format, args...))
+	}
 	line("%s (%s; %s)", c.d.String(), tname, map[string]string{kAssault: "4.2 C.4", kAttack: "4.2 C.7"}[c.d.Kind])
 	line("HQ %s (%s); lead %s (%s)", c.hq, c.hqWhy, c.lead.ID, c.leadWhy)
 	// 20.4.3: strengths.
