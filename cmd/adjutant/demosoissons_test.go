@@ -8,8 +8,8 @@ import (
 
 // TestSoissonsDemoByPipe plays the Soissons 1918 demo through all 17 turns: the game
 // ends with the verdict, the Entente assaults and makes improvised attacks (20) on
-// the first turn and later, no order of the script is refused, and the audit and the
-// replay hold.
+// the first turn and later, no order of the script is refused, no mail line is longer
+// than 78 columns but for hashes, and the audit and the replay hold.
 func TestSoissonsDemoByPipe(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	out := mustCLI(t, nil, "demo", "--ruleset", "soissons1918", "--pipe", "--quiet", "--db", db)
@@ -29,6 +29,13 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 		}
 		title := ""
 		for _, l := range strings.Split(m.Body, "\n") {
+			long := false // a hash, which the desk never breaks
+			for _, w := range strings.Fields(l) {
+				long = long || len(w) >= 64
+			}
+			if len(l) > 78 && !long {
+				t.Errorf("a mail line of %d columns: %q", len(l), l)
+			}
 			if strings.HasPrefix(l, "== ") {
 				title, _, _ = strings.Cut(strings.TrimPrefix(l, "== "), ",")
 			}
