@@ -12,7 +12,7 @@ import (
 // Keywords are the first words of Soissons orders (templates/soissons1918-help.txt).
 var Keywords = []string{"SETUP", "PASS", "REINFORCE", "TANK", "BOMBARD", "MOVE", "PREPARE",
 	"IMPROVISE", "FALLBACK", "PURSUE", "ATTACK", "ASSAULT", "LOSSES", "PLACE",
-	"RETREAT", "CONVERT", "ADVANCE", "LEAD", "XRESULT"}
+	"RETREAT", "CONVERT", "ADVANCE", "SPENT", "LEAD", "XRESULT"}
 
 // Kinds of order line.
 const (
@@ -262,7 +262,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("17.8", "%v", err)
 		}
 		it.kind, it.text = kLosses, "LOSSES "+strings.Join(it.units, ",")
-	case "RETREAT", "CONVERT", "ADVANCE":
+	case "RETREAT", "CONVERT", "ADVANCE", "SPENT":
 		return sc.parseRetreatOrder(it, units, oneHex)
 	default:
 		return bad("", "unknown order %q: want one of %s (see HELP)", f[0], strings.Join(Keywords, ", "))

@@ -632,9 +632,11 @@ func sortedHexes(m map[hex.Hex]bool) []hex.Hex {
 const (
 	kRetreat = "retreat" // RETREAT <unit>[,<unit>] <hex>[,<hex>]|DEFAULT; RETREAT ALL LINE|COVER
 	kConvert = "convert" // CONVERT ALL|NONE; CONVERT <unit>[,<unit>] YES|NO
+	kSpent   = "spent"   // SPENT <tank group> <division>[,<division>]|REMOVE (4.2 C.8)
 )
 
-// parseRetreatOrder reads the RETREAT, CONVERT and ADVANCE lines (21, 21.1, 19.5).
+// parseRetreatOrder reads the RETREAT, CONVERT, SPENT and ADVANCE lines (21, 21.1,
+// 4.2 C.8, 19.5).
 func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, error), oneHex func(string) (hex.Hex, error)) item {
 	f := it.line.Fields
 	bad := func(rule, format string, args ...any) item {
@@ -685,6 +687,29 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 		default:
 			return bad("21.1", "want CONVERT ALL, CONVERT NONE, or CONVERT <unit>[,<unit>...] YES|NO")
 		}
+	case "SPENT":
+		it.rule, it.kind = "4.2", kSpent
+		if len(f) != 3 {
+			return bad("4.2", "want SPENT <tank group> <division>[,<division>...] or SPENT <tank group> REMOVE")
+		}
+		c, ok := sc.Counter(f[1])
+		if !ok || c.Kind != KindTank {
+			return bad("9", "no tank group %q (T1-T8)", f[1])
+		}
+		it.units = []string{c.ID}
+		if strings.EqualFold(f[2], "REMOVE") {
+			it.text = "SPENT " + c.ID + " REMOVE"
+			return it
+		}
+		var ds []string
+		for _, w := range strings.Split(f[2], ",") {
+			d, ok := sc.Counter(w)
+			if !ok || d.Kind != KindDivision || d.Side != EN {
+				return bad("4.2", "no Entente division %q", w)
+			}
+			ds = append(ds, d.ID)
+		}
+		it.text = fmt.Sprintf("SPENT %s %s", c.ID, strings.Join(ds, ","))
 	case "ADVANCE":
 		it.rule, it.kind = "19.5", kAdvance
 		if len(f) != 2 && len(f) != 3 {
@@ -704,7 +729,7 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 	return it
 }
 
-// standingOrders turns a checked RETREAT or CONVERT line into its standing orders,
+// standingOrders turns a checked RETREAT, CONVERT or SPENT line into its standing orders,
 // one per unit named (so that a later order for a unit replaces its earlier one).
 func standingOrders(side adjudicator.Side, it item) []adjudicator.Order {
 	mk := func(key, text string) adjudicator.Order {

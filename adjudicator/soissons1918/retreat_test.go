@@ -76,7 +76,7 @@ func runRetreatCase(r *Rules, c conformance.Case) error {
 			}
 		}
 		it := r.sc.parseLine(line)
-		if it.err == nil && it.kind != kRetreat && it.kind != kConvert && it.kind != kLosses {
+		if it.err == nil && it.kind != kRetreat && it.kind != kConvert && it.kind != kSpent && it.kind != kLosses {
 			if err := g.apply(side, it); err != nil {
 				refusals = append(refusals, err.Error())
 			}

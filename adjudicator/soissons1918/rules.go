@@ -300,8 +300,12 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: it.kind, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			continue
 		}
-		if it.kind == kRetreat || it.kind == kConvert {
-			c.OK, c.Reason = true, "standing order for your retreats (21, 21.1), until replaced"
+		if it.kind == kSpent && side != EN {
+			c.Reason = "tank groups are the Entente player's (2.3.1)"
+			continue
+		}
+		if it.kind == kRetreat || it.kind == kConvert || it.kind == kSpent {
+			c.OK, c.Reason = true, "standing order (21, 21.1, 4.2 C.8), until replaced"
 			c.Orders = standingOrders(side, it)
 			continue
 		}
