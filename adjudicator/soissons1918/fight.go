@@ -334,7 +334,9 @@ func (g *game) fight(c *combat) {
 	if res.Att == X || res.Def == X {
 		line("X = %d (%s)", xv, xWhy)
 	}
-	if onlyRemnants && aLoss > 0 {
+	// Both modifications of 20.4.7 are summed, then the loss is held at 0 or more, so
+	// that their order does not matter.
+	if onlyRemnants {
 		aLoss--
 		aw2 = append(aw2, "-1 against remnants only")
 	}
@@ -344,6 +346,7 @@ func (g *game) fight(c *combat) {
 		aw2 = append(aw2, "+1 for 12 or more SP against 6 or more")
 		dw2 = append(dw2, "+1 for 12 or more SP against 6 or more")
 	}
+	aLoss = max(aLoss, 0)
 	retreat, rWhy := res.Retreat, ""
 	if surprise {
 		retreat, rWhy = res.First, " (the parenthesized number: 22)"
