@@ -16,6 +16,9 @@ func (g *game) shortestPaths(a, b hex.Hex) [][]hex.Hex {
 	if d > MaxCommandPath+1 {
 		return nil
 	}
+	if a == b {
+		return [][]hex.Hex{{}} // a unit stacked with its HQ: no intervening hex (10)
+	}
 	var out [][]hex.Hex
 	var walk func(cur hex.Hex, acc []hex.Hex)
 	walk = func(cur hex.Hex, acc []hex.Hex) {

@@ -31,6 +31,8 @@ func rank(p, side, kind string) int {
 			return 6 // I.1 bombardment, then I.2 maneuver
 		}
 		return 3
+	case kAssault, kAttack:
+		return 6 // C.4 after C.3; C.7 after C.5 and C.6
 	case kBombard:
 		if ph {
 			return 4
@@ -69,7 +71,7 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	// placed arrive by default (18.1), then the segments that follow.
 	done := map[int]bool{}
 	for i, s := range list {
-		if s.it.kind == kTank || s.it.kind == kBombard || s.it.kind == kMove || s.it.kind == kPrepare || s.it.kind == kImprovise {
+		if rank(p, s.side, s.it.kind) > 1 {
 			break
 		}
 		done[i] = true
@@ -78,8 +80,23 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) {
 		g.defaultReinforcements(phasing(p))
 	}
+	// The combats of the segment are resolved together, in the order declared (20).
+	var fights []item
+	for _, s := range list {
+		if s.it.kind == kAssault || s.it.kind == kAttack {
+			fights = append(fights, s.it)
+		}
+	}
+	fought := false
 	for i, s := range list {
-		if !done[i] {
+		switch {
+		case done[i]:
+		case s.it.kind == kAssault || s.it.kind == kAttack:
+			if !fought {
+				g.combatSegment(s.side, fights)
+				fought = true
+			}
+		default:
 			g.do(s)
 		}
 		if i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind) {

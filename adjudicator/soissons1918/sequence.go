@@ -33,15 +33,18 @@ func (g *game) finish() error {
 	side, step := phasing(st.P), st.P[2:]
 	switch step {
 	case StepOne:
-		// 4.2 C.4 b: Prepare markers of units that did not assault are removed; no
-		// assault is possible until rule 20 is built.
+		// 4.2 C.4 b: "Remove Prepare markers on units that did not assault."
+		var gone []string
 		for i := range st.Units {
 			u := &st.Units[i]
-			if u.Prepare && g.sideOf(u) == side {
+			if u.Prepare && g.sideOf(u) == side && !g.segState().attackers[u.ID] {
 				u.Prepare = false
+				gone = append(gone, u.ID)
 			}
 		}
-		g.event("4.2", nil, "C.4: no assault (combat, rule 20, is not implemented yet); the %s Prepare markers are removed", sideWord(side))
+		if len(gone) > 0 {
+			g.event("4.2", nil, "C.4 b: the Prepare markers of units that did not assault are removed: %s", strings.Join(gone, ", "))
+		}
 	case StepFall:
 		g.forcedFallBacks(other(side))
 		if other(side) == EN {
