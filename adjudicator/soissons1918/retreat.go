@@ -571,7 +571,7 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 	}
 	// The count limits: the set of whole units to eliminate, chosen among every
 	// subset (a hex holds few units).
-	var gone, best []*Unit
+	var gone []*Unit
 	var bestCost []int
 	found := false
 	for mask := 0; mask < 1<<len(us); mask++ {
@@ -599,10 +599,9 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 			cost = []int{unnamed, ranks, sp}
 		}
 		if !found || slices.Compare(cost, bestCost) < 0 {
-			found, best, bestCost = true, drop, cost
+			found, gone, bestCost = true, drop, cost
 		}
 	}
-	gone = best
 	var out []string
 	var lines []string
 	for _, u := range gone {
