@@ -242,3 +242,56 @@ func FuzzRetreatOrders(f *testing.F) {
 		r.Check(st, DE, []orders.Line{line}, nil)
 	})
 }
+
+// TestMustCross checks the hexes every shortest path crosses (12.1.2) against the
+// paths themselves, listed one by one, for every pair of hexes up to five apart in a
+// corner and the middle of the map.
+func TestMustCross(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{sc: r.sc}
+	gr := r.sc.Map.Grid
+	for _, a := range []hex.Hex{hex.MustParse("0101"), hex.MustParse("1615"), hex.MustParse("1710"), hex.MustParse("3422")} {
+		for _, b := range r.sc.Map.Hexes() {
+			if gr.Distance(a, b) > 5 {
+				continue
+			}
+			var all [][]hex.Hex
+			var walk func(cur hex.Hex, acc []hex.Hex)
+			walk = func(cur hex.Hex, acc []hex.Hex) {
+				if cur == b {
+					all = append(all, acc)
+					return
+				}
+				for _, n := range gr.Neighbours(cur) {
+					if r.sc.Map.OnMap(n) && gr.Distance(n, b) == gr.Distance(cur, b)-1 {
+						next := append(slices.Clone(acc), n)
+						walk(n, next)
+					}
+				}
+			}
+			walk(a, nil)
+			var want []hex.Hex
+			for _, h := range r.sc.Map.Hexes() {
+				if h == b || h == a {
+					continue
+				}
+				every := len(all) > 0
+				for _, p := range all {
+					every = every && slices.Contains(p, h)
+				}
+				if every {
+					want = append(want, h)
+				}
+			}
+			got := g.mustCross(a, b)
+			slices.SortFunc(got, hex.Compare)
+			slices.SortFunc(want, hex.Compare)
+			if !slices.Equal(got, want) {
+				t.Errorf("mustCross(%s, %s) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
