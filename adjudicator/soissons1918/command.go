@@ -1,8 +1,6 @@
 package soissons1918
 
 import (
-	"slices"
-
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
@@ -17,6 +15,9 @@ func (g *game) shortestPaths(a, b hex.Hex) [][]hex.Hex {
 	d := gr.Distance(a, b)
 	if d > MaxCommandPath+1 {
 		return nil
+	}
+	if a == b {
+		return [][]hex.Hex{{}} // a unit stacked with its HQ: no intervening hex (10)
 	}
 	var out [][]hex.Hex
 	var walk func(cur hex.Hex, acc []hex.Hex)
@@ -35,21 +36,24 @@ func (g *game) shortestPaths(a, b hex.Hex) [][]hex.Hex {
 	return out
 }
 
-// commonHexes lists the hexes that every path crosses.
-func commonHexes(ps [][]hex.Hex) []hex.Hex {
-	if len(ps) == 0 {
-		return nil
+// mustCross lists the intervening hexes that every shortest path from a to b crosses,
+// whatever its length (12.1.2: "the shortest path (whatever its length ...)"): each
+// shortest path has one hex at each distance from a, and a hex at distance k with
+// k + its distance to b equal to the whole is on one of them, so the hexes crossed by
+// all are those alone at their distance.
+func (g *game) mustCross(a, b hex.Hex) []hex.Hex {
+	gr := g.sc.Map.Grid
+	d := gr.Distance(a, b)
+	level := make([][]hex.Hex, d)
+	for _, h := range g.sc.Map.Hexes() {
+		if k := gr.Distance(a, h); k > 0 && k < d && k+gr.Distance(h, b) == d {
+			level[k] = append(level[k], h)
+		}
 	}
 	var out []hex.Hex
-	for _, h := range ps[0] {
-		all := true
-		for _, p := range ps[1:] {
-			if !slices.Contains(p, h) {
-				all = false
-			}
-		}
-		if all {
-			out = append(out, h)
+	for _, l := range level {
+		if len(l) == 1 {
+			out = append(out, l[0])
 		}
 	}
 	return out
@@ -97,9 +101,11 @@ func (g *game) inCommand(u *Unit) bool {
 		if ohq := g.hqOf(o); ohq != nil {
 			// 12.1.2: "the shortest path (whatever its length - but choose if two are
 			// equidistant)": the owner chooses, so only the hexes every one of the
-			// unit's shortest paths crosses block (the choice that blocks least).
-			ps := g.shortestPaths(oh, g.hexOf(ohq))
-			for _, h := range commonHexes(ps) {
+			// unit's shortest paths crosses block (the choice that blocks least);
+			// and whatever its length: the example's "regardless of whether Y2
+			// itself is in command or not (if HQ Y had been more than three hexes
+			// away)".
+			for _, h := range g.mustCross(oh, g.hexOf(ohq)) {
 				blocked[h] = true
 			}
 		}

@@ -23,6 +23,8 @@ type game struct {
 	used     map[string]int    // MP each unit spent in this segment, in 1/TEC.Scale MP
 	standing map[string]string // standing LOSSES orders by side
 	lossWhy  string            // whether the last loss taker came from an order or the default
+	seg      *segmentState     // the combat segment being resolved or checked (20)
+	rlog     retreatLog        // the current combat segment's retreats (retreat.go)
 }
 
 func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {

@@ -11,7 +11,8 @@ import (
 
 // Keywords are the first words of Soissons orders (templates/soissons1918-help.txt).
 var Keywords = []string{"SETUP", "PASS", "REINFORCE", "TANK", "BOMBARD", "MOVE", "PREPARE",
-	"IMPROVISE", "FALLBACK", "PURSUE", "ATTACK", "ASSAULT", "LOSSES", "PLACE"}
+	"IMPROVISE", "FALLBACK", "PURSUE", "ATTACK", "ASSAULT", "LOSSES", "PLACE",
+	"RETREAT", "CONVERT", "ADVANCE", "SPENT", "LEAD", "XRESULT"}
 
 // Kinds of order line.
 const (
@@ -66,6 +67,7 @@ type item struct {
 	tank    string
 	target  string // TANK: the division, or REMOVE
 	bombard Bombard
+	combat  Declaration // ASSAULT, ATTACK (20)
 	err     error
 }
 
@@ -127,7 +129,16 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text, it.rule = kPass, "PASS", "4.2"
 	case "ATTACK", "ASSAULT":
-		return bad("20", "not implemented yet: rule 20 (combat); the attack was not made")
+		it.rule = map[string]string{"ASSAULT": "20.2", "ATTACK": "20.2"}[kw]
+		if it.combat, err = sc.parseCombat(f); err != nil {
+			return bad("20", "%v", err)
+		}
+		it.kind, it.text = it.combat.Kind, it.combat.String()
+	case "LEAD", "XRESULT":
+		it.rule = map[string]string{"LEAD": "20.4.2", "XRESULT": "20.4.7"}[kw]
+		if it.kind, it.text, err = sc.parseStanding(kw, f); err != nil {
+			return bad(it.rule, "%v", err)
+		}
 	case "REINFORCE":
 		it.rule = "18.1"
 		if len(f) != 3 && !(len(f) == 5 && strings.EqualFold(f[3], "CORPS")) {
@@ -251,6 +262,8 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("17.8", "%v", err)
 		}
 		it.kind, it.text = kLosses, "LOSSES "+strings.Join(it.units, ",")
+	case "RETREAT", "CONVERT", "ADVANCE", "SPENT":
+		return sc.parseRetreatOrder(it, units, oneHex)
 	default:
 		return bad("", "unknown order %q: want one of %s (see HELP)", f[0], strings.Join(Keywords, ", "))
 	}

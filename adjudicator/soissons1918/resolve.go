@@ -31,13 +31,15 @@ func rank(p, side, kind string) int {
 			return 6 // I.1 bombardment, then I.2 maneuver
 		}
 		return 3
+	case kAssault, kAttack:
+		return 6 // C.4 after C.3; C.7 after C.5 and C.6
 	case kBombard:
 		if ph {
 			return 4
 		}
 		return 5
-	case kFallBack:
-		return 7
+	case kFallBack, kAdvance:
+		return 7 // C.8: advance after the improvised attacks (step 2); fall back (its own step)
 	case kPursue:
 		return 8
 	}
@@ -69,7 +71,7 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	// placed arrive by default (18.1), then the segments that follow.
 	done := map[int]bool{}
 	for i, s := range list {
-		if s.it.kind == kTank || s.it.kind == kBombard || s.it.kind == kMove || s.it.kind == kPrepare || s.it.kind == kImprovise {
+		if rank(p, s.side, s.it.kind) > 1 {
 			break
 		}
 		done[i] = true
@@ -78,9 +80,27 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) {
 		g.defaultReinforcements(phasing(p))
 	}
+	// The combats of the segment are resolved together, in the order declared (20).
+	var fights []item
+	for _, s := range list {
+		if s.it.kind == kAssault || s.it.kind == kAttack {
+			fights = append(fights, s.it)
+		}
+	}
+	fought := false
 	for i, s := range list {
-		if !done[i] {
+		switch {
+		case done[i]:
+		case s.it.kind == kAssault || s.it.kind == kAttack:
+			if !fought {
+				g.combatSegment(s.side, fights)
+				fought = true
+			}
+		default:
 			g.do(s)
+		}
+		if i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind) {
+			g.endMovement(s.side, s.it.kind)
 		}
 	}
 	return g.finish()
@@ -117,6 +137,8 @@ func (g *game) apply(side string, it item) error {
 		return g.fallBack(side, it.units, it.path)
 	case kPursue:
 		return g.pursue(side, it.units[0], it.at)
+	case kAdvance:
+		return g.advance(side, it.units[0], it.at)
 	}
 	return nil
 }
@@ -499,10 +521,9 @@ func (g *game) move(side string, it item) error {
 			return fmt.Errorf("%s would spend %s MP, it has %s (19.2, 19.3)", u.ID, g.mp(g.used[u.ID]+cost), g.mp(g.allowance(side, u)))
 		}
 	}
+	// 16: an over-stacked hex is the owner's to thin out "once movement is
+	// completed" (endMovement), not a reason to refuse the move.
 	end := path[len(path)-1]
-	if p := g.stackAfter(end, side, us); p != "" {
-		return fmt.Errorf("%s would be overstacked at the end of the move: %s", end, p)
-	}
 	for _, u := range us {
 		g.used[u.ID] += cost
 		g.moved[u.ID] = true
@@ -562,9 +583,14 @@ func (g *game) displaceHQs(h hex.Hex) {
 			}
 			path = append(path, cur)
 		}
+		why := "default: the first line in map order"
+		if p, w := g.hqRetreatChoice(hq, dist, len(path)-1); p != nil {
+			path, why = p, w
+			cur = p[len(p)-1]
+		}
 		hq.Retreat, hq.ArtUsed = true, true
 		g.place(hq, cur)
-		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s", hq.ID, h, pathString(path))
+		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
 	}
 }
 
@@ -728,9 +754,6 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", end, n)
 		}
 	}
-	if p := g.stackAfter(end, side, us); p != "" {
-		return fmt.Errorf("%s would be overstacked: %s (16)", end, p)
-	}
 	n := len(path) - 1
 	for _, u := range us {
 		// 4.2 C.8 (read over 19.6.1, which gives only the first clause): with a Retreat
@@ -777,28 +800,7 @@ func (g *game) movedThisTurn(side string) map[string]bool {
 // edgeDistances is, for every hex a supply line of side may use (15.1), ignoring the
 // given enemy units, its length to the friendly edge.
 func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]int {
-	free := g.supplyFree(side, ignore)
-	m := g.sc.Map
-	dist := map[hex.Hex]int{}
-	var queue []hex.Hex
-	for _, h := range m.Hexes() {
-		if g.edge(side, h) && free(h) {
-			dist[h] = 0
-			queue = append(queue, h)
-		}
-	}
-	for len(queue) > 0 {
-		h := queue[0]
-		queue = queue[1:]
-		for _, n := range m.Grid.Neighbours(h) {
-			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || !free(n) {
-				continue
-			}
-			dist[n] = dist[h] + 1
-			queue = append(queue, n)
-		}
-	}
-	return dist
+	return g.distancesToEdge(side, g.supplyFree(side, ignore))
 }
 
 // startDist is the length of the supply line from h, the unit's own hex, which is not
@@ -838,9 +840,6 @@ func (g *game) pursue(side, id string, to hex.Hex) error {
 	}
 	if u.Tank != "" && g.sc.Map.Terrain(to) == "ravine" && !g.sc.Map.SideHas(from, to, "road") {
 		return fmt.Errorf("%s has a tank group: no ravine but by road (9.1)", id)
-	}
-	if p := g.stackAfter(to, side, []*Unit{u}); p != "" {
-		return fmt.Errorf("%s would be overstacked: %s (16)", to, p)
 	}
 	g.moveTo(u, to)
 	g.event("19.7", nil, "%s pursues into %s, keeping its Prepare marker", id, to)

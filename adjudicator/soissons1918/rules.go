@@ -8,8 +8,12 @@
 // (reinforcements, tanks, first mutual bombardment, assault), step 2 (maneuver, second
 // mutual bombardment, improvised attack, advance after combat) and the other side's
 // fall back (with the phasing side's pursuit given in advance); a night phase (4.2 I)
-// is one step of bombardment and maneuver, then the fall back. Combat (20, 21) is not
-// built yet: an attack order is answered "not implemented yet: rule 20".
+// is one step of bombardment and maneuver, then the fall back. Combat (20) is declared
+// by the attacker with ASSAULT (step 1) and ATTACK (step 2) orders, resolved in the
+// order written on the two combat tables of data/combat.txt (crt.go, combat.go,
+// fight.go); retreats and the advance after combat (21, 19.5) are in retreat.go and
+// advance.go. The defender's choices are standing orders (LEAD, LOSSES, CONVERT,
+// RETREAT) with the defaults of HELP.
 //
 // The ruleset is pure: state, orders and dice in; state and events out.
 package soissons1918
@@ -189,8 +193,14 @@ func route(st *State, side, kind string) (string, error) {
 		return "", fmt.Errorf("you have no bombardment segment in the step the game is at (4.2 C.3, C.6, I.1; 17.2.3: at night only the phasing player); send it when that step comes")
 	case kMove, kPrepare:
 		return find(func(s string) bool { return own(s) && (s[2:] == StepTwo || s[2:] == StepNight) }, "maneuver segment (19.1)")
+	case kAdvance:
+		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "advance after combat segment (4.2 C.8)")
 	case kImprovise:
 		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "daytime maneuver segment (19.4.1)")
+	case kAssault:
+		return find(func(s string) bool { return own(s) && s[2:] == StepOne }, "assault segment of yours (4.2 C.4, 20.2)")
+	case kAttack:
+		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "improvised attack segment of yours (4.2 C.7, 20.2)")
 	case kPursue:
 		return find(func(s string) bool { return own(s) && s[2:] == StepFall && !Night(turn) }, "daytime pursuit segment (19.7)")
 	case kFallBack:
@@ -284,9 +294,19 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			c.Reason = it.err.Error()
 			continue
 		}
-		if it.kind == kLosses {
-			c.OK, c.Reason = true, "standing order for your losses (17.8), until replaced"
-			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: "losses", Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+		if it.kind == kLosses || it.kind == kLead || it.kind == kXResult {
+			what := map[string]string{kLosses: "your losses (17.8, 20.4.7)", kLead: "your lead defender (20.4.2)", kXResult: "the X of your attacks (20.4.7)"}[it.kind]
+			c.OK, c.Reason = true, "standing order for "+what+", until replaced"
+			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: it.kind, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+			continue
+		}
+		if it.kind == kSpent && side != EN {
+			c.Reason = "tank groups are the Entente player's (2.3.1)"
+			continue
+		}
+		if it.kind == kRetreat || it.kind == kConvert || it.kind == kSpent {
+			c.OK, c.Reason = true, "standing order (21, 21.1, 4.2 C.8), until replaced"
+			c.Orders = standingOrders(side, it)
 			continue
 		}
 		key, err := route(st, string(side), it.kind)
@@ -310,11 +330,21 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	slices.SortStableFunc(now, func(a, b int) int {
 		return cmp.Compare(rank(st.P, string(side), items[a].kind), rank(st.P, string(side), items[b].kind))
 	})
+	var fights []int
+	g.preloadManeuver(string(side), cur, filed, items, now)
 	for _, i := range now {
+		if items[i].kind == kAssault || items[i].kind == kAttack {
+			fights = append(fights, i)
+			continue
+		}
 		if err := g.apply(string(side), items[i]); err != nil {
 			out[i].OK, out[i].Reason = false, err.Error()
 		}
 	}
+	if len(fights) > 0 {
+		g.checkCombats(string(side), cur, filed, items, fights, out)
+	}
+	g.warnStacking(string(side), items, now, out)
 	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
 	// German HQs near their regiments) are checked once every line is placed.
 	if strings.HasPrefix(st.P, "setup-"+string(side)) {
@@ -333,7 +363,11 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	}
 	for i := range out {
 		if out[i].OK && out[i].Orders == nil {
-			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: items[i].text, Kind: items[i].kind,
+			key := items[i].text
+			if items[i].kind == kAssault || items[i].kind == kAttack {
+				key = combatKey(filed, out[:i], keys[i], side)
+			}
+			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: key, Kind: items[i].kind,
 				Text: items[i].text, Sealed: true, Summary: items[i].text}}
 		}
 	}
@@ -395,7 +429,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	var out adjudicator.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
-			standing[string(o.Side)] = o.Text
+			standing[standingKey(o)] = o.Text
 			continue
 		}
 		if o.Phase == cur {

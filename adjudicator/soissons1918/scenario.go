@@ -94,6 +94,7 @@ type Scenario struct {
 	Map        *board.Map
 	TEC        *board.TEC
 	Tables     map[string]*board.Table
+	CRT        map[string]*CombatTable // the two combat tables (20.2), data/combat.txt
 	Towns      []*Town
 	Counters   []*Counter
 	Sectors    []Sector
@@ -153,7 +154,7 @@ func LoadScenario() (*Scenario, error) {
 }
 
 // ParseScenario reads and validates a scenario from the files map.txt, tec.txt,
-// tables.txt, towns.txt, armies.txt and turns.txt of fsys.
+// tables.txt, combat.txt, towns.txt, armies.txt and turns.txt of fsys.
 func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	read := func(name string) []byte {
 		b, err := fs.ReadFile(fsys, name)
@@ -165,7 +166,7 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	sc := &Scenario{byID: map[string]*Counter{}, Prepare: map[string]int{}, Improvised: map[string]int{}}
 	var errs []error
 	var err error
-	for _, f := range []string{"map.txt", "tec.txt", "tables.txt", "towns.txt", "armies.txt", "turns.txt"} {
+	for _, f := range []string{"map.txt", "tec.txt", "tables.txt", "combat.txt", "towns.txt", "armies.txt", "turns.txt"} {
 		if read(f) == nil {
 			errs = append(errs, fmt.Errorf("scenario: %s is missing", f))
 		}
@@ -187,6 +188,9 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	}
 	if _, ok := sc.Tables["bombardment"]; !ok {
 		return nil, fmt.Errorf("tables.txt: no table bombardment (17.6)")
+	}
+	if sc.CRT, err = parseCombatTables("combat.txt", read("combat.txt")); err != nil {
+		return nil, err
 	}
 	errs = append(errs, sc.parseTowns(read("towns.txt")), sc.parseArmies(read("armies.txt")), sc.parseTurns(read("turns.txt")))
 	if err := errors.Join(errs...); err != nil {

@@ -101,7 +101,7 @@ func TestExampleHexes(t *testing.T) {
 // TestScenarioErrors checks that broken data is refused with the file and line.
 func TestScenarioErrors(t *testing.T) {
 	base := map[string]string{}
-	for _, f := range []string{"map.txt", "tec.txt", "tables.txt", "towns.txt", "armies.txt", "turns.txt"} {
+	for _, f := range []string{"map.txt", "tec.txt", "tables.txt", "combat.txt", "towns.txt", "armies.txt", "turns.txt"} {
 		b, err := dataFS.ReadFile("data/" + f)
 		if err != nil {
 			t.Fatal(err)

@@ -33,15 +33,18 @@ func (g *game) finish() error {
 	side, step := phasing(st.P), st.P[2:]
 	switch step {
 	case StepOne:
-		// 4.2 C.4 b: Prepare markers of units that did not assault are removed; no
-		// assault is possible until rule 20 is built.
+		// 4.2 C.4 b: "Remove Prepare markers on units that did not assault."
+		var gone []string
 		for i := range st.Units {
 			u := &st.Units[i]
-			if u.Prepare && g.sideOf(u) == side {
+			if u.Prepare && g.sideOf(u) == side && !g.segState().attackers[u.ID] {
 				u.Prepare = false
+				gone = append(gone, u.ID)
 			}
 		}
-		g.event("4.2", nil, "C.4: no assault (combat, rule 20, is not implemented yet); the %s Prepare markers are removed", sideWord(side))
+		if len(gone) > 0 {
+			g.event("4.2", nil, "C.4 b: the Prepare markers of units that did not assault are removed: %s", strings.Join(gone, ", "))
+		}
 	case StepFall:
 		g.forcedFallBacks(other(side))
 		if other(side) == EN {
@@ -207,8 +210,10 @@ func (g *game) nextToEnemy(side string, h hex.Hex) bool {
 // spentWithdrawal removes the Entente's spent divisions at the end of his fall back
 // (7, 19.6.2). 4.2 C.8: their tank groups "may be attached to an adjacent division if
 // that division is in command and not in a ravine hex unconnected by road to the tank
-// group original hex. Otherwise, the tank group is permanently removed"; by default
-// (HELP) each goes to the first such division without a tank group, in map order.
+// group original hex. Otherwise, the tank group is permanently removed": "may", so
+// the Entente's standing SPENT order chooses (the first eligible division it names,
+// or REMOVE); by default (HELP) each goes to the first such division without a tank
+// group, in map order.
 func (g *game) spentWithdrawal() {
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
@@ -219,13 +224,17 @@ func (g *game) spentWithdrawal() {
 		if u.Tank != "" {
 			t := g.st.unit(u.Tank)
 			u.Tank = ""
-			to := g.tankHeir(h)
+			to, why := g.spentTankChoice(t, h)
 			if to == nil {
 				t.Where, t.Hex = Removed, ""
-				g.event("4.2", nil, "tank group %s of the spent %s has no division to go to and is removed", t.ID, u.ID)
+				if why == "" {
+					g.event("4.2", nil, "tank group %s of the spent %s has no division to go to and is removed", t.ID, u.ID)
+				} else {
+					g.event("4.2", nil, "tank group %s of the spent %s is removed (%s)", t.ID, u.ID, why)
+				}
 			} else {
 				t.Hex, to.Tank = to.Hex, t.ID
-				g.event("4.2", nil, "tank group %s of the spent %s goes to %s in %s (default: the first eligible neighbour)", t.ID, u.ID, to.ID, to.Hex)
+				g.event("4.2", nil, "tank group %s of the spent %s goes to %s in %s (%s)", t.ID, u.ID, to.ID, to.Hex, why)
 			}
 		}
 		u.Where, u.Hex = Removed, ""
@@ -238,16 +247,52 @@ func (g *game) spentWithdrawal() {
 func (g *game) tankHeir(h hex.Hex) *Unit {
 	for _, n := range g.sc.Map.Grid.Neighbours(h) {
 		for _, d := range g.combatAt(n, EN) {
-			if g.counter(d).Kind != KindDivision || d.Tank != "" || g.strength(d) <= 5 || !g.inCommand(d) {
-				continue
+			if g.mayInherit(d, h) {
+				return d
 			}
-			if g.sc.Map.Terrain(n) == "ravine" && !g.sc.Map.SideHas(h, n, "road") {
-				continue
-			}
-			return d
 		}
 	}
 	return nil
+}
+
+// mayInherit reports whether division d may take the tank group of a spent division
+// in h (4.2 C.8): adjacent, in command, not itself spent, without a tank group (9),
+// and not in a ravine hex unconnected by road to h.
+func (g *game) mayInherit(d *Unit, h hex.Hex) bool {
+	if d.Where != OnMap || g.sideOf(d) != EN || g.counter(d).Kind != KindDivision || d.Tank != "" || g.strength(d) <= 5 {
+		return false
+	}
+	n := g.hexOf(d)
+	if !g.sc.Map.Grid.Adjacent(h, n) || !g.inCommand(d) {
+		return false
+	}
+	return g.sc.Map.Terrain(n) != "ravine" || g.sc.Map.SideHas(h, n, "road")
+}
+
+// spentTankChoice is where the tank group t of a spent division in h goes (4.2 C.8):
+// the Entente's standing SPENT order (its first eligible division, or REMOVE), else
+// the default; nil: removed. why says which, for the result mail ("": no order and
+// no division may take it).
+func (g *game) spentTankChoice(t *Unit, h hex.Hex) (*Unit, string) {
+	if o := g.standingText(EN, kSpent+" "+t.ID); o != "" {
+		f := strings.Fields(o)
+		if f[2] == "REMOVE" {
+			return nil, "your SPENT order"
+		}
+		for _, id := range strings.Split(f[2], ",") {
+			if d := g.st.unit(id); d != nil && g.mayInherit(d, h) {
+				return d, "your SPENT order"
+			}
+		}
+		if d := g.tankHeir(h); d != nil {
+			return d, "no division of your SPENT order may take it; default: the first eligible neighbour"
+		}
+		return nil, "no division of your SPENT order may take it, nor any other"
+	}
+	if d := g.tankHeir(h); d != nil {
+		return d, "default: the first eligible neighbour"
+	}
+	return nil, ""
 }
 
 // end finishes the game with the victory count (3.3, 3.4).

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
@@ -29,47 +32,335 @@ func demoSoissons(e *env, keep string, quiet, pipe bool) error {
 			"--player", "en=" + soissonsEN, "--player", "de=" + soissonsDE,
 			"--password", "en=" + soissonsPassEN, "--password", "de=" + soissonsPassDE},
 		players: map[adjudicator.Side]demoPlayer{"en": {soissonsEN, soissonsPassEN}, "de": {soissonsDE, soissonsPassDE}},
-		script:  fixedScript(soissonsScript(soissonsGame)),
+		script:  soissonsScript(rs, soissonsGame),
 	}
 	return g.play(e, keep, quiet, pipe)
 }
 
-// soissonsWaits counts the steps of turn t that wait for each side (4.2): a day turn
-// waits five times for each (the mutual bombardment steps of both operational phases
-// and the other side's fall back), a night turn twice; there is no German phase on 18
-// July AM (22) nor on 23 July PM (3.2).
-func soissonsWaits(t int) (en, de int) {
-	switch {
-	case (t-1)%3 == 2:
-		return 2, 2
-	case t == 1 || t == 17:
-		return 2, 3
+// soissonsScript is the demo, written as the game goes: both sides set up by default;
+// the German then holds (he passes every step, his losses, lead defenders and
+// retreats left to the defaults of HELP); the Entente attacks every turn he can. In
+// each day step 1 he bombards the German hexes next to his Prepare markers and
+// assaults every German hex next to them; in each day step 2 his divisions next to
+// the Germans buy Improvised Attack markers (and Prepare markers for the next
+// assault) and attack, advance into what they take, and the others march east; at
+// night he prepares the next morning's assaults. Each of his mails is tried against
+// the order check first and the lines it would refuse are left out (an attack whose
+// ZOC obligation, 13.2, another refusal broke goes with them), so that every mail the
+// demo sends is accepted.
+func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.State) (scripted, bool, error) {
+	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
+	sent := map[string]bool{} // turn.step.side already answered
+	key := func(t int, step, side string) string { return fmt.Sprintf("%d.%s.%s", t, step, side) }
+	// passes answers, with PASS lines, side's steps of turn t from step on (after
+	// skip of them) that nothing answered yet (4.2: "each PASS line fills the next
+	// step that waits for you").
+	passes := func(t int, from, side string, skip int) string {
+		var b strings.Builder
+		on := false
+		for _, p := range soissonsSteps(t) {
+			on = on || p == from
+			if !on || !soissonsWaits(p, side) || sent[key(t, p, side)] {
+				continue
+			}
+			sent[key(t, p, side)] = true
+			if skip > 0 {
+				skip--
+				continue
+			}
+			b.WriteString("PASS\n")
+		}
+		return b.String()
 	}
-	return 5, 5
+	return func(i int, s adjudicator.State) (scripted, bool, error) {
+		st := s.(*soissons1918.State)
+		switch i {
+		case 0:
+			return scripted{From: soissonsDE, Subject: "[" + game + "] set-up", Body: head(soissonsPassDE) + "SETUP DEFAULT\nLOSSES DEFAULT\nLEAD DEFAULT\n"}, true, nil
+		case 1:
+			return scripted{From: soissonsEN, Subject: "[" + game + "] set-up", Body: head(soissonsPassEN) + "SETUP DEFAULT\nXRESULT DEFAULT\n"}, true, nil
+		}
+		if st.Over() {
+			return scripted{}, false, nil
+		}
+		subject := fmt.Sprintf("[%s] %s", game, st.PhaseTitle())
+		if soissonsWaits(st.P, soissons1918.EN) && !sent[key(st.T, st.P, soissons1918.EN)] {
+			if !strings.HasPrefix(st.P, soissons1918.EN) {
+				return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + passes(st.T, st.P, soissons1918.EN, 0)}, true, nil
+			}
+			sent[key(st.T, st.P, soissons1918.EN)] = true
+			body := strings.Join(ententeOrders(rs, st), "\n")
+			if body == "" {
+				body = "PASS"
+			}
+			body += "\n"
+			if st.P[2:] != soissons1918.StepOne {
+				// The German phase that follows: no bombardment, no fall back.
+				body += "# and the German phase's steps that wait for us: nothing\n" + passes(st.T, st.P, soissons1918.EN, 0)
+			}
+			return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + body}, true, nil
+		}
+		if soissonsWaits(st.P, soissons1918.DE) && !sent[key(st.T, st.P, soissons1918.DE)] {
+			return scripted{From: soissonsDE, Subject: subject, Body: head(soissonsPassDE) + "# this turn: nothing\n" + passes(st.T, st.P, soissons1918.DE, 0)}, true, nil
+		}
+		return scripted{}, false, fmt.Errorf("demo: the game waits at turn %d step %s for nobody the script knows", st.T, st.P)
+	}
 }
 
-// soissonsScript is the demo: both sides set up by default; on 18 July AM the Entente
-// bombards the German front before the (not yet adjudicated, rule 20) assault and
-// tries one, which the order check refuses; otherwise each side passes every step,
-// one mail per side and turn.
-func soissonsScript(game string) []scripted {
-	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
-	mails := []scripted{
-		{From: soissonsDE, Subject: "[" + game + "] set-up", Body: head(soissonsPassDE) + "SETUP DEFAULT\nLOSSES DEFAULT\n"},
-		{From: soissonsEN, Subject: "[" + game + "] set-up", Body: head(soissonsPassEN) + "SETUP DEFAULT\n"},
-		{From: soissonsEN, Subject: "[" + game + "] an assault", Body: head(soissonsPassEN) + "ASSAULT 0904 FROM 0803\n"},
+// soissonsSteps lists the waiting steps of turn t (4.1, 4.2; no German phase on 18
+// July AM, 22, nor on 23 July PM, 3.2).
+func soissonsSteps(t int) []string {
+	if (t-1)%3 == 2 {
+		return []string{"enn", "enfb", "den", "defb"}
 	}
-	for t := 1; t <= 17; t++ {
-		en, de := soissonsWaits(t)
-		enBody := head(soissonsPassEN)
-		if t == 1 {
-			enBody += "# 4.2 C.3: first mutual bombardment, next to our Prepare markers\nBOMBARD 0904 H4 A2\nBOMBARD 0906 H4 A1\n"
-			en--
+	s := []string{"en1", "en2", "enfb", "de1", "de2", "defb"}
+	if t == 1 || t == 17 {
+		s = s[:3]
+	}
+	return s
+}
+
+// soissonsWaits reports whether step p waits for side: both sides in day steps 1 and
+// 2 (the mutual bombardments, 4.2 C.3, C.6), the phasing side at night, the other
+// side in the fall back.
+func soissonsWaits(p, side string) bool {
+	switch p[2:] {
+	case soissons1918.StepOne, soissons1918.StepTwo:
+		return true
+	case soissons1918.StepNight:
+		return strings.HasPrefix(p, side)
+	}
+	return !strings.HasPrefix(p, side)
+}
+
+// demoBoard answers the demo's questions about the state: who stands where.
+type demoBoard struct {
+	sc *soissons1918.Scenario
+	st *soissons1918.State
+}
+
+func (b demoBoard) side(u *soissons1918.Unit) string {
+	c, _ := b.sc.Counter(u.ID)
+	return c.Side
+}
+
+func (b demoBoard) combat(u *soissons1918.Unit) bool {
+	c, _ := b.sc.Counter(u.ID)
+	return u.Where == soissons1918.OnMap && c.Combat()
+}
+
+// germanHexes are the hexes next to h holding German combat units, in map order.
+func (b demoBoard) germanHexes(h hex.Hex) []hex.Hex {
+	var out []hex.Hex
+	for _, n := range b.sc.Map.Grid.Neighbours(h) {
+		for i := range b.st.Units {
+			u := &b.st.Units[i]
+			if b.combat(u) && b.side(u) == soissons1918.DE && u.Hex == n.String() && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
 		}
-		enBody += strings.Repeat("PASS\n", en)
-		mails = append(mails,
-			scripted{From: soissonsEN, Subject: fmt.Sprintf("[%s] turn %d", game, t), Body: enBody},
-			scripted{From: soissonsDE, Subject: fmt.Sprintf("[%s] turn %d", game, t), Body: head(soissonsPassDE) + strings.Repeat("PASS\n", de)})
 	}
-	return mails
+	slices.SortFunc(out, func(a, b hex.Hex) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// divisions are the Entente divisions on the map, in id order.
+func (b demoBoard) divisions() []*soissons1918.Unit {
+	var out []*soissons1918.Unit
+	for i := range b.st.Units {
+		u := &b.st.Units[i]
+		c, _ := b.sc.Counter(u.ID)
+		if u.Where == soissons1918.OnMap && c.Kind == soissons1918.KindDivision {
+			out = append(out, u)
+		}
+	}
+	slices.SortFunc(out, func(a, b *soissons1918.Unit) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// ententeOrders is the Entente's mail for the step the game is at (see soissonsScript).
+func ententeOrders(rs *soissons1918.Rules, st *soissons1918.State) []string {
+	b := demoBoard{rs.Scenario(), st}
+	var lines []string
+	step := st.P[2:]
+	if !strings.HasPrefix(st.P, soissons1918.EN) {
+		return nil // the German's phase: the Entente bombards nothing, falls back by default
+	}
+	switch step {
+	case soissons1918.StepOne:
+		// 4.2 C.3 and C.4: bombard, then assault every German hex next to a Prepare marker.
+		targets := map[hex.Hex][]string{}
+		var order []hex.Hex
+		used := map[string]bool{}
+		for _, u := range b.divisions() {
+			if !u.Prepare || u.Dis == soissons1918.Shocked {
+				continue
+			}
+			for _, t := range b.germanHexes(hex.MustParse(u.Hex)) {
+				if _, ok := targets[t]; !ok {
+					order = append(order, t)
+					targets[t] = nil
+				}
+				if !used[u.ID] {
+					targets[t] = append(targets[t], u.ID)
+					used[u.ID] = true
+				}
+			}
+		}
+		art := st.Art[soissons1918.EN]
+		heavy, air := art.Heavy, art.Air
+		for i, t := range order {
+			left := len(order) - i
+			h, a := (heavy+left-1)/left, (air+left-1)/left
+			heavy, air = heavy-h, air-a
+			if h+a > 0 {
+				w := []string{"BOMBARD", t.String()}
+				if h > 0 {
+					w = append(w, fmt.Sprintf("H%d", h))
+				}
+				if a > 0 {
+					w = append(w, fmt.Sprintf("A%d", a))
+				}
+				lines = append(lines, strings.Join(w, " "))
+			}
+		}
+		for _, t := range order {
+			if len(targets[t]) > 0 {
+				lines = append(lines, fmt.Sprintf("ASSAULT %s WITH %s", t, strings.Join(targets[t], ",")))
+			}
+		}
+	case soissons1918.StepTwo, soissons1918.StepNight:
+		night := step == soissons1918.StepNight
+		var attacks []string
+		attacked := map[hex.Hex]bool{}
+		for _, u := range b.divisions() {
+			if u.Retreat || u.Dis == soissons1918.Shocked {
+				continue
+			}
+			h := hex.MustParse(u.Hex)
+			ts := b.germanHexes(h)
+			if len(ts) == 0 {
+				// March east, one hex and then another, as far as the rules allow.
+				e1 := hex.Hex{Col: h.Col + 1, Row: h.Row}
+				if b.sc.Map.OnMap(e1) && b.sc.Map.Grid.Adjacent(h, e1) {
+					lines = append(lines, fmt.Sprintf("MOVE %s %s-%s", u.ID, h, e1))
+				} else {
+					for _, n := range b.sc.Map.Grid.Neighbours(h) {
+						if n.Col == h.Col+1 && b.sc.Map.OnMap(n) {
+							lines = append(lines, fmt.Sprintf("MOVE %s %s-%s", u.ID, h, n))
+							break
+						}
+					}
+				}
+				continue
+			}
+			if !u.Prepare {
+				lines = append(lines, "PREPARE "+u.ID) // 19.4: for the next assault
+			}
+			var free []hex.Hex // 20: each defender is attacked once a segment
+			for _, t := range ts {
+				if !attacked[t] {
+					free = append(free, t)
+					attacked[t] = true
+				}
+			}
+			if !night && len(free) > 0 {
+				lines = append(lines, fmt.Sprintf("IMPROVISE %s %s", u.ID, free[0]))
+				attacks = append(attacks, fmt.Sprintf("ATTACK %s WITH %s", hexes(free), u.ID), "ADVANCE "+u.ID)
+			}
+		}
+		lines = append(lines, b.hqMoves(night)...)
+		lines = append(lines, attacks...)
+	}
+	return acceptedLines(rs, st, lines)
+}
+
+func hexes(hs []hex.Hex) string { return hexJoin(hs, ",") }
+
+func hexJoin(hs []hex.Hex, sep string) string {
+	s := make([]string, len(hs))
+	for i, h := range hs {
+		s[i] = h.String()
+	}
+	return strings.Join(s, sep)
+}
+
+// acceptedLines leaves out the lines the order check would refuse, again and again,
+// since leaving out one may make another fail (an attack whose ZOC obligation the
+// other one met, 13.2).
+func acceptedLines(rs *soissons1918.Rules, st *soissons1918.State, lines []string) []string {
+	for range 20 {
+		ls, _ := orders.Split(strings.Join(lines, "\n"))
+		var keep []string
+		for _, c := range rs.Check(st, soissons1918.EN, ls, nil) {
+			if c.OK {
+				keep = append(keep, c.Line.Text)
+			}
+		}
+		if len(keep) == len(lines) {
+			return keep
+		}
+		lines = keep
+	}
+	return lines
+}
+
+// hqMoves keeps each Entente HQ near its divisions (12.1.2: command paths of at most
+// three hexes): one hex by day, two by night (10), each step to the neighbour that
+// brings its farthest division nearest, never next to a German unit.
+func (b demoBoard) hqMoves(night bool) []string {
+	var out []string
+	for i := range b.st.Units {
+		hq := &b.st.Units[i]
+		c, _ := b.sc.Counter(hq.ID)
+		if hq.Where != soissons1918.OnMap || c.Kind != soissons1918.KindHQ || c.Side != soissons1918.EN {
+			continue
+		}
+		var mine []hex.Hex
+		for _, u := range b.divisions() {
+			if uc, _ := b.sc.Counter(u.ID); uc.Corps == hq.ID {
+				mine = append(mine, hex.MustParse(u.Hex))
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		far := func(h hex.Hex) int {
+			m := 0
+			for _, d := range mine {
+				m = max(m, b.sc.Map.Grid.Distance(h, d))
+			}
+			return m
+		}
+		cur := hex.MustParse(hq.Hex)
+		path := []hex.Hex{cur}
+		for range map[bool]int{false: 1, true: 2}[night] {
+			best := cur
+			for _, n := range b.sc.Map.Grid.Neighbours(cur) {
+				if b.sc.Map.OnMap(n) && len(b.germanHexes(n)) == 0 && !b.german(n) && far(n) < far(best) {
+					best = n
+				}
+			}
+			if best == cur {
+				break
+			}
+			cur = best
+			path = append(path, cur)
+		}
+		if len(path) > 1 && far(path[0]) > 2 {
+			out = append(out, fmt.Sprintf("MOVE %s %s", hq.ID, hexJoin(path, "-")))
+		}
+	}
+	return out
+}
+
+// german reports whether a German combat unit stands in h.
+func (b demoBoard) german(h hex.Hex) bool {
+	for i := range b.st.Units {
+		u := &b.st.Units[i]
+		if b.combat(u) && b.side(u) == soissons1918.DE && u.Hex == h.String() {
+			return true
+		}
+	}
+	return false
 }
