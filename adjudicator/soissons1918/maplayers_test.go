@@ -1,0 +1,58 @@
+package soissons1918
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+)
+
+// TestMapLayers: MAP ZOC marks, for the player who asks, the six hexes around each enemy
+// combat unit (13: "the six hexes surrounding" it) with ! and around his own with +;
+// MAP TZ marks the enemy's threat zone beyond its ZOC with ?, negated as 14's example
+// says ("Unit X cannot project a TZ into 1003 because unit B projects a ZOC into that
+// hex"). Plain MAP marks nothing.
+func TestMapLayers(t *testing.T) {
+	g := caseGame(t, "1US", "0905", "17/42", "0906", "131/42", "1103")
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := func(side string, layers []string, h string) string {
+		v := r.layerView(g.st, adjudicator.Side(side), layers)
+		hx, err := hex.Parse(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Cells[hx]
+	}
+	// 1US (Entente) in 0905; 0805 is next to it. The German player sees it as enemy ZOC.
+	if c := cell(DE, []string{"ZOC"}, "0805"); !strings.Contains(c, "!") {
+		t.Errorf("0805 for the German with MAP ZOC: %q, want ! (the Entente 1US in 0905)", c)
+	}
+	if c := cell(EN, []string{"ZOC"}, "0805"); !strings.Contains(c, "+") || !strings.Contains(c, "!") {
+		t.Errorf("0805 for the Entente with MAP ZOC: %q, want + (his 1US) and ! (17/42 in 0906)", c)
+	}
+	if c := cell(DE, []string{"TZ"}, "1003"); strings.Contains(c, "?") {
+		t.Errorf("1003 for the German with MAP TZ: %q; X projects no TZ there (14's example)", c)
+	}
+	if c := cell(DE, []string{"TZ"}, "0706"); strings.Contains(c, "?") {
+		t.Errorf("0706 for the German with MAP TZ: %q; X projects no TZ beyond 0805 (14's example)", c)
+	}
+	tzSomewhere := false
+	for _, c := range r.layerView(g.st, adjudicator.Side(DE), []string{"TZ"}).Cells {
+		tzSomewhere = tzSomewhere || strings.Contains(c, "?")
+	}
+	if !tzSomewhere {
+		t.Error("MAP TZ marked no hex at all")
+	}
+	for h, c := range r.MapView(g.st, adjudicator.Side(DE)).Cells {
+		if strings.ContainsAny(c, "!+?") {
+			t.Errorf("plain MAP marks %s: %q", h, c)
+		}
+	}
+	if text := r.MapWith(g.st, adjudicator.Side(EN), []string{"ZOC"}); !strings.Contains(text, "in the enemy's zone of control (13)") {
+		t.Error("the legend does not explain the ZOC marks")
+	}
+}
