@@ -583,9 +583,14 @@ func (g *game) displaceHQs(h hex.Hex) {
 			}
 			path = append(path, cur)
 		}
+		why := "default: the first line in map order"
+		if p, w := g.hqRetreatChoice(hq, dist, len(path)-1); p != nil {
+			path, why = p, w
+			cur = p[len(p)-1]
+		}
 		hq.Retreat, hq.ArtUsed = true, true
 		g.place(hq, cur)
-		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s", hq.ID, h, pathString(path))
+		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
 	}
 }
 
@@ -795,28 +800,7 @@ func (g *game) movedThisTurn(side string) map[string]bool {
 // edgeDistances is, for every hex a supply line of side may use (15.1), ignoring the
 // given enemy units, its length to the friendly edge.
 func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]int {
-	free := g.supplyFree(side, ignore)
-	m := g.sc.Map
-	dist := map[hex.Hex]int{}
-	var queue []hex.Hex
-	for _, h := range m.Hexes() {
-		if g.edge(side, h) && free(h) {
-			dist[h] = 0
-			queue = append(queue, h)
-		}
-	}
-	for len(queue) > 0 {
-		h := queue[0]
-		queue = queue[1:]
-		for _, n := range m.Grid.Neighbours(h) {
-			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || !free(n) {
-				continue
-			}
-			dist[n] = dist[h] + 1
-			queue = append(queue, n)
-		}
-	}
-	return dist
+	return g.distancesToEdge(side, g.supplyFree(side, ignore))
 }
 
 // startDist is the length of the supply line from h, the unit's own hex, which is not

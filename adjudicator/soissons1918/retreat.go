@@ -212,7 +212,7 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 	// the supply line, each step one hex nearer the friendly edge (the defender
 	// chooses among equal lines, 15.1), the last step to any hex next to the line.
 	level := start
-	for len(level) > 0 {
+	for first := true; len(level) > 0; first = false {
 		var next, out []end
 		seen, seenEnd := map[hex.Hex]bool{}, map[hex.Hex]bool{}
 		for _, p := range level {
@@ -233,7 +233,9 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 				// The last hex may be any hex next to p, which is on the line: "adjacent
 				// to the supply line". The 20.4.7 example reads so: 1713, next to the
 				// line's 1612, is refused only for being two hexes from attacker X.
-				if seenEnd[q] || !legal(q) {
+				// The unit's own hex is not part of its line (15.1), so a one-hex
+				// retreat ends on the line or next to one of its first hexes.
+				if seenEnd[q] || !legal(q) || (first && !onLine && !g.besideFirst(dist, p.at, q, d)) {
 					continue
 				}
 				seenEnd[q] = true
@@ -247,6 +249,70 @@ func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int
 		level = next
 	}
 	return nil
+}
+
+// hqRetreatChoice is the displaced HQ's own choice of its four-hex retreat (10): the
+// first hex of its standing RETREAT order that ends a retreat of n hexes along its
+// supply line (dist, traced without the entering units), the last hex on the line or
+// next to it (21); nil when it has no such order or none of its hexes does.
+func (g *game) hqRetreatChoice(hq *Unit, dist map[hex.Hex]int, n int) ([]hex.Hex, string) {
+	o := g.standingText(g.sideOf(hq), kRetreat+" "+hq.ID)
+	f := strings.Fields(o)
+	if len(f) != 3 || f[2] == "DEFAULT" || n < 1 {
+		return nil, ""
+	}
+	enemy := other(g.sideOf(hq))
+	from := g.hexOf(hq)
+	level := [][]hex.Hex{{from}}
+	ends := map[hex.Hex][]hex.Hex{}
+	for k := 1; k <= n; k++ {
+		var next [][]hex.Hex
+		seen := map[hex.Hex]bool{}
+		for _, p := range level {
+			at := p[len(p)-1]
+			d, ok := dist[at]
+			if at == from {
+				d, ok = g.startDist(dist, from)
+			}
+			if !ok {
+				continue
+			}
+			for _, q := range g.sc.Map.Grid.Neighbours(at) {
+				if !g.sc.Map.OnMap(q) || g.aisne(at, q) || len(g.at(q, enemy)) > 0 {
+					continue
+				}
+				dq, on := dist[q]
+				on = on && dq == d-1
+				if on && !seen[q] {
+					seen[q] = true
+					next = append(next, appendPath(p, q))
+				}
+				if _, dup := ends[q]; k == n && !dup && (on || k > 1 || g.besideFirst(dist, from, q, d)) {
+					ends[q] = appendPath(p, q)
+				}
+			}
+		}
+		level = next
+	}
+	for _, w := range strings.Split(f[2], ",") {
+		for at, p := range ends {
+			if at.String() == w {
+				return p, "your RETREAT order"
+			}
+		}
+	}
+	return nil, ""
+}
+
+// besideFirst reports whether q is next to a first hex of the supply line from p, the
+// retreating unit's hex (one of p's neighbours one hex nearer the edge).
+func (g *game) besideFirst(dist map[hex.Hex]int, p, q hex.Hex, d int) bool {
+	for _, r := range g.sc.Map.Grid.Neighbours(q) {
+		if dr, ok := dist[r]; ok && dr == d-1 && g.sc.Map.Grid.Adjacent(r, p) && !g.aisne(p, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func appendPath(p []hex.Hex, h hex.Hex) []hex.Hex {
@@ -310,8 +376,14 @@ func (g *game) towardsSupply(side string, from hex.Hex, dist map[hex.Hex]int) []
 func (g *game) retreatDistances(side string) map[hex.Hex]int {
 	enemy := other(side)
 	ez := g.zoc(enemy)
+	return g.distancesToEdge(side, func(h hex.Hex) bool { return !ez[h] && len(g.combatAt(h, enemy)) == 0 })
+}
+
+// distancesToEdge is, for every hex on the map that free allows and that reaches
+// side's friendly edge through such hexes, the number of hexes to the edge, the Aisne
+// impassable (15.1).
+func (g *game) distancesToEdge(side string, free func(hex.Hex) bool) map[hex.Hex]int {
 	m := g.sc.Map
-	free := func(h hex.Hex) bool { return m.OnMap(h) && !ez[h] && len(g.combatAt(h, enemy)) == 0 }
 	dist := map[hex.Hex]int{}
 	var queue []hex.Hex
 	for _, h := range m.Hexes() {
@@ -324,7 +396,7 @@ func (g *game) retreatDistances(side string) map[hex.Hex]int {
 		h := queue[0]
 		queue = queue[1:]
 		for _, n := range m.Grid.Neighbours(h) {
-			if _, seen := dist[n]; seen || !free(n) || g.aisne(h, n) {
+			if _, seen := dist[n]; seen || !m.OnMap(n) || g.aisne(h, n) || !free(n) {
 				continue
 			}
 			dist[n] = dist[h] + 1
@@ -499,7 +571,7 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 	}
 	// The count limits: the set of whole units to eliminate, chosen among every
 	// subset (a hex holds few units).
-	var gone, best []*Unit
+	var gone []*Unit
 	var bestCost []int
 	found := false
 	for mask := 0; mask < 1<<len(us); mask++ {
@@ -527,10 +599,9 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 			cost = []int{unnamed, ranks, sp}
 		}
 		if !found || slices.Compare(cost, bestCost) < 0 {
-			found, best, bestCost = true, drop, cost
+			found, gone, bestCost = true, drop, cost
 		}
 	}
-	gone = best
 	var out []string
 	var lines []string
 	for _, u := range gone {
@@ -567,7 +638,9 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 // movementRules names the segments whose end enforces 16's limits: "at the end of
 // every voluntary movement (during the Maneuver segment, the Advance after Combat
 // segment and the Fall Back segment and the Pursuit segment)".
-var movementRules = map[string]string{kMove: "19", kFallBack: "19.6", kPursue: "19.7", kAdvance: "19.5"}
+// PREPARE and IMPROVISE share the maneuver's rank (resolve.go), so that a mail whose
+// last maneuver order buys a marker still ends the segment.
+var movementRules = map[string]string{kMove: "19", kPrepare: "19", kImprovise: "19", kFallBack: "19.6", kPursue: "19.7", kAdvance: "19.5"}
 
 // endMovement enforces 16 once a movement segment of side is over: "There are no
 // stacking limits during the course of the movement ... as long as stacking limits
@@ -589,7 +662,10 @@ func (g *game) endMovement(side, kind string) {
 func (g *game) warnStacking(side string, items []item, now []int, out []adjudicator.Checked) {
 	for _, i := range now {
 		it := items[i]
-		if _, ok := movementRules[it.kind]; !ok || !out[i].OK {
+		if it.kind == kPrepare || it.kind == kImprovise || !out[i].OK {
+			continue
+		}
+		if _, ok := movementRules[it.kind]; !ok {
 			continue
 		}
 		to := it.at

@@ -207,3 +207,91 @@ func TestStackingWarning(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRetreatOrders feeds arbitrary text to the RETREAT, CONVERT, SPENT and ADVANCE
+// parser and the order check: neither may panic, and an accepted line's canonical text
+// reads back as itself (what the players see in the order check is what is filed).
+func FuzzRetreatOrders(f *testing.F) {
+	for _, s := range []string{"RETREAT 17/42 1513,1613", "RETREAT 17/42,131/42 DEFAULT", "RETREAT ALL COVER",
+		"CONVERT ALL", "CONVERT 17/42 no", "SPENT T1 1DM,2US", "SPENT T1 REMOVE", "ADVANCE 1US", "ADVANCE 1US 0908",
+		"RETREAT ALL", "CONVERT", "SPENT 1US 1DM", "RETREAT 17/42 9999"} {
+		f.Add(s)
+	}
+	r, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	st, err := r.New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			return
+		}
+		line := orders.Line{No: 1, Text: text, Fields: fields}
+		it := r.sc.parseLine(line)
+		if it.err == nil {
+			again := r.sc.parseLine(orders.Line{No: 1, Text: it.text, Fields: strings.Fields(it.text)})
+			if again.err != nil || again.text != it.text {
+				t.Errorf("%q reads as %q, which reads as %q (%v)", text, it.text, again.text, again.err)
+			}
+		}
+		r.Check(st, EN, []orders.Line{line}, nil)
+		r.Check(st, DE, []orders.Line{line}, nil)
+	})
+}
+
+// TestMustCross checks the hexes every shortest path crosses (12.1.2) against the
+// paths themselves, listed one by one, for every pair of hexes up to five apart in a
+// corner and the middle of the map.
+func TestMustCross(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{sc: r.sc}
+	gr := r.sc.Map.Grid
+	for _, a := range []hex.Hex{hex.MustParse("0101"), hex.MustParse("1615"), hex.MustParse("1710"), hex.MustParse("3422")} {
+		for _, b := range r.sc.Map.Hexes() {
+			if gr.Distance(a, b) > 5 {
+				continue
+			}
+			var all [][]hex.Hex
+			var walk func(cur hex.Hex, acc []hex.Hex)
+			walk = func(cur hex.Hex, acc []hex.Hex) {
+				if cur == b {
+					all = append(all, acc)
+					return
+				}
+				for _, n := range gr.Neighbours(cur) {
+					if r.sc.Map.OnMap(n) && gr.Distance(n, b) == gr.Distance(cur, b)-1 {
+						next := append(slices.Clone(acc), n)
+						walk(n, next)
+					}
+				}
+			}
+			walk(a, nil)
+			var want []hex.Hex
+			for _, h := range r.sc.Map.Hexes() {
+				if h == b || h == a {
+					continue
+				}
+				every := len(all) > 0
+				for _, p := range all {
+					every = every && slices.Contains(p, h)
+				}
+				if every {
+					want = append(want, h)
+				}
+			}
+			got := g.mustCross(a, b)
+			slices.SortFunc(got, hex.Compare)
+			slices.SortFunc(want, hex.Compare)
+			if !slices.Equal(got, want) {
+				t.Errorf("mustCross(%s, %s) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
