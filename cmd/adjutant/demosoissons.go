@@ -38,8 +38,9 @@ func demoSoissons(e *env, keep string, quiet, pipe bool) error {
 }
 
 // soissonsScript is the demo, written as the game goes: both sides set up by default;
-// the German then holds (he passes every step, his losses, lead defenders and
-// retreats left to the defaults of HELP); the Entente attacks every turn he can. In
+// the German then holds: his front line stays, the stacks behind it close up to it,
+// his losses, lead defenders and retreats are left to the defaults of HELP; the
+// Entente attacks every turn he can. In
 // each day step 1 he bombards the German hexes next to his Prepare markers and
 // assaults every German hex next to them; in each day step 2 his divisions next to
 // the Germans buy Improvised Attack markers (and Prepare markers for the next
@@ -59,6 +60,9 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 		var b strings.Builder
 		on := false
 		for _, p := range soissonsSteps(t) {
+			if on && side == soissons1918.DE && (p == "de2" || p == "den") {
+				break // the German's maneuver: his mail then
+			}
 			on = on || p == from
 			if !on || !soissonsWaits(p, side) || sent[key(t, p, side)] {
 				continue
@@ -101,7 +105,16 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 			return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + body}, true, nil
 		}
 		if soissonsWaits(st.P, soissons1918.DE) && !sent[key(st.T, st.P, soissons1918.DE)] {
-			return scripted{From: soissonsDE, Subject: subject, Body: head(soissonsPassDE) + "# this turn: nothing\n" + passes(st.T, st.P, soissons1918.DE, 0)}, true, nil
+			body := "# nothing until our next maneuver\n"
+			if st.P == "de2" || st.P == "den" {
+				sent[key(st.T, st.P, soissons1918.DE)] = true
+				body = strings.Join(germanOrders(rs, st), "\n")
+				if body == "" {
+					body = "PASS"
+				}
+				body += "\n# nothing until our next maneuver\n"
+			}
+			return scripted{From: soissonsDE, Subject: subject, Body: head(soissonsPassDE) + body + passes(st.T, st.P, soissons1918.DE, 0)}, true, nil
 		}
 		return scripted{}, false, fmt.Errorf("demo: the game waits at turn %d step %s for nobody the script knows", st.T, st.P)
 	}
@@ -196,15 +209,23 @@ func ententeOrders(rs *soissons1918.Rules, st *soissons1918.State) []string {
 			if !u.Prepare || u.Dis == soissons1918.Shocked {
 				continue
 			}
-			for _, t := range b.germanHexes(hex.MustParse(u.Hex)) {
+			ts := b.targets(hex.MustParse(u.Hex))
+			for _, t := range ts {
 				if _, ok := targets[t]; !ok {
 					order = append(order, t)
 					targets[t] = nil
 				}
-				if !used[u.ID] {
-					targets[t] = append(targets[t], u.ID)
-					used[u.ID] = true
-				}
+			}
+			// Each unit joins the attack on its weakest neighbour (20.4.4: the odds).
+			if len(ts) > 0 && !used[u.ID] {
+				t := slices.MinFunc(ts, func(x, y hex.Hex) int {
+					if tx, ty := b.germanTown(x), b.germanTown(y); tx != ty {
+						return map[bool]int{true: -1, false: 1}[tx]
+					}
+					return b.germanSP(x) - b.germanSP(y)
+				})
+				targets[t] = append(targets[t], u.ID)
+				used[u.ID] = true
 			}
 		}
 		art := st.Art[soissons1918.EN]
@@ -238,19 +259,11 @@ func ententeOrders(rs *soissons1918.Rules, st *soissons1918.State) []string {
 				continue
 			}
 			h := hex.MustParse(u.Hex)
-			ts := b.germanHexes(h)
+			ts := b.targets(h)
 			if len(ts) == 0 {
-				// March east, one hex and then another, as far as the rules allow.
-				e1 := hex.Hex{Col: h.Col + 1, Row: h.Row}
-				if b.sc.Map.OnMap(e1) && b.sc.Map.Grid.Adjacent(h, e1) {
-					lines = append(lines, fmt.Sprintf("MOVE %s %s-%s", u.ID, h, e1))
-				} else {
-					for _, n := range b.sc.Map.Grid.Neighbours(h) {
-						if n.Col == h.Col+1 && b.sc.Map.OnMap(n) {
-							lines = append(lines, fmt.Sprintf("MOVE %s %s-%s", u.ID, h, n))
-							break
-						}
-					}
+				// March one hex towards the nearest German-held town (3.3).
+				if n, ok := b.towardsTown(h); ok {
+					lines = append(lines, fmt.Sprintf("MOVE %s %s-%s", u.ID, h, n))
 				}
 				continue
 			}
@@ -266,13 +279,138 @@ func ententeOrders(rs *soissons1918.Rules, st *soissons1918.State) []string {
 			}
 			if !night && len(free) > 0 {
 				lines = append(lines, fmt.Sprintf("IMPROVISE %s %s", u.ID, free[0]))
-				attacks = append(attacks, fmt.Sprintf("ATTACK %s WITH %s", hexes(free), u.ID), "ADVANCE "+u.ID)
+				attacks = append(attacks, fmt.Sprintf("ATTACK %s WITH %s", hexes(free), u.ID), fmt.Sprintf("ADVANCE %s %s", u.ID, free[0]))
 			}
 		}
 		lines = append(lines, b.hqMoves(night)...)
 		lines = append(lines, attacks...)
 	}
-	return acceptedLines(rs, st, lines)
+	return acceptedLines(rs, st, soissons1918.EN, lines)
+}
+
+// germanOrders is the German's maneuver (19): every stack of his out of touch with
+// the Entente moves one hex west into an empty hex behind the 18 July front line,
+// to close up to the front; the front line itself holds.
+func germanOrders(rs *soissons1918.Rules, st *soissons1918.State) []string {
+	b := demoBoard{rs.Scenario(), st}
+	stacks := map[string][]string{}
+	var order []string
+	for i := range st.Units {
+		u := &st.Units[i]
+		if !b.combat(u) || b.side(u) != soissons1918.DE || u.Remnant || u.Retreat || u.Dis == soissons1918.Shocked {
+			continue
+		}
+		if _, ok := stacks[u.Hex]; !ok {
+			order = append(order, u.Hex)
+		}
+		stacks[u.Hex] = append(stacks[u.Hex], u.ID)
+	}
+	slices.Sort(order)
+	var lines []string
+	taken := map[hex.Hex]bool{}
+	for _, at := range order {
+		h := hex.MustParse(at)
+		if b.enteteNear(h) {
+			continue
+		}
+		for _, n := range b.sc.Map.Grid.Neighbours(h) {
+			if n.Col == h.Col-1 && b.sc.Map.OnMap(n) && b.sc.German(n) && !taken[n] && !b.occupied(n) {
+				lines = append(lines, fmt.Sprintf("MOVE %s %s-%s", strings.Join(stacks[at], ","), h, n))
+				taken[n] = true
+				break
+			}
+		}
+	}
+	return acceptedLines(rs, st, soissons1918.DE, lines)
+}
+
+// enteteNear reports whether an Entente combat unit stands next to h.
+func (b demoBoard) enteteNear(h hex.Hex) bool {
+	for _, n := range b.sc.Map.Grid.Neighbours(h) {
+		for i := range b.st.Units {
+			u := &b.st.Units[i]
+			if b.combat(u) && b.side(u) == soissons1918.EN && u.Hex == n.String() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// red reports whether h is a hex of a Sudden Death location (3.2): the demo's Entente
+// leaves them alone, so that the game goes the full 17 turns to the verdict of 3.3.
+func (b demoBoard) red(h hex.Hex) bool {
+	t, ok := b.sc.TownAt(h)
+	return ok && t.Circle == "red"
+}
+
+// targets are the German hexes next to h the Entente attacks: all but the red
+// locations (and a unit next to one of those does not attack, 13.2).
+func (b demoBoard) targets(h hex.Hex) []hex.Hex {
+	ts := b.germanHexes(h)
+	if slices.ContainsFunc(ts, b.red) {
+		return nil
+	}
+	return ts
+}
+
+// germanTown reports whether h is a hex of a town the German controls (3.3).
+func (b demoBoard) germanTown(h hex.Hex) bool {
+	t, ok := b.sc.TownAt(h)
+	return ok && b.st.Control[t.Name] == soissons1918.DE
+}
+
+// towardsTown is the neighbour of h nearest to the nearest German-held town hex, free
+// of units, if it is nearer than h.
+func (b demoBoard) towardsTown(h hex.Hex) (hex.Hex, bool) {
+	dist := func(x hex.Hex) int {
+		best := -1
+		for _, t := range b.sc.Towns {
+			if b.st.Control[t.Name] != soissons1918.DE || t.Circle == "red" {
+				continue
+			}
+			for _, th := range t.Hexes {
+				if d := b.sc.Map.Grid.Distance(x, th); best < 0 || d < best {
+					best = d
+				}
+			}
+		}
+		return best
+	}
+	best, ok := h, false
+	for _, n := range b.sc.Map.Grid.Neighbours(h) {
+		if b.sc.Map.OnMap(n) && !b.occupied(n) && !b.red(n) && dist(n) < dist(best) {
+			best, ok = n, true
+		}
+	}
+	return best, ok
+}
+
+// germanSP is the strength of the German units in h (5; a remnant counts 1, 8).
+func (b demoBoard) germanSP(h hex.Hex) int {
+	n := 0
+	for i := range b.st.Units {
+		u := &b.st.Units[i]
+		if b.combat(u) && b.side(u) == soissons1918.DE && u.Hex == h.String() {
+			c, _ := b.sc.Counter(u.ID)
+			if u.Remnant {
+				n++
+			} else {
+				n += c.SP - u.Losses
+			}
+		}
+	}
+	return n
+}
+
+// occupied reports whether any unit stands in h.
+func (b demoBoard) occupied(h hex.Hex) bool {
+	for i := range b.st.Units {
+		if u := &b.st.Units[i]; u.Where == soissons1918.OnMap && u.Hex == h.String() {
+			return true
+		}
+	}
+	return false
 }
 
 func hexes(hs []hex.Hex) string { return hexJoin(hs, ",") }
@@ -288,11 +426,11 @@ func hexJoin(hs []hex.Hex, sep string) string {
 // acceptedLines leaves out the lines the order check would refuse, again and again,
 // since leaving out one may make another fail (an attack whose ZOC obligation the
 // other one met, 13.2).
-func acceptedLines(rs *soissons1918.Rules, st *soissons1918.State, lines []string) []string {
+func acceptedLines(rs *soissons1918.Rules, st *soissons1918.State, side adjudicator.Side, lines []string) []string {
 	for range 20 {
 		ls, _ := orders.Split(strings.Join(lines, "\n"))
 		var keep []string
-		for _, c := range rs.Check(st, soissons1918.EN, ls, nil) {
+		for _, c := range rs.Check(st, side, ls, nil) {
 			if c.OK {
 				keep = append(keep, c.Line.Text)
 			}
