@@ -138,7 +138,7 @@ func (g *game) bombard(side string, b Bombard) error {
 	if len(mods) > 0 {
 		detail = " [" + strings.Join(mods, ", ") + "]"
 	}
-	g.event("17.6", nil, "%s bombards %s with %d points (column %s): roll %d%s = %d: %s", sideWord(side), t, b.Points(), col, r.Values[0], detail, roll, g.applyBombardment(targets, res))
+	g.rollEvent("17.6", r, "%s bombards %s with %d points (column %s): roll %d%s = %d: %s", sideWord(side), t, b.Points(), col, r.Values[0], detail, roll, g.applyBombardment(targets, res))
 	return nil
 }
 

@@ -31,6 +31,12 @@ func (g *game) event(rule string, to []adjudicator.Side, format string, args ...
 	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
 }
 
+// rollEvent is an event every side sees that reports roll r: the results mail gives the
+// roll's inputs with it, so that a player can re-derive it once the seed is revealed.
+func (g *game) rollEvent(rule string, r dice.Roll, format string, args ...any) {
+	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &r})
+}
+
 func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
 
 func (g *game) sideOf(u *Unit) string { return g.counter(u).Side }

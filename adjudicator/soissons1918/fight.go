@@ -389,7 +389,9 @@ func (g *game) fight(c *combat) {
 	} else {
 		line("no retreat")
 	}
-	g.event("20.4", nil, "%s", strings.Join(out, "\n"))
+	// The roll goes with the event, so that the results mail gives its inputs and each
+	// player can check it from his mail (HELP DICE).
+	g.rollEvent("20.4", r, "%s", strings.Join(out, "\n"))
 	if retreat == 0 {
 		return
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,19 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 	for _, want := range []string{"demo complete in", "audit of soissons verified", "replay of soissons matches"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	// Every roll of Soissons is public (5: stacks may be inspected, and nothing the dice
+	// decide is hidden): each player checks every one from his own mails.
+	audited := regexp.MustCompile(`audit of soissons verified: \d+ entries, (\d+) rolls`).FindStringSubmatch(out)
+	fromMails := regexp.MustCompile(`alone: (\d+) rolls`).FindAllStringSubmatch(out, -1)
+	if audited == nil || len(fromMails) != 2 || audited[1] == "0" {
+		t.Errorf("demo output lacks the audit's and each player's roll counts:\n%s", out)
+	} else {
+		for _, m := range fromMails {
+			if m[1] != audited[1] {
+				t.Errorf("a player checked %s rolls from his mails, the audit holds %s: a roll's inputs were not mailed", m[1], audited[1])
+			}
 		}
 	}
 	var verdict bool
