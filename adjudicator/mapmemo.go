@@ -20,7 +20,7 @@ type mapMemo struct {
 const mapMemoSize = 1024
 
 // render returns rs.Map(st, side), raw being st as the store holds it (nil: not
-// remembered).
+// remembered). An [OpenMap] ruleset's map is remembered once for every side.
 func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
 	if raw == nil {
 		return rs.Map(st, side)
@@ -28,7 +28,9 @@ func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
 	h := sha256.New()
 	h.Write([]byte(rs.Name()))
 	h.Write([]byte{0})
-	h.Write([]byte(side))
+	if om, ok := rs.(OpenMap); !ok || !om.OpenMap() {
+		h.Write([]byte(side))
+	}
 	h.Write([]byte{0})
 	h.Write(raw)
 	var key [32]byte

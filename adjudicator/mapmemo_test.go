@@ -40,3 +40,28 @@ func TestMapMemo(t *testing.T) {
 		t.Errorf("the memo holds %d maps, more than %d", len(m.maps), mapMemoSize)
 	}
 }
+
+// openMaps is a ruleset whose map is the same for every side (OpenMap).
+type openMaps struct{ countingMaps }
+
+func (o *openMaps) OpenMap() bool { return true }
+
+func (o *openMaps) Map(st State, side Side) string {
+	o.calls++
+	return "the map"
+}
+
+// TestMapMemoOpenMap: an OpenMap ruleset's map is drawn once per state for all sides.
+func TestMapMemoOpenMap(t *testing.T) {
+	var m mapMemo
+	rs := &openMaps{}
+	for _, side := range []Side{"a", "b", "a"} {
+		if got := m.render(rs, tallyState{}, []byte(`{"t":1}`), side); got != "the map" {
+			t.Fatalf("render = %q", got)
+		}
+	}
+	m.render(rs, tallyState{}, []byte(`{"t":2}`), "b")
+	if rs.calls != 2 {
+		t.Errorf("%d maps drawn for two states and two sides, want 2", rs.calls)
+	}
+}

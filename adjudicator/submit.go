@@ -193,10 +193,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	}
 	h.game = g
 	st = adv.state
-	now, err := filedOrders(h.tx, g.Name)
-	if err != nil {
-		return "", err
-	}
+	now := adv.filed // the orders on file after the advance
 	// "You may send orders for it again" holds only while an order of this mail is still on
 	// file and open; once its phase is resolved the results mail follows instead.
 	view["Replaceable"] = stillOpen(now, filedNow)
