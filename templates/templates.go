@@ -7,8 +7,11 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"iter"
 	"strings"
 	"text/template"
+	"unicode"
+	"unicode/utf8"
 )
 
 //go:embed *.txt
@@ -26,42 +29,86 @@ var all = template.Must(template.New("").Funcs(template.FuncMap{
 // Wrap breaks s into lines of at most width columns at spaces, indenting continuation
 // lines by indent spaces, so that prose reads on a phone. Existing line breaks are kept;
 // a word longer than a whole line (a player's run of characters) is cut.
+//
+// Every results mail wraps each of its events: it is written into one buffer, counting
+// runes as it goes, rather than building each line up from strings.
 func Wrap(width, indent int, s string) string {
-	pad := strings.Repeat(" ", indent)
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, w := range splitLong(strings.Fields(para), width-indent) {
+	max := width - indent // the longest piece of a cut word, in runes
+	room := len(s) + 8
+	if width > 0 {
+		room += len(s) / width * (indent + 1)
+	}
+	out := make([]byte, 0, room)
+	for p := 0; ; p++ {
+		para := s
+		nl := strings.IndexByte(s, '\n')
+		if nl >= 0 {
+			para, s = s[:nl], s[nl+1:]
+		}
+		if p > 0 {
+			out = append(out, '\n')
+		}
+		start, n := len(out), 0 // where the line starts in out, and its length in runes
+		add := func(w string, runes int) {
 			switch {
-			case line == "":
-				line = w
-			case len([]rune(line))+1+len([]rune(w)) > width:
-				out = append(out, line)
-				line = pad + w
+			case len(out) == start:
+				out = append(out, w...)
+				n = runes
+			case n+1+runes > width:
+				out = append(out, '\n')
+				start = len(out)
+				for range indent {
+					out = append(out, ' ')
+				}
+				out = append(out, w...)
+				n = indent + runes
 			default:
-				line += " " + w
+				out = append(out, ' ')
+				out = append(out, w...)
+				n += 1 + runes
 			}
 		}
-		out = append(out, line)
+		for w := range fields(para) {
+			if !utf8.ValidString(w) {
+				w = string([]rune(w)) // each byte that is no UTF-8 becomes U+FFFD
+			}
+			runes := utf8.RuneCountInString(w)
+			for max >= 1 && runes > max {
+				cut := 0
+				for range max {
+					_, size := utf8.DecodeRuneInString(w[cut:])
+					cut += size
+				}
+				add(w[:cut], max)
+				w, runes = w[cut:], runes-max
+			}
+			add(w, runes)
+		}
+		if nl < 0 {
+			return string(out)
+		}
 	}
-	return strings.Join(out, "\n")
 }
 
-// splitLong cuts the words longer than max runes into pieces of max runes.
-func splitLong(words []string, max int) []string {
-	if max < 1 {
-		return words
-	}
-	var out []string
-	for _, w := range words {
-		r := []rune(w)
-		for len(r) > max {
-			out = append(out, string(r[:max]))
-			r = r[max:]
+// fields yields the words of s as strings.Fields splits them: at runs of Unicode white
+// space.
+func fields(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range s {
+			if unicode.IsSpace(r) {
+				if start >= 0 && !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			} else if start < 0 {
+				start = i
+			}
 		}
-		out = append(out, string(r))
+		if start >= 0 {
+			yield(s[start:])
+		}
 	}
-	return out
 }
 
 // Render executes the template file name (e.g. "order-check.txt") with data.
