@@ -33,11 +33,19 @@ func TestMapMemo(t *testing.T) {
 	if rs.calls != 5 {
 		t.Errorf("%d maps drawn, want 5 (another state, another side, twice without bytes)", rs.calls)
 	}
-	for i := range mapMemoSize + 10 {
+	for i := range 2*mapMemoSize + 10 {
 		m.render(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
 	}
-	if len(m.maps) > mapMemoSize {
-		t.Errorf("the memo holds %d maps, more than %d", len(m.maps), mapMemoSize)
+	if n := len(m.maps) + len(m.old); n > mapMemoSize {
+		t.Errorf("the memo holds %d maps, more than %d", n, mapMemoSize)
+	}
+	// The latest maps outlive a turnover: the last mapMemoSize/2 drawn are all kept.
+	calls := rs.calls
+	for i := 2*mapMemoSize + 10 - mapMemoSize/2; i < 2*mapMemoSize+10; i++ {
+		m.render(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
+	}
+	if rs.calls != calls {
+		t.Errorf("%d of the last %d maps drawn were drawn again", rs.calls-calls, mapMemoSize/2)
 	}
 }
 

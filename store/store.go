@@ -413,7 +413,12 @@ func (d *DB) Size() (int64, error) {
 	return n, err
 }
 
-type btx struct{ tx *bolt.Tx }
+type btx struct {
+	tx *bolt.Tx
+	// heads is the hash of each game's last audit entry appended in this transaction, so
+	// that appending a phase's rolls does not decode the entry before each one.
+	heads map[string]string
+}
 
 func u64(n uint64) []byte {
 	var b [8]byte
@@ -566,13 +571,17 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	if err != nil {
 		return e, err
 	}
-	prev := ""
-	if _, v := b.Cursor().Last(); v != nil {
-		var last AuditEntry
-		if err := json.Unmarshal(v, &last); err != nil {
-			return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
+	prev, ok := t.heads[game]
+	if !ok {
+		if _, v := b.Cursor().Last(); v != nil {
+			var last struct {
+				Hash string `json:"hash"`
+			}
+			if err := json.Unmarshal(v, &last); err != nil {
+				return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
+			}
+			prev = last.Hash
 		}
-		prev = last.Hash
 	}
 	seq, err := b.NextSequence()
 	if err != nil {
@@ -581,7 +590,14 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	b.FillPercent = 1.0 // append-only
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
-	return e, putJSON(b, u64(seq), e)
+	if err := putJSON(b, u64(seq), e); err != nil {
+		return e, err
+	}
+	if t.heads == nil {
+		t.heads = map[string]string{}
+	}
+	t.heads[game] = e.Hash
+	return e, nil
 }
 
 func (t *btx) AuditHead(game string) (AuditEntry, error) {
