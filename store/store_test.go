@@ -25,31 +25,40 @@ func open(t *testing.T) (*store.DB, string) {
 	return db, path
 }
 
+// TestAuditChain: each game's entries chain, appended in one transaction or several,
+// with another game's entries appended in between.
 func TestAuditChain(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
-	err := db.Write(ctx, func(tx store.Tx) error {
-		for i := 0; i < 3; i++ {
-			if _, err := tx.AppendAudit("g", store.AuditEntry{Kind: "roll", Turn: 1, Index: i, Values: []int{i + 1}, Result: i + 1, Time: time.Unix(int64(i), 0)}); err != nil {
-				return err
+	var err error
+	for w := range 2 {
+		err = db.Write(ctx, func(tx store.Tx) error {
+			for i := 3 * w; i < 3*w+3; i++ {
+				for _, g := range []string{"g", "h"} {
+					if _, err := tx.AppendAudit(g, store.AuditEntry{Kind: "roll", Turn: 1, Index: i, Values: []int{i + 1}, Result: i + 1, Purpose: g, Time: time.Unix(int64(i), 0)}); err != nil {
+						return err
+					}
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	var got []store.AuditEntry
-	db.Read(ctx, func(tx store.Tx) error { got, err = tx.Audit("g"); return err })
-	if len(got) != 3 {
-		t.Fatalf("Audit() = %d entries, want 3", len(got))
-	}
-	prev := ""
-	for i, e := range got {
-		if e.Seq != uint64(i+1) || e.Prev != prev || e.Hash != e.ComputeHash() || e.Hash == "" {
-			t.Errorf("entry %d: seq %d prev %q hash %q (computed %q), want a chain", i, e.Seq, e.Prev, e.Hash, e.ComputeHash())
+	for _, g := range []string{"h", "g"} {
+		db.Read(ctx, func(tx store.Tx) error { got, err = tx.Audit(g); return err })
+		if len(got) != 6 {
+			t.Fatalf("Audit(%s) = %d entries, want 6", g, len(got))
 		}
-		prev = e.Hash
+		prev := ""
+		for i, e := range got {
+			if e.Seq != uint64(i+1) || e.Prev != prev || e.Hash != e.ComputeHash() || e.Hash == "" || e.Purpose != g {
+				t.Errorf("%s entry %d: seq %d prev %q hash %q (computed %q), want a chain", g, i, e.Seq, e.Prev, e.Hash, e.ComputeHash())
+			}
+			prev = e.Hash
+		}
 	}
 	changed := got[1]
 	changed.Values = []int{6}
