@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 	"unicode/utf8"
@@ -111,10 +112,25 @@ func fields(s string) iter.Seq[string] {
 	}
 }
 
+// buffers keeps the buffers mails are rendered into: a results mail is several
+// kilobytes, which a new buffer would reach by growing (and copying) again and again.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooled is the largest buffer put back in the pool, so that one huge mail (a long
+// HELP, a whole audit trail) does not stay in memory.
+const maxPooled = 64 << 10
+
 // Render executes the template file name (e.g. "order-check.txt") with data.
 func Render(name string, data any) (string, error) {
-	var b bytes.Buffer
-	if err := all.ExecuteTemplate(&b, name, data); err != nil {
+	b := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= maxPooled {
+			b.Reset()
+			buffers.Put(b)
+		}
+	}()
+	b.Reset()
+	if err := all.ExecuteTemplate(b, name, data); err != nil {
 		return "", fmt.Errorf("render %s: %w", name, err)
 	}
 	return b.String(), nil
