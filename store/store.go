@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -418,6 +419,10 @@ type btx struct {
 	// heads is the hash of each game's last audit entry appended in this transaction, so
 	// that appending a phase's rolls does not decode the entry before each one.
 	heads map[string]string
+	// orders is each game's orders on file as Orders read them in this (write)
+	// transaction, kept as a read would give them by PutOrder and DeleteOrder, so that
+	// the desk's reads after its own writes decode nothing again.
+	orders map[string][]Order
 }
 
 func u64(n uint64) []byte {
@@ -528,7 +533,26 @@ func (t *btx) PutOrder(game string, o Order) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(b, o.storeKey(), o)
+	raw, err := json.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("encode order %s: %w", o.storeKey(), err)
+	}
+	if err := b.Put(o.storeKey(), raw); err != nil {
+		delete(t.orders, game)
+		return err
+	}
+	if os, ok := t.orders[game]; ok {
+		// Kept as a read gives it (its time as decoded), and where a read puts it: a
+		// replaced order, stored with a new time, moves.
+		var read Order
+		if err := json.Unmarshal(raw, &read); err != nil {
+			delete(t.orders, game)
+			return nil
+		}
+		os = slices.DeleteFunc(os, func(f Order) bool { return f.sameKey(o) })
+		t.orders[game] = sortOrders(append(os, read))
+	}
+	return nil
 }
 
 func (t *btx) DeleteOrder(game string, o Order) error {
@@ -536,10 +560,34 @@ func (t *btx) DeleteOrder(game string, o Order) error {
 	if err != nil {
 		return err
 	}
-	return b.Delete(o.storeKey())
+	if err := b.Delete(o.storeKey()); err != nil {
+		delete(t.orders, game)
+		return err
+	}
+	if os, ok := t.orders[game]; ok {
+		t.orders[game] = slices.DeleteFunc(os, func(f Order) bool { return f.sameKey(o) })
+	}
+	return nil
+}
+
+func (o Order) sameKey(p Order) bool { return o.Phase == p.Phase && o.Side == p.Side && o.Key == p.Key }
+
+// sortOrders sorts orders as Orders returns them: by filing time, then by key (the
+// order bbolt keeps them in, which the stable sort by time leaves among equal times).
+func sortOrders(os []Order) []Order {
+	slices.SortFunc(os, func(a, b Order) int {
+		if c := a.Filed.Compare(b.Filed); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.storeKey(), b.storeKey())
+	})
+	return os
 }
 
 func (t *btx) Orders(game string) ([]Order, error) {
+	if os, ok := t.orders[game]; ok {
+		return slices.Clone(os), nil
+	}
 	b, err := t.gameBucket(game, subOrders)
 	if err != nil {
 		return nil, err
@@ -547,6 +595,12 @@ func (t *btx) Orders(game string) ([]Order, error) {
 	out, err := eachJSON[Order](b, "order")
 	// Filing order, then key, so that "in the order written" survives the key order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Filed.Before(out[j].Filed) })
+	if err == nil && t.tx.Writable() {
+		if t.orders == nil {
+			t.orders = map[string][]Order{}
+		}
+		t.orders[game] = slices.Clone(out)
+	}
 	return out, err
 }
 

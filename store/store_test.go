@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -349,5 +350,62 @@ func TestPicturesLeaveOnceSent(t *testing.T) {
 	}
 	if got := read(); len(got.Pictures) != 0 || got.Body != "the text" {
 		t.Errorf("sent mail: %d pictures, body %q; want none and the text", len(got.Pictures), got.Body)
+	}
+}
+
+// TestOrdersInWriteAfterChanges: within a write transaction, Orders after PutOrder and
+// DeleteOrder (kept by the transaction, not read again) gives what a read of the
+// committed store gives: the same orders, times and order (filing time, then key).
+func TestOrdersInWriteAfterChanges(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	ord := func(phase, side, key string, at time.Time) store.Order {
+		return store.Order{Phase: phase, Side: side, Key: key, Kind: "k", Text: phase + side + key, Filed: at}
+	}
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		for _, o := range []store.Order{ord("2", "us", "b", t0), ord("1", "us", "a", t0), ord("1", "de", "z", t0.Add(-time.Hour))} {
+			if err := tx.PutOrder("g", o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	later := t0.Add(time.Minute).In(time.FixedZone("CET", 3600)) // read back as decoded
+	steps := []func(tx store.Tx) error{
+		func(tx store.Tx) error { return tx.PutOrder("g", ord("0", "us", "c", t0)) },             // same time: by key
+		func(tx store.Tx) error { return tx.PutOrder("g", ord("1", "de", "z", later)) },          // replaced: moves last
+		func(tx store.Tx) error { return tx.DeleteOrder("g", ord("2", "us", "b", time.Time{})) }, // deleted
+		func(tx store.Tx) error { return tx.PutOrder("g", ord("3", "us", "a", t0.Add(-time.Minute))) },
+		func(tx store.Tx) error { return tx.PutOrder("h", ord("1", "us", "a", t0)) }, // another game
+	}
+	for n := range steps {
+		var inTx []store.Order
+		if err := db.Write(ctx, func(tx store.Tx) error {
+			if _, err := tx.Orders("g"); err != nil { // read first: later reads are kept
+				return err
+			}
+			if err := steps[n](tx); err != nil {
+				return err
+			}
+			var err error
+			inTx, err = tx.Orders("g")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var read []store.Order
+		if err := db.Read(ctx, func(tx store.Tx) error {
+			var err error
+			read, err = tx.Orders("g")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(inTx) != fmt.Sprint(read) {
+			t.Errorf("step %d: in the transaction\n%v\nread after it\n%v", n, inTx, read)
+		}
 	}
 }
