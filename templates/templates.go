@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"iter"
 	"strings"
 	"sync"
 	"text/template"
@@ -39,78 +38,83 @@ func Wrap(width, indent int, s string) string {
 	if width > 0 {
 		room += len(s) / width * (indent + 1)
 	}
-	out := make([]byte, 0, room)
-	for p := 0; ; p++ {
-		para := s
-		nl := strings.IndexByte(s, '\n')
-		if nl >= 0 {
-			para, s = s[:nl], s[nl+1:]
-		}
-		if p > 0 {
-			out = append(out, '\n')
-		}
-		start, n := len(out), 0 // where the line starts in out, and its length in runes
-		add := func(w string, runes int) {
-			switch {
-			case len(out) == start:
-				out = append(out, w...)
-				n = runes
-			case n+1+runes > width:
-				out = append(out, '\n')
-				start = len(out)
-				for range indent {
-					out = append(out, ' ')
-				}
-				out = append(out, w...)
-				n = indent + runes
-			default:
-				out = append(out, ' ')
-				out = append(out, w...)
-				n += 1 + runes
+	var out strings.Builder // String() does not copy
+	out.Grow(room)
+	start, n := 0, 0 // where the current line starts in out, and its length in runes
+	add := func(w string, runes int) {
+		switch {
+		case out.Len() == start:
+			n = 0
+		case n+1+runes > width:
+			out.WriteByte('\n')
+			start = out.Len()
+			for range indent {
+				out.WriteByte(' ')
 			}
+			n = indent
+		default:
+			out.WriteByte(' ')
+			n++
 		}
-		for w := range fields(para) {
-			if !utf8.ValidString(w) {
-				w = string([]rune(w)) // each byte that is no UTF-8 becomes U+FFFD
-			}
-			runes := utf8.RuneCountInString(w)
-			for max >= 1 && runes > max {
-				cut := 0
-				for range max {
-					_, size := utf8.DecodeRuneInString(w[cut:])
-					cut += size
-				}
-				add(w[:cut], max)
-				w, runes = w[cut:], runes-max
-			}
-			add(w, runes)
-		}
-		if nl < 0 {
-			return string(out)
-		}
+		out.WriteString(w)
+		n += runes
 	}
+	for i := 0; i < len(s); {
+		// The words are those of strings.Fields, paragraph by paragraph (at "\n").
+		if c := s[i]; c == '\n' {
+			out.WriteByte('\n')
+			start, n = out.Len(), 0
+			i++
+			continue
+		} else if c < utf8.RuneSelf && asciiSpace[c] {
+			i++
+			continue
+		} else if c >= utf8.RuneSelf {
+			if r, size := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
+				i += size
+				continue
+			}
+		}
+		j, runes, valid := i, 0, true
+		for j < len(s) {
+			c := s[j]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				j++
+			} else {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if unicode.IsSpace(r) {
+					break
+				}
+				valid = valid && !(r == utf8.RuneError && size == 1)
+				j += size
+			}
+			runes++
+		}
+		w := s[i:j]
+		i = j
+		if !valid {
+			w = string([]rune(w)) // each byte that is no UTF-8 becomes U+FFFD
+		}
+		for max >= 1 && runes > max {
+			cut := 0
+			for range max {
+				_, size := utf8.DecodeRuneInString(w[cut:])
+				cut += size
+			}
+			add(w[:cut], max)
+			w, runes = w[cut:], runes-max
+		}
+		add(w, runes)
+	}
+	return out.String()
 }
 
-// fields yields the words of s as strings.Fields splits them: at runs of Unicode white
-// space.
-func fields(s string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		start := -1
-		for i, r := range s {
-			if unicode.IsSpace(r) {
-				if start >= 0 && !yield(s[start:i]) {
-					return
-				}
-				start = -1
-			} else if start < 0 {
-				start = i
-			}
-		}
-		if start >= 0 {
-			yield(s[start:])
-		}
-	}
-}
+// asciiSpace are the ASCII bytes strings.Fields splits at ("\n" as well, which Wrap
+// takes first as the end of a paragraph).
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // buffers keeps the buffers mails are rendered into: a results mail is several
 // kilobytes, which a new buffer would reach by growing (and copying) again and again.
