@@ -163,15 +163,7 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 // alone (set aside, or returned with the outcomes of those before it).
 func (d *Desk) HandleBatch(ctx context.Context, ms []Message) ([]string, error) {
 	if len(ms) <= 1 {
-		var outcomes []string
-		for _, m := range ms {
-			o, err := d.Handle(ctx, m)
-			if err != nil {
-				return outcomes, err
-			}
-			outcomes = append(outcomes, o)
-		}
-		return outcomes, nil
+		return d.handleEach(ctx, ms)
 	}
 	batch := make([]Message, len(ms))
 	pres := make([]passwordVerdict, len(ms))
@@ -204,7 +196,12 @@ func (d *Desk) HandleBatch(ctx context.Context, ms []Message) ([]string, error) 
 		return outcomes, nil
 	}
 	d.log().Warn("batch not committed; handling its messages one by one", "batch", len(ms), "cause", errorKind(err))
-	outcomes = outcomes[:0]
+	return d.handleEach(ctx, ms)
+}
+
+// handleEach handles messages one by one, stopping at the first error.
+func (d *Desk) handleEach(ctx context.Context, ms []Message) ([]string, error) {
+	var outcomes []string
 	for _, m := range ms {
 		o, err := d.Handle(ctx, m)
 		if err != nil {
