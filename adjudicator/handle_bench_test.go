@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,20 +86,8 @@ func benchScript(i int) []adjudicator.Message {
 // delivers them: the first mail of every game, then the second of every game, and so on.
 func benchDesk(tb testing.TB, games int) (*adjudicator.Desk, *store.DB, []adjudicator.Message) {
 	tb.Helper()
-	db, err := store.Open(filepath.Join(tb.TempDir(), "games.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	rules, err := soldiers1918.New()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
-	desk := &adjudicator.Desk{
-		Store: db, Rulesets: map[string]adjudicator.Ruleset{rules.Name(): rules}, Address: home,
-		Now: func() time.Time { return now }, Rand: &detRand{}, PasswordCost: 4,
-	}
+	desk, db := soldiersDesk(tb, func() time.Time { return now })
 	ctx := context.Background()
 	scripts := make([][]adjudicator.Message, games)
 	for i := range games {
