@@ -36,7 +36,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -332,56 +331,7 @@ type Throttle struct {
 
 // DB is the bbolt implementation of [Store].
 type DB struct {
-	bolt  *bolt.DB
-	games gameMemo
-}
-
-// gameMemo remembers the game records the store decoded lately, each with the bytes it
-// was decoded from: a mail's game is read before its write transaction (the password
-// check) and again inside it, and a record carries two states of several kilobytes of
-// JSON. A record is taken from the memo only when the stored bytes are the same.
-type gameMemo struct {
-	mu    sync.Mutex
-	games map[string]memoGame
-}
-
-type memoGame struct {
-	raw []byte
-	g   Game
-}
-
-// gameMemoSize bounds the memo: twice the intake's batch of mails, each of which may be
-// for another game.
-const gameMemoSize = 64
-
-// get returns the game decoded from raw, if remembered.
-func (m *gameMemo) get(name string, raw []byte) (Game, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.games[name]
-	if !ok || !bytes.Equal(e.raw, raw) {
-		return Game{}, false
-	}
-	return e.g.clone(), true
-}
-
-func (m *gameMemo) put(name string, raw []byte, g Game) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.games == nil || len(m.games) >= gameMemoSize {
-		m.games = make(map[string]memoGame, gameMemoSize)
-	}
-	m.games[name] = memoGame{raw: bytes.Clone(raw), g: g.clone()}
-}
-
-// clone copies what a caller could change in place: the players, the options and the
-// states' bytes.
-func (g Game) clone() Game {
-	g.Players = slices.Clone(g.Players)
-	g.Options = maps.Clone(g.Options)
-	g.State = bytes.Clone(g.State)
-	g.Initial = bytes.Clone(g.Initial)
-	return g
+	bolt *bolt.DB
 }
 
 var _ Store = (*DB)(nil)
@@ -446,7 +396,7 @@ func (d *DB) Read(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.View(func(tx *bolt.Tx) error { return fn(&btx{tx: tx, games: &d.games}) })
+	return d.bolt.View(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
 }
 
 // Write implements [Store].
@@ -454,7 +404,7 @@ func (d *DB) Write(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(&btx{tx: tx, games: &d.games}) })
+	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
 }
 
 // Size returns the size of the bbolt file in bytes.
@@ -465,8 +415,7 @@ func (d *DB) Size() (int64, error) {
 }
 
 type btx struct {
-	tx    *bolt.Tx
-	games *gameMemo
+	tx *bolt.Tx
 	// heads is the hash of each game's last audit entry appended in this transaction, so
 	// that appending a phase's rolls does not decode the entry before each one.
 	heads map[string]string
@@ -541,18 +490,14 @@ func eachJSON[T any](b *bolt.Bucket, what string) ([]T, error) {
 }
 
 func (t *btx) Game(name string) (Game, error) {
-	raw := t.tx.Bucket(bucketGames).Get([]byte(name))
-	if raw == nil {
+	var g Game
+	ok, err := getJSON(t.tx.Bucket(bucketGames), []byte(name), &g)
+	if err != nil {
+		return Game{}, fmt.Errorf("read game %s: %w", name, err)
+	}
+	if !ok {
 		return Game{}, fmt.Errorf("game %s: %w", name, ErrNotFound)
 	}
-	if g, ok := t.games.get(name, raw); ok {
-		return g, nil
-	}
-	var g Game
-	if err := json.Unmarshal(raw, &g); err != nil {
-		return Game{}, fmt.Errorf("read game %s: decode %s: %w", name, name, err)
-	}
-	t.games.put(name, raw, g)
 	return g, nil
 }
 
