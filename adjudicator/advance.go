@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -46,9 +45,6 @@ type advanced struct {
 	journal   store.JournalEntry
 	cause     string
 	now       time.Time
-
-	// filed is the orders on file when the advance stopped, as the ruleset sees them.
-	filed []Order
 }
 
 // OrdersDigest is the digest of the orders a phase resolved, mixed into every roll of that
@@ -99,26 +95,19 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 	adv := advanced{rs: rs, cause: cause, now: now, before: st, beforeRaw: g.State}
 	b := &batch{}
 	var steps []store.JournalStep
-	// One read of the orders on file an advance: what the ruleset sees, and the stored
-	// records (salts and commitments) the journal keeps. Each phase's changes (revealed,
-	// fixed, consumed) are carried into it as they are written, so that it stays what a
-	// read of the store would give.
-	stored, err := tx.Orders(g.Name)
-	if err != nil {
-		return adv, err
-	}
-	// The turn's seed and the deck seed, read once and kept while the turn lasts.
-	var seed dice.Seed
-	var deck *dice.Seed
-	seedTurn, seedsRead := 0, false
 	for {
+		// One read of the orders on file a phase: what the ruleset sees, and the stored
+		// records (salts and commitments) the journal keeps.
+		stored, err := tx.Orders(g.Name)
+		if err != nil {
+			return adv, err
+		}
 		filed := make([]Order, len(stored))
-		byID := make(map[string]store.Order, len(stored))
+		byID := map[string]store.Order{}
 		for i, o := range stored {
 			filed[i] = fromStore(o)
 			byID[filed[i].ID()] = o
 		}
-		adv.filed = filed
 		if st.Over() || g.Over {
 			break // g.Over: ended by the host or a resignation (host.go)
 		}
@@ -130,17 +119,13 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		}
 		turn, phase, title := st.Turn(), st.Phase(), st.PhaseTitle()
 		inputs := rs.Inputs(st, filed)
-		if !seedsRead || seedTurn != turn {
-			if seed, err = d.turnSeed(tx, g.Name, turn, now, nil); err != nil {
-				return adv, err
-			}
-			seedTurn = turn
+		seed, err := d.turnSeed(tx, g.Name, turn, now, nil)
+		if err != nil {
+			return adv, err
 		}
-		if !seedsRead {
-			if deck, err = deckSeed(tx, g.Name); err != nil {
-				return adv, err
-			}
-			seedsRead = true
+		deck, err := deckSeed(tx, g.Name)
+		if err != nil {
+			return adv, err
 		}
 		out, rolls, deals, digest, err := resolvePhase(rs, g.Name, st, inputs, seed, deck)
 		if err != nil {
@@ -164,7 +149,6 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
 			return adv, err
 		}
-		stored = ordersAfter(stored, byID, out.Consumed)
 		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: turn, Phase: phase, Digest: digest})
 		st = out.State
 		if st.Over() || st.Turn() != turn {
@@ -177,10 +161,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 					return adv, err
 				}
 			} else {
-				if seed, err = d.turnSeed(tx, g.Name, st.Turn(), now, b); err != nil {
+				if _, err := d.turnSeed(tx, g.Name, st.Turn(), now, b); err != nil {
 					return adv, err
 				}
-				seedTurn = st.Turn()
 			}
 		}
 	}
@@ -192,6 +175,10 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 	if st.Over() {
 		// Whatever is still sealed (a cancelled plot) is shown now, so that every
 		// commitment can be checked.
+		stored, err := tx.Orders(g.Name)
+		if err != nil {
+			return adv, err
+		}
 		for _, o := range stored {
 			if o.Sealed && !o.Revealed {
 				o.Revealed = true
@@ -238,20 +225,6 @@ func sideStrings(sides []Side) []string {
 func hashBytes(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
-}
-
-// ordersAfter is the orders on file after a phase's changes: stored with each order as
-// byID now has it, the consumed ones left out, in the same order.
-func ordersAfter(stored []store.Order, byID map[string]store.Order, consumed []string) []store.Order {
-	out := make([]store.Order, 0, len(stored))
-	for _, o := range stored {
-		id := fromStore(o).ID()
-		if slices.Contains(consumed, id) {
-			continue
-		}
-		out = append(out, byID[id])
-	}
-	return out
 }
 
 // applyOrderChanges carries out an outcome's revealed, fixed and consumed orders.

@@ -193,7 +193,10 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	}
 	h.game = g
 	st = adv.state
-	now := adv.filed // the orders on file after the advance
+	now, err := filedOrders(h.tx, g.Name)
+	if err != nil {
+		return "", err
+	}
 	// "You may send orders for it again" holds only while an order of this mail is still on
 	// file and open; once its phase is resolved the results mail follows instead.
 	view["Replaceable"] = stillOpen(now, filedNow)

@@ -396,7 +396,7 @@ func (d *DB) Read(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.View(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
+	return d.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
 }
 
 // Write implements [Store].
@@ -404,7 +404,7 @@ func (d *DB) Write(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
+	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
 }
 
 // Size returns the size of the bbolt file in bytes.
@@ -419,10 +419,19 @@ type btx struct {
 	// heads is the hash of each game's last audit entry appended in this transaction, so
 	// that appending a phase's rolls does not decode the entry before each one.
 	heads map[string]string
-	// orders is each game's orders on file as Orders read them in this (write)
-	// transaction, kept as a read would give them by PutOrder and DeleteOrder, so that
-	// the desk's reads after its own writes decode nothing again.
-	orders map[string][]Order
+	// orders and seeds are each game's as read in this (write) transaction and written
+	// since.
+	orders kept[Order]
+	seeds  kept[Seed]
+}
+
+// newTx is a transaction of the store.
+func newTx(tx *bolt.Tx) *btx {
+	return &btx{tx: tx,
+		// By filing time, then key: Orders' order.
+		orders: kept[Order]{key: Order.storeKey, cmp: func(a, b Order) int { return a.Filed.Compare(b.Filed) }},
+		seeds:  kept[Seed]{key: seedKey},
+	}
 }
 
 func u64(n uint64) []byte {
@@ -528,31 +537,84 @@ func (t *btx) MarkProcessed(id string, p Processed) error {
 	return putJSON(t.tx.Bucket(bucketProcessed), []byte(id), p)
 }
 
+// kept is, for each game, its records of one kind (orders, seeds) as a read in this
+// write transaction gave them, kept as a read would give them after the transaction's
+// own writes: the desk reads them again after each of its writes (every phase of an
+// advance), and decoding them each time cost more than resolving the phase.
+type kept[T any] struct {
+	games map[string][]T
+	key   func(T) []byte // the record's key in its bucket
+	// cmp orders records as a read returns them (nil: by key, bbolt's order).
+	cmp func(a, b T) int
+}
+
+// get returns a copy of game's records, if kept.
+func (k *kept[T]) get(game string) ([]T, bool) {
+	rs, ok := k.games[game]
+	return slices.Clone(rs), ok
+}
+
+// set keeps what a read of game's records gave.
+func (k *kept[T]) set(game string, rs []T) {
+	if k.games == nil {
+		k.games = map[string][]T{}
+	}
+	k.games[game] = slices.Clone(rs)
+}
+
+// put keeps a record just stored as raw, as a read decodes it (a time as decoded, not
+// as given), in its place: a replaced record may move.
+func (k *kept[T]) put(game string, raw []byte) {
+	rs, ok := k.games[game]
+	if !ok {
+		return
+	}
+	var r T
+	if err := json.Unmarshal(raw, &r); err != nil {
+		delete(k.games, game) // read again next time
+		return
+	}
+	key := k.key(r)
+	rs = slices.DeleteFunc(rs, func(x T) bool { return bytes.Equal(k.key(x), key) })
+	rs = append(rs, r)
+	slices.SortFunc(rs, func(a, b T) int {
+		if k.cmp != nil {
+			if c := k.cmp(a, b); c != 0 {
+				return c
+			}
+		}
+		return bytes.Compare(k.key(a), k.key(b))
+	})
+	k.games[game] = rs
+}
+
+// remove forgets a record deleted from the store.
+func (k *kept[T]) remove(game string, key []byte) {
+	if rs, ok := k.games[game]; ok {
+		k.games[game] = slices.DeleteFunc(rs, func(x T) bool { return bytes.Equal(k.key(x), key) })
+	}
+}
+
+// putKept stores v under key in b and keeps it in k.
+func putKept[T any](b *bolt.Bucket, k *kept[T], game string, key []byte, v T) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	if err := b.Put(key, raw); err != nil {
+		delete(k.games, game)
+		return err
+	}
+	k.put(game, raw)
+	return nil
+}
+
 func (t *btx) PutOrder(game string, o Order) error {
 	b, err := t.gameBucket(game, subOrders)
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(o)
-	if err != nil {
-		return fmt.Errorf("encode order %s: %w", o.storeKey(), err)
-	}
-	if err := b.Put(o.storeKey(), raw); err != nil {
-		delete(t.orders, game)
-		return err
-	}
-	if os, ok := t.orders[game]; ok {
-		// Kept as a read gives it (its time as decoded), and where a read puts it: a
-		// replaced order, stored with a new time, moves.
-		var read Order
-		if err := json.Unmarshal(raw, &read); err != nil {
-			delete(t.orders, game)
-			return nil
-		}
-		os = slices.DeleteFunc(os, func(f Order) bool { return f.sameKey(o) })
-		t.orders[game] = sortOrders(append(os, read))
-	}
-	return nil
+	return putKept(b, &t.orders, game, o.storeKey(), o)
 }
 
 func (t *btx) DeleteOrder(game string, o Order) error {
@@ -561,32 +623,16 @@ func (t *btx) DeleteOrder(game string, o Order) error {
 		return err
 	}
 	if err := b.Delete(o.storeKey()); err != nil {
-		delete(t.orders, game)
+		delete(t.orders.games, game)
 		return err
 	}
-	if os, ok := t.orders[game]; ok {
-		t.orders[game] = slices.DeleteFunc(os, func(f Order) bool { return f.sameKey(o) })
-	}
+	t.orders.remove(game, o.storeKey())
 	return nil
 }
 
-func (o Order) sameKey(p Order) bool { return o.Phase == p.Phase && o.Side == p.Side && o.Key == p.Key }
-
-// sortOrders sorts orders as Orders returns them: by filing time, then by key (the
-// order bbolt keeps them in, which the stable sort by time leaves among equal times).
-func sortOrders(os []Order) []Order {
-	slices.SortFunc(os, func(a, b Order) int {
-		if c := a.Filed.Compare(b.Filed); c != 0 {
-			return c
-		}
-		return bytes.Compare(a.storeKey(), b.storeKey())
-	})
-	return os
-}
-
 func (t *btx) Orders(game string) ([]Order, error) {
-	if os, ok := t.orders[game]; ok {
-		return slices.Clone(os), nil
+	if os, ok := t.orders.get(game); ok {
+		return os, nil
 	}
 	b, err := t.gameBucket(game, subOrders)
 	if err != nil {
@@ -596,10 +642,7 @@ func (t *btx) Orders(game string) ([]Order, error) {
 	// Filing order, then key, so that "in the order written" survives the key order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Filed.Before(out[j].Filed) })
 	if err == nil && t.tx.Writable() {
-		if t.orders == nil {
-			t.orders = map[string][]Order{}
-		}
-		t.orders[game] = slices.Clone(out)
+		t.orders.set(game, out)
 	}
 	return out, err
 }
@@ -609,15 +652,24 @@ func (t *btx) PutSeed(game string, s Seed) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(b, u64(uint64(s.Turn)), s)
+	return putKept(b, &t.seeds, game, seedKey(s), s)
 }
 
+func seedKey(s Seed) []byte { return u64(uint64(s.Turn)) }
+
 func (t *btx) Seeds(game string) ([]Seed, error) {
+	if ss, ok := t.seeds.get(game); ok {
+		return ss, nil
+	}
 	b, err := t.gameBucket(game, subSeeds)
 	if err != nil {
 		return nil, err
 	}
-	return eachJSON[Seed](b, "seed")
+	out, err := eachJSON[Seed](b, "seed")
+	if err == nil && t.tx.Writable() {
+		t.seeds.set(game, out)
+	}
+	return out, err
 }
 
 func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {

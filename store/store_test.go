@@ -409,3 +409,42 @@ func TestOrdersInWriteAfterChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedsInWriteAfterChanges: within a write transaction, Seeds after PutSeed (kept by
+// the transaction) gives what a read of the committed store gives, in key order (the
+// deck seed's turn, -1, last).
+func TestSeedsInWriteAfterChanges(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	var inTx, read []store.Seed
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.PutSeed("g", store.Seed{Turn: 1, Secret: "s1", Commitment: "c1"}); err != nil {
+			return err
+		}
+		if _, err := tx.Seeds("g"); err != nil { // read: later reads are kept
+			return err
+		}
+		for _, s := range []store.Seed{
+			{Turn: store.DeckSeedTurn, Secret: "deck", Commitment: "cd"},
+			{Turn: 2, Secret: "s2", Commitment: "c2"},
+			{Turn: 1, Secret: "s1", Commitment: "c1", Revealed: true}, // replaced
+			{Turn: 0, Secret: "s0", Commitment: "c0"},
+		} {
+			if err := tx.PutSeed("g", s); err != nil {
+				return err
+			}
+		}
+		var err error
+		inTx, err = tx.Seeds("g")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Read(ctx, func(tx store.Tx) (err error) { read, err = tx.Seeds("g"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(inTx) != fmt.Sprint(read) || len(read) != 4 || read[3].Turn != store.DeckSeedTurn || !read[1].Revealed {
+		t.Errorf("in the transaction\n%v\nread after it\n%v", inTx, read)
+	}
+}
