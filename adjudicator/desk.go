@@ -331,6 +331,11 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 	if name == "" || cmd.password == "" {
 		return passwordVerdict{}, nil
 	}
+	if hash, ok := d.passwords.opened(d, name, m.From, cmd.password); ok {
+		// This password opened this game for this sender before: no need to read the
+		// game (the transaction still compares hash with the player's).
+		return passwordVerdict{hash: hash, ok: true}, nil
+	}
 	var player store.Player
 	var found bool
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
@@ -349,7 +354,11 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 	if err != nil || !found {
 		return passwordVerdict{}, err
 	}
-	return passwordVerdict{hash: player.PassHash, ok: d.checkPassword(player, cmd.password)}, nil
+	v := passwordVerdict{hash: player.PassHash, ok: d.checkPassword(player, cmd.password)}
+	if v.ok {
+		d.passwords.rememberOpened(d, name, m.From, cmd.password, player.PassHash)
+	}
+	return v, nil
 }
 
 // passwordOK is the password check inside the transaction: the verdict made before it,
@@ -585,6 +594,9 @@ type passwordCache struct {
 	key   []byte
 	ok    map[[32]byte]bool
 	fails map[string]failWindow // by password hash
+	// opens is, for a game, a sender and a password that opened it (by their HMAC),
+	// the hash it was checked against.
+	opens map[[32]byte]string
 }
 
 // failWindow counts a player's failed checks since start.
@@ -645,6 +657,28 @@ func (c *passwordCache) known(d *Desk, hash, password string) bool {
 	defer c.mu.Unlock()
 	e, ok := c.entry(d, hash, password)
 	return ok && c.ok[e]
+}
+
+// opened returns the hash a password opened game for from with, if it did.
+func (c *passwordCache) opened(d *Desk, game, from, password string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entry(d, "opened\x00"+game+"\x00"+from, password)
+	hash, found := c.opens[e]
+	return hash, ok && found
+}
+
+func (c *passwordCache) rememberOpened(d *Desk, game, from, password, hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entry(d, "opened\x00"+game+"\x00"+from, password)
+	if !ok {
+		return
+	}
+	if c.opens == nil || len(c.opens) >= passwordCacheSize {
+		c.opens = map[[32]byte]string{}
+	}
+	c.opens[e] = hash
 }
 
 func (c *passwordCache) remember(d *Desk, hash, password string) {

@@ -57,23 +57,30 @@ type fixture struct {
 	n    int
 }
 
-func newFixture(t *testing.T, ng adjudicator.NewGame) *fixture {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "games.db"))
+// soldiersDesk is a desk of Soldiers 1918 over a fresh store, on the clock now returns,
+// with deterministic entropy and bcrypt at its lowest cost.
+func soldiersDesk(tb testing.TB, now func() time.Time) (*adjudicator.Desk, *store.DB) {
+	tb.Helper()
+	db, err := store.Open(filepath.Join(tb.TempDir(), "games.db"))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { db.Close() })
 	rules, err := soldiers1918.New()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), logs: &bytes.Buffer{}}
-	f.desk = &adjudicator.Desk{
+	return &adjudicator.Desk{
 		Store: db, Rulesets: map[string]adjudicator.Ruleset{rules.Name(): rules}, Address: home,
-		Now: func() time.Time { return f.now }, Rand: &detRand{}, PasswordCost: 4,
-		Log: slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	}
+		Now: now, Rand: &detRand{}, PasswordCost: 4,
+	}, db
+}
+
+func newFixture(t *testing.T, ng adjudicator.NewGame) *fixture {
+	t.Helper()
+	f := &fixture{t: t, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), logs: &bytes.Buffer{}}
+	f.desk, f.db = soldiersDesk(t, func() time.Time { return f.now })
+	f.desk.Log = slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if ng.Name == "" {
 		ng.Name = "g1"
 	}

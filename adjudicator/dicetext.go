@@ -83,22 +83,32 @@ func UnmailField(s string) (string, error) {
 // the first line indented by first, the others by cont. A word longer than a line stays
 // whole. Joining the lines with one space, indentation removed, gives the record back.
 func wrapRecord(record, first, cont string) []string {
+	// Lengths are counted as the line grows, not recounted for each word: a results
+	// mail wraps a record for every roll. first and cont are ASCII indents, so that a
+	// line's runes are the sum of its parts'.
 	var lines []string
-	line := first
+	var line strings.Builder
+	line.WriteString(first)
+	n := utf8.RuneCountInString(first)
 	empty := true
-	for _, w := range strings.Split(record, " ") {
+	for w := range strings.SplitSeq(record, " ") {
+		wn := utf8.RuneCountInString(w)
 		switch {
 		case empty:
-			line += w
 			empty = false
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > mailWidth:
-			lines = append(lines, line)
-			line = cont + w
+		case n+1+wn > mailWidth:
+			lines = append(lines, line.String())
+			line.Reset()
+			line.WriteString(cont)
+			n = utf8.RuneCountInString(cont)
 		default:
-			line += " " + w
+			line.WriteByte(' ')
+			n++
 		}
+		line.WriteString(w)
+		n += wn
 	}
-	return append(lines, line)
+	return append(lines, line.String())
 }
 
 // rollRecord is the canonical one-record form of a roll:

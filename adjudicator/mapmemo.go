@@ -14,13 +14,18 @@ import (
 type mapMemo struct {
 	mu   sync.Mutex
 	maps map[[32]byte]string
+	// old is the generation before maps: when maps is full it becomes old, so that the
+	// maps drawn last (each game's latest, which its next advance compares against)
+	// survive the turnover.
+	old map[[32]byte]string
 }
 
-// mapMemoSize bounds the memo: two maps a game stay useful, a whole host's games fit.
+// mapMemoSize bounds the memo (its two generations together): two maps a game stay
+// useful, a whole host's games fit.
 const mapMemoSize = 1024
 
 // render returns rs.Map(st, side), raw being st as the store holds it (nil: not
-// remembered).
+// remembered). An [OpenMap] ruleset's map is remembered once for every side.
 func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
 	if raw == nil {
 		return rs.Map(st, side)
@@ -28,13 +33,20 @@ func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
 	h := sha256.New()
 	h.Write([]byte(rs.Name()))
 	h.Write([]byte{0})
-	h.Write([]byte(side))
+	if om, ok := rs.(OpenMap); !ok || !om.OpenMap() {
+		h.Write([]byte(side))
+	}
 	h.Write([]byte{0})
 	h.Write(raw)
 	var key [32]byte
 	h.Sum(key[:0])
 	m.mu.Lock()
 	text, ok := m.maps[key]
+	if !ok {
+		if text, ok = m.old[key]; ok {
+			m.put(key, text)
+		}
+	}
 	m.mu.Unlock()
 	if ok {
 		return text
@@ -42,9 +54,14 @@ func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
 	text = rs.Map(st, side)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.maps == nil || len(m.maps) >= mapMemoSize {
-		m.maps = map[[32]byte]string{}
+	m.put(key, text)
+	return text
+}
+
+// put remembers a map, turning the generations over when the current one is full.
+func (m *mapMemo) put(key [32]byte, text string) {
+	if m.maps == nil || len(m.maps) >= mapMemoSize/2 {
+		m.old, m.maps = m.maps, make(map[[32]byte]string, mapMemoSize/2)
 	}
 	m.maps[key] = text
-	return text
 }

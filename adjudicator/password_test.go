@@ -44,11 +44,18 @@ func TestPasswordCache(t *testing.T) {
 	}
 }
 
-// countingStore counts the bcrypt checks its desk makes inside write transactions.
+// countingStore counts the bcrypt checks its desk makes inside write transactions, and
+// the read transactions.
 type countingStore struct {
 	store.Store
 	desk    *Desk
 	inWrite int64
+	reads   int
+}
+
+func (s *countingStore) Read(ctx context.Context, fn func(store.Tx) error) error {
+	s.reads++
+	return s.Store.Read(ctx, fn)
 }
 
 func (s *countingStore) Write(ctx context.Context, fn func(store.Tx) error) error {
@@ -90,6 +97,62 @@ func TestNoPasswordCheckInsideWrite(t *testing.T) {
 	if cs.inWrite != 0 {
 		t.Errorf("%d bcrypt checks ran inside a write transaction, want 0", cs.inWrite)
 	}
+}
+
+// TestPasswordOpenedBefore: once a password opened a game for a sender, his next mails
+// are checked without reading the game before the write transaction; a password changed
+// since is still checked against the new hash, in the transaction.
+func TestPasswordOpenedBefore(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cs := &countingStore{Store: db}
+	d := &Desk{Store: cs, Rulesets: map[string]Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org", PasswordCost: 4}
+	cs.desk = d
+	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g", Ruleset: "tally",
+		Players:   map[Side]string{"a": "a@example.org", "b": "b@example.org"},
+		Passwords: map[Side]string{"a": "pa", "b": "pb"}}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	send := func(pw, want string) {
+		t.Helper()
+		n++
+		out, err := d.Handle(t.Context(), Message{ID: fmt.Sprintf("m%d@x", n), From: "a@example.org", Text: "GAME g\nPASSWORD " + pw + "\nSTATUS\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(out, want) {
+			t.Errorf("mail %d with %q: %q, want %s", n, pw, out, want)
+		}
+	}
+	send("pa", Handled)
+	reads := cs.reads
+	send("pa", Handled)
+	send("pa", Handled)
+	if cs.reads != reads {
+		t.Errorf("%d reads of the game for a password that opened it before, want none", cs.reads-reads)
+	}
+	send("wrong", Refused)
+	// The host gives side a a new password.
+	hash, err := d.hashPassword("new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Write(t.Context(), func(tx store.Tx) error {
+		g, err := tx.Game("g")
+		if err != nil {
+			return err
+		}
+		g.Players[0].PassHash = hash
+		return tx.PutGame(g)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	send("pa", Refused)
+	send("new", Handled)
 }
 
 // tallyRules is the smallest ruleset: it accepts nothing and waits for nobody.

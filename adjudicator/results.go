@@ -121,7 +121,12 @@ func mapSection(maps mapRenderer, side Side, mode string) string {
 		return now.head + now.tail // a map without strips is shown whole
 	}
 	was := splitMap(maps(false, side))
+	size := len(now.head) + len(now.tail) + 256 // 256: the note on the strips shown
+	for _, s := range now.strips {
+		size += len(s)
+	}
 	var b strings.Builder
+	b.Grow(size)
 	b.WriteString(now.head)
 	shown := 0
 	for i, s := range now.strips {

@@ -128,6 +128,14 @@ type Viewer interface {
 	MapView(st State, side Side) mapview.View
 }
 
+// OpenMap is a ruleset whose map hides nothing from any side (Soldiers 1918 6.5: no fog
+// of war): its Map gives every side the same text, so that the desk draws a state's map
+// once for all sides.
+type OpenMap interface {
+	// OpenMap reports that Map(st, side) is the same text whatever the side.
+	OpenMap() bool
+}
+
 // MapLayerer is a ruleset whose map can show more when a player asks: MAP ZOC. The
 // desk refuses a word a game's map does not offer.
 type MapLayerer interface {

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -395,7 +396,7 @@ func (d *DB) Read(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.View(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
+	return d.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
 }
 
 // Write implements [Store].
@@ -403,7 +404,7 @@ func (d *DB) Write(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(&btx{tx: tx}) })
+	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
 }
 
 // Size returns the size of the bbolt file in bytes.
@@ -413,7 +414,25 @@ func (d *DB) Size() (int64, error) {
 	return n, err
 }
 
-type btx struct{ tx *bolt.Tx }
+type btx struct {
+	tx *bolt.Tx
+	// heads is the hash of each game's last audit entry appended in this transaction, so
+	// that appending a phase's rolls does not decode the entry before each one.
+	heads map[string]string
+	// orders and seeds are each game's as read in this (write) transaction and written
+	// since.
+	orders kept[Order]
+	seeds  kept[Seed]
+}
+
+// newTx is a transaction of the store.
+func newTx(tx *bolt.Tx) *btx {
+	return &btx{tx: tx,
+		// By filing time, then key: Orders' order.
+		orders: kept[Order]{key: Order.storeKey, cmp: func(a, b Order) int { return a.Filed.Compare(b.Filed) }},
+		seeds:  kept[Seed]{key: seedKey},
+	}
+}
 
 func u64(n uint64) []byte {
 	var b [8]byte
@@ -518,12 +537,84 @@ func (t *btx) MarkProcessed(id string, p Processed) error {
 	return putJSON(t.tx.Bucket(bucketProcessed), []byte(id), p)
 }
 
+// kept is, for each game, its records of one kind (orders, seeds) as a read in this
+// write transaction gave them, kept as a read would give them after the transaction's
+// own writes: the desk reads them again after each of its writes (every phase of an
+// advance), and decoding them each time cost more than resolving the phase.
+type kept[T any] struct {
+	games map[string][]T
+	key   func(T) []byte // the record's key in its bucket
+	// cmp orders records as a read returns them (nil: by key, bbolt's order).
+	cmp func(a, b T) int
+}
+
+// get returns a copy of game's records, if kept.
+func (k *kept[T]) get(game string) ([]T, bool) {
+	rs, ok := k.games[game]
+	return slices.Clone(rs), ok
+}
+
+// set keeps what a read of game's records gave.
+func (k *kept[T]) set(game string, rs []T) {
+	if k.games == nil {
+		k.games = map[string][]T{}
+	}
+	k.games[game] = slices.Clone(rs)
+}
+
+// put keeps a record just stored as raw, as a read decodes it (a time as decoded, not
+// as given), in its place: a replaced record may move.
+func (k *kept[T]) put(game string, raw []byte) {
+	rs, ok := k.games[game]
+	if !ok {
+		return
+	}
+	var r T
+	if err := json.Unmarshal(raw, &r); err != nil {
+		delete(k.games, game) // read again next time
+		return
+	}
+	key := k.key(r)
+	rs = slices.DeleteFunc(rs, func(x T) bool { return bytes.Equal(k.key(x), key) })
+	rs = append(rs, r)
+	slices.SortFunc(rs, func(a, b T) int {
+		if k.cmp != nil {
+			if c := k.cmp(a, b); c != 0 {
+				return c
+			}
+		}
+		return bytes.Compare(k.key(a), k.key(b))
+	})
+	k.games[game] = rs
+}
+
+// remove forgets a record deleted from the store.
+func (k *kept[T]) remove(game string, key []byte) {
+	if rs, ok := k.games[game]; ok {
+		k.games[game] = slices.DeleteFunc(rs, func(x T) bool { return bytes.Equal(k.key(x), key) })
+	}
+}
+
+// putKept stores v under key in b and keeps it in k.
+func putKept[T any](b *bolt.Bucket, k *kept[T], game string, key []byte, v T) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	if err := b.Put(key, raw); err != nil {
+		delete(k.games, game)
+		return err
+	}
+	k.put(game, raw)
+	return nil
+}
+
 func (t *btx) PutOrder(game string, o Order) error {
 	b, err := t.gameBucket(game, subOrders)
 	if err != nil {
 		return err
 	}
-	return putJSON(b, o.storeKey(), o)
+	return putKept(b, &t.orders, game, o.storeKey(), o)
 }
 
 func (t *btx) DeleteOrder(game string, o Order) error {
@@ -531,10 +622,18 @@ func (t *btx) DeleteOrder(game string, o Order) error {
 	if err != nil {
 		return err
 	}
-	return b.Delete(o.storeKey())
+	if err := b.Delete(o.storeKey()); err != nil {
+		delete(t.orders.games, game)
+		return err
+	}
+	t.orders.remove(game, o.storeKey())
+	return nil
 }
 
 func (t *btx) Orders(game string) ([]Order, error) {
+	if os, ok := t.orders.get(game); ok {
+		return os, nil
+	}
 	b, err := t.gameBucket(game, subOrders)
 	if err != nil {
 		return nil, err
@@ -542,6 +641,9 @@ func (t *btx) Orders(game string) ([]Order, error) {
 	out, err := eachJSON[Order](b, "order")
 	// Filing order, then key, so that "in the order written" survives the key order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Filed.Before(out[j].Filed) })
+	if err == nil && t.tx.Writable() {
+		t.orders.set(game, out)
+	}
 	return out, err
 }
 
@@ -550,15 +652,24 @@ func (t *btx) PutSeed(game string, s Seed) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(b, u64(uint64(s.Turn)), s)
+	return putKept(b, &t.seeds, game, seedKey(s), s)
 }
 
+func seedKey(s Seed) []byte { return u64(uint64(s.Turn)) }
+
 func (t *btx) Seeds(game string) ([]Seed, error) {
+	if ss, ok := t.seeds.get(game); ok {
+		return ss, nil
+	}
 	b, err := t.gameBucket(game, subSeeds)
 	if err != nil {
 		return nil, err
 	}
-	return eachJSON[Seed](b, "seed")
+	out, err := eachJSON[Seed](b, "seed")
+	if err == nil && t.tx.Writable() {
+		t.seeds.set(game, out)
+	}
+	return out, err
 }
 
 func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
@@ -566,13 +677,17 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	if err != nil {
 		return e, err
 	}
-	prev := ""
-	if _, v := b.Cursor().Last(); v != nil {
-		var last AuditEntry
-		if err := json.Unmarshal(v, &last); err != nil {
-			return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
+	prev, ok := t.heads[game]
+	if !ok {
+		if _, v := b.Cursor().Last(); v != nil {
+			var last struct {
+				Hash string `json:"hash"`
+			}
+			if err := json.Unmarshal(v, &last); err != nil {
+				return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
+			}
+			prev = last.Hash
 		}
-		prev = last.Hash
 	}
 	seq, err := b.NextSequence()
 	if err != nil {
@@ -581,7 +696,14 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	b.FillPercent = 1.0 // append-only
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
-	return e, putJSON(b, u64(seq), e)
+	if err := putJSON(b, u64(seq), e); err != nil {
+		return e, err
+	}
+	if t.heads == nil {
+		t.heads = map[string]string{}
+	}
+	t.heads[game] = e.Hash
+	return e, nil
 }
 
 func (t *btx) AuditHead(game string) (AuditEntry, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,31 +26,40 @@ func open(t *testing.T) (*store.DB, string) {
 	return db, path
 }
 
+// TestAuditChain: each game's entries chain, appended in one transaction or several,
+// with another game's entries appended in between.
 func TestAuditChain(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
-	err := db.Write(ctx, func(tx store.Tx) error {
-		for i := 0; i < 3; i++ {
-			if _, err := tx.AppendAudit("g", store.AuditEntry{Kind: "roll", Turn: 1, Index: i, Values: []int{i + 1}, Result: i + 1, Time: time.Unix(int64(i), 0)}); err != nil {
-				return err
+	var err error
+	for w := range 2 {
+		err = db.Write(ctx, func(tx store.Tx) error {
+			for i := 3 * w; i < 3*w+3; i++ {
+				for _, g := range []string{"g", "h"} {
+					if _, err := tx.AppendAudit(g, store.AuditEntry{Kind: "roll", Turn: 1, Index: i, Values: []int{i + 1}, Result: i + 1, Purpose: g, Time: time.Unix(int64(i), 0)}); err != nil {
+						return err
+					}
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	var got []store.AuditEntry
-	db.Read(ctx, func(tx store.Tx) error { got, err = tx.Audit("g"); return err })
-	if len(got) != 3 {
-		t.Fatalf("Audit() = %d entries, want 3", len(got))
-	}
-	prev := ""
-	for i, e := range got {
-		if e.Seq != uint64(i+1) || e.Prev != prev || e.Hash != e.ComputeHash() || e.Hash == "" {
-			t.Errorf("entry %d: seq %d prev %q hash %q (computed %q), want a chain", i, e.Seq, e.Prev, e.Hash, e.ComputeHash())
+	for _, g := range []string{"h", "g"} {
+		db.Read(ctx, func(tx store.Tx) error { got, err = tx.Audit(g); return err })
+		if len(got) != 6 {
+			t.Fatalf("Audit(%s) = %d entries, want 6", g, len(got))
 		}
-		prev = e.Hash
+		prev := ""
+		for i, e := range got {
+			if e.Seq != uint64(i+1) || e.Prev != prev || e.Hash != e.ComputeHash() || e.Hash == "" || e.Purpose != g {
+				t.Errorf("%s entry %d: seq %d prev %q hash %q (computed %q), want a chain", g, i, e.Seq, e.Prev, e.Hash, e.ComputeHash())
+			}
+			prev = e.Hash
+		}
 	}
 	changed := got[1]
 	changed.Values = []int{6}
@@ -340,5 +350,101 @@ func TestPicturesLeaveOnceSent(t *testing.T) {
 	}
 	if got := read(); len(got.Pictures) != 0 || got.Body != "the text" {
 		t.Errorf("sent mail: %d pictures, body %q; want none and the text", len(got.Pictures), got.Body)
+	}
+}
+
+// TestOrdersInWriteAfterChanges: within a write transaction, Orders after PutOrder and
+// DeleteOrder (kept by the transaction, not read again) gives what a read of the
+// committed store gives: the same orders, times and order (filing time, then key).
+func TestOrdersInWriteAfterChanges(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	ord := func(phase, side, key string, at time.Time) store.Order {
+		return store.Order{Phase: phase, Side: side, Key: key, Kind: "k", Text: phase + side + key, Filed: at}
+	}
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		for _, o := range []store.Order{ord("2", "us", "b", t0), ord("1", "us", "a", t0), ord("1", "de", "z", t0.Add(-time.Hour))} {
+			if err := tx.PutOrder("g", o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	later := t0.Add(time.Minute).In(time.FixedZone("CET", 3600)) // read back as decoded
+	steps := []func(tx store.Tx) error{
+		func(tx store.Tx) error { return tx.PutOrder("g", ord("0", "us", "c", t0)) },             // same time: by key
+		func(tx store.Tx) error { return tx.PutOrder("g", ord("1", "de", "z", later)) },          // replaced: moves last
+		func(tx store.Tx) error { return tx.DeleteOrder("g", ord("2", "us", "b", time.Time{})) }, // deleted
+		func(tx store.Tx) error { return tx.PutOrder("g", ord("3", "us", "a", t0.Add(-time.Minute))) },
+		func(tx store.Tx) error { return tx.PutOrder("h", ord("1", "us", "a", t0)) }, // another game
+	}
+	for n := range steps {
+		var inTx []store.Order
+		if err := db.Write(ctx, func(tx store.Tx) error {
+			if _, err := tx.Orders("g"); err != nil { // read first: later reads are kept
+				return err
+			}
+			if err := steps[n](tx); err != nil {
+				return err
+			}
+			var err error
+			inTx, err = tx.Orders("g")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var read []store.Order
+		if err := db.Read(ctx, func(tx store.Tx) error {
+			var err error
+			read, err = tx.Orders("g")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(inTx) != fmt.Sprint(read) {
+			t.Errorf("step %d: in the transaction\n%v\nread after it\n%v", n, inTx, read)
+		}
+	}
+}
+
+// TestSeedsInWriteAfterChanges: within a write transaction, Seeds after PutSeed (kept by
+// the transaction) gives what a read of the committed store gives, in key order (the
+// deck seed's turn, -1, last).
+func TestSeedsInWriteAfterChanges(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	var inTx, read []store.Seed
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.PutSeed("g", store.Seed{Turn: 1, Secret: "s1", Commitment: "c1"}); err != nil {
+			return err
+		}
+		if _, err := tx.Seeds("g"); err != nil { // read: later reads are kept
+			return err
+		}
+		for _, s := range []store.Seed{
+			{Turn: store.DeckSeedTurn, Secret: "deck", Commitment: "cd"},
+			{Turn: 2, Secret: "s2", Commitment: "c2"},
+			{Turn: 1, Secret: "s1", Commitment: "c1", Revealed: true}, // replaced
+			{Turn: 0, Secret: "s0", Commitment: "c0"},
+		} {
+			if err := tx.PutSeed("g", s); err != nil {
+				return err
+			}
+		}
+		var err error
+		inTx, err = tx.Seeds("g")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Read(ctx, func(tx store.Tx) (err error) { read, err = tx.Seeds("g"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(inTx) != fmt.Sprint(read) || len(read) != 4 || read[3].Turn != store.DeckSeedTurn || !read[1].Revealed {
+		t.Errorf("in the transaction\n%v\nread after it\n%v", inTx, read)
 	}
 }

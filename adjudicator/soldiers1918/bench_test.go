@@ -250,3 +250,29 @@ func TestBenchTurn(t *testing.T) {
 			next.Turn(), next.Phase(), phases, rolls, 2*soldiers1918.MaxMarkers)
 	}
 }
+
+// TestOpenMap: the map shows both sides the same (6.5), which OpenMap promises the desk
+// so that it draws the map once for both: checked at the set-up and after every phase of
+// a whole turn, with units, carnage and COWed hexes on the map.
+func TestOpenMap(t *testing.T) {
+	rs, st, filed := benchTurnOne(t)
+	if !rs.OpenMap() {
+		t.Fatal("OpenMap is false")
+	}
+	start, err := rs.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := []adjudicator.State{start, st}
+	for turn := st.Turn(); st.Turn() == turn && !st.Over(); {
+		if st, filed, _, err = benchPhase(rs, st, filed); err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, st)
+	}
+	for _, s := range states {
+		if us, de := rs.Map(s, soldiers1918.US), rs.Map(s, soldiers1918.DE); us != de {
+			t.Errorf("turn %d phase %s: the US map differs from the German map", s.Turn(), s.Phase())
+		}
+	}
+}

@@ -562,6 +562,10 @@ func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
 	return mapview.Render(r.MapView(s, side))
 }
 
+// OpenMap implements adjudicator.OpenMap: MapView shows both sides the same map (6.5),
+// so the desk draws it once for both.
+func (r *Rules) OpenMap() bool { return true }
+
 // MapView implements adjudicator.Viewer. Nothing on the map is hidden in this game
 // (6.5): both sides see every unit, carnage and marker.
 func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
