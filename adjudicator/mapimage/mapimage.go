@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"slices"
@@ -190,7 +191,10 @@ func render(s *scene) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.drawMap()
+	if err := p.drawBase(); err != nil {
+		return nil, err
+	}
+	p.drawCounters()
 	p.drawLegend()
 	var b bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
@@ -200,9 +204,9 @@ func render(s *scene) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// newPicture lays the picture out; with draw, it also makes its canvas and draws the
+// newPicture lays the picture out; with canvas, it also makes its canvas and draws the
 // title.
-func newPicture(s *scene, draw bool) (*picture, error) {
+func newPicture(s *scene, canvas bool) (*picture, error) {
 	p := &picture{s: s, fonts: map[string]font.Face{}}
 	for _, f := range []struct {
 		key, name string
@@ -231,15 +235,20 @@ func newPicture(s *scene, draw bool) (*picture, error) {
 	measure := gg.NewContext(1, 1)
 	title := p.wrapped(measure, "title", s.title)
 	p.x0 = margin
-	p.y0 = margin + float64(len(title))*titleS*1.3 + 6
+	// A whole pixel, so that the cached base (base.go) drawn at 0 is the same pixels.
+	p.y0 = math.Round(margin + float64(len(title))*titleS*1.3 + 6)
 	legendH := p.legendHeight(measure)
 	h := p.y0 + p.mapH + legendH + margin
-	if !draw {
+	if !canvas {
 		return p, nil
 	}
-	p.dc = gg.NewContext(int(math.Ceil(p.w)), int(math.Ceil(h)))
-	p.dc.SetColor(paper)
-	p.dc.Clear()
+	// Paper above and below the map: the map's band is the base's (drawBase).
+	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(p.w)), int(math.Ceil(h))))
+	band := p.band()
+	for _, r := range []image.Rectangle{image.Rect(0, 0, img.Rect.Dx(), band.Min.Y), image.Rect(0, band.Max.Y, img.Rect.Dx(), img.Rect.Dy())} {
+		draw.Draw(img, r, image.NewUniform(paper), image.Point{}, draw.Src)
+	}
+	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
 		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
 	}
@@ -293,6 +302,8 @@ func (p *picture) forceColour(name string) color.RGBA {
 	return neutral
 }
 
+// drawMap draws what does not change from picture to picture of one map: terrain,
+// grid, hexsides, features, hex ids and places (see drawBase, which caches it).
 func (p *picture) drawMap() {
 	s := p.s
 	hexes := s.hexes()
@@ -314,7 +325,7 @@ func (p *picture) drawMap() {
 	}
 	p.drawSides(hexes)
 	p.drawFeatures(hexes)
-	// Hex ids, counters and places, then the arrows over them.
+	// Hex ids and places.
 	places := map[hex.Hex][]string{}
 	for _, pl := range s.geo.Places {
 		places[pl.Hex] = append(places[pl.Hex], pl.Name)
@@ -323,11 +334,18 @@ func (p *picture) drawMap() {
 	for _, h := range hexes {
 		x, y := p.center(h)
 		p.halo(h.String(), x, y-half+13, "id", idInk)
-		if text := s.counters[h]; text != "" {
-			p.drawCounter(x, y+1, text, s.forces[h])
-		}
 		if names := places[h]; len(names) > 0 {
 			p.halo(strings.Join(names, ", "), x, y+half-4, "place", ink)
+		}
+	}
+}
+
+// drawCounters draws what the view puts on the map: counters, then arrows over them.
+func (p *picture) drawCounters() {
+	for _, h := range p.s.hexes() {
+		if text := p.s.counters[h]; text != "" {
+			x, y := p.center(h)
+			p.drawCounter(x, y+1, text, p.s.forces[h])
 		}
 	}
 	p.drawArrows()
@@ -650,10 +668,18 @@ func paletted(img *image.RGBA, inks []color.RGBA) *image.Paletted {
 	key := func(i int) uint32 {
 		return uint32(img.Pix[i])<<24 | uint32(img.Pix[i+1])<<16 | uint32(img.Pix[i+2])<<8 | uint32(img.Pix[i+3])
 	}
+	// Counted by runs of one colour: fills are long runs, and a map lookup a pixel
+	// was most of the time this took.
 	count := map[uint32]int{}
+	run, n := key(0), 0
 	for i := 0; i < len(img.Pix); i += 4 {
-		count[key(i)]++
+		if k := key(i); k != run {
+			count[run] += n
+			run, n = k, 0
+		}
+		n++
 	}
+	count[run] += n
 	cs := make([]uint32, 0, len(count))
 	for c := range count {
 		cs = append(cs, c)
@@ -687,8 +713,12 @@ func paletted(img *image.RGBA, inks []color.RGBA) *image.Paletted {
 		index[c] = uint8(pal.Index(rgba(c)))
 	}
 	out := image.NewPaletted(b, pal)
+	last, at := key(0), index[key(0)]
 	for i, j := 0, 0; i < len(img.Pix); i, j = i+4, j+1 {
-		out.Pix[j] = index[key(i)]
+		if k := key(i); k != last {
+			last, at = k, index[k]
+		}
+		out.Pix[j] = at
 	}
 	return out
 }

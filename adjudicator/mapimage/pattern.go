@@ -284,15 +284,9 @@ func (p *picture) drawPatternSwatch(it item, x, cy float64) {
 	case mapview.PatternBunker:
 		p.bunker(x+swatch/2, cy, it.colour, 1)
 	default:
-		// The area pattern, shrunk to the swatch.
-		c := darker(it.colour, 0.35)
-		k := 0.42
-		p.dc.Push()
-		p.dc.DrawRectangle(x, cy-8, swatch, 16)
-		p.dc.Clip()
-		p.areaPattern(it.pattern, x+swatch/2, cy-3, c, k, 1)
-		p.dc.ResetClip()
-		p.dc.Pop()
+		// The area pattern, shrunk to the swatch (no clipping: a clip mask is the size
+		// of the whole picture).
+		p.areaPattern(it.pattern, x+swatch/2, cy-1, darker(it.colour, 0.35), 0.4, 1)
 	}
 }
 

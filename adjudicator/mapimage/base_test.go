@@ -1,0 +1,90 @@
+package mapimage
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+const testMap = `columns 01-06 | reconstructed: test
+rows all 01-05 | reconstructed: test
+parity odd-columns-shifted | reconstructed: test
+default clear | reconstructed: test
+terrain forest 0102 0203 | reconstructed: test
+terrain nomansland 0105 0205 0305 | reconstructed: test
+feature main 0103..0603 | reconstructed: test
+feature bunker 0304 | reconstructed: test
+side river 0101/0102 0201/0202 | reconstructed: test
+place Ville 0304 | reconstructed: test
+`
+
+var testVocab = board.Vocabulary{Terrain: []string{"clear", "forest", "nomansland"}, Features: []string{"main", "bunker"}, Sides: []string{"river"}}
+
+// testView is a small map with a little of everything the base draws.
+func testView(t *testing.T, rowsUp bool) mapview.View {
+	t.Helper()
+	m, err := board.ParseMap("test.txt", []byte(testMap), testVocab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mapview.View{
+		Title: "A test map\nof two lines", Map: m, RowsUp: rowsUp,
+		Legend: mapview.Legend{
+			Terrain:  []mapview.Symbol{{Name: "clear", Char: '.'}, {Name: "forest", Char: 'f'}, {Name: "nomansland", Char: '~'}},
+			Sides:    []mapview.SideSymbol{{Name: "river", Char: '~'}},
+			Features: []mapview.Symbol{{Name: "main", Pattern: mapview.PatternTrench}, {Name: "bunker", Pattern: mapview.PatternBunker}},
+		},
+		Cells: map[hex.Hex]string{hex.MustParse("0203"): "G2"},
+	}
+}
+
+// TestBase: a picture is the same bytes whether its map's base was kept or drawn
+// anew, and a map that differs from a kept one in anything the base shows (a hex's
+// terrain, a hexside, a feature, a legend colour) gets a base of its own.
+func TestBase(t *testing.T) {
+	cold := func(v mapview.View) []byte {
+		t.Helper()
+		bases.mu.Lock()
+		bases.entries = nil
+		bases.mu.Unlock()
+		b, err := Render(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	warm := func(v mapview.View) []byte {
+		t.Helper()
+		b, err := Render(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, rowsUp := range []bool{false, true} {
+		v := testView(t, rowsUp)
+		first := cold(v)
+		if !bytes.Equal(first, warm(v)) {
+			t.Errorf("rows up %v: the picture on a kept base differs from the one on a new base", rowsUp)
+		}
+		// The same map but for one thing the base draws: never the kept base.
+		m2, err := board.ParseMap("test.txt", []byte(testMap+"terrain forest 0505 | reconstructed: test\n"), testVocab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v2 := v
+		v2.Map = m2
+		v3 := v
+		v3.Legend.Features = []mapview.Symbol{{Name: "main", Pattern: mapview.PatternZigzag}, {Name: "bunker", Pattern: mapview.PatternBunker}}
+		for i, other := range []mapview.View{v2, v3} {
+			got := warm(other)
+			if bytes.Equal(got, first) || !bytes.Equal(got, cold(other)) {
+				t.Errorf("rows up %v, change %d: the picture was drawn on the kept base of another map", rowsUp, i)
+			}
+			warm(v)
+		}
+	}
+}
