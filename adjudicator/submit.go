@@ -140,11 +140,11 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			view["MapMode"] = MapModes[cmd.mapMode]
 		}
 		if cmd.picture != "" {
-			if err := h.setPlayer(side, func(p *store.Player) { p.Picture = cmd.picture == "on" }); err != nil {
+			if err := h.setPlayer(side, func(p *store.Player) { p.Picture = cmd.picture }); err != nil {
 				return "", err
 			}
 			g = h.game
-			player.Picture = cmd.picture == "on"
+			player.Picture = cmd.picture
 			view["Picture"] = strings.ToUpper(cmd.picture)
 		}
 	}
