@@ -19,6 +19,7 @@ package mail
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -31,6 +32,7 @@ import (
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/textproto"
+	"runtime"
 
 	gomail "github.com/wneessen/go-mail"
 
@@ -180,3 +182,60 @@ func pictureHTML(m store.OutMail, pics []picture) string {
 	b.WriteString("</body></html>\n")
 	return b.String()
 }
+
+// builder builds a pass's mails ahead of the one being sent, a few at once: drawing a
+// picture takes longer than sending a mail, and on a machine with several cores the
+// pictures of the next mails are drawn while this one is on the wire. Mails are still
+// sent in outbox order, each as Build makes it.
+type builder struct {
+	results []chan built
+	tokens  chan struct{} // one a mail built or being built and not yet taken
+	done    chan struct{}
+	taken   int
+}
+
+type built struct {
+	msg *gomail.Msg
+	err error
+}
+
+// buildAhead starts building due, at most GOMAXPROCS+1 mails ahead of the sender.
+func (s *Sender) buildAhead(due []store.OutMail) *builder {
+	b := &builder{
+		results: make([]chan built, len(due)),
+		tokens:  make(chan struct{}, runtime.GOMAXPROCS(0)+1),
+		done:    make(chan struct{}),
+	}
+	for i := range b.results {
+		b.results[i] = make(chan built, 1)
+	}
+	go func() {
+		for i, m := range due {
+			select {
+			case b.tokens <- struct{}{}:
+			case <-b.done:
+				return
+			}
+			go func() {
+				msg, err := s.Build(m)
+				b.results[i] <- built{msg, err}
+			}()
+		}
+	}()
+	return b
+}
+
+// next is the next mail, built; an error is Build's, or ctx's when it ended first.
+func (b *builder) next(ctx context.Context) (*gomail.Msg, error) {
+	select {
+	case r := <-b.results[b.taken]:
+		b.taken++
+		<-b.tokens
+		return r.msg, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// stop builds no more mails; those being built finish and are dropped.
+func (b *builder) stop() { close(b.done) }

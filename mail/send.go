@@ -384,12 +384,17 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	log := s.log()
 	var dropped error // the last session that dropped under a mail, reported at the end
 
+	built := s.buildAhead(due)
+	defer built.stop()
 	for i, m := range due {
 		if err := ctx.Err(); err != nil {
 			return sent, failed, err
 		}
 		attempt := m.Attempts + 1
-		msg, err := s.Build(m)
+		msg, err := built.next(ctx)
+		if err != nil && ctx.Err() != nil {
+			return sent, failed, ctx.Err()
+		}
 		if err != nil {
 			failed++
 			m.Attempts, m.Failed, m.LastError = attempt, true, err.Error()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -193,33 +194,48 @@ func TestSenderBuildPictures(t *testing.T) {
 	}
 }
 
-// TestSenderSendsPictures: over SMTP to a server on 127.0.0.1, the mail that arrives is
-// the one Build makes, with its picture drawn from the stored view, and once it is
-// sent the store keeps its text and drops the view.
+// TestSenderSendsPictures: over SMTP to a server on 127.0.0.1, the mails of a pass
+// arrive in outbox order (their pictures drawn ahead, a few at once), each the one
+// Build makes, its pictures drawn from the stored views, and once sent the store
+// keeps each text and drops the views.
 func TestSenderSendsPictures(t *testing.T) {
 	k := newSMTPSink(t, nil)
 	db := sendOpenStore(t)
-	calls := 0
 	s := newTestSender(t, k, db, newSendClock(), nil)
-	s.Render = fakeRender(&calls)
-	m := pictureMail()
-	m.Seq = 0
-	queued := sendEnqueue(t, db, m)
+	s.Render = func(view []byte) ([]byte, error) { return fakeRender(new(int))(view) } // safe at once
+	var mails []store.OutMail
+	for i := range 6 {
+		m := pictureMail()
+		m.Seq, m.MessageID = 0, fmt.Sprintf("<pic-%d@adjutant.example>", i)
+		m.Pictures[0].View = []byte(fmt.Sprintf(`{"view":%d}`, i))
+		switch i {
+		case 2:
+			m.Pictures = nil
+		case 4:
+			m.Pictures = []store.Picture{{Name: "x.png", View: []byte("bad view")}}
+		}
+		mails = append(mails, m)
+	}
+	queued := sendEnqueue(t, db, mails...)
 	sent, failed, err := s.DrainOnce(t.Context())
-	if err != nil || sent != 1 || failed != 0 {
-		t.Fatalf("DrainOnce = %d, %d, %v; want 1, 0, nil", sent, failed, err)
+	if err != nil || sent != len(mails) || failed != 0 {
+		t.Fatalf("DrainOnce = %d, %d, %v; want %d, 0, nil", sent, failed, err, len(mails))
 	}
 	got := k.received()
-	if len(got) != 1 {
-		t.Fatalf("the server got %d mails, want 1", len(got))
+	if len(got) != len(mails) {
+		t.Fatalf("the server got %d mails, want %d", len(got), len(mails))
 	}
-	checkPictureMail(t, got[0].Raw, queued[0])
-	if built := sendBuilt(t, s, queued[0]); !bytes.Equal(got[0].Raw, built) {
-		t.Error("the mail the server got differs from the one Build makes of the queued mail")
-	}
-	stored := sendOutbox(t, db)[queued[0].Seq]
-	if !stored.Sent || len(stored.Pictures) != 0 || stored.Body != m.Body {
-		t.Errorf("stored after sending: sent %v, %d pictures, body %q", stored.Sent, len(stored.Pictures), stored.Body)
+	outbox := sendOutbox(t, db)
+	for i, q := range queued {
+		if !bytes.Equal(got[i].Raw, sendBuilt(t, s, q)) {
+			t.Errorf("mail %d: the mail the server got differs from the one Build makes of it", i)
+		}
+		if len(q.Pictures) > 0 && i != 4 {
+			checkPictureMail(t, got[i].Raw, q)
+		}
+		if stored := outbox[q.Seq]; !stored.Sent || len(stored.Pictures) != 0 || stored.Body != q.Body {
+			t.Errorf("mail %d stored after sending: sent %v, %d pictures, body %q", i, stored.Sent, len(stored.Pictures), stored.Body)
+		}
 	}
 }
 
