@@ -1,15 +1,22 @@
 // Package mapimage draws a side's map as a PNG picture: the same [mapview.View] the text
 // map is drawn from (DESIGN.md, "Text maps"), so that a ruleset adds no drawing code,
-// at most a colour per legend symbol, and the picture shows exactly what the text map
+// only legend entries and view data, and the picture shows exactly what the text map
 // shows and nothing a side may not see.
 //
 // The picture has the view's title, the hex grid (flat-topped hexes laid out as the
-// text map lays them out, every hex labelled with its id), terrain as fills, hexside
+// text map lays them out, every hex labelled with its id), terrain as fills and
+// patterns (trees, built-up ground, ravines, shell holes), in-hex features as patterns
+// (trench lines from hex to hex, communication trenches, wire, bunkers), hexside
 // features as coloured lines (a point feature, a bridge, as a bar across the hexside),
-// each hex's text (stacks, markers) on a counter coloured by the sides whose units are
-// in it ([mapview.View.Forces]), place names, a legend and the view's key.
+// each hex's counter text on a counter coloured by the sides whose units are in it
+// ([mapview.View.Forces]), arrows from a hex to another (an Improvised Attack marker),
+// place names, a legend and the view's key.
 //
-// Render is a pure function: the same view gives the same bytes.
+// Render is a pure function: the same view gives the same bytes. [Encode] turns a view
+// into bytes a mail can store, and [RenderEncoded] draws the same picture from them
+// later (the mail sender draws it just before it sends the mail). What every picture
+// of one map shares is drawn once and kept (base.go); that changes the speed, never
+// the bytes.
 package mapimage
 
 import (
@@ -81,6 +88,13 @@ var named = map[string]color.RGBA{
 	"railbridge": {0x20, 0x20, 0x20, 0xff},
 	"road":       {0xd0, 0x8a, 0x4a, 0xff},
 	"rail":       {0x20, 0x20, 0x20, 0xff},
+	// in-hex features: trench lines and bunkers (wire is the hexside's colour)
+	"main":          {0x3a, 0x22, 0x10, 0xff},
+	"outpost":       {0x3a, 0x22, 0x10, 0xff}, // a Main Trench hex: joins its line
+	"support":       {0x8a, 0x55, 0x22, 0xff},
+	"communication": {0x6b, 0x4a, 0x2a, 0xff},
+	"comm":          {0x6b, 0x4a, 0x2a, 0xff},
+	"bunker":        {0x30, 0x30, 0x30, 0xff},
 	// forces
 	"de":  {0x9a, 0xa8, 0xb8, 0xff}, // field grey
 	"us":  {0xb5, 0xc9, 0x7a, 0xff}, // olive drab, lightened for dark text

@@ -40,22 +40,11 @@ func darker(c color.RGBA, f float64) color.RGBA {
 	return color.RGBA{d(c.R), d(c.G), d(c.B), 0xff}
 }
 
-// featureColours are the inks of common in-hex features when a legend gives none.
-var featureColours = map[string]color.RGBA{
-	"main":          {0x3a, 0x22, 0x10, 0xff},
-	"outpost":       {0x3a, 0x22, 0x10, 0xff},
-	"support":       {0x8a, 0x55, 0x22, 0xff},
-	"communication": {0x6b, 0x4a, 0x2a, 0xff},
-	"comm":          {0x6b, 0x4a, 0x2a, 0xff},
-	"bunker":        {0x30, 0x30, 0x30, 0xff},
-	"wire":          {0x6a, 0x1b, 0x1b, 0xff},
-}
-
 func featureColour(s mapview.Symbol) color.RGBA {
 	if s.Colour.A != 0 {
 		return s.Colour
 	}
-	if c, ok := featureColours[s.Name]; ok {
+	if c, ok := named[s.Name]; ok {
 		return c
 	}
 	return ink

@@ -3,6 +3,7 @@ package mapimage
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -159,58 +160,54 @@ func decode(b []byte) (*scene, error) {
 	s := &scene{title: w.Title, legendTitle: w.LegendTitle, key: w.Key, rowsUp: w.RowsUp, geo: &geo,
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
 		legend: w.Legend, counters: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows}
-	bad := func(what, id string, err error) error {
-		return fmt.Errorf("map picture: decode the view: %s %q: %w", what, id, err)
-	}
 	for _, h := range s.hexes() {
 		s.terrain[h] = geo.Default
 	}
-	for t, ids := range w.Terrain {
-		for _, id := range ids {
-			h, err := hex.Parse(id)
-			if err != nil {
-				return nil, bad("terrain", id, err)
-			}
-			s.terrain[h] = t
+	err := errors.Join(
+		readLists("terrain", w.Terrain, hex.Parse, func(h hex.Hex, t string) { s.terrain[h] = t }),
+		readLists("feature", w.Features, hex.Parse, func(h hex.Hex, f string) { s.features[h] = append(s.features[h], f) }),
+		readLists("hexside", w.Sides, hex.ParseHexside, func(h hex.Hexside, f string) { s.sides[h] = append(s.sides[h], f) }),
+		readLists("counter", byValue(w.Counters), hex.Parse, func(h hex.Hex, c string) { s.counters[h] = c }),
+	)
+	for id, f := range w.Forces {
+		h, perr := hex.Parse(id)
+		if perr != nil {
+			err = errors.Join(err, fmt.Errorf("map picture: decode the view: forces %q: %w", id, perr))
 		}
+		s.forces[h] = f
 	}
-	for f, ids := range w.Features {
-		for _, id := range ids {
-			h, err := hex.Parse(id)
-			if err != nil {
-				return nil, bad("feature", id, err)
-			}
-			s.features[h] = append(s.features[h], f)
-		}
+	if err != nil {
+		return nil, err
 	}
 	for _, fs := range s.features {
 		slices.Sort(fs)
 	}
-	for f, ids := range w.Sides {
-		for _, id := range ids {
-			side, err := hex.ParseHexside(id)
-			if err != nil {
-				return nil, bad("hexside", id, err)
-			}
-			s.sides[side] = append(s.sides[side], f)
-		}
-	}
 	for _, fs := range s.sides {
 		slices.Sort(fs)
 	}
-	for id, c := range w.Counters {
-		h, err := hex.Parse(id)
-		if err != nil {
-			return nil, bad("counter", id, err)
-		}
-		s.counters[h] = c
-	}
-	for id, f := range w.Forces {
-		h, err := hex.Parse(id)
-		if err != nil {
-			return nil, bad("forces", id, err)
-		}
-		s.forces[h] = f
-	}
 	return s, nil
+}
+
+// readLists calls put for each id listed under each name, parsed; an id that does not
+// parse is an error that names it.
+func readLists[K any](what string, lists map[string][]string, parse func(string) (K, error), put func(K, string)) error {
+	for name, ids := range lists {
+		for _, id := range ids {
+			k, err := parse(id)
+			if err != nil {
+				return fmt.Errorf("map picture: decode the view: %s %q: %w", what, id, err)
+			}
+			put(k, name)
+		}
+	}
+	return nil
+}
+
+// byValue turns a map of id to value into lists of ids by value, for readLists.
+func byValue(m map[string]string) map[string][]string {
+	out := map[string][]string{}
+	for id, v := range m {
+		out[v] = append(out[v], id)
+	}
+	return out
 }
