@@ -14,11 +14,13 @@ import (
 
 // The base of a picture is what every picture of one map shares: its terrain, grid,
 // hexsides, features, hex ids and places (drawMap), two thirds of the time a picture
-// takes. It is drawn once per map and kept, and each picture copies it and draws its
-// counters, arrows, title and legend on it. A copy is the same pixels as drawing it in
-// place, since the map's offset in the picture is whole pixels; the cache changes how
-// fast a picture is drawn, never its bytes.
-var bases = &baseCache{max: 4}
+// takes. It is drawn once per map, always at the same place in an image of its own,
+// and kept (bases); each picture copies it and draws its counters, arrows, title and
+// legend on the copy. Every picture's map comes from a base, kept or drawn anew, so
+// the cache changes how fast a picture is drawn, never its bytes. Two are kept, 10-13
+// MB each: a daemon's games mostly share a map or two, and memory is what a small
+// host runs out of.
+var bases = &baseCache{max: 2}
 
 // baseCache keeps the bases of the last few maps drawn, most recent last. A base is
 // never changed once made, so pictures drawn at once may share it.
