@@ -368,7 +368,9 @@ func (p *picture) drawCounters() {
 // halo draws s centred on x with its baseline at y, on a white outline so that it
 // reads over any fill or line.
 func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
-	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+	// Eight directions, so that a line crossing the text diagonally (a trench from hex
+	// to hex) leaves no gap in the outline: drawn once a map (base.go).
+	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}} {
 		p.text(s, x+d[0], y+d[1], 0.5, 0, key, paper)
 	}
 	p.text(s, x, y, 0.5, 0, key, c)
