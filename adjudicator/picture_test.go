@@ -65,6 +65,8 @@ func TestPictures(t *testing.T) {
 	}
 	if n := len(results[de][0].Pictures); n != 1 {
 		t.Errorf("the German results mail has %d pictures, want 1", n)
+	} else if b := results[de][0].Pictures[0].Before; b != "== Map ==" || !strings.Contains(results[de][0].Body, "\n"+b+"\n") {
+		t.Errorf("the German results mail's picture goes before %q, which is no line of its text", b)
 	}
 	if _, err := f.desk.Replay(t.Context(), "g1"); err != nil {
 		t.Errorf("replay with pictures: %v", err)
@@ -76,5 +78,26 @@ func TestPictures(t *testing.T) {
 	_, mails = f.orders("us", passU, "MAP")
 	if n := len(to(mails, us)[0].Pictures); n != 1 {
 		t.Errorf("after SET PICTURE ON the MAP reply has %d pictures", n)
+	}
+	if b := to(mails, us)[0].Pictures[0].Before; !strings.Contains(to(mails, us)[0].Body, "\n"+b+"\n") {
+		t.Errorf("the MAP reply's picture goes before %q, which is no line of its text", b)
+	}
+}
+
+// TestPicturesMapNone: after SET MAP NONE a player's results mails carry no map, as
+// text or as a picture; the other player's carry both, by default.
+func TestPicturesMapNone(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.orders("de", passD, "SET MAP NONE")
+	f.orders("us", passU, usSetup)
+	_, mails := f.orders("de", passD, "PLOT TURN 1 NONE\nSETUP DEFAULT\n")
+	n := map[string]int{}
+	for _, m := range mails {
+		if m.Kind == "results" {
+			n[m.To[0]] += len(m.Pictures)
+		}
+	}
+	if n[de] != 0 || n[us] == 0 {
+		t.Errorf("results pictures: %d to the German (SET MAP NONE), %d to the US; want none and some", n[de], n[us])
 	}
 }

@@ -211,7 +211,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	var pictures []store.Picture
 	if cmd.showMap {
 		sections = append(sections, section{"MAP", h.desk.maps.render(rs, st, g.State, side)})
-		if pictures, err = mapPictures(g, rs, st, player); err != nil {
+		if pictures, err = mapPictures(g, rs, st, player, "== MAP =="); err != nil {
 			return "", err
 		}
 	}

@@ -33,6 +33,8 @@ import (
 	"mime/quotedprintable"
 	"net/textproto"
 	"runtime"
+	"slices"
+	"strings"
 
 	gomail "github.com/wneessen/go-mail"
 
@@ -162,25 +164,59 @@ func writeBase64(w io.Writer, b []byte) error {
 }
 
 // pictureHTML is the HTML part: the mail's text as it is (preformatted, so that the
-// text map keeps its columns), then each picture at its own size with its alt text,
-// so that a reader who zooms in reads the hex ids.
+// text map keeps its columns), each picture at its own size with its alt text, so that
+// a reader who zooms in reads the hex ids, before the line it names (Before: the text
+// map's heading) or after the text.
 func pictureHTML(m store.OutMail, pics []picture) string {
 	var b bytes.Buffer
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s</title></head>\n<body>\n", html.EscapeString(m.Subject))
-	b.WriteString("<pre style=\"font-family: monospace; font-size: 12px; white-space: pre; overflow-x: auto\">")
-	b.WriteString(html.EscapeString(m.Body))
-	b.WriteString("</pre>\n")
-	for _, p := range pics {
+	// Where each picture goes: the offset of its line in the text, or the end.
+	at := make([]int, len(pics))
+	for i, p := range pics {
+		at[i] = len(m.Body)
+		if p.Before == "" {
+			continue
+		}
+		if strings.HasPrefix(m.Body, p.Before+"\n") {
+			at[i] = 0
+		} else if k := strings.Index(m.Body, "\n"+p.Before+"\n"); k >= 0 {
+			at[i] = k + 1
+		}
+	}
+	from := 0
+	text := func(to int) {
+		if to > from {
+			b.WriteString("<pre style=\"font-family: monospace; font-size: 12px; white-space: pre; overflow-x: auto\">")
+			b.WriteString(html.EscapeString(m.Body[from:to]))
+			b.WriteString("</pre>\n")
+			from = to
+		}
+	}
+	for _, i := range pictureOrder(at) {
+		text(at[i])
+		p := pics[i]
 		size := ""
 		if p.decodable {
 			size = fmt.Sprintf(" width=\"%d\" height=\"%d\"", p.width, p.height)
 		}
 		fmt.Fprintf(&b, "<p><img src=\"cid:%s\" alt=\"%s\"%s></p>\n", p.cid, html.EscapeString(p.Alt), size)
 	}
+	text(len(m.Body))
 	b.WriteString("</body></html>\n")
 	return b.String()
+}
+
+// pictureOrder is the pictures' indexes by where they go, in their order where they
+// go to the same place.
+func pictureOrder(at []int) []int {
+	order := make([]int, len(at))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return at[a] - at[b] })
+	return order
 }
 
 // builder builds a pass's mails ahead of the one being sent, a few at once: drawing a

@@ -106,7 +106,7 @@ func checkPictureMail(t *testing.T, raw []byte, m store.OutMail) [][]byte {
 		t.Fatalf("the related part starts with %s, want text/html", htmlPart.typ)
 	}
 	html := strings.ReplaceAll(string(htmlPart.body), "\r\n", "\n")
-	if !strings.Contains(html, "<pre") || !strings.Contains(html, "The text map.\n  12  13 &lt;&amp;&gt;\n") {
+	if !strings.Contains(html, "<pre") || !strings.Contains(html, "The text map.\n") || !strings.Contains(html, "  12  13 &lt;&amp;&gt;\n") {
 		t.Errorf("the HTML does not carry the text:\n%s", html)
 	}
 	imgs := regexp.MustCompile(`<img src="cid:([^"]+)" alt="([^"]*)"`).FindAllStringSubmatch(html, -1)
@@ -135,7 +135,7 @@ func pictureMail() store.OutMail {
 		Seq: 3, MessageID: "<adjutant-pic@adjutant.example>", To: []string{"a@example.org"},
 		Subject: "Results", Body: "The text map.\n  12  13 <&>\n", Game: "g1", Kind: "results",
 		Pictures: []store.Picture{
-			{Name: "map-de.png", Alt: "German map, turn 3", View: []byte(`{"a view":1}`)},
+			{Name: "map-de.png", Alt: "German map, turn 3", View: []byte(`{"a view":1}`), Before: "  12  13 <&>"},
 			{Name: "old.png", Alt: "drawn before", PNG: mustPNG()},
 		},
 	}
@@ -164,6 +164,12 @@ func TestSenderBuildPictures(t *testing.T) {
 		t.Errorf("Render called %d times for two builds, want 2", calls)
 	}
 	pics := checkPictureMail(t, raw, m)
+	// The first picture goes before the line it names, the second after the text.
+	html := string(parseMIME(t, raw).parts[1].parts[0].body)
+	first, second, line := strings.Index(html, "cid:picture1"), strings.Index(html, "cid:picture2"), strings.Index(html, "  12  13")
+	if first < 0 || line < 0 || second < 0 || !(first < line && line < second) {
+		t.Errorf("pictures at %d and %d, the line they go around at %d:\n%s", first, second, line, html)
+	}
 	want, _ := fakeRender(new(int))(m.Pictures[0].View)
 	if !bytes.Equal(pics[0], want) || !bytes.Equal(pics[1], m.Pictures[1].PNG) {
 		t.Error("the pictures are not the view's drawing and the stored PNG")

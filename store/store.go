@@ -333,6 +333,10 @@ type OutMail struct {
 type Picture struct {
 	Name string `json:"name"` // file name, e.g. "map-de.png"
 	Alt  string `json:"alt"`  // what it shows, for a client that cannot show it
+	// Before is a line of the mail's text before which a reader of its HTML part sees
+	// the picture (the heading of the text map); "", or a line the text lacks: after the
+	// text.
+	Before string `json:"before,omitempty"`
 	// View is what to draw, in the bytes the sender's renderer reads (a map view,
 	// adjudicator/mapimage.Encode): drawing the picture there, outside the transaction
 	// that queued the mail, keeps 0.15-0.2 s of CPU a picture out of the store's lock.

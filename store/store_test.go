@@ -323,7 +323,7 @@ func TestPicturesLeaveOnceSent(t *testing.T) {
 	if err := db.Write(ctx, func(tx store.Tx) error {
 		m, err = tx.Enqueue(store.OutMail{To: []string{"p@example.org"}, Subject: "s", Body: "the text", Kind: "results",
 			Pictures: []store.Picture{{Name: "map.png", Alt: "the map", PNG: []byte("\x89PNG fake")},
-				{Name: "view.png", Alt: "the view", View: view}}})
+				{Name: "view.png", Alt: "the view", View: view, Before: "== Map =="}}})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -340,7 +340,7 @@ func TestPicturesLeaveOnceSent(t *testing.T) {
 		t.Helper()
 		got := read()
 		if len(got.Pictures) != 2 || string(got.Pictures[0].PNG) != "\x89PNG fake" || got.Pictures[0].View != nil ||
-			!bytes.Equal(got.Pictures[1].View, view) || got.Pictures[1].PNG != nil || got.Pictures[1].Name != "view.png" {
+			!bytes.Equal(got.Pictures[1].View, view) || got.Pictures[1].PNG != nil || got.Pictures[1].Name != "view.png" || got.Pictures[1].Before != "== Map ==" {
 			t.Fatalf("%s: pictures %+v, want the two queued", when, got.Pictures)
 		}
 	}
