@@ -20,42 +20,61 @@ import (
 // the cache changes how fast a picture is drawn, never its bytes. Two are kept, 10-13
 // MB each: a daemon's games mostly share a map or two, and memory is what a small
 // host runs out of.
-var bases = &baseCache{max: 2}
+var bases = &lru[*base]{max: 2}
 
-// baseCache keeps the bases of the last few maps drawn, most recent last. A base is
-// never changed once made, so pictures drawn at once may share it.
-type baseCache struct {
+// base is a map's base and how many of its pixels have each colour (see histogram).
+type base struct {
+	img  *image.RGBA
+	hist map[uint32]int
+}
+
+// pictures are the last pictures RenderEncoded drew, by the hash of their view: the
+// mails of one advance often carry the same view (in Soldiers both sides see the same
+// map, 6.5), and a PNG is 80-200 KB.
+var pictures = &lru[[]byte]{max: 4}
+
+// lru keeps the last few values made, most recent last. A value is never changed once
+// made, so callers at once may share it.
+type lru[V any] struct {
 	mu      sync.Mutex
 	max     int
-	entries []baseEntry
+	entries []lruEntry[V]
 }
 
-type baseEntry struct {
+type lruEntry[V any] struct {
 	key [32]byte
-	img *image.RGBA
+	val V
 }
 
-func (c *baseCache) get(key [32]byte, make func() (*image.RGBA, error)) (*image.RGBA, error) {
+// get is the value of key, made by make if it is not kept.
+func (c *lru[V]) get(key [32]byte, make func() (V, error)) (V, error) {
 	c.mu.Lock()
 	for i, e := range c.entries {
 		if e.key == key {
 			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
 			c.mu.Unlock()
-			return e.img, nil
+			return e.val, nil
 		}
 	}
 	c.mu.Unlock()
-	img, err := make()
+	v, err := make()
 	if err != nil {
-		return nil, err
+		return v, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries = append(c.entries, baseEntry{key, img})
+	c.entries = append(c.entries, lruEntry[V]{key, v})
 	if len(c.entries) > c.max {
 		c.entries = c.entries[len(c.entries)-c.max:]
 	}
-	return img, nil
+	return v, nil
+}
+
+// clear forgets every value (for tests).
+func (c *lru[V]) clear() {
+	c.mu.Lock()
+	c.entries = nil
+	c.mu.Unlock()
 }
 
 // baseKey names everything drawMap draws from, and the base's size.
@@ -85,20 +104,23 @@ func (p *picture) drawBase() error {
 	}
 	band := p.band()
 	w, h := band.Dx(), band.Dy()
-	base, err := bases.get(key, func() (*image.RGBA, error) {
+	b, err := bases.get(key, func() (*base, error) {
 		q := *p
 		q.y0 = basePad
 		q.dc = gg.NewContext(w, h)
 		q.dc.SetColor(paper)
 		q.dc.Clear()
 		q.drawMap()
-		return q.dc.Image().(*image.RGBA), nil
+		img := q.dc.Image().(*image.RGBA)
+		hist := map[uint32]int{}
+		countPix(hist, img.Pix, 1)
+		return &base{img, hist}, nil
 	})
 	if err != nil {
 		return err
 	}
-	dst := p.dc.Image().(*image.RGBA)
-	draw.Draw(dst, band, base, image.Point{}, draw.Src)
+	p.base = b
+	draw.Draw(p.dc.Image().(*image.RGBA), band, b.img, image.Point{}, draw.Src)
 	return nil
 }
 

@@ -2,6 +2,8 @@ package mapimage
 
 import (
 	"bytes"
+	"image"
+	"maps"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
@@ -47,9 +49,7 @@ func testView(t *testing.T, rowsUp bool) mapview.View {
 func TestBase(t *testing.T) {
 	cold := func(v mapview.View) []byte {
 		t.Helper()
-		bases.mu.Lock()
-		bases.entries = nil
-		bases.mu.Unlock()
+		bases.clear()
 		b, err := Render(v)
 		if err != nil {
 			t.Fatal(err)
@@ -85,6 +85,37 @@ func TestBase(t *testing.T) {
 				t.Errorf("rows up %v, change %d: the picture was drawn on the kept base of another map", rowsUp, i)
 			}
 			warm(v)
+		}
+	}
+}
+
+// TestHistogram: the colours counted from the kept base and the rows that differ from
+// it are those of every pixel of the picture, counted one by one.
+func TestHistogram(t *testing.T) {
+	for _, rowsUp := range []bool{false, true} {
+		v := testView(t, rowsUp)
+		v.Cells[hex.MustParse("0101")] = "AB12"
+		v.Arrows = []mapview.Arrow{{From: hex.MustParse("0203"), To: hex.MustParse("0303")}}
+		s, err := sceneOf(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := newPicture(s, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.drawBase(); err != nil {
+			t.Fatal(err)
+		}
+		p.drawCounters()
+		p.drawLegend()
+		img := p.dc.Image().(*image.RGBA)
+		want := map[uint32]int{}
+		for i := 0; i < len(img.Pix); i += 4 {
+			want[pixKey(img.Pix, i)]++
+		}
+		if got := p.histogram(img); !maps.Equal(got, want) {
+			t.Errorf("rows up %v: the histogram from the base has %d colours, counting every pixel %d", rowsUp, len(got), len(want))
 		}
 	}
 }

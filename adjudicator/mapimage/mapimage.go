@@ -22,6 +22,7 @@ package mapimage
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"fmt"
 	"image"
 	"image/color"
@@ -148,6 +149,7 @@ type picture struct {
 	x0, y0  float64 // offset of the map
 	kTop    float64 // the top slot's centre before the offset
 	w, mapH float64
+	base    *base // the map's base once drawBase has copied it
 }
 
 // center is the centre of h in the picture.
@@ -192,12 +194,16 @@ func Render(v mapview.View) ([]byte, error) {
 
 // RenderEncoded draws the view [Encode] gave these bytes for: the picture Render draws
 // of that view, byte for byte.
+// The last few pictures are kept: the same bytes give the same picture. The caller
+// must not change the picture it gets.
 func RenderEncoded(b []byte) ([]byte, error) {
-	s, err := decode(b)
-	if err != nil {
-		return nil, err
-	}
-	return render(s)
+	return pictures.get(sha256.Sum256(b), func() ([]byte, error) {
+		s, err := decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return render(s)
+	})
 }
 
 func render(s *scene) ([]byte, error) {
@@ -212,7 +218,8 @@ func render(s *scene) ([]byte, error) {
 	p.drawLegend()
 	var b bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&b, paletted(p.dc.Image().(*image.RGBA), p.inks())); err != nil {
+	img := p.dc.Image().(*image.RGBA)
+	if err := enc.Encode(&b, paletted(img, p.inks(), p.histogram(img))); err != nil {
 		return nil, fmt.Errorf("map picture: %w", err)
 	}
 	return b.Bytes(), nil
@@ -679,34 +686,30 @@ func (p *picture) inks() []color.RGBA {
 // gives every other pixel (the edges of antialiased text and lines) the nearest of
 // them: a third of the bytes of a full-colour PNG for the largest map, with no visible
 // change, since the fills and inks are few.
-func paletted(img *image.RGBA, inks []color.RGBA) *image.Paletted {
+//
+// count is how many pixels of img have each colour (histogram).
+func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int) *image.Paletted {
 	b := img.Bounds()
-	key := func(i int) uint32 {
-		return uint32(img.Pix[i])<<24 | uint32(img.Pix[i+1])<<16 | uint32(img.Pix[i+2])<<8 | uint32(img.Pix[i+3])
+	key := func(i int) uint32 { return pixKey(img.Pix, i) }
+	type colourCount struct {
+		c uint32
+		n int
 	}
-	// Counted by runs of one colour: fills are long runs, and a map lookup a pixel
-	// was most of the time this took.
-	count := map[uint32]int{}
-	run, n := key(0), 0
-	for i := 0; i < len(img.Pix); i += 4 {
-		if k := key(i); k != run {
-			count[run] += n
-			run, n = k, 0
-		}
-		n++
-	}
-	count[run] += n
-	cs := make([]uint32, 0, len(count))
-	for c := range count {
-		cs = append(cs, c)
+	byCount := make([]colourCount, 0, len(count))
+	for c, n := range count {
+		byCount = append(byCount, colourCount{c, n})
 	}
 	// Commonest first; ties by value, so that the palette is the same every time.
-	slices.SortFunc(cs, func(a, b uint32) int {
-		if n := cmp.Compare(count[b], count[a]); n != 0 {
+	slices.SortFunc(byCount, func(a, b colourCount) int {
+		if n := cmp.Compare(b.n, a.n); n != 0 {
 			return n
 		}
-		return cmp.Compare(a, b)
+		return cmp.Compare(a.c, b.c)
 	})
+	cs := make([]uint32, len(byCount))
+	for i, c := range byCount {
+		cs[i] = c.c
+	}
 	rgba := func(c uint32) color.RGBA { return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)} }
 	pal := make(color.Palette, 0, 256)
 	in := map[uint32]bool{}
@@ -724,9 +727,16 @@ func paletted(img *image.RGBA, inks []color.RGBA) *image.Paletted {
 			pal, in[c] = append(pal, rgba(c)), true
 		}
 	}
+	// A colour of the palette is its own nearest; the others are looked for.
 	index := make(map[uint32]uint8, len(cs))
+	for i, c := range pal {
+		c := c.(color.RGBA)
+		index[uint32(c.R)<<24|uint32(c.G)<<16|uint32(c.B)<<8|uint32(c.A)] = uint8(i)
+	}
 	for _, c := range cs {
-		index[c] = uint8(pal.Index(rgba(c)))
+		if _, ok := index[c]; !ok {
+			index[c] = uint8(pal.Index(rgba(c)))
+		}
 	}
 	out := image.NewPaletted(b, pal)
 	last, at := key(0), index[key(0)]
@@ -737,4 +747,60 @@ func paletted(img *image.RGBA, inks []color.RGBA) *image.Paletted {
 		out.Pix[j] = at
 	}
 	return out
+}
+
+// pixKey is the colour of the pixel at i of pix as one number.
+func pixKey(pix []byte, i int) uint32 {
+	return uint32(pix[i])<<24 | uint32(pix[i+1])<<16 | uint32(pix[i+2])<<8 | uint32(pix[i+3])
+}
+
+// countPix adds the colours of pix to count, by runs of one colour: fills are long
+// runs, and a map lookup a pixel was most of the time a palette took.
+func countPix(count map[uint32]int, pix []byte, sign int) {
+	if len(pix) == 0 {
+		return
+	}
+	run, n := pixKey(pix, 0), 0
+	for i := 0; i < len(pix); i += 4 {
+		if k := pixKey(pix, i); k != run {
+			count[run] += sign * n
+			run, n = k, 0
+		}
+		n++
+	}
+	count[run] += sign * n
+}
+
+// histogram is how many pixels of img have each colour: the base's, kept with it,
+// corrected by the rows of the map that differ from the base (those with counters
+// and arrows), and the title's and legend's rows counted; every row when the picture
+// has no base.
+func (p *picture) histogram(img *image.RGBA) map[uint32]int {
+	count := map[uint32]int{}
+	if p.base == nil {
+		countPix(count, img.Pix, 1)
+		return count
+	}
+	for c, n := range p.base.hist {
+		count[c] = n
+	}
+	band, base := p.band(), p.base.img
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(0, y) : img.PixOffset(0, y)+img.Stride]
+		if y < band.Min.Y || y >= band.Max.Y {
+			countPix(count, row, 1)
+			continue
+		}
+		was := base.Pix[base.PixOffset(0, y-band.Min.Y) : base.PixOffset(0, y-band.Min.Y)+base.Stride]
+		if !bytes.Equal(row, was) {
+			countPix(count, was, -1)
+			countPix(count, row, 1)
+		}
+	}
+	for c, n := range count {
+		if n == 0 {
+			delete(count, c)
+		}
+	}
+	return count
 }
