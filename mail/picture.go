@@ -11,11 +11,12 @@ package mail
 //
 // A client that shows text shows the text part and loses nothing (the text map is in
 // it); one that shows HTML shows the text and the pictures. go-mail writes the
-// alternative (its one boundary set from the Message-ID); the related part is written
-// here with boundaries from the Message-ID too: go-mail draws a random boundary for
-// every nested multipart but the first (Msg.SetBoundary sets the same one for all of
-// them, which nested multiparts cannot share), and the same mail must give the same
-// bytes each time it is built.
+// alternative, its boundary set from the Message-ID (Msg.SetBoundary); the related part
+// is written here, with a boundary from the Message-ID too. go-mail's own embeds
+// (Msg.EmbedReader with AddAlternativeString) would nest the alternative inside a
+// related part with a random boundary, or, after SetBoundary, with the same boundary
+// at both levels, which breaks the mail: the same mail must give the same bytes each
+// time it is built.
 
 import (
 	"bytes"
