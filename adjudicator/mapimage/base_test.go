@@ -26,7 +26,7 @@ place Ville 0304 | reconstructed: test
 var testVocab = board.Vocabulary{Terrain: []string{"clear", "forest", "nomansland"}, Features: []string{"main", "bunker"}, Sides: []string{"river"}}
 
 // testView is a small map with a little of everything the base draws.
-func testView(t *testing.T, rowsUp bool) mapview.View {
+func testView(t testing.TB, rowsUp bool) mapview.View {
 	t.Helper()
 	m, err := board.ParseMap("test.txt", []byte(testMap), testVocab)
 	if err != nil {
@@ -118,4 +118,26 @@ func TestHistogram(t *testing.T) {
 			t.Errorf("rows up %v: the histogram from the base has %d colours, counting every pixel %d", rowsUp, len(got), len(want))
 		}
 	}
+}
+
+// FuzzDecode: the bytes a mail stores are read back without panicking, whatever they
+// are, and what decodes is a whole scene.
+func FuzzDecode(f *testing.F) {
+	v := testView(f, true)
+	b, err := Encode(v)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte(`{"v":1,"map":{"Cols":[1,2],"OddRows":[1,1],"EvenRows":[1,1]},"sides":{"river":["0101/0201"]}}`))
+	f.Add([]byte(`{"v":1,"counters":{"x":"y"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := decode(b)
+		if err != nil {
+			return
+		}
+		if s.geo == nil || s.terrain == nil || s.features == nil || s.sides == nil {
+			t.Fatalf("decoded %q into a scene with nil parts", b)
+		}
+	})
 }
