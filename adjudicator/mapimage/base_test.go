@@ -2,9 +2,13 @@ package mapimage
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"maps"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -140,4 +144,44 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %q into a scene with nil parts", b)
 		}
 	})
+}
+
+// TestLRU: a value asked for by several callers at once is made once; a value that
+// could not be made is not kept; the oldest value goes when there are too many.
+func TestLRU(t *testing.T) {
+	c := &lru[int]{max: 2}
+	var made atomic.Int32
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			v, err := c.get([32]byte{1}, func() (int, error) {
+				made.Add(1)
+				time.Sleep(20 * time.Millisecond)
+				return 7, nil
+			})
+			if v != 7 || err != nil {
+				t.Errorf("get = %d, %v; want 7", v, err)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if n := made.Load(); n != 1 {
+		t.Errorf("made %d times for 8 callers at once, want 1", n)
+	}
+	fail := errors.New("no")
+	if _, err := c.get([32]byte{2}, func() (int, error) { return 0, fail }); err != fail {
+		t.Errorf("get = %v, want the error", err)
+	}
+	if v, err := c.get([32]byte{2}, func() (int, error) { return 9, nil }); v != 9 || err != nil {
+		t.Errorf("after an error, get = %d, %v; want it made again", v, err)
+	}
+	c.get([32]byte{3}, func() (int, error) { return 3, nil })
+	if v, _ := c.get([32]byte{1}, func() (int, error) { return 8, nil }); v != 8 {
+		t.Errorf("the oldest value is still kept (%d) after two newer ones", v)
+	}
 }
