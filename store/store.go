@@ -15,7 +15,8 @@
 //	game/<name>/audit         seq (8-byte BE) -> AuditEntry (JSON), append-only, hash-chained
 //	game/<name>/journal       seq (8-byte BE) -> JournalEntry (JSON), append-only
 //	processed                 message id -> Processed (JSON)
-//	outbox                    seq (8-byte BE) -> OutMail (JSON, the body deflated in body_z)
+//	outbox                    seq (8-byte BE) -> OutMail (JSON, the body deflated in body_z, each
+//	                          picture's view in view_z; pictures are dropped once the mail is sent)
 //	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
 //
