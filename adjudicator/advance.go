@@ -367,9 +367,12 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		if err != nil {
 			return err
 		}
-		pictures, err := mapPictures(g, adv.rs, adv.state, p)
-		if err != nil {
-			return err
+		// SET MAP NONE: no map in the results, as text or as a picture.
+		var pictures []store.Picture
+		if mode != "none" {
+			if pictures, err = mapPictures(g, adv.rs, adv.state, p, "== Map =="); err != nil {
+				return err
+			}
 		}
 		m, err := tx.Enqueue(store.OutMail{
 			Pictures:  pictures,

@@ -147,11 +147,11 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			view["MapMode"] = MapModes[cmd.mapMode]
 		}
 		if cmd.picture != "" {
-			if err := h.setPlayer(side, func(p *store.Player) { p.Picture = cmd.picture == "on" }); err != nil {
+			if err := h.setPlayer(side, func(p *store.Player) { p.Picture = cmd.picture }); err != nil {
 				return "", err
 			}
 			g = h.game
-			player.Picture = cmd.picture == "on"
+			player.Picture = cmd.picture
 			view["Picture"] = strings.ToUpper(cmd.picture)
 		}
 	}
@@ -224,7 +224,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			text = h.desk.maps.render(rs, st, g.State, side)
 		}
 		sections = append(sections, section{"MAP", text})
-		if pictures, err = mapPictures(g, rs, st, player); err != nil {
+		if pictures, err = mapPictures(g, rs, st, player, "== MAP =="); err != nil {
 			return "", err
 		}
 	}

@@ -24,11 +24,8 @@ package mail
 //     never be sent, so it is marked Failed at once.
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -177,6 +174,12 @@ type Sender struct {
 	// sent (see store.SentLog). Nil: each accepted mail is marked sent in its own
 	// transaction.
 	SentLog *store.SentLog
+	// Render draws a mail's picture from its view (store.Picture.View) when the mail is
+	// built, just before it is sent, outside any transaction; the daemon gives it the
+	// map renderer (adjudicator/mapimage.RenderEncoded). It must give the same bytes for
+	// the same view, so that a mail sent again is the same mail. nil, or a view it
+	// cannot draw, sends the mail without that picture: the text is the whole mail.
+	Render func(view []byte) ([]byte, error)
 
 	mu sync.Mutex // one pass at a time
 
@@ -305,6 +308,8 @@ func (s *Sender) maxAttempts() int {
 // `adjutant outbox --eml`). The same OutMail always gives the same bytes: Date is the
 // time the mail was queued (the time of the build only when Queued is zero) and the
 // Message-ID is the stored one, so that a retry or a resend is recognisably the same mail.
+// A mail with pictures is the text and its HTML alternative with the pictures inline
+// (picture.go), each drawn here by Render from its view.
 func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 	id := sendTrimID(m.MessageID)
 	if !sendValidID(id) {
@@ -362,15 +367,8 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 	}
 	msg.SetGenHeader("X-Adjutant", game)
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
-	for _, p := range m.Pictures {
-		if err := msg.AttachReader(p.Name, bytes.NewReader(p.PNG), gomail.WithFileContentType("image/png"), gomail.WithFileDescription(p.Alt)); err != nil {
-			return nil, fmt.Errorf("build %s: picture %s: %w", id, p.Name, err)
-		}
-	}
-	if len(m.Pictures) > 0 {
-		// A boundary from the Message-ID, not a random one: the same mail, the same bytes.
-		sum := sha256.Sum256([]byte(id))
-		msg.SetBoundary("adjutant-" + hex.EncodeToString(sum[:12]))
+	if pics := s.pictures(id, m); len(pics) > 0 {
+		addPictures(msg, id, m, pics)
 	}
 	return msg, nil
 }
@@ -487,12 +485,17 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	log := s.log()
 	var dropped error // the last session that dropped under a mail, reported at the end
 
+	built := s.buildAhead(due)
+	defer built.stop()
 	for i, m := range due {
 		if err := ctx.Err(); err != nil {
 			return sent, failed, err
 		}
 		attempt := m.Attempts + 1
-		msg, err := s.Build(m)
+		msg, err := built.next(ctx)
+		if err != nil && ctx.Err() != nil {
+			return sent, failed, ctx.Err()
+		}
 		if err != nil {
 			failed++
 			m.Attempts, m.Failed, m.LastError = attempt, true, err.Error()

@@ -1,8 +1,10 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -316,19 +318,22 @@ func TestAuditHeadAndHostKey(t *testing.T) {
 	})
 }
 
-// TestPicturesLeaveOnceSent: a mail's pictures are stored until it is sent (or given up),
-// then dropped; its text stays for replay.
+// TestPicturesLeaveOnceSent: a mail's pictures, drawn or to be drawn from a view, are
+// stored until it is sent (or given up), through its retries, then dropped; its text
+// stays for replay. A view is kept deflated: the record is smaller than the view.
 func TestPicturesLeaveOnceSent(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
+	path := filepath.Join(t.TempDir(), "p.db")
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
 	ctx := context.Background()
 	var m store.OutMail
+	view := []byte(`{"v":1,"title":"` + strings.Repeat("a map view ", 2000) + `"}`)
 	if err := db.Write(ctx, func(tx store.Tx) error {
 		m, err = tx.Enqueue(store.OutMail{To: []string{"p@example.org"}, Subject: "s", Body: "the text", Kind: "results",
-			Pictures: []store.Picture{{Name: "map.png", Alt: "the map", PNG: []byte("\x89PNG fake")}}})
+			Pictures: []store.Picture{{Name: "map.png", Alt: "the map", PNG: []byte("\x89PNG fake")},
+				{Name: "view.png", Alt: "the view", View: view, Before: "== Map =="}}})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -341,9 +346,39 @@ func TestPicturesLeaveOnceSent(t *testing.T) {
 		})
 		return got
 	}
-	if got := read(); len(got.Pictures) != 1 || string(got.Pictures[0].PNG) != "\x89PNG fake" {
-		t.Fatalf("pending mail: pictures %+v, want the one queued", got.Pictures)
+	pending := func(when string) {
+		t.Helper()
+		got := read()
+		if len(got.Pictures) != 2 || string(got.Pictures[0].PNG) != "\x89PNG fake" || got.Pictures[0].View != nil ||
+			!bytes.Equal(got.Pictures[1].View, view) || got.Pictures[1].PNG != nil || got.Pictures[1].Name != "view.png" || got.Pictures[1].Before != "== Map ==" {
+			t.Fatalf("%s: pictures %+v, want the two queued", when, got.Pictures)
+		}
 	}
+	pending("pending mail")
+	// The record as the file has it.
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []byte
+	b.View(func(tx *bolt.Tx) error {
+		raw = append(raw, tx.Bucket([]byte("outbox")).Get(binary.BigEndian.AppendUint64(nil, m.Seq))...)
+		return nil
+	})
+	b.Close()
+	if db, err = store.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if len(raw) == 0 || len(raw) >= len(view) {
+		t.Errorf("the stored mail is %d bytes, its view alone %d: the view is not deflated", len(raw), len(view))
+	}
+	m.Attempts = 1 // a retry: the body is kept as it was, the pictures too
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.PutOutMail(m) }); err != nil {
+		t.Fatal(err)
+	}
+	pending("after a retry")
 	m.Sent = true
 	if err := db.Write(ctx, func(tx store.Tx) error { return tx.PutOutMail(m) }); err != nil {
 		t.Fatal(err)
@@ -446,5 +481,38 @@ func TestSeedsInWriteAfterChanges(t *testing.T) {
 	}
 	if fmt.Sprint(inTx) != fmt.Sprint(read) || len(read) != 4 || read[3].Turn != store.DeckSeedTurn || !read[1].Revealed {
 		t.Errorf("in the transaction\n%v\nread after it\n%v", inTx, read)
+	}
+}
+
+// TestPlayerPictureChoice: a player's SET PICTURE choice has three states, the default
+// being pictures; the two-state fields of earlier stores are read as explicit choices.
+func TestPlayerPictureChoice(t *testing.T) {
+	for _, tt := range []struct {
+		json   string
+		choice string
+		on     bool
+	}{
+		{`{"side":"us"}`, "", true},
+		{`{"side":"us","picture_choice":"off"}`, "off", false},
+		{`{"side":"us","picture_choice":"on"}`, "on", true},
+		{`{"side":"us","picture":true}`, "on", true},      // opt-in stores: SET PICTURE ON
+		{`{"side":"us","no_picture":true}`, "off", false}, // the first stores: SET PICTURE OFF
+		{`{"side":"us","picture_choice":"off","picture":true}`, "off", false},
+	} {
+		var p store.Player
+		if err := json.Unmarshal([]byte(tt.json), &p); err != nil {
+			t.Fatalf("%s: %v", tt.json, err)
+		}
+		if p.Picture != tt.choice || p.Pictures() != tt.on || p.Side != "us" {
+			t.Errorf("%s: choice %q, pictures %v, side %q; want %q, %v", tt.json, p.Picture, p.Pictures(), p.Side, tt.choice, tt.on)
+		}
+		out, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again store.Player
+		if err := json.Unmarshal(out, &again); err != nil || again != p {
+			t.Errorf("%s: written as %s, read back as %+v (%v)", tt.json, out, again, err)
+		}
 	}
 }

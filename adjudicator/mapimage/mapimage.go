@@ -1,23 +1,32 @@
 // Package mapimage draws a side's map as a PNG picture: the same [mapview.View] the text
 // map is drawn from (DESIGN.md, "Text maps"), so that a ruleset adds no drawing code,
-// at most a colour per legend symbol, and the picture shows exactly what the text map
+// only legend entries and view data, and the picture shows exactly what the text map
 // shows and nothing a side may not see.
 //
 // The picture has the view's title, the hex grid (flat-topped hexes laid out as the
-// text map lays them out, every hex labelled with its id), terrain as fills, hexside
+// text map lays them out, every hex labelled with its id), terrain as fills and
+// patterns (trees, built-up ground, ravines, shell holes), in-hex features as patterns
+// (trench lines from hex to hex, communication trenches, wire, bunkers), hexside
 // features as coloured lines (a point feature, a bridge, as a bar across the hexside),
-// each hex's text (stacks, markers) on a counter coloured by the sides whose units are
-// in it ([mapview.View.Forces]), place names, a legend and the view's key.
+// each hex's counter text on a counter coloured by the sides whose units are in it
+// ([mapview.View.Forces]), arrows from a hex to another (an Improvised Attack marker),
+// place names, a legend and the view's key.
 //
-// Render is a pure function: the same view gives the same bytes.
+// Render is a pure function: the same view gives the same bytes. [Encode] turns a view
+// into bytes a mail can store, and [RenderEncoded] draws the same picture from them
+// later (the mail sender draws it just before it sends the mail). What every picture
+// of one map shares is drawn once and kept (base.go); that changes the speed, never
+// the bytes.
 package mapimage
 
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"slices"
@@ -80,11 +89,19 @@ var named = map[string]color.RGBA{
 	"railbridge": {0x20, 0x20, 0x20, 0xff},
 	"road":       {0xd0, 0x8a, 0x4a, 0xff},
 	"rail":       {0x20, 0x20, 0x20, 0xff},
+	// in-hex features: trench lines and bunkers (wire is the hexside's colour)
+	"main":          {0x3a, 0x22, 0x10, 0xff},
+	"outpost":       {0x3a, 0x22, 0x10, 0xff}, // a Main Trench hex: joins its line
+	"support":       {0x8a, 0x55, 0x22, 0xff},
+	"communication": {0x6b, 0x4a, 0x2a, 0xff},
+	"comm":          {0x6b, 0x4a, 0x2a, 0xff},
+	"bunker":        {0x30, 0x30, 0x30, 0xff},
 	// forces
 	"de":  {0x9a, 0xa8, 0xb8, 0xff}, // field grey
 	"us":  {0xb5, 0xc9, 0x7a, 0xff}, // olive drab, lightened for dark text
 	"bef": {0xd9, 0xbb, 0x74, 0xff}, // khaki
 	"fr":  {0x8f, 0xb4, 0xe8, 0xff}, // horizon blue
+	"en":  {0x8f, 0xb4, 0xe8, 0xff}, // the Entente (Soissons): horizon blue
 }
 
 // palette is for names with neither a colour nor an entry in named, in legend order.
@@ -126,34 +143,39 @@ func face(name string, size float64) (font.Face, error) {
 
 // picture is one render in progress.
 type picture struct {
-	v       mapview.View
+	s       *scene
 	dc      *gg.Context
 	fonts   map[string]font.Face
 	x0, y0  float64 // offset of the map
 	kTop    float64 // the top slot's centre before the offset
 	w, mapH float64
+	base    *base // the map's base once drawBase has copied it
 }
 
 // center is the centre of h in the picture.
 func (p *picture) center(h hex.Hex) (float64, float64) {
-	r0, r1 := p.v.Map.Rows()
+	r0, r1 := p.s.geo.Rows()
 	k := h.Row - r0
-	if p.v.RowsUp {
+	if p.s.rowsUp {
 		k = r1 - h.Row
 	}
 	dy := math.Sqrt(3) * R
 	y := float64(k)*dy + dy/2
-	if p.v.HalfLower(h.Col) {
+	if p.s.halfLower(h.Col) {
 		y += dy / 2
 	}
-	x := float64(h.Col-p.v.Map.Cols[0])*1.5*R + R
+	x := float64(h.Col-p.s.geo.Cols[0])*1.5*R + R
 	return p.x0 + x, p.y0 + y - p.kTop
 }
 
 // Center is where the centre of h is in the picture Render draws of v, in pixels from
 // the top left corner: for tests and for anything that points into the picture.
 func Center(v mapview.View, h hex.Hex) (x, y int, err error) {
-	p, err := newPicture(v, false)
+	s, err := sceneOf(v)
+	if err != nil {
+		return 0, 0, err
+	}
+	p, err := newPicture(s, false)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -163,27 +185,50 @@ func Center(v mapview.View, h hex.Hex) (x, y int, err error) {
 
 // Render draws v as a PNG picture.
 func Render(v mapview.View) ([]byte, error) {
-	p, err := newPicture(v, true)
+	s, err := sceneOf(v)
 	if err != nil {
 		return nil, err
 	}
-	p.drawMap()
+	return render(s)
+}
+
+// RenderEncoded draws the view [Encode] gave these bytes for: the picture Render draws
+// of that view, byte for byte.
+// The last few pictures are kept: the same bytes give the same picture. The caller
+// must not change the picture it gets.
+func RenderEncoded(b []byte) ([]byte, error) {
+	return pictures.get(sha256.Sum256(b), func() ([]byte, error) {
+		s, err := decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return render(s)
+	})
+}
+
+func render(s *scene) ([]byte, error) {
+	p, err := newPicture(s, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.drawBase(); err != nil {
+		return nil, err
+	}
+	p.drawCounters()
 	p.drawLegend()
 	var b bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&b, paletted(p.dc.Image().(*image.RGBA))); err != nil {
+	img := p.dc.Image().(*image.RGBA)
+	if err := enc.Encode(&b, paletted(img, p.inks(), p.histogram(img))); err != nil {
 		return nil, fmt.Errorf("map picture: %w", err)
 	}
 	return b.Bytes(), nil
 }
 
-// newPicture lays the picture out; with draw, it also makes its canvas and draws the
+// newPicture lays the picture out; with canvas, it also makes its canvas and draws the
 // title.
-func newPicture(v mapview.View, draw bool) (*picture, error) {
-	if v.Map == nil {
-		return nil, fmt.Errorf("map picture: the view has no map")
-	}
-	p := &picture{v: v, fonts: map[string]font.Face{}}
+func newPicture(s *scene, canvas bool) (*picture, error) {
+	p := &picture{s: s, fonts: map[string]font.Face{}}
 	for _, f := range []struct {
 		key, name string
 		size      float64
@@ -195,7 +240,7 @@ func newPicture(v mapview.View, draw bool) (*picture, error) {
 		p.fonts[f.key] = ff
 	}
 	// The map's extent: the slots its hexes occupy.
-	hexes := v.Map.Hexes()
+	hexes := s.hexes()
 	minY, maxY := math.Inf(1), math.Inf(-1)
 	for _, h := range hexes {
 		_, y := p.center(h)
@@ -203,23 +248,28 @@ func newPicture(v mapview.View, draw bool) (*picture, error) {
 	}
 	half := math.Sqrt(3) / 2 * R
 	p.kTop = minY - half
-	ncols := v.Map.Cols[1] - v.Map.Cols[0] + 1
+	ncols := s.geo.Cols[1] - s.geo.Cols[0] + 1
 	p.w = float64(ncols)*1.5*R + R/2 + 2*margin
 	p.mapH = maxY - minY + 2*half
 	p.w = max(p.w, 600)
 	// Measure the title, then the legend, to size the canvas.
 	measure := gg.NewContext(1, 1)
-	title := p.wrapped(measure, "title", v.Title)
+	title := p.wrapped(measure, "title", s.title)
 	p.x0 = margin
-	p.y0 = margin + float64(len(title))*titleS*1.3 + 6
+	// A whole pixel, so that the cached base (base.go) drawn at 0 is the same pixels.
+	p.y0 = math.Round(margin + float64(len(title))*titleS*1.3 + 6)
 	legendH := p.legendHeight(measure)
 	h := p.y0 + p.mapH + legendH + margin
-	if !draw {
+	if !canvas {
 		return p, nil
 	}
-	p.dc = gg.NewContext(int(math.Ceil(p.w)), int(math.Ceil(h)))
-	p.dc.SetColor(paper)
-	p.dc.Clear()
+	// Paper above and below the map: the map's band is the base's (drawBase).
+	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(p.w)), int(math.Ceil(h))))
+	band := p.band()
+	for _, r := range []image.Rectangle{image.Rect(0, 0, img.Rect.Dx(), band.Min.Y), image.Rect(0, band.Max.Y, img.Rect.Dx(), img.Rect.Dy())} {
+		draw.Draw(img, r, image.NewUniform(paper), image.Point{}, draw.Src)
+	}
+	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
 		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
 	}
@@ -256,7 +306,7 @@ func (p *picture) hexPath(x, y float64) {
 }
 
 func (p *picture) terrainColour(name string) color.RGBA {
-	for i, s := range p.v.Legend.Terrain {
+	for i, s := range p.s.legend.Terrain {
 		if s.Name == name {
 			return colourOf(s.Name, s.Colour, i)
 		}
@@ -265,7 +315,7 @@ func (p *picture) terrainColour(name string) color.RGBA {
 }
 
 func (p *picture) forceColour(name string) color.RGBA {
-	for i, s := range p.v.Legend.Forces {
+	for i, s := range p.s.legend.Forces {
 		if s.Name == name {
 			return colourOf(s.Name, s.Colour, i)
 		}
@@ -273,17 +323,20 @@ func (p *picture) forceColour(name string) color.RGBA {
 	return neutral
 }
 
+// drawMap draws what does not change from picture to picture of one map: terrain,
+// grid, hexsides, features, hex ids and places (see drawBase, which caches it).
 func (p *picture) drawMap() {
-	m := p.v.Map
-	hexes := m.Hexes()
+	s := p.s
+	hexes := s.hexes()
 	dc := p.dc
-	// Terrain fills, then the grid.
+	// Terrain fills and patterns, then the grid, the hexsides and the features.
 	for _, h := range hexes {
 		x, y := p.center(h)
 		p.hexPath(x, y)
-		dc.SetColor(p.terrainColour(m.Terrain(h)))
+		dc.SetColor(p.terrainColour(s.terrain[h]))
 		dc.Fill()
 	}
+	p.drawTerrainPatterns(hexes)
 	dc.SetLineWidth(1)
 	dc.SetColor(grid)
 	for _, h := range hexes {
@@ -292,28 +345,39 @@ func (p *picture) drawMap() {
 		dc.Stroke()
 	}
 	p.drawSides(hexes)
-	// Hex ids, counters and places.
+	p.drawFeatures(hexes)
+	// Hex ids and places.
 	places := map[hex.Hex][]string{}
-	for _, pl := range m.Places {
+	for _, pl := range s.geo.Places {
 		places[pl.Hex] = append(places[pl.Hex], pl.Name)
 	}
 	half := math.Sqrt(3) / 2 * R
 	for _, h := range hexes {
 		x, y := p.center(h)
 		p.halo(h.String(), x, y-half+13, "id", idInk)
-		if text := strings.TrimSpace(p.v.Cell(h)); text != "" {
-			p.drawCounter(x, y+1, text, p.v.Forces[h])
-		}
 		if names := places[h]; len(names) > 0 {
 			p.halo(strings.Join(names, ", "), x, y+half-4, "place", ink)
 		}
 	}
 }
 
+// drawCounters draws what the view puts on the map: counters, then arrows over them.
+func (p *picture) drawCounters() {
+	for _, h := range p.s.hexes() {
+		if text := p.s.counters[h]; text != "" {
+			x, y := p.center(h)
+			p.drawCounter(x, y+1, text, p.s.forces[h])
+		}
+	}
+	p.drawArrows()
+}
+
 // halo draws s centred on x with its baseline at y, on a white outline so that it
 // reads over any fill or line.
 func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
-	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+	// Eight directions, so that a line crossing the text diagonally (a trench from hex
+	// to hex) leaves no gap in the outline: drawn once a map (base.go).
+	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}} {
 		p.text(s, x+d[0], y+d[1], 0.5, 0, key, paper)
 	}
 	p.text(s, x, y, 0.5, 0, key, c)
@@ -353,15 +417,15 @@ func (p *picture) drawCounter(x, y float64, text string, forces []string) {
 // drawSides draws each hexside feature the legend knows: lines along the hexside,
 // then points across it, in reverse legend order so that the first wins on top.
 func (p *picture) drawSides(hexes []hex.Hex) {
-	m := p.v.Map
+	s := p.s
 	dc := p.dc
 	for _, point := range []bool{false, true} {
 		for _, h := range hexes {
-			for _, n := range m.Grid.Neighbours(h) {
-				if m.OnMap(n) && hex.Compare(n, h) < 0 {
+			for _, n := range s.geo.Grid.Neighbours(h) {
+				if s.onMap(n) && hex.Compare(n, h) < 0 {
 					continue // drawn from n
 				}
-				feats := m.Side(h, n)
+				feats := s.side(h, n)
 				if len(feats) == 0 {
 					continue
 				}
@@ -369,15 +433,15 @@ func (p *picture) drawSides(hexes []hex.Hex) {
 				x2, y2 := p.center(n)
 				mx, my := (x1+x2)/2, (y1+y2)/2
 				ux, uy := (x2-x1)/math.Hypot(x2-x1, y2-y1), (y2-y1)/math.Hypot(x2-x1, y2-y1)
-				for i := len(p.v.Legend.Sides) - 1; i >= 0; i-- {
-					s := p.v.Legend.Sides[i]
-					if s.Point != point || !contains(feats, s.Name) {
+				for i := len(s.legend.Sides) - 1; i >= 0; i-- {
+					sym := s.legend.Sides[i]
+					if sym.Point != point || !contains(feats, sym.Name) {
 						continue
 					}
-					dc.SetColor(colourOf(s.Name, s.Colour, i))
+					dc.SetColor(colourOf(sym.Name, sym.Colour, i))
 					if point {
 						// A bar across the hexside, from one hex into the other.
-						w, l := pointStyle(s.Name)
+						w, l := pointStyle(sym.Name)
 						dc.SetLineWidth(w)
 						dc.DrawLine(mx-ux*R*l, my-uy*R*l, mx+ux*R*l, my+uy*R*l)
 						dc.Stroke()
@@ -385,7 +449,7 @@ func (p *picture) drawSides(hexes []hex.Hex) {
 					}
 					// Along the hexside: perpendicular to the line between the centres.
 					dc.SetLineWidth(5)
-					if s.Name == "wire" {
+					if sym.Name == "wire" {
 						dc.SetDash(4, 3)
 					}
 					dc.DrawLine(mx-uy*R/2, my+ux*R/2, mx+uy*R/2, my-ux*R/2)
@@ -428,37 +492,52 @@ func contains(ss []string, s string) bool {
 
 // item is one legend entry: a swatch and its text.
 type item struct {
-	kind   string // "terrain", "side", "point", "mark", "force"
-	name   string
-	char   byte
-	colour color.RGBA
-	text   string
+	kind    string // "terrain", "side", "point", "mark", "force", "feature", "arrow"
+	name    string
+	char    byte
+	colour  color.RGBA
+	pattern mapview.Pattern
+	text    string
 }
 
 func (p *picture) items() [][]item {
+	l := p.s.legend
 	var out [][]item
 	var row []item
-	for i, s := range p.v.Legend.Terrain {
-		row = append(row, item{"terrain", s.Name, s.Char, colourOf(s.Name, s.Colour, i), s.Text})
+	for i, s := range l.Terrain {
+		row = append(row, item{"terrain", s.Name, s.Char, colourOf(s.Name, s.Colour, i), patternOf(s), s.Text})
 	}
 	out = append(out, row)
 	row = nil
-	for i, s := range p.v.Legend.Sides {
+	features := map[string]bool{}
+	for _, s := range l.Features {
+		features[s.Name] = true
+		row = append(row, item{"feature", s.Name, s.Char, featureColour(s), patternOf(s), s.Text})
+	}
+	out = append(out, row)
+	row = nil
+	for i, s := range l.Sides {
 		k := "side"
 		if s.Point {
 			k = "point"
 		}
-		row = append(row, item{k, s.Name, s.Char, colourOf(s.Name, s.Colour, i), s.Text})
+		row = append(row, item{k, s.Name, s.Char, colourOf(s.Name, s.Colour, i), "", s.Text})
 	}
 	out = append(out, row)
 	row = nil
-	for i, s := range p.v.Legend.Forces {
-		row = append(row, item{"force", s.Name, s.Char, colourOf(s.Name, s.Colour, i), s.Text})
+	for i, s := range l.Forces {
+		row = append(row, item{"force", s.Name, s.Char, colourOf(s.Name, s.Colour, i), "", s.Text})
+	}
+	for i, s := range l.Arrows {
+		row = append(row, item{"arrow", s.Name, s.Char, arrowColour(s, i), "", s.Text})
 	}
 	out = append(out, row)
 	row = nil
-	for _, s := range p.v.Legend.Marks {
-		row = append(row, item{"mark", s.Name, s.Char, neutral, s.Text})
+	for _, s := range l.Marks {
+		if s.Name != "" && features[s.Name] {
+			continue // drawn as the feature's pattern, in the legend above
+		}
+		row = append(row, item{"mark", s.Name, s.Char, neutral, "", s.Text})
 	}
 	return append(out, row)
 }
@@ -490,8 +569,8 @@ func (p *picture) flow(dc *gg.Context, items []item, top float64) ([][2]float64,
 }
 
 func (p *picture) legendTitle() string {
-	if p.v.LegendTitle != "" {
-		return p.v.LegendTitle
+	if p.s.legendTitle != "" {
+		return p.s.legendTitle
 	}
 	return "Legend"
 }
@@ -500,13 +579,13 @@ func (p *picture) legendTitle() string {
 func (p *picture) lower(dc *gg.Context) []string {
 	var lines []string
 	var places []string
-	for _, pl := range p.v.Map.Places {
+	for _, pl := range p.s.geo.Places {
 		places = append(places, pl.Name+" "+pl.Hex.String())
 	}
 	if len(places) > 0 {
 		lines = append(lines, p.wrapped(dc, "text", "Places: "+strings.Join(places, ", ")+".")...)
 	}
-	for _, k := range p.v.Key {
+	for _, k := range p.s.key {
 		lines = append(lines, p.wrapped(dc, "text", k)...)
 	}
 	return lines
@@ -545,6 +624,7 @@ func (p *picture) drawItem(it item, x, y float64) {
 	switch it.kind {
 	case "terrain":
 		p.box(x, cy-8, swatch, 16, it.colour, grid)
+		p.drawPatternSwatch(it, x, cy)
 	case "side":
 		dc.SetColor(it.colour)
 		dc.SetLineWidth(5)
@@ -566,6 +646,11 @@ func (p *picture) drawItem(it item, x, y float64) {
 		dc.Stroke()
 	case "force":
 		p.box(x, cy-8, swatch, 16, it.colour, ink)
+	case "feature":
+		p.box(x, cy-8, swatch, 16, p.terrainColour(p.s.geo.Default), grid)
+		p.drawPatternSwatch(it, x, cy)
+	case "arrow":
+		p.arrow(x, cy, x+swatch, cy, it.colour)
 	case "mark":
 		p.box(x, cy-9, swatch, 18, neutral, ink)
 		p.text(string(it.char), x+swatch/2, cy, 0.5, 0.35, "cell", ink)
@@ -573,42 +658,149 @@ func (p *picture) drawItem(it item, x, y float64) {
 	p.text(it.text, x+swatch+6, cy, 0, 0.35, "text", ink)
 }
 
-// paletted keeps the picture's 256 commonest colours and gives every other pixel (the
-// edges of antialiased text and lines) the nearest of them: a third of the bytes of a
-// full-colour PNG for the largest map, with no visible change, since the fills and
-// inks are few.
-func paletted(img *image.RGBA) *image.Paletted {
-	b := img.Bounds()
-	key := func(i int) uint32 {
-		return uint32(img.Pix[i])<<24 | uint32(img.Pix[i+1])<<16 | uint32(img.Pix[i+2])<<8 | uint32(img.Pix[i+3])
+// inks are the colours the picture draws with: kept in its palette however few pixels
+// have them (an arrow, a lone counter).
+func (p *picture) inks() []color.RGBA {
+	out := []color.RGBA{paper, ink, grid, idInk, neutral}
+	l := p.s.legend
+	for i, s := range l.Terrain {
+		c := colourOf(s.Name, s.Colour, i)
+		out = append(out, c, darker(c, 0.35))
 	}
-	count := map[uint32]int{}
-	for i := 0; i < len(img.Pix); i += 4 {
-		count[key(i)]++
+	for i, s := range l.Sides {
+		out = append(out, colourOf(s.Name, s.Colour, i))
 	}
-	cs := make([]uint32, 0, len(count))
-	for c := range count {
-		cs = append(cs, c)
+	for i, s := range l.Forces {
+		out = append(out, colourOf(s.Name, s.Colour, i))
 	}
-	// Commonest first; ties by value, so that the palette is the same every time.
-	slices.SortFunc(cs, func(a, b uint32) int {
-		if n := cmp.Compare(count[b], count[a]); n != 0 {
-			return n
-		}
-		return cmp.Compare(a, b)
-	})
-	rgba := func(c uint32) color.RGBA { return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)} }
-	pal := make(color.Palette, 0, 256)
-	for _, c := range cs[:min(len(cs), 256)] {
-		pal = append(pal, rgba(c))
+	for _, s := range l.Features {
+		out = append(out, featureColour(s))
 	}
-	index := make(map[uint32]uint8, len(cs))
-	for _, c := range cs {
-		index[c] = uint8(pal.Index(rgba(c)))
-	}
-	out := image.NewPaletted(b, pal)
-	for i, j := 0, 0; i < len(img.Pix); i, j = i+4, j+1 {
-		out.Pix[j] = index[key(i)]
+	for i, s := range l.Arrows {
+		out = append(out, arrowColour(s, i))
 	}
 	return out
+}
+
+// paletted keeps the picture's inks and its commonest other colours, 256 in all, and
+// gives every other pixel (the edges of antialiased text and lines) the nearest of
+// them: a third of the bytes of a full-colour PNG for the largest map, with no visible
+// change, since the fills and inks are few.
+//
+// count is how many pixels of img have each colour (histogram).
+func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int) *image.Paletted {
+	b := img.Bounds()
+	key := func(i int) uint32 { return pixKey(img.Pix, i) }
+	type colourCount struct {
+		c uint32
+		n int
+	}
+	byCount := make([]colourCount, 0, len(count))
+	for c, n := range count {
+		byCount = append(byCount, colourCount{c, n})
+	}
+	// Commonest first; ties by value, so that the palette is the same every time.
+	slices.SortFunc(byCount, func(a, b colourCount) int {
+		if n := cmp.Compare(b.n, a.n); n != 0 {
+			return n
+		}
+		return cmp.Compare(a.c, b.c)
+	})
+	cs := make([]uint32, len(byCount))
+	for i, c := range byCount {
+		cs[i] = c.c
+	}
+	rgba := func(c uint32) color.RGBA { return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)} }
+	pal := make(color.Palette, 0, 256)
+	in := map[uint32]bool{}
+	for _, c := range inks {
+		k := uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)
+		if count[k] > 0 && !in[k] && len(pal) < 256 {
+			pal, in[k] = append(pal, c), true
+		}
+	}
+	for _, c := range cs {
+		if len(pal) == 256 {
+			break
+		}
+		if !in[c] {
+			pal, in[c] = append(pal, rgba(c)), true
+		}
+	}
+	// A colour of the palette is its own nearest; the others are looked for.
+	index := make(map[uint32]uint8, len(cs))
+	for i, c := range pal {
+		c := c.(color.RGBA)
+		index[uint32(c.R)<<24|uint32(c.G)<<16|uint32(c.B)<<8|uint32(c.A)] = uint8(i)
+	}
+	for _, c := range cs {
+		if _, ok := index[c]; !ok {
+			index[c] = uint8(pal.Index(rgba(c)))
+		}
+	}
+	out := image.NewPaletted(b, pal)
+	last, at := key(0), index[key(0)]
+	for i, j := 0, 0; i < len(img.Pix); i, j = i+4, j+1 {
+		if k := key(i); k != last {
+			last, at = k, index[k]
+		}
+		out.Pix[j] = at
+	}
+	return out
+}
+
+// pixKey is the colour of the pixel at i of pix as one number.
+func pixKey(pix []byte, i int) uint32 {
+	return uint32(pix[i])<<24 | uint32(pix[i+1])<<16 | uint32(pix[i+2])<<8 | uint32(pix[i+3])
+}
+
+// countPix adds the colours of pix to count, by runs of one colour: fills are long
+// runs, and a map lookup a pixel was most of the time a palette took.
+func countPix(count map[uint32]int, pix []byte, sign int) {
+	if len(pix) == 0 {
+		return
+	}
+	run, n := pixKey(pix, 0), 0
+	for i := 0; i < len(pix); i += 4 {
+		if k := pixKey(pix, i); k != run {
+			count[run] += sign * n
+			run, n = k, 0
+		}
+		n++
+	}
+	count[run] += sign * n
+}
+
+// histogram is how many pixels of img have each colour: the base's, kept with it,
+// corrected by the rows of the map that differ from the base (those with counters
+// and arrows), and the title's and legend's rows counted; every row when the picture
+// has no base.
+func (p *picture) histogram(img *image.RGBA) map[uint32]int {
+	count := map[uint32]int{}
+	if p.base == nil {
+		countPix(count, img.Pix, 1)
+		return count
+	}
+	for c, n := range p.base.hist {
+		count[c] = n
+	}
+	band, base := p.band(), p.base.img
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(0, y) : img.PixOffset(0, y)+img.Stride]
+		if y < band.Min.Y || y >= band.Max.Y {
+			countPix(count, row, 1)
+			continue
+		}
+		was := base.Pix[base.PixOffset(0, y-band.Min.Y) : base.PixOffset(0, y-band.Min.Y)+base.Stride]
+		if !bytes.Equal(row, was) {
+			countPix(count, was, -1)
+			countPix(count, row, 1)
+		}
+	}
+	for c, n := range count {
+		if n == 0 {
+			delete(count, c)
+		}
+	}
+	return count
 }

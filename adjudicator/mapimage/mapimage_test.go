@@ -18,6 +18,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 )
@@ -31,6 +32,7 @@ var (
 	_ adjudicator.Viewer = (*soldiers1918.Rules)(nil)
 	_ adjudicator.Viewer = (*mons1914.Rules)(nil)
 	_ adjudicator.Viewer = (*teaching.Rules)(nil)
+	_ adjudicator.Viewer = (*soissons1918.Rules)(nil)
 )
 
 // adapter builds a state from a conformance case's STATE lines.
@@ -68,6 +70,10 @@ func samples(t testing.TB) []sample {
 	if err != nil {
 		t.Fatal(err)
 	}
+	xr, err := soissons1918.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := hex.MustParse
 	return []sample{
 		{
@@ -98,6 +104,15 @@ func samples(t testing.TB) []sample {
 			},
 			unit: h("0619"), colour: color.RGBA{0x9a, 0xa8, 0xb8, 0xff},
 			marker: h("0614"),
+		},
+		{
+			name: "soissons1918", rules: xr, cases: soissons1918.CaseAdapter{Rules: xr}, side: soissons1918.EN,
+			state: []string{
+				"turn 2", "phase en2", "unit 1US 2321 improvised=2420", "unit 17/42 2420",
+				"control Soissons de",
+			},
+			unit: h("2321"), colour: color.RGBA{0x8f, 0xb4, 0xe8, 0xff},
+			marker: h("0710"),
 		},
 	}
 }
@@ -302,5 +317,104 @@ func TestHidden(t *testing.T) {
 func TestNoMap(t *testing.T) {
 	if _, err := mapimage.Render(mapview.View{Title: "x"}); err == nil {
 		t.Error("Render of a view without a map gave no error")
+	}
+}
+
+// TestEncoded: the bytes Encode stores in a mail draw, through RenderEncoded, the very
+// picture Render draws of the view, and the same view encodes to the same bytes.
+func TestEncoded(t *testing.T) {
+	for _, s := range samples(t) {
+		t.Run(s.name, func(t *testing.T) {
+			v := s.view(t)
+			enc, err := mapimage.Encode(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := mapimage.Encode(s.view(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(enc, again) {
+				t.Fatal("the same view encodes to different bytes")
+			}
+			want, err := mapimage.Render(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := mapimage.RenderEncoded(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Error("the picture of the encoded view differs from the picture of the view")
+			}
+		})
+	}
+	for _, bad := range []string{"", "{", `{"v":2}`, `{"v":1,"map":{"Cols":[1,2]},"terrain":{"x":["12345"]}}`} {
+		if _, err := mapimage.RenderEncoded([]byte(bad)); err == nil {
+			t.Errorf("RenderEncoded(%q) gave no error", bad)
+		}
+	}
+}
+
+// TestPatterns: Soldiers' trenches are drawn as lines in their colours, not as letters
+// on counters, and a Soissons Improvised Attack marker is an arrow towards its target.
+func TestPatterns(t *testing.T) {
+	for _, s := range samples(t) {
+		v := s.view(t)
+		b, err := mapimage.Render(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := decode(t, b)
+		at := func(h hex.Hex) (float64, float64) {
+			x, y, err := mapimage.Center(v, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return float64(x), float64(y)
+		}
+		// any reports whether colour c is within r pixels of (x, y).
+		any := func(x, y float64, r int, c color.RGBA) bool {
+			for dy := -r; dy <= r; dy++ {
+				for dx := -r; dx <= r; dx++ {
+					if color.RGBAModel.Convert(img.At(int(x)+dx, int(y)+dy)) == c {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		switch s.name {
+		case "soldiers1918":
+			// The Support Trench runs along row 06 from 1006 to 1806: its colour lies
+			// on the way from 1206 to 1306, and a communication trench's between 1310
+			// and 1311; no counter is drawn where only trenches are.
+			support := color.RGBA{0x8a, 0x55, 0x22, 0xff}
+			comm := color.RGBA{0x6b, 0x4a, 0x2a, 0xff}
+			x1, y1 := at(hex.MustParse("1206"))
+			x2, y2 := at(hex.MustParse("1306"))
+			if !any((x1+x2)/2, (y1+y2)/2, 3, support) {
+				t.Error("no Support Trench line between 1206 and 1306")
+			}
+			x1, y1 = at(hex.MustParse("1310"))
+			x2, y2 = at(hex.MustParse("1311"))
+			if !any((x1+x2)/2, (y1+y2)/2, 3, comm) {
+				t.Error("no communication trench between 1310 and 1311")
+			}
+			if x, y := at(hex.MustParse("1506")); any(x, y+8, 1, color.RGBA{0xfa, 0xfa, 0xf2, 0xff}) {
+				t.Error("a hex with only a trench has a counter")
+			}
+		case "soissons1918":
+			red := color.RGBA{0xc0, 0x10, 0x10, 0xff}
+			x1, y1 := at(hex.MustParse("2321"))
+			x2, y2 := at(hex.MustParse("2420"))
+			if !any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, red) {
+				t.Error("no Improvised Attack arrow from 2321 to 2420")
+			}
+			if any(x1-(x2-x1)*0.55, y1-(y2-y1)*0.55, 4, red) {
+				t.Error("the arrow points the wrong way")
+			}
+		}
 	}
 }

@@ -47,7 +47,31 @@ type Symbol struct {
 	// side's counters. The zero colour leaves the choice to the picture, which knows
 	// the common names ("forest", "clear") and otherwise picks from a palette.
 	Colour color.RGBA
+	// Pattern is how the picture draws a terrain or an in-hex feature over the fill
+	// (package mapimage). The zero pattern leaves the choice to the picture, which
+	// knows the common terrain names ("forest", "village", "ravine", "nomansland").
+	Pattern Pattern
 }
+
+// Pattern is how the picture draws a terrain or an in-hex feature (package mapimage):
+// the text map has its symbol instead.
+type Pattern string
+
+// The patterns of the picture. A line pattern (trench, zigzag, wire) joins each hex
+// that has the feature to its neighbours with a feature of the same pattern and
+// colour, so that a trench line reads as a line from hex to hex.
+const (
+	PatternNone    Pattern = "none"    // the fill alone
+	PatternTrees   Pattern = "trees"   // forest, woods
+	PatternBuilt   Pattern = "built"   // built-up ground, villages, towns, cities
+	PatternRavine  Pattern = "ravine"  // a ravine: a gully with hatched banks
+	PatternCraters Pattern = "craters" // shell holes: No Man's Land
+	PatternMarsh   Pattern = "marsh"   // short horizontal strokes
+	PatternTrench  Pattern = "trench"  // a crenellated fire trench line
+	PatternZigzag  Pattern = "zigzag"  // a zigzag communication trench
+	PatternWire    Pattern = "wire"    // a line of barbed wire crosses
+	PatternBunker  Pattern = "bunker"  // a blockhouse in the middle of the hex
+)
 
 // SideSymbol is how one hexside feature is drawn. A Point feature (a bridge, a road
 // crossing) is drawn as one character in the middle of the hexside; a line feature (a
@@ -72,6 +96,21 @@ type Legend struct {
 	// colour of their counters in the picture. The text map does not list them (its
 	// Marks say which letters are whose); nil draws every stack in one colour.
 	Forces []Symbol
+	// Features are the map's in-hex features (board.Map.Features) the picture draws,
+	// each with its Pattern and Colour: trenches, bunkers, wire. The text map does not
+	// draw them (a ruleset spells them in its Cells); the picture's legend leaves out
+	// a Mark whose Name is a Feature's, since the pattern stands for it.
+	Features []Symbol
+	// Arrows are the kinds of [View.Arrows], by Name, with their colour and legend
+	// text (the picture's; the text map's key says the same in words).
+	Arrows []Symbol
+}
+
+// Arrow is a marker that points from one hex to another (Soissons 19.4.1: an
+// Improvised Attack marker points at the enemy it targets).
+type Arrow struct {
+	From, To hex.Hex
+	Name     string // its kind, one of [Legend.Arrows]
 }
 
 // View is what one side may see.
@@ -99,6 +138,14 @@ type View struct {
 	// in the order the cell's text gives them: the picture colours the hex's counter
 	// by them. The text map ignores it; nil draws every cell as a neutral box.
 	Forces map[hex.Hex][]string
+	// Counters, when not nil, is the text of each hex's counter in the picture, for a
+	// ruleset whose Cells also spell what the picture draws as patterns (Soldiers'
+	// trench letters, [Legend.Features]); nil shows each hex's Cell. The text map
+	// ignores it.
+	Counters map[hex.Hex]string
+	// Arrows are the picture's markers that point at a hex ([Legend.Arrows]); the
+	// text map ignores them (the ruleset's Key says the same in words).
+	Arrows []Arrow
 }
 
 // HalfLower reports whether column c is drawn half a hex lower than the columns beside

@@ -35,6 +35,9 @@ var Legend = mapview.Legend{
 		{Name: EN, Char: 'E', Text: "Entente units"},
 		{Name: DE, Char: 'G', Text: "German units"},
 	},
+	Arrows: []mapview.Symbol{
+		{Name: "improvised", Text: "Improvised Attack marker, pointing at its target (19.4.1)"},
+	},
 }
 
 // describe is a unit as the key shows it: id, SP, disruption and markers.
@@ -87,6 +90,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	g := &game{sc: r.sc, st: st}
 	cells := map[hex.Hex]string{}
 	var key []string
+	var arrows []mapview.Arrow
 	for _, h := range r.sc.Map.Hexes() {
 		cell := ""
 		if t, ok := r.sc.TownAt(h); ok {
@@ -103,6 +107,14 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 			var names []string
 			for _, u := range us {
 				names = append(names, g.describe(u))
+				// 19.4.1: "The arrows on the Improvised Attack marker must point towards
+				// the enemy unit targeted": the picture draws the arrow.
+				if to, err := hex.Parse(u.Improvised); err == nil {
+					a := mapview.Arrow{From: h, To: to, Name: "improvised"}
+					if !slices.Contains(arrows, a) {
+						arrows = append(arrows, a)
+					}
+				}
 			}
 			key = append(key, fmt.Sprintf("%s %s: %s", h, letter, strings.Join(names, "; ")))
 		}
@@ -113,7 +125,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	slices.Sort(key)
 	return mapview.View{
 		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sideWord(string(side)), turnName(st.T)),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces,
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows,
 		Key: append([]string{"Units (5: every stack may be inspected):"}, key...),
 	}
 }

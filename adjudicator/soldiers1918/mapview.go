@@ -70,6 +70,7 @@ func RenderMap(s *Scenario, v MapView) string {
 // View is the kit's view of v: the header, the cells and the legend.
 func (s *Scenario) View(v MapView) mapview.View {
 	cells := map[hex.Hex]string{}
+	counters := map[hex.Hex]string{}
 	forces := map[hex.Hex][]string{}
 	for h, st := range v.Stacks {
 		if st.DeInf+st.DeHMG > 0 {
@@ -81,9 +82,12 @@ func (s *Scenario) View(v MapView) mapview.View {
 	}
 	var notes []string
 	for _, h := range s.scOrder {
-		cell, full := mvCellText(s, s.scHexes[h], h, v)
+		cell, full, counter := mvCellText(s, s.scHexes[h], h, v)
 		if cell != "" {
 			cells[h] = cell
+		}
+		if counter != "" {
+			counters[h] = counter
 		}
 		if len(cell) > mvCellWidth-1 {
 			notes = append(notes, fmt.Sprintf("+ column %02d, row %02d: %s", h.Col, h.Row, full))
@@ -120,9 +124,19 @@ func (s *Scenario) View(v MapView) mapview.View {
 			{Name: string(DE), Char: 'G', Text: "German units"},
 			{Name: string(US), Char: 'A', Text: "American units"},
 		},
+		// The picture draws the trenches as trench lines, not letters: its counters
+		// hold the units and markers only (Counters).
+		Features: []mapview.Symbol{
+			{Name: string(MainTrench), Text: "Main Trench" + def(MainTrench), Pattern: mapview.PatternTrench},
+			{Name: scOutpost, Text: "outpost (Main Trench)", Pattern: mapview.PatternTrench},
+			{Name: string(SupportTrench), Text: "Support Trench" + def(SupportTrench), Pattern: mapview.PatternTrench},
+			{Name: string(CommTrench), Text: "communication trench" + def(CommTrench), Pattern: mapview.PatternZigzag},
+			{Name: string(Wire), Text: "wire (adds nothing)", Pattern: mapview.PatternWire},
+			{Name: string(Bunker), Text: "bunker" + def(Bunker), Pattern: mapview.PatternBunker},
+		},
 	}
 	key := []string{
-		"Trenches: several letters after the ground mean the hex has each; it defends with the strongest (10.11), the first letter.",
+		"Trenches: a hex with several defends with the strongest (10.11). The text map spells them after the ground, the strongest first; the picture draws them as lines.",
 		"Units and markers: 3g is three German infantry, 1h one German HMG, 4a four US Army platoons (4ay: one of them is Sergeant York), 4m four USMC; ! COWed, *2 two bombardment markers, x3 three carnage.",
 		"Hexes: a hex's id is its column number (above and below its strip) then its row number (at the left of its line). Rows grow north.",
 	}
@@ -143,6 +157,7 @@ func (s *Scenario) View(v MapView) mapview.View {
 		LegendTitle: "Legend (defence strength in brackets)",
 		RowsUp:      true,
 		Forces:      forces,
+		Counters:    counters,
 	}
 }
 
@@ -163,8 +178,9 @@ func mvHeader(v MapView) string {
 }
 
 // mvCellText returns the text of h after its ground symbol, which may be longer
-// than the cell, and the hex spelt out with spaces for the key.
-func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full string) {
+// than the cell, the hex spelt out with spaces for the key, and the text of its
+// counter in the picture (units and markers: the picture draws the trenches).
+func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full, counter string) {
 	trenches := mvTrenches(s, info)
 	var units, marks []string
 	if st, ok := v.Stacks[h]; ok {
@@ -201,13 +217,13 @@ func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full st
 	rest := strings.Join(units, "") + strings.Join(marks, "")
 	full = strings.TrimSpace(ground + trenches + " " + strings.Join(append(units, marks...), " "))
 	if rest == "" {
-		return trenches, full
+		return trenches, full, ""
 	}
 	cell = trenches + " " + rest
 	if len(cell) > mvCellWidth-1 {
 		cell = trenches + rest // squeeze out the space
 	}
-	return cell, full
+	return cell, full, rest
 }
 
 // mvTrenches spells a hex's trenches, bunker and wire: the feature it defends

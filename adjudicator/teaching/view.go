@@ -39,6 +39,14 @@ var legend = mapview.Legend{
 		{Name: string(German), Char: 'G', Text: "German units"},
 		{Name: string(American), Char: 'A', Text: "American units"},
 	},
+	// The picture draws the trenches and bunkers; its counters hold the smoke and the
+	// units (View.Counters).
+	Features: []mapview.Symbol{
+		{Name: "main", Text: "main trench", Pattern: mapview.PatternTrench},
+		{Name: "support", Text: "support trench", Pattern: mapview.PatternTrench},
+		{Name: "comm", Text: "communication trench", Pattern: mapview.PatternZigzag},
+		{Name: "bunker", Text: "bunker", Pattern: mapview.PatternBunker},
+	},
 }
 
 var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
@@ -80,9 +88,13 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
 	cells := map[hex.Hex]string{}
+	counters := map[hex.Hex]string{}
 	m := r.sc.Map
 	for _, h := range m.Hexes() {
-		var b strings.Builder
+		var b, counter strings.Builder
+		if st.smoked(h) {
+			counter.WriteByte('*')
+		}
 		switch {
 		case st.smoked(h):
 			b.WriteByte('*')
@@ -114,15 +126,20 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 				k += "-" + u.Chip
 			}
 			b.WriteByte(cellChar[k])
+			counter.WriteByte(cellChar[k])
 		}
 		b.WriteString(strings.Repeat("x", dead))
+		counter.WriteString(strings.Repeat("x", dead))
 		if t := strings.TrimRight(b.String(), " "); t != "" {
 			cells[h] = b.String()
+		}
+		if counter.Len() > 0 {
+			counters[h] = counter.String()
 		}
 	}
 	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sideName(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
 	var key []string
-	key = append(key, "Each hex: a trench or smoke mark, then one letter per unit.")
+	key = append(key, "Each hex of the text map: a trench or smoke mark, then one letter per unit (the picture draws the trenches).")
 	if over := st.overflowKey(); len(over) > 0 {
 		key = append(key, over...)
 	}
@@ -130,7 +147,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 		key = append(key, "Cards turned this turn: "+strings.Join(st.Shown, "; ")+".")
 	}
 	key = append(key, fmt.Sprintf("Wire markers placed: %d of %d. American casualties: %d.", st.markersUsed(), MaxMarkers, st.casualties()))
-	return mapview.View{Title: title, Map: r.viewMap(st), Legend: legend, Cells: cells, Key: key, Forces: forces}
+	return mapview.View{Title: title, Map: r.viewMap(st), Legend: legend, Cells: cells, Key: key, Forces: forces, Counters: counters}
 }
 
 // overflowKey lists the hexes whose units do not fit in a cell.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"io"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-message"
 	"github.com/emersion/go-smtp"
 
 	"github.com/adjutant-pbem/adjutant/mail"
@@ -144,4 +146,33 @@ func (p *player) waitFor(ctx context.Context, w io.Writer, ok func(received) boo
 
 func printMail(w io.Writer, to string, r received) {
 	fmt.Fprintf(w, "%s\nDelivered to %s\nSubject: %s\n\n%s\n", strings.Repeat("=", 78), to, r.Env.Subject, strings.TrimRight(r.Env.Text, "\n"))
+	if pics := pictureSizes(r.Raw); len(pics) > 0 {
+		fmt.Fprintf(w, "\n[With the text above, as its HTML alternative, a picture of the map inline:\n %s.]\n", strings.Join(pics, ", "))
+	}
+}
+
+// pictureSizes describes each PNG picture of a raw mail ("a 1960x1418 PNG of 145 KB").
+func pictureSizes(raw []byte) []string {
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	e.Walk(func(_ []int, part *message.Entity, err error) error {
+		if err != nil {
+			return err
+		}
+		if t, _, _ := part.Header.ContentType(); t != "image/png" {
+			return nil
+		}
+		b, err := io.ReadAll(part.Body)
+		if err != nil {
+			return nil
+		}
+		if c, err := png.DecodeConfig(bytes.NewReader(b)); err == nil {
+			out = append(out, fmt.Sprintf("a %dx%d PNG of %d KB", c.Width, c.Height, (len(b)+512)/1024))
+		}
+		return nil
+	})
+	return out
 }

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -79,7 +80,10 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		db.Close()
 		return nil, err
 	}
-	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now, SentLog: sent}
+	d.sender = &mail.Sender{Config: cfg.smtpConfig(), Store: db, Log: log.With("part", "sender"), Now: now, SentLog: sent,
+		// The sender draws each mail's map picture from its stored view just before sending
+		// it, outside the transaction that queued the mail.
+		Render: mapimage.RenderEncoded}
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
 		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-message"
 
 	"github.com/adjutant-pbem/adjutant/mail/devserver"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -150,9 +153,71 @@ func TestGameByMail(t *testing.T) {
 			}
 		}
 	}
+	checkPictures(t, res.mails)
 	if !strings.Contains(res.summary, "0 awaiting") || !strings.Contains(res.summary, "replay of sample matches") ||
 		strings.Count(res.summary, "alone: ") != 4 {
 		t.Errorf("summary: %s", res.summary)
+	}
+}
+
+// checkPictures: in the demo match each game's first player sent SET PICTURE OFF and
+// the other kept the default, so his results mails arrived with the map's picture
+// (drawn by the daemon's sender from the stored view) inline in the HTML alternative
+// of the unchanged text: a PNG of the whole map that the HTML shows by its Content-ID.
+// The first player's results mails of that game are text alone.
+func checkPictures(t *testing.T, mails map[string][]received) {
+	t.Helper()
+	with, without := 0, 0
+	for addr, ms := range mails {
+		for _, m := range ms {
+			if !strings.Contains(m.Env.Subject, "Results") && !strings.Contains(m.Env.Subject, "results") {
+				continue
+			}
+			e, err := message.Read(bytes.NewReader(m.Raw))
+			if err != nil {
+				t.Fatalf("%s %q: %v", addr, m.Env.Subject, err)
+			}
+			typ, _, _ := e.Header.ContentType()
+			if typ == "text/plain" {
+				without++
+				continue
+			}
+			with++
+			var html string
+			cids := map[string]bool{}
+			e.Walk(func(_ []int, part *message.Entity, err error) error {
+				if err != nil {
+					return err
+				}
+				pt, _, _ := part.Header.ContentType()
+				if strings.HasPrefix(pt, "multipart/") {
+					return nil // its parts are walked next; reading it would consume them
+				}
+				body, _ := io.ReadAll(part.Body)
+				switch pt {
+				case "text/html":
+					html = string(body)
+				case "image/png":
+					img, err := png.Decode(bytes.NewReader(body))
+					if err != nil || img.Bounds().Dx() < 500 || len(body) > 300<<10 {
+						t.Errorf("%s %q: the picture (%d bytes) is no map: %v", addr, m.Env.Subject, len(body), err)
+					}
+					cids[strings.Trim(part.Header.Get("Content-Id"), "<>")] = true
+				}
+				return nil
+			})
+			if typ != "multipart/alternative" || len(cids) != 1 {
+				t.Errorf("%s %q: %s with %d pictures, want multipart/alternative with one", addr, m.Env.Subject, typ, len(cids))
+			}
+			for cid := range cids {
+				if !strings.Contains(html, `src=3D"cid:`+cid+`"`) && !strings.Contains(html, `src="cid:`+cid+`"`) {
+					t.Errorf("%s %q: the HTML does not show picture %s", addr, m.Env.Subject, cid)
+				}
+			}
+		}
+	}
+	if with == 0 || without == 0 {
+		t.Errorf("%d results mails with a picture and %d without; want some of each", with, without)
 	}
 }
 
