@@ -54,6 +54,8 @@ type benchOpts struct {
 	cost           int     // bcrypt cost of the games' passwords in the end-to-end runs
 	costGames      int     // the run at bcrypt.DefaultCost (0: skipped)
 	costMails      int     // mails of that run
+	picGames       int     // games of the run with pictures (0: none)
+	picMails       int     // mails of that run
 	rate           float64 // paced runs, mails/s; 0: half the burst throughput
 	memGames       int     // games of the RSS run (0: skipped)
 	memMails       int     // order mails per game in the RSS run
@@ -72,6 +74,8 @@ func cmdBench(e *env, args []string) error {
 	fs.IntVar(&o.cost, "cost", bcrypt.MinCost, "bcrypt cost of the games' passwords in the end-to-end runs (the default cost makes bcrypt dominate)")
 	fs.IntVar(&o.costGames, "default-cost-games", 20, "games of the run at bcrypt's default cost (0: skip it)")
 	fs.IntVar(&o.costMails, "default-cost-mails", 200, "order mails of the run at bcrypt's default cost")
+	fs.IntVar(&o.picGames, "picture-games", 20, "games of the run with pictures of the map (0: skip it; the other runs are text only)")
+	fs.IntVar(&o.picMails, "picture-mails", 200, "order mails of the run with pictures")
 	fs.Float64Var(&o.rate, "rate", 0, "mails per second of the paced (latency) runs; 0: half the burst throughput of the same configuration")
 	fs.IntVar(&o.memGames, "memory-games", 1000, "games in the database of the peak-RSS run (0: skip it)")
 	fs.IntVar(&o.memMails, "memory-mails", 2, "order mails per game sent through the peak-RSS run")
@@ -253,6 +257,17 @@ func runBench(e *env, o benchOpts) (*benchTable, error) {
 			return t, fmt.Errorf("paced at the default cost: %w", err)
 		}
 		t.add("1", fmt.Sprintf("  same, paced at %.1f/s: latency p50 / p99", cr), costPaced.latency(), "(p50 < 50 ms)", verdict(costPaced.pct(50) < 50*time.Millisecond))
+	}
+	// 1. Once with pictures, every player's default (issue 14): the sender draws a PNG
+	// for each results mail and MAP reply.
+	if o.picGames > 0 && o.picMails > 0 {
+		rp := benchRun{name: "pics", games: o.picGames, mails: o.picMails, cost: o.cost, pictures: true, dir: dir, sink: sink, log: logf}
+		picBurst, err := rp.burst(e, false)
+		if err != nil {
+			return t, fmt.Errorf("burst with pictures: %w", err)
+		}
+		t.add("1", fmt.Sprintf("end to end, IDLE, burst of %d mails for %d games, pictures on (the default; all runs above: text only): handled", o.picMails, o.picGames),
+			fmt.Sprintf("%.1f mails/s (%s)", picBurst.rate(), picBurst.span.Round(time.Millisecond)), "", "")
 	}
 	if o.cpuProfile != "" {
 		pprof.StopCPUProfile()
@@ -494,8 +509,9 @@ func benchMails(run string, games, n int) []benchMail {
 
 // benchCreateGames creates games in a new store at path, with their passwords hashed at
 // cost, and marks their invitations sent (unless keepInvites), so that the runs measure
-// order mails only.
-func benchCreateGames(ctx context.Context, path, run string, games, cost int, keepInvites bool) error {
+// order mails only. Without pictures every player is as if he had sent SET PICTURE OFF:
+// text mails, as the floor sends.
+func benchCreateGames(ctx context.Context, path, run string, games, cost int, keepInvites, pictures bool) error {
 	db, err := store.Open(path)
 	if err != nil {
 		return err
@@ -542,8 +558,16 @@ feed:
 	for err := range errs {
 		ferr = errors.Join(ferr, err)
 	}
-	if ferr != nil || keepInvites {
+	if ferr != nil {
 		return ferr
+	}
+	if !pictures {
+		if err := benchPicturesOff(ctx, db); err != nil {
+			return err
+		}
+	}
+	if keepInvites {
+		return nil
 	}
 	return db.Write(ctx, func(tx store.Tx) error {
 		mails, err := tx.Outbox()
@@ -563,13 +587,14 @@ feed:
 // ---- one end-to-end configuration ----
 
 type benchRun struct {
-	name  string // prefix of the games and message ids; one per run
-	games int
-	mails int
-	cost  int
-	dir   string
-	sink  *benchSink
-	log   func(string, ...any)
+	name     string // prefix of the games and message ids; one per run
+	games    int
+	mails    int
+	cost     int
+	pictures bool // players keep the default, pictures of the map in results and MAP
+	dir      string
+	sink     *benchSink
+	log      func(string, ...any)
 }
 
 // benchResult is what one run measured.
@@ -609,7 +634,7 @@ func fmtDur(d time.Duration) string {
 func (rc *benchRun) setup(e *env, noIdle bool) (*devserver.Server, *Config, []benchMail, error) {
 	rc.log("%s: creating %d games (bcrypt cost %d)", rc.name, rc.games, rc.cost)
 	path := filepath.Join(rc.dir, rc.name+".db")
-	if err := benchCreateGames(e.ctx, path, rc.name, rc.games, rc.cost, false); err != nil {
+	if err := benchCreateGames(e.ctx, path, rc.name, rc.games, rc.cost, false, rc.pictures); err != nil {
 		return nil, nil, nil, err
 	}
 	srv, err := devserver.Start(devserver.Options{NoIdle: noIdle, Users: map[string]string{sampleAddress: benchMailboxPassword}})
@@ -617,6 +642,29 @@ func (rc *benchRun) setup(e *env, noIdle bool) (*devserver.Server, *Config, []be
 		return nil, nil, nil, err
 	}
 	return srv, benchConfig(srv.IMAPAddr(), rc.sink.addr, path), benchMails(rc.name, rc.games, rc.mails), nil
+}
+
+// benchPicturesOff sets every player of the store's games to text mails only.
+func benchPicturesOff(ctx context.Context, db *store.DB) error {
+	return db.Write(ctx, func(tx store.Tx) error {
+		names, err := tx.GameNames()
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			g, err := tx.Game(n)
+			if err != nil {
+				return err
+			}
+			for i := range g.Players {
+				g.Players[i].Picture = "off"
+			}
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // benchConfig is the daemon's configuration against the embedded IMAP server and the sink.
@@ -1009,6 +1057,9 @@ func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
 			fmtNs(m["ns/op"]) + allocs, "< 5 ms", ms < 5
 	case b.name == "BenchmarkFullTurnWithCodec":
 		return "4", "  the same with the state's JSON decode/encode around each phase (as the desk does)", fmtNs(m["ns/op"]) + allocs, "", false
+	case b.name == "BenchmarkHandle":
+		return "4", "the desk's CPU per order mail of the sample game, in groups of 32 (BenchmarkHandle: process CPU time)",
+			fmtNs(m["cpu-ns/op"]) + allocs, "", false
 	case b.name == "BenchmarkRenderMap":
 		return "4", "text map rendering (BenchmarkRenderMap, mapview_test.go)", fmtNs(m["ns/op"]) + allocs, "", false
 	case b.name == "BenchmarkVerifyChain":
@@ -1038,7 +1089,7 @@ func benchMemory(e *env, o benchOpts, dir string, sink *benchSink, logf func(str
 	run := "mem"
 	path := filepath.Join(dir, "memory.db")
 	logf("memory: creating %d games", o.memGames)
-	if err := benchCreateGames(e.ctx, path, run, o.memGames, o.cost, true); err != nil {
+	if err := benchCreateGames(e.ctx, path, run, o.memGames, o.cost, true, false); err != nil {
 		return res, err
 	}
 	srv, err := devserver.Start(devserver.Options{Users: map[string]string{sampleAddress: benchMailboxPassword}})
