@@ -56,3 +56,32 @@ func TestMapLayers(t *testing.T) {
 		t.Error("the legend does not explain the ZOC marks")
 	}
 }
+
+// TestMapKeyIsolatedAndVP: the map's key names the isolated stacks of both sides (15.1:
+// no supply line) and the Entente VP as the game stands (3.3).
+func TestMapKeyIsolatedAndVP(t *testing.T) {
+	// 17/42 ringed by six Entente divisions: no supply line can leave its hex.
+	ring := []string{"17/42", "1308"}
+	for i, n := range caseGame(t).sc.Map.Grid.Neighbours(hex.MustParse("1308")) {
+		ring = append(ring, []string{"162", "11", "1US", "1DM", "2US", "38"}[i], n.String())
+	}
+	g := caseGame(t, ring...)
+	if !g.isolated(DE, hex.MustParse("1308")) {
+		t.Fatal("17/42 in 1308 is not isolated: the case tests nothing")
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := strings.Join(r.MapView(g.st, adjudicator.Side(EN)).Key, "\n")
+	if !strings.Contains(key, "no supply line to their friendly edge): 1308 G") {
+		t.Errorf("the key does not name 1308 G as isolated:\n%s", key)
+	}
+	if !strings.Contains(key, "Entente VP if the game ended now (3.3): ") {
+		t.Errorf("the key does not give the VP:\n%s", key)
+	}
+	g = caseGame(t, "17/42", "1308")
+	if key := strings.Join(r.MapView(g.st, adjudicator.Side(EN)).Key, "\n"); !strings.Contains(key, "friendly edge): none") {
+		t.Errorf("a lone German unit is named isolated:\n%s", key)
+	}
+}

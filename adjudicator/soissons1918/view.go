@@ -123,6 +123,26 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 		}
 	}
 	slices.Sort(key)
+	// 15.1: an isolated stack has no supply line; the map says which, for both sides.
+	var isolated []string
+	for _, h := range r.sc.Map.Hexes() {
+		for _, sd := range []string{EN, DE} {
+			if len(g.combatAt(h, sd)) > 0 && g.isolated(sd, h) {
+				isolated = append(isolated, fmt.Sprintf("%s %s", h, map[string]string{EN: "E", DE: "G"}[sd]))
+			}
+		}
+	}
+	slices.Sort(isolated)
+	if len(isolated) == 0 {
+		isolated = []string{"none"}
+	}
+	vp, why := g.VP()
+	for _, l := range []string{
+		fmt.Sprintf("Isolated stacks (15.1: no supply line to their friendly edge): %s", strings.Join(isolated, ", ")),
+		strings.TrimSuffix(fmt.Sprintf("Entente VP if the game ended now (3.3): %d (%s)", vp, strings.Join(why, ", ")), " ()"),
+	} {
+		key = append(key, strings.Split(wrapLines(l), "\n")...)
+	}
 	return mapview.View{
 		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sideWord(string(side)), turnName(st.T)),
 		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows,
