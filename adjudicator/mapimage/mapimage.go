@@ -539,6 +539,9 @@ func (p *picture) items() [][]item {
 		}
 		row = append(row, item{"mark", s.Name, s.Char, neutral, "", s.Text})
 	}
+	for _, s := range l.CounterMarks {
+		row = append(row, item{"mark", s.Name, s.Char, neutral, "", s.Text})
+	}
 	return append(out, row)
 }
 

@@ -104,6 +104,9 @@ type Legend struct {
 	// Arrows are the kinds of [View.Arrows], by Name, with their colour and legend
 	// text (the picture's; the text map's key says the same in words).
 	Arrows []Symbol
+	// CounterMarks are marks only the picture's counters carry ([View.Counters]): the
+	// picture's legend explains them; the text map, which does not show them, does not.
+	CounterMarks []Symbol
 }
 
 // Arrow is a marker that points from one hex to another (Soissons 19.4.1: an

@@ -85,3 +85,27 @@ func TestMapKeyIsolatedAndVP(t *testing.T) {
 		t.Errorf("a lone German unit is named isolated:\n%s", key)
 	}
 }
+
+// TestCounterMarks: the picture's counter of a stack carries its Prepare (19.4) and
+// Retreat (21) markers and its worst disruption (11), which the text map gives in its
+// key; the text map's cells stay as they were.
+func TestCounterMarks(t *testing.T) {
+	g := caseGame(t, "1US", "0905", "1DM", "0905", "17/42", "1308")
+	g.st.unit("1US").Prepare = true
+	g.st.unit("1DM").Dis = Disorganized
+	g.st.unit("17/42").Retreat = true
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.MapView(g.st, adjudicator.Side(EN))
+	for h, want := range map[string]string{"0905": "E2P2", "1308": "G1R"} {
+		hx := hex.MustParse(h)
+		if got := v.Counters[hx]; got != want {
+			t.Errorf("counter of %s: %q, want %q", h, got, want)
+		}
+		if strings.ContainsAny(v.Cells[hx], "PR2") && h == "1308" {
+			t.Errorf("text cell of %s: %q; the marks belong to the picture's counter", h, v.Cells[hx])
+		}
+	}
+}

@@ -31,6 +31,13 @@ var Legend = mapview.Legend{
 		{Char: 'e', Text: "a town the Entente controls (3.3)"},
 		{Char: 'g', Text: "a town the Germans control (3.3)"},
 	},
+	// The picture's counters carry these after the units (View.Counters); the text map
+	// gives the same in its key, unit by unit.
+	CounterMarks: []mapview.Symbol{
+		{Char: 'P', Text: "a Prepare marker in the stack (19.4)"},
+		{Char: 'R', Text: "a Retreat marker in the stack (21)"},
+		{Char: '1', Text: "1-3: the worst disruption in the stack: 1 Reforming, 2 Disorganized, 3 Shocked (11)"},
+	},
 	Forces: []mapview.Symbol{
 		{Name: EN, Char: 'E', Text: "Entente units"},
 		{Name: DE, Char: 'G', Text: "German units"},
@@ -136,6 +143,11 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	if len(isolated) == 0 {
 		isolated = []string{"none"}
 	}
+	// The picture's counters: the cell, then the stack's markers (19.4, 21, 11).
+	counters := map[hex.Hex]string{}
+	for h, c := range cells {
+		counters[h] = c + g.stackMarks(h)
+	}
 	vp, why := g.VP()
 	for _, l := range []string{
 		fmt.Sprintf("Isolated stacks (15.1: no supply line to their friendly edge): %s", strings.Join(isolated, ", ")),
@@ -145,7 +157,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	}
 	return mapview.View{
 		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sideWord(string(side)), turnName(st.T)),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows,
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows, Counters: counters,
 		Key: append([]string{"Units (5: every stack may be inspected):"}, key...),
 	}
 }
@@ -216,3 +228,27 @@ func wrapLines(s string) string {
 }
 
 var _ adjudicator.Viewer = (*Rules)(nil)
+
+// stackMarks are the marks of the units in h for the picture's counter: P for a
+// Prepare marker, R for a Retreat marker, and the worst disruption level as a digit.
+func (g *game) stackMarks(h hex.Hex) string {
+	prepare, retreat, worst := false, false, GoodOrder
+	for _, sd := range []string{EN, DE} {
+		for _, u := range g.at(h, sd) {
+			prepare = prepare || u.Prepare
+			retreat = retreat || u.Retreat
+			worst = max(worst, u.Dis)
+		}
+	}
+	out := ""
+	if prepare {
+		out += "P"
+	}
+	if retreat {
+		out += "R"
+	}
+	if worst > GoodOrder {
+		out += fmt.Sprint(worst)
+	}
+	return out
+}
