@@ -11,72 +11,19 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918/sample"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// The sample game of `adjutant bench` and the demo (cmd/adjutant/demo.go, script):
-// its plots, Chaos of War lists and moves, copied here since package main cannot be
-// imported. Ten mails a game: both set-ups with the US six-turn plot, the German plot
-// for turn 2, then each turn's moves, fire and plots.
-var (
-	benchUSPlots = []string{
-		"1911x3, 3603x3, 1401x3, 2901x3",
-		"4701x3, 1402x3, 2902x3, 3802x3",
-		"1602x4, 4403x4, 1102x4",
-		"NONE",
-		"1802x3, 2103x3, 2502x2, 1015x1, 4519x1",
-		"3202x3, 3502x3, 4002x3, 4303x3",
-	}
-	benchDEPlots = []string{
-		"2000x4, 2100x4, 2200x4",
-		"3500x4, 3600x4, 3700x4",
-		"1200x3, 1300x3, 1400x3, 1500x3",
-		"NONE",
-		"4000x4, 4100x4, 4200x4",
-		"3300x6, 3400x6",
-	}
-)
-
-func benchMarineMoves(turn int) string {
-	var b strings.Builder
-	for _, col := range []int{30, 31} {
-		fmt.Fprintf(&b, "MOVE USMC %d%02d-%d%02d\n", col, turn-1, col, turn)
-	}
-	if turn == 1 {
-		b.WriteString("MOVE USMC 3200-3201\n")
-	}
-	return b.String()
-}
-
-// benchScript is the sample game's ten mails for game i, as `adjutant bench` plays it.
+// benchScript is the sample game's ten mails for game i (adjudicator/soldiers1918/sample,
+// as `adjutant bench` and the demo play it): both set-ups with the US six-turn plot, the
+// German plot for turn 2, then each turn's moves, fire and plots.
 func benchScript(i int) []adjudicator.Message {
 	game := fmt.Sprintf("bench%04d", i)
 	usAddr, deAddr := fmt.Sprintf("us%04d@players.example", i), fmt.Sprintf("de%04d@players.example", i)
-	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
-	var us strings.Builder
-	us.WriteString(head(passU))
-	for t, p := range benchUSPlots {
-		fmt.Fprintf(&us, "PLOT TURN %d %s\n", t+1, p)
-	}
-	us.WriteString("PLOT COMPLETE\nSETUP DEFAULT\nCOW 2303 4802\n" + benchMarineMoves(1) + "FIRE NONE\n")
-	type mail struct{ from, subject, body string }
-	mails := []mail{
-		{usAddr, "[" + game + "] orders", us.String()},
-		{deAddr, "Re: [" + game + "] You are invited to play German", head(passD) +
-			fmt.Sprintf("PLOT TURN 1 %s\nSETUP DEFAULT\nCOW 1600 1700 1800\nFIRE NONE\nMOVE NONE\nSTATUS\n", benchDEPlots[0])},
-		{deAddr, "[" + game + "] plot for turn 2", head(passD) + "PLOT " + benchDEPlots[1] + "\n"},
-	}
-	for turn := 2; turn <= 6; turn++ {
-		mails = append(mails, mail{usAddr, fmt.Sprintf("[%s] turn %d", game, turn), head(passU) + benchMarineMoves(turn) + "FIRE NONE\n"})
-		de := head(passD) + "FIRE NONE\nMOVE NONE\n"
-		if turn < 6 {
-			de += "PLOT " + benchDEPlots[turn] + "\n"
-		}
-		mails = append(mails, mail{deAddr, fmt.Sprintf("[%s] turn %d", game, turn), de})
-	}
-	out := make([]adjudicator.Message, len(mails))
-	for k, m := range mails {
-		out[k] = adjudicator.Message{ID: fmt.Sprintf("bench-%d-%d@players.example", i, k), From: m.from, Subject: m.subject, Text: m.body}
+	var out []adjudicator.Message
+	for k, m := range sample.Script(game, usAddr, passU, deAddr, passD) {
+		out = append(out, adjudicator.Message{ID: fmt.Sprintf("bench-%d-%d@players.example", i, k), From: m.From, Subject: m.Subject, Text: m.Body})
 	}
 	return out
 }

@@ -65,15 +65,15 @@ func (s *countingStore) Write(ctx context.Context, fn func(store.Tx) error) erro
 	return err
 }
 
-// TestNoPasswordCheckInsideWrite (issue 9): bcrypt runs before the write transaction,
-// for a right and a wrong password alike, so that the store's writer is never held
-// while it runs.
-func TestNoPasswordCheckInsideWrite(t *testing.T) {
+// tallyDesk is a desk over a fresh store that counts bcrypt checks in writes, with one
+// game "g" of the tally ruleset: a@example.org (password pa) and b@example.org (pb).
+func tallyDesk(t *testing.T) (*Desk, *countingStore) {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "g.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
 	cs := &countingStore{Store: db}
 	d := &Desk{Store: cs, Rulesets: map[string]Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org", PasswordCost: 4}
 	cs.desk = d
@@ -82,6 +82,14 @@ func TestNoPasswordCheckInsideWrite(t *testing.T) {
 		Passwords: map[Side]string{"a": "pa", "b": "pb"}}); err != nil {
 		t.Fatal(err)
 	}
+	return d, cs
+}
+
+// TestNoPasswordCheckInsideWrite (issue 9): bcrypt runs before the write transaction,
+// for a right and a wrong password alike, so that the store's writer is never held
+// while it runs.
+func TestNoPasswordCheckInsideWrite(t *testing.T) {
+	d, cs := tallyDesk(t)
 	for i, pw := range []string{"pa", "wrong", "pa", "wrong again"} {
 		out, err := d.Handle(t.Context(), Message{ID: fmt.Sprintf("m%d@x", i), From: "a@example.org", Text: "GAME g\nPASSWORD " + pw + "\nSTATUS\n"})
 		if err != nil {
@@ -103,19 +111,7 @@ func TestNoPasswordCheckInsideWrite(t *testing.T) {
 // are checked without reading the game before the write transaction; a password changed
 // since is still checked against the new hash, in the transaction.
 func TestPasswordOpenedBefore(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cs := &countingStore{Store: db}
-	d := &Desk{Store: cs, Rulesets: map[string]Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org", PasswordCost: 4}
-	cs.desk = d
-	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g", Ruleset: "tally",
-		Players:   map[Side]string{"a": "a@example.org", "b": "b@example.org"},
-		Passwords: map[Side]string{"a": "pa", "b": "pb"}}); err != nil {
-		t.Fatal(err)
-	}
+	d, cs := tallyDesk(t)
 	n := 0
 	send := func(pw, want string) {
 		t.Helper()
@@ -141,7 +137,7 @@ func TestPasswordOpenedBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Write(t.Context(), func(tx store.Tx) error {
+	if err := cs.Store.Write(t.Context(), func(tx store.Tx) error {
 		g, err := tx.Game("g")
 		if err != nil {
 			return err
