@@ -135,12 +135,14 @@ func DeckReport(side Side, dk *Deck) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s deck, every card turned in order:", sideName(side))
 	for i, t := range dk.Turned {
-		fmt.Fprintf(&b, "\n  %2d. %-3s turn %d %s, rule %s: %s", i+1, t.Card, t.Turn, t.Phase, t.Rule, t.Purpose)
+		// "- " starts each line: the results mail keeps a line's place in its event by it
+		// (leading blanks are not kept when a mail wraps its events).
+		fmt.Fprintf(&b, "\n- %d. %s turn %d %s, rule %s: %s", i+1, t.Card, t.Turn, t.Phase, t.Rule, t.Purpose)
 	}
 	if len(dk.Turned) == 0 {
 		b.WriteString(" none")
 	}
-	fmt.Fprintf(&b, "\n  Never turned, in the sealed order: %s.", strings.Join(dk.Order[dk.Next:], " "))
-	fmt.Fprintf(&b, "\n  The whole sealed order (%d shuffle(s)): %s.", dk.Shuffles, strings.Join(dk.Order, " "))
+	fmt.Fprintf(&b, "\n- Never turned, in the sealed order: %s.", strings.Join(dk.Order[dk.Next:], " "))
+	fmt.Fprintf(&b, "\n- The whole sealed order (%d shuffle(s)): %s.", dk.Shuffles, strings.Join(dk.Order, " "))
 	return b.String()
 }
