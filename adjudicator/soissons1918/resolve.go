@@ -588,6 +588,35 @@ func (g *game) displaceHQs(h hex.Hex) {
 			path, why = p, w
 			cur = p[len(p)-1]
 		}
+		// 21: "Retreating units may never end their retreat adjacent to an enemy unit.
+		// They must continue retreating until they can end their retreat outside of an
+		// enemy ZOC. If it's not possible, they are eliminated". An HQ that could not
+		// leave the hex the enemy entered, or ends in an enemy ZOC, goes on along its
+		// line; failing that it is eliminated.
+		ez := g.zoc(other(side))
+		for n := 0; (cur == h || ez[cur]) && n < len(dist); n++ {
+			d, ok := dist[cur]
+			if cur == h {
+				d, ok = g.startDist(dist, h)
+			}
+			next, found := cur, false
+			for _, nb := range g.sc.Map.Grid.Neighbours(cur) {
+				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, other(side))) == 0 {
+					next, found = nb, true
+					break
+				}
+			}
+			if !found {
+				break
+			}
+			cur = next
+			path = append(path, cur)
+		}
+		if cur == h || ez[cur] {
+			g.eliminate(hq)
+			g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, cannot end a retreat outside enemy ZOC: eliminated (21)", hq.ID, h)
+			continue
+		}
 		hq.Retreat, hq.ArtUsed = true, true
 		g.place(hq, cur)
 		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
