@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -167,15 +166,15 @@ func (d *Desk) HandleBatch(ctx context.Context, ms []Message) ([]string, error) 
 		return d.handleEach(ctx, ms)
 	}
 	batch := make([]Message, len(ms))
+	pres := make([]passwordVerdict, len(ms))
 	var err error
 	for i, m := range ms {
 		if batch[i], err = d.intake(m); err != nil {
 			break
 		}
-	}
-	var pres []passwordVerdict
-	if err == nil {
-		pres, err = d.prechecks(ctx, batch)
+		if pres[i], err = d.precheck(ctx, batch[i]); err != nil {
+			break
+		}
 	}
 	outcomes := make([]string, len(ms))
 	if err == nil {
@@ -198,32 +197,6 @@ func (d *Desk) HandleBatch(ctx context.Context, ms []Message) ([]string, error) 
 	}
 	d.log().Warn("batch not committed; handling its messages one by one", "batch", len(ms), "cause", errorKind(err))
 	return d.handleEach(ctx, ms)
-}
-
-// prechecks runs precheck for each message, on every CPU: after a restart every
-// player's first mail pays bcrypt (tens of ms at its default cost), and a backlog's
-// checks need not wait for each other. The verdicts are only read in the transaction,
-// each checked against the hash it was made with, so their order does not matter.
-func (d *Desk) prechecks(ctx context.Context, ms []Message) ([]passwordVerdict, error) {
-	pres := make([]passwordVerdict, len(ms))
-	errs := make([]error, len(ms))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ms)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				pres[i], errs[i] = d.precheck(ctx, ms[i])
-			}
-		}()
-	}
-	for i := range ms {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	return pres, errors.Join(errs...)
 }
 
 // handleEach handles messages one by one, stopping at the first error.
