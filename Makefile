@@ -48,6 +48,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMap$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTables$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/mons1914/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soissons1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCombatResult$$' -fuzztime $(FUZZTIME) ./adjudicator/soissons1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzRetreatOrders$$' -fuzztime $(FUZZTIME) ./adjudicator/soissons1918/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./adjudicator/mapimage/
+	$(GO) test -run '^$$' -fuzz '^FuzzWrap$$' -fuzztime $(FUZZTIME) ./templates/
 
 # Every figure of BENCHMARKS.md, measured in one run on this machine and printed as one
 # table: the daemon end to end over loopback and its floor, then the store, adjudication
