@@ -236,8 +236,9 @@ type built struct {
 	err error
 }
 
-// buildAhead starts building due, at most GOMAXPROCS+1 mails ahead of the sender.
-func (s *Sender) buildAhead(due []store.OutMail) *builder {
+// buildAhead starts building due (heads: each is read whole from the store first), at
+// most GOMAXPROCS+1 mails ahead of the sender.
+func (s *Sender) buildAhead(ctx context.Context, due []store.OutMail) *builder {
 	b := &builder{
 		results: make([]chan built, len(due)),
 		tokens:  make(chan struct{}, runtime.GOMAXPROCS(0)+1),
@@ -254,12 +255,33 @@ func (s *Sender) buildAhead(due []store.OutMail) *builder {
 				return
 			}
 			go func() {
-				msg, err := s.Build(m)
+				msg, err := s.buildStored(ctx, m.Seq)
 				b.results[i] <- built{msg, err}
 			}()
 		}
 	}()
 	return b
+}
+
+// readError is a mail the builder could not read from the store: the pass ends and
+// the mail stays as it was, never given up for it.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// buildStored reads the outbox mail seq whole and builds it.
+func (s *Sender) buildStored(ctx context.Context, seq uint64) (*gomail.Msg, error) {
+	var m store.OutMail
+	err := s.Store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		m, err = tx.OutMailAt(seq)
+		return err
+	})
+	if err != nil {
+		return nil, &readError{fmt.Errorf("read outbox mail %d: %w", seq, err)}
+	}
+	return s.Build(m)
 }
 
 // next is the next mail, built; an error is Build's, or ctx's when it ended first.

@@ -412,11 +412,12 @@ func sendReferences(refs []string) []string {
 	return out
 }
 
-// sendDue returns the mails to try now, in outbox order.
+// sendDue returns the mails to try now, in outbox order, as heads (no body, no
+// pictures: the builder reads each whole just before it is sent).
 func (s *Sender) sendDue(ctx context.Context, now time.Time) ([]store.OutMail, error) {
 	var due []store.OutMail
 	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.PendingOutbox()
+		all, err := tx.PendingHeads()
 		if err != nil {
 			return err
 		}
@@ -485,7 +486,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	log := s.log()
 	var dropped error // the last session that dropped under a mail, reported at the end
 
-	built := s.buildAhead(due)
+	built := s.buildAhead(ctx, due)
 	defer built.stop()
 	for i, m := range due {
 		if err := ctx.Err(); err != nil {
@@ -495,6 +496,9 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 		msg, err := built.next(ctx)
 		if err != nil && ctx.Err() != nil {
 			return sent, failed, ctx.Err()
+		}
+		if _, ok := errors.AsType[*readError](err); ok {
+			return sent, failed, err
 		}
 		if err != nil {
 			failed++
@@ -605,11 +609,12 @@ func (s *Sender) sendRetry(m store.OutMail, err error) store.OutMail {
 	return m
 }
 
-// sendPut writes mails back to the outbox in one transaction.
+// sendPut writes the delivery records of mails (heads) back to the outbox in one
+// transaction.
 func (s *Sender) sendPut(ctx context.Context, mails ...store.OutMail) error {
 	err := s.Store.Write(ctx, func(tx store.Tx) error {
 		for _, m := range mails {
-			if err := tx.PutOutMail(m); err != nil {
+			if err := tx.PutDelivery(m); err != nil {
 				return err
 			}
 		}
@@ -694,7 +699,7 @@ func (s *Sender) sendNextWait(ctx context.Context) (time.Duration, bool, error) 
 	var next time.Time
 	pending := false
 	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.PendingOutbox()
+		all, err := tx.PendingHeads()
 		if err != nil {
 			return err
 		}

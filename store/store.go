@@ -117,7 +117,16 @@ type Tx interface {
 	// PendingOutbox returns the mails neither sent nor failed, in outbox order, without
 	// reading the ones already sent.
 	PendingOutbox() ([]OutMail, error)
+	// PendingHeads is PendingOutbox without the mails' bodies and pictures (Body empty,
+	// Pictures nil): what the sender decides on, read without inflating a body for
+	// every pending mail at every pass. OutMailAt gives a mail whole.
+	PendingHeads() ([]OutMail, error)
 	PutOutMail(m OutMail) error
+	// PutDelivery stores the delivery record of m (Sent, SentAt, Failed, Attempts,
+	// Refusals, Drops, NextAttempt, LastError) onto the outbox mail m.Seq, whose text
+	// and pictures stay as stored (masked and dropped as PutOutMail does once it is
+	// sent or given up): m may come from PendingHeads.
+	PutDelivery(m OutMail) error
 	// MarkSent marks the outbox mail seq sent at at (one more attempt), as PutOutMail
 	// of the mail so changed would, without inflating and deflating its body when
 	// nothing in it is to be redacted. It reports false for a mail already sent.
@@ -827,7 +836,12 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	return m, putMail(b, m)
 }
 
-func (t *btx) PendingOutbox() ([]OutMail, error) {
+func (t *btx) PendingOutbox() ([]OutMail, error) { return t.pending(decodeMail) }
+
+func (t *btx) PendingHeads() ([]OutMail, error) { return t.pending(decodeHead) }
+
+// pending decodes each pending mail with decode, in outbox order.
+func (t *btx) pending(decode func([]byte) (OutMail, error)) ([]OutMail, error) {
 	out := t.tx.Bucket(bucketOutbox)
 	var mails []OutMail
 	err := t.tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
@@ -835,7 +849,7 @@ func (t *btx) PendingOutbox() ([]OutMail, error) {
 		if raw == nil {
 			return fmt.Errorf("pending outbox mail %x: %w", k, ErrNotFound)
 		}
-		m, err := decodeMail(raw)
+		m, err := decode(raw)
 		if err != nil {
 			return fmt.Errorf("pending outbox mail %x: %w", k, err)
 		}
@@ -843,6 +857,36 @@ func (t *btx) PendingOutbox() ([]OutMail, error) {
 		return nil
 	})
 	return mails, err
+}
+
+// skipJSON is a field read past without decoding it (a head's body and pictures).
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
+
+// storedHead is a storedMail read without its body and pictures.
+type storedHead struct {
+	OutMail
+	Body     skipJSON `json:"body"`
+	BodyZ    skipJSON `json:"body_z"`
+	Pictures skipJSON `json:"pictures"`
+}
+
+func decodeHead(raw []byte) (OutMail, error) {
+	var h storedHead
+	err := json.Unmarshal(raw, &h)
+	return h.OutMail, err
+}
+
+func (t *btx) PutDelivery(m OutMail) error {
+	whole, err := t.OutMailAt(m.Seq)
+	if err != nil {
+		return fmt.Errorf("update delivery of outbox mail %d: %w", m.Seq, err)
+	}
+	whole.Sent, whole.SentAt, whole.Failed = m.Sent, m.SentAt, m.Failed
+	whole.Attempts, whole.Refusals, whole.Drops = m.Attempts, m.Refusals, m.Drops
+	whole.NextAttempt, whole.LastError = m.NextAttempt, m.LastError
+	return t.PutOutMail(whole)
 }
 
 func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
@@ -937,8 +981,9 @@ type storedMail struct {
 // costs 1.4 ms, a reset one 0.09 ms for a mail body (BenchmarkDeflate), and a handled
 // message queues three or four mails.
 var deflaters = sync.Pool{New: func() any {
-	// Level 4: on a results mail it deflates in 60% of the default level's time, 5% larger.
-	w, _ := flate.NewWriter(nil, 4) // the level is valid: no error
+	// Level 2: on the demo's mails it deflates in 68% of the default level's time and
+	// 83% of level 4's, 5% and 2% larger (0.235 of the text against 0.225 and 0.231).
+	w, _ := flate.NewWriter(nil, 2) // the level is valid: no error
 	return w
 }}
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -515,4 +516,77 @@ func TestPlayerPictureChoice(t *testing.T) {
 			t.Errorf("%s: written as %s, read back as %+v (%v)", tt.json, out, again, err)
 		}
 	}
+}
+
+// TestPendingHeads: the sender's view of the pending outbox has every field but the
+// body and pictures, and a delivery record written back from a head leaves the text
+// and pictures as stored (masked and dropped once the mail is sent, as PutOutMail).
+func TestPendingHeads(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	pic := store.Picture{Name: "map-us.png", Alt: "the map", View: []byte("view bytes")}
+	var inv, res store.OutMail
+	err := db.Write(ctx, func(tx store.Tx) error {
+		var err error
+		inv, err = tx.Enqueue(store.OutMail{MessageID: "inv@x", To: []string{"a@x"}, Subject: "invitation", Body: "Your password: hunter2-xyz\n", Kind: "invitation", Redact: []string{"hunter2-xyz"}})
+		if err != nil {
+			return err
+		}
+		res, err = tx.Enqueue(store.OutMail{MessageID: "res@x", To: []string{"a@x"}, Subject: "results", Body: "The map\n", Kind: "results", Pictures: []store.Picture{pic}})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heads []store.OutMail
+	db.Read(ctx, func(tx store.Tx) error {
+		heads, err = tx.PendingHeads()
+		return err
+	})
+	if err != nil || len(heads) != 2 {
+		t.Fatalf("PendingHeads() = %d mails, %v; want 2", len(heads), err)
+	}
+	for i, want := range []store.OutMail{inv, res} {
+		h := heads[i]
+		if h.Body != "" || h.Pictures != nil {
+			t.Errorf("head %d carries its body %q or pictures %v", i, h.Body, h.Pictures)
+		}
+		if h.Seq != want.Seq || h.MessageID != want.MessageID || h.Subject != want.Subject || h.Kind != want.Kind || !slices.Equal(h.Redact, want.Redact) {
+			t.Errorf("head %d = %+v, want the fields of %+v", i, h, want)
+		}
+	}
+	// A refusal recorded on the results mail's head: text and picture stay.
+	retry := heads[1]
+	retry.Attempts, retry.LastError, retry.NextAttempt = 1, "451 later", time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	sent := heads[0]
+	sent.Sent, sent.Attempts, sent.SentAt = true, 1, time.Date(2026, 11, 27, 11, 0, 0, 0, time.UTC)
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.PutDelivery(retry); err != nil {
+			return err
+		}
+		return tx.PutDelivery(sent)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		got, err := tx.OutMailAt(res.Seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Body != "The map\n" || len(got.Pictures) != 1 || string(got.Pictures[0].View) != "view bytes" || got.Attempts != 1 || got.LastError != "451 later" || !got.NextAttempt.Equal(retry.NextAttempt) {
+			t.Errorf("after PutDelivery of a refusal: %+v", got)
+		}
+		got, err = tx.OutMailAt(inv.Seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Sent || !got.SentAt.Equal(sent.SentAt) || strings.Contains(got.Body, "hunter2") || !strings.Contains(got.Body, store.Redacted) {
+			t.Errorf("after PutDelivery of a sent invitation: sent %v, body %q", got.Sent, got.Body)
+		}
+		pending, _ := tx.PendingHeads()
+		if len(pending) != 1 || pending[0].Seq != res.Seq {
+			t.Errorf("pending after the invitation was sent: %+v", pending)
+		}
+		return nil
+	})
 }
