@@ -81,14 +81,24 @@ func handleAll(tb testing.TB, desk *adjudicator.Desk, mails []adjudicator.Messag
 // the garbage collector's included), steadier than ns/op on a busy machine. Each
 // player's password is checked once before the timer starts (a STATUS mail), as the
 // daemon's password cache does after a player's first mail.
-func BenchmarkHandle(b *testing.B) {
+func BenchmarkHandle(b *testing.B) { benchHandle(b, false) }
+
+// BenchmarkHandleText is BenchmarkHandle with both players of every game on SET PICTURE
+// OFF, as the end-to-end runs of `adjutant bench` play (the floor sends text).
+func BenchmarkHandleText(b *testing.B) { benchHandle(b, true) }
+
+func benchHandle(b *testing.B, textOnly bool) {
 	games := (b.N + 9) / 10
 	desk, _, mails := benchDesk(b, games)
+	extra := "\nSTATUS\n"
+	if textOnly {
+		extra = "\nSET PICTURE OFF\n"
+	}
 	var warm []adjudicator.Message
 	for i := range games {
 		for _, m := range benchScript(i)[:2] {
 			text, _, _ := strings.Cut(m.Text, "\nPLOT")
-			warm = append(warm, adjudicator.Message{ID: "warm-" + m.ID, From: m.From, Subject: m.Subject, Text: text + "\nSTATUS\n"})
+			warm = append(warm, adjudicator.Message{ID: "warm-" + m.ID, From: m.From, Subject: m.Subject, Text: text + extra})
 		}
 	}
 	handleAll(b, desk, warm)

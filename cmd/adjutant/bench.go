@@ -207,6 +207,15 @@ func runBench(e *env, o benchOpts) (*benchTable, error) {
 		fmt.Sprintf("%s (%.0f mails/s)", floorMove.Round(time.Millisecond), float64(o.mails)/floorMove.Seconds()), "", "")
 	t.add("2", "Adjutant's burst time / floor time", fmt.Sprintf("%.2f", ratio), "<= 1.5", verdict(ratio <= 1.5))
 	t.add("2", "  Adjutant's burst time / (floor + STORE + MOVE)", fmt.Sprintf("%.2f", idleBurst.span.Seconds()/floorMove.Seconds()), "", "")
+	// The floor sends one reply a mail; Adjutant also sends the results mails and
+	// notices a mail causes: the floor again, with as many mails sent.
+	traffic, err := rc.sameTraffic(e.ctx, idleBurst.sent)
+	if err != nil {
+		return t, fmt.Errorf("floor for the same traffic: %w", err)
+	}
+	t.add("2", fmt.Sprintf("  floor + STORE + MOVE, sending the %d mails Adjutant sent within its burst (%.1f a mail handled; median of %d)", idleBurst.sent, float64(idleBurst.sent)/float64(idleBurst.n), floorRuns),
+		traffic.Round(time.Millisecond).String(), "", "")
+	t.add("2", "  Adjutant's burst time / that floor", fmt.Sprintf("%.2f", idleBurst.span.Seconds()/traffic.Seconds()), "", "")
 
 	rate := o.rate
 	if rate <= 0 {
@@ -332,6 +341,7 @@ type benchSink struct {
 
 	mu       sync.Mutex
 	accepted int
+	times    []time.Time          // when each mail was accepted
 	replies  map[string]time.Time // In-Reply-To (without brackets) -> accepted at
 	bad      []string             // replies that refused the orders or the password
 	changed  chan struct{}        // closed and replaced at every accepted mail
@@ -365,7 +375,20 @@ func (k *benchSink) close() { k.srv.Close() }
 func (k *benchSink) reset() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.accepted, k.replies, k.bad = 0, map[string]time.Time{}, nil
+	k.accepted, k.replies, k.bad, k.times = 0, map[string]time.Time{}, nil, nil
+}
+
+// acceptedBy counts the mails accepted until t.
+func (k *benchSink) acceptedBy(t time.Time) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	n := 0
+	for _, at := range k.times {
+		if !at.After(t) {
+			n++
+		}
+	}
+	return n
 }
 
 func (k *benchSink) NewSession(*smtp.Conn) (smtp.Session, error) { return &benchSinkSession{k: k}, nil }
@@ -439,6 +462,7 @@ func (k *benchSink) data(r io.Reader) error {
 	}
 	k.mu.Lock()
 	k.accepted++
+	k.times = append(k.times, at)
 	if irt != "" {
 		if _, dup := k.replies[irt]; !dup {
 			k.replies[irt] = at
@@ -602,6 +626,7 @@ type benchResult struct {
 	span      time.Duration   // first delivery to the last reply accepted
 	latencies []time.Duration // sorted
 	n         int
+	sent      int // mails the sink accepted within span: replies, results, notices
 }
 
 func (r benchResult) rate() float64 { return float64(r.n) / r.span.Seconds() }
@@ -760,6 +785,7 @@ func (rc *benchRun) measure(ctx context.Context, srv *devserver.Server, mails []
 		res.latencies = append(res.latencies, at.Sub(delivered[i]))
 		res.span = max(res.span, at.Sub(delivered[0]))
 	}
+	res.sent = rc.sink.acceptedBy(delivered[0].Add(res.span))
 	slices.Sort(res.latencies)
 	return res, nil
 }
@@ -843,7 +869,7 @@ func (rc *benchRun) floor(ctx context.Context) (plain, withMove time.Duration, e
 	var plains, moves []time.Duration
 	for range floorRuns {
 		// The plain floor only peeks: the same mails serve every run.
-		d, err := benchFloor(ctx, srv.IMAPAddr(), "floor@localhost", rc.sink, len(mails), false)
+		d, err := benchFloor(ctx, srv.IMAPAddr(), "floor@localhost", rc.sink, len(mails), len(mails), false)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -856,7 +882,7 @@ func (rc *benchRun) floor(ctx context.Context) (plain, withMove time.Duration, e
 				return 0, 0, err
 			}
 		}
-		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), true)
+		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), len(mails), true)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -872,7 +898,43 @@ func (rc *benchRun) floor(ctx context.Context) (plain, withMove time.Duration, e
 // floorRuns is how many times the floor is measured; the median is reported.
 const floorRuns = 3
 
-func benchFloor(ctx context.Context, imapAddr, user string, sink *benchSink, n int, move bool) (time.Duration, error) {
+// sameTraffic is the floor for the traffic of a run that sent sends mails for the
+// same mails: each fetched, flagged and moved as in floor, and sends fixed mails sent
+// spread over them (median of floorRuns).
+func (rc *benchRun) sameTraffic(ctx context.Context, sends int) (time.Duration, error) {
+	users := map[string]string{}
+	for r := range floorRuns {
+		users[fmt.Sprintf("traffic%d@localhost", r)] = "floor"
+	}
+	srv, err := devserver.Start(devserver.Options{Users: users})
+	if err != nil {
+		return 0, err
+	}
+	defer srv.Close()
+	mails := benchMails(rc.name, rc.games, rc.mails)
+	var runs []time.Duration
+	for r := range floorRuns {
+		user := fmt.Sprintf("traffic%d@localhost", r)
+		for _, m := range mails {
+			if err := srv.Deliver(user, m.raw); err != nil {
+				return 0, err
+			}
+		}
+		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), sends, true)
+		if err != nil {
+			return 0, err
+		}
+		runs = append(runs, d)
+	}
+	slices.Sort(runs)
+	rc.log("floor for %d mails sent: %s", sends, runs[floorRuns/2].Round(time.Millisecond))
+	return runs[floorRuns/2], nil
+}
+
+// benchFloor fetches the n mails of user's INBOX one by one over one IMAP connection
+// and sends sends fixed replies over one SMTP connection, spread evenly over them (one
+// each when sends is n); with move, each mail is flagged \Seen and moved as well.
+func benchFloor(ctx context.Context, imapAddr, user string, sink *benchSink, n, sends int, move bool) (time.Duration, error) {
 	reply := []byte("From: " + sampleAddress + "\r\nTo: player@players.example\r\nSubject: Re: your orders\r\n" +
 		"Message-ID: <floor@localhost>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" +
 		strings.Repeat("Order check for game g0001: your orders are accepted and on file.\r\n", 30))
@@ -908,7 +970,7 @@ func benchFloor(ctx context.Context, imapAddr, user string, sink *benchSink, n i
 	if err := s.Hello("localhost"); err != nil {
 		return 0, err
 	}
-	for _, uid := range uids {
+	for i, uid := range uids {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
@@ -920,8 +982,10 @@ func benchFloor(ctx context.Context, imapAddr, user string, sink *benchSink, n i
 		if len(msgs) != 1 || len(msgs[0].BodySection) != 1 || len(msgs[0].BodySection[0].Bytes) == 0 {
 			return 0, fmt.Errorf("uid %d: no body fetched", uid)
 		}
-		if err := s.SendMail(sampleAddress, []string{"player@players.example"}, bytes.NewReader(reply)); err != nil {
-			return 0, err
+		for range (i+1)*sends/n - i*sends/n {
+			if err := s.SendMail(sampleAddress, []string{"player@players.example"}, bytes.NewReader(reply)); err != nil {
+				return 0, err
+			}
 		}
 		if move {
 			if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
@@ -933,8 +997,8 @@ func benchFloor(ctx context.Context, imapAddr, user string, sink *benchSink, n i
 		}
 	}
 	took := time.Since(start)
-	if got := sink.count(); got != n {
-		return 0, fmt.Errorf("the sink accepted %d replies, %d expected", got, n)
+	if got := sink.count(); got != sends {
+		return 0, fmt.Errorf("the sink accepted %d replies, %d expected", got, sends)
 	}
 	s.Quit()
 	c.Logout().Wait()
@@ -1059,6 +1123,9 @@ func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
 		return "4", "  the same with the state's JSON decode/encode around each phase (as the desk does)", fmtNs(m["ns/op"]) + allocs, "", false
 	case b.name == "BenchmarkHandle":
 		return "4", "the desk's CPU per order mail of the sample game, in groups of 32 (BenchmarkHandle: process CPU time)",
+			fmtNs(m["cpu-ns/op"]) + allocs, "", false
+	case b.name == "BenchmarkHandleText":
+		return "4", "  the same, both players on SET PICTURE OFF as in the end-to-end runs (BenchmarkHandleText)",
 			fmtNs(m["cpu-ns/op"]) + allocs, "", false
 	case b.name == "BenchmarkRenderMap":
 		return "4", "text map rendering (BenchmarkRenderMap, mapview_test.go)", fmtNs(m["ns/op"]) + allocs, "", false
