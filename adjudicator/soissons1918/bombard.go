@@ -3,6 +3,7 @@ package soissons1918
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
@@ -138,7 +139,15 @@ func (g *game) bombard(side string, b Bombard) error {
 	if len(mods) > 0 {
 		detail = " [" + strings.Join(mods, ", ") + "]"
 	}
-	g.rollEvent("17.6", r, "%s bombards %s with %d points (column %s): roll %d%s = %d: %s", sideWord(side), t, b.Points(), col, r.Values[0], detail, roll, g.applyBombardment(targets, res))
+	total := strconv.Itoa(r.Result)
+	if roll != r.Result {
+		total += fmt.Sprintf(", read as %d", roll) // 17.6: the table's rows end there
+	}
+	points := "points"
+	if b.Points() == 1 {
+		points = "point"
+	}
+	g.rollEvent("17.6", r, "%s bombards %s with %d %s (column %s): roll %d%s = %s: %s", sideWord(side), t, b.Points(), points, col, r.Values[0], detail, total, g.applyBombardment(targets, res))
 	return nil
 }
 
