@@ -22,6 +22,11 @@ type lineView struct {
 	Reason  string
 	Rule    string
 	Again   bool // another verdict on the line just shown: the line is not repeated
+	// Quiet: the verdict is the same as the next line's and is said once, after the
+	// last line of the run, with Run the number of lines it covers (0: this line only):
+	// a mail of fourteen bombardments reads as fourteen lines and one verdict.
+	Quiet bool
+	Run   int
 }
 
 type section struct {
@@ -307,6 +312,27 @@ func sortLines(lines []lineView) {
 	for i := 1; i < len(lines); i++ {
 		lines[i].Again = lines[i].No == lines[i-1].No
 	}
+	// Runs of lines with one verdict each, the same one: said once, after the run.
+	single := func(i int) bool {
+		return i >= 0 && i < len(lines) && !lines[i].Again && (i+1 == len(lines) || !lines[i+1].Again)
+	}
+	for i := 0; i < len(lines); {
+		j := i
+		for single(j) && single(j+1) && sameVerdict(lines[j], lines[j+1]) {
+			j++
+		}
+		if j > i {
+			for k := i; k < j; k++ {
+				lines[k].Quiet = true
+			}
+			lines[j].Run = j - i + 1
+		}
+		i = j + 1
+	}
+}
+
+func sameVerdict(a, b lineView) bool {
+	return a.Verdict == b.Verdict && a.Reason == b.Reason && a.Rule == b.Rule
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.
