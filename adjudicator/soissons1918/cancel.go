@@ -292,16 +292,18 @@ func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, g
 // sent, or resolved with its step.
 func (r *Rules) notOnFile(st *State, side string, c cancelSpec, i int, gone []adjudicator.Order) string {
 	name := c.targetName(i)
+	why := fmt.Sprintf("you have no %s on file that is not resolved yet (STATUS lists your orders on file)", name)
 	for _, o := range gone {
-		if o.Kind == kWithdrawn {
-			text := strings.TrimPrefix(o.Text, withdrawnPrefix)
-			it := r.sc.parseLine(orders.Line{Text: text, Fields: strings.Fields(text)})
-			if it.err == nil && r.sc.matches(c, it.kind, o.Key, text, i) {
-				return fmt.Sprintf("your %s is withdrawn already (%s)", name, strings.TrimPrefix(o.Summary, "withdrawn: "))
-			}
+		text := strings.TrimPrefix(o.Text, withdrawnPrefix)
+		it := r.sc.parseLine(orders.Line{Text: text, Fields: strings.Fields(text)})
+		switch {
+		case it.err != nil || !r.sc.matches(c, it.kind, o.Key, text, i):
+		case i >= 0:
+			return fmt.Sprintf("your %s is withdrawn already (%s)", name, strings.TrimPrefix(o.Summary, "withdrawn: "))
+		default:
+			return why + "; those you sent are withdrawn already"
 		}
 	}
-	why := fmt.Sprintf("you have no %s on file that is not resolved yet (STATUS lists your orders on file)", name)
 	if c.word == "" {
 		return why
 	}
