@@ -13,7 +13,8 @@
 // order written on the two combat tables of data/combat.txt (crt.go, combat.go,
 // fight.go); retreats and the advance after combat (21, 19.5) are in retreat.go and
 // advance.go. The defender's choices are standing orders (LEAD, LOSSES, CONVERT,
-// RETREAT) with the defaults of HELP.
+// RETREAT) with the defaults of HELP. A later mail adds to the orders on file; CANCEL
+// withdraws any of them until its step is resolved (cancel.go).
 //
 // The ruleset is pure: state, orders and dice in; state and events out.
 package soissons1918
