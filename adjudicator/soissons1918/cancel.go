@@ -281,9 +281,13 @@ func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, g
 	var out []adjudicator.Order
 	var what []string
 	for _, o := range picked {
+		summary := o.Summary
+		if o.Kind == kAssault || o.Kind == kAttack {
+			summary = combatLabel(o.Kind, o.Key) + ": " + o.Text // filed before combats showed their number
+		}
 		out = append(out, adjudicator.Order{Phase: o.Phase, Side: o.Side, Key: o.Key, Kind: kWithdrawn,
-			Text: withdrawnPrefix + o.Text, Summary: "withdrawn: " + o.Summary})
-		what = append(what, fmt.Sprintf("%s (%s)", o.Summary, shortStep(o.Phase)))
+			Text: withdrawnPrefix + o.Text, Summary: "withdrawn: " + summary})
+		what = append(what, fmt.Sprintf("%s (%s)", summary, shortStep(o.Phase)))
 	}
 	return out, "withdrawn: " + strings.Join(what, "; "), nil
 }
