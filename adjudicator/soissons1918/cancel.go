@@ -248,8 +248,8 @@ func (c cancelSpec) targetName(i int) string {
 // names, each replacing its order (same phase, side and key), and what was
 // withdrawn; or why nothing is. gone holds the orders withdrawn already.
 func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, gone []adjudicator.Order) ([]adjudicator.Order, string, error) {
-	mine := func(os []adjudicator.Order) []adjudicator.Order {
-		return slices.DeleteFunc(slices.Clone(os), func(o adjudicator.Order) bool { return o.Side != side || !withdrawable(o) && o.Kind != kWithdrawn })
+	mine := func(list []adjudicator.Order) []adjudicator.Order {
+		return slices.DeleteFunc(slices.Clone(list), func(o adjudicator.Order) bool { return o.Side != side || !withdrawable(o) && o.Kind != kWithdrawn })
 	}
 	live, gone = mine(live), mine(gone)
 	targets := []int{-1}
