@@ -425,31 +425,33 @@ func listWhy(ws []string) string {
 }
 
 // combatKey is the key of a combat order (20: combats are resolved "one combat at a
-// time, at the attacker's discretion", in the order written): a number after those of
-// side's combats already on file for the step and those earlier in the mail, so that
-// orders on file keep the order they were written in and never replace each other.
+// time, at the attacker's discretion", in the order written): a number after every
+// one side's combats of the step have taken, on file (withdrawn ones included: CANCEL
+// keeps a number taken, cancel.go) or earlier in the mail, so that orders on file keep
+// the order they were written in and never replace each other.
 func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase string, side adjudicator.Side) string {
 	n := 0
 	for _, o := range filed {
-		if o.Phase == phase && o.Side == side && (o.Kind == kAssault || o.Kind == kAttack) {
-			n++
+		if o.Phase == phase && o.Side == side {
+			n = max(n, combatNumber(o.Key))
 		}
 	}
 	for _, c := range earlier {
 		for _, o := range c.Orders {
-			if o.Phase == phase && (o.Kind == kAssault || o.Kind == kAttack) {
-				n++
+			if o.Phase == phase && o.Side == side {
+				n = max(n, combatNumber(o.Key))
 			}
 		}
 	}
 	return fmt.Sprintf("combat %03d", n+1)
 }
 
-// preloadManeuver applies, before a mail with combat orders for the current step is
-// checked, side's maneuver orders on file for that step (moves and markers from an
-// earlier mail), so that an ATTACK sent after its IMPROVISE finds the marker.
-func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, items []item, now []int) {
-	combats := false
+// preloadManeuver applies, before a mail with combat orders for the current step (or
+// one that withdrew orders of it) is checked, side's maneuver orders on file for that
+// step (moves and markers from an earlier mail), so that an ATTACK sent after its
+// IMPROVISE finds the marker.
+func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
+	combats := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
 		texts[items[i].text] = true
@@ -473,10 +475,13 @@ func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, item
 
 // checkCombats checks a mail's combat orders for the current step together with
 // side's combat orders on file for it, in the order they will be resolved (20), and
-// refuses the mail's lines that fail, ZOC obligation (13.2) included.
-func (g *game) checkCombats(side, cur string, filed []adjudicator.Order, items []item, fights []int, out []adjudicator.Checked) {
+// refuses the mail's lines that fail, ZOC obligation (13.2) included. A combat on file
+// that no longer stands once the mail's CANCEL lines (cancels) have withdrawn orders
+// of the step (its marker, or another combat that covered a ZOC) refuses them.
+func (g *game) checkCombats(side, cur string, filed []adjudicator.Order, items []item, fights, cancels []int, out []adjudicator.Checked) {
 	var ds []Declaration
 	var line []int // index into out, -1 for an order on file
+	var onFile []adjudicator.Order
 	for _, o := range filed {
 		if o.Phase != cur || string(o.Side) != side || (o.Kind != kAssault && o.Kind != kAttack) {
 			continue
@@ -485,6 +490,7 @@ func (g *game) checkCombats(side, cur string, filed []adjudicator.Order, items [
 		if it.err == nil {
 			ds = append(ds, it.combat)
 			line = append(line, -1)
+			onFile = append(onFile, o)
 		}
 	}
 	for _, i := range fights {
@@ -493,8 +499,18 @@ func (g *game) checkCombats(side, cur string, filed []adjudicator.Order, items [
 	}
 	_, errs := g.planSegment(side, ds)
 	for k, err := range errs {
-		if err != nil && line[k] >= 0 {
+		switch {
+		case err == nil:
+		case line[k] >= 0:
 			out[line[k]].OK, out[line[k]].Reason = false, err.Error()
+		default:
+			why := fmt.Sprintf("once this mail's CANCEL lines are carried out, %s on file no longer stands: %v; withdraw it too, or give what it needs in this mail", onFile[k].Summary, err)
+			for _, i := range cancels {
+				if !out[i].OK {
+					why = out[i].Reason + "; " + why
+				}
+				out[i].OK, out[i].Orders, out[i].Reason = false, nil, why
+			}
 		}
 	}
 }

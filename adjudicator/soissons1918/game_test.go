@@ -94,7 +94,8 @@ func TestNothingNotImplemented(t *testing.T) {
 		"LEAD 17/42,131/42", "LEAD DEFAULT", "XRESULT 2", "XRESULT DEFAULT", "LOSSES DEFAULT",
 		"MOVE 1US 0807-0908", "PREPARE 1US", "IMPROVISE 1US 0908", "FALLBACK 17/42 0906-1006",
 		"PURSUE 1US 0908", "BOMBARD 0904 H1", "TANK T1 1US", "REINFORCE 153 0103", "PASS",
-		"SETUP DEFAULT", "PLACE 17/42 0905", "RETREAT ALL LINE", "CONVERT NONE", "ADVANCE 1US 0908", "SPENT T1 1US"}, "\n")
+		"SETUP DEFAULT", "PLACE 17/42 0905", "RETREAT ALL LINE", "CONVERT NONE", "ADVANCE 1US 0908", "SPENT T1 1US",
+		"CANCEL ALL"}, "\n")
 	lines, _ := orders.Split(text)
 	for _, c := range r.Check(st, soissons1918.EN, lines, nil) {
 		if strings.Contains(c.Reason, "not implemented") || strings.Contains(c.Reason, "unknown order") {

@@ -12,7 +12,7 @@ import (
 // Keywords are the first words of Soissons orders (templates/soissons1918-help.txt).
 var Keywords = []string{"SETUP", "PASS", "REINFORCE", "TANK", "BOMBARD", "MOVE", "PREPARE",
 	"IMPROVISE", "FALLBACK", "PURSUE", "ATTACK", "ASSAULT", "LOSSES", "PLACE",
-	"RETREAT", "CONVERT", "ADVANCE", "SPENT", "LEAD", "XRESULT"}
+	"RETREAT", "CONVERT", "ADVANCE", "SPENT", "LEAD", "XRESULT", "CANCEL"}
 
 // Kinds of order line.
 const (
@@ -28,6 +28,8 @@ const (
 	kFallBack  = "fallback"
 	kPursue    = "pursue"
 	kLosses    = "losses"
+	kCancel    = "cancel"    // CANCEL: withdraws orders on file (cancel.go)
+	kWithdrawn = "withdrawn" // an order on file withdrawn by CANCEL, until its step
 )
 
 // Bombard is one bombardment of one hex (17.4): army points by type and the HQs whose
@@ -68,6 +70,7 @@ type item struct {
 	target  string // TANK: the division, or REMOVE
 	bombard Bombard
 	combat  Declaration // ASSAULT, ATTACK (20)
+	cancel  cancelSpec  // CANCEL
 	err     error
 }
 
@@ -264,6 +267,11 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		it.kind, it.text = kLosses, "LOSSES "+strings.Join(it.units, ",")
 	case "RETREAT", "CONVERT", "ADVANCE", "SPENT":
 		return sc.parseRetreatOrder(it, units, oneHex)
+	case "CANCEL":
+		if it.cancel, err = sc.parseCancel(f); err != nil {
+			return bad(it.cancel.rule, "%v", err)
+		}
+		it.kind, it.text, it.rule = kCancel, it.cancel.String(), it.cancel.rule
 	default:
 		return bad("", "unknown order %q: want one of %s (see HELP)", f[0], strings.Join(Keywords, ", "))
 	}

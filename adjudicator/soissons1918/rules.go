@@ -13,7 +13,8 @@
 // order written on the two combat tables of data/combat.txt (crt.go, combat.go,
 // fight.go); retreats and the advance after combat (21, 19.5) are in retreat.go and
 // advance.go. The defender's choices are standing orders (LEAD, LOSSES, CONVERT,
-// RETREAT) with the defaults of HELP.
+// RETREAT) with the defaults of HELP. A later mail adds to the orders on file; CANCEL
+// withdraws any of them until its step is resolved (cancel.go).
 //
 // The ruleset is pure: state, orders and dice in; state and events out.
 package soissons1918
@@ -159,56 +160,71 @@ func route(st *State, side, kind string) (string, error) {
 	if st.P == StepOver {
 		return "", fmt.Errorf("the game is over")
 	}
-	var turn int
-	find := func(ok func(s string) bool, what string) (string, error) {
-		for _, k := range upcoming(st) {
-			t, s, _ := strings.Cut(k, ".")
-			turn, _ = strconv.Atoi(t)
-			if ok(s) {
-				return k, nil
-			}
-		}
-		return "", fmt.Errorf("no %s is coming for you", what)
-	}
-	own := func(s string) bool { return len(s) > 2 && phasing(s) == side && !strings.HasPrefix(s, "setup") }
 	switch kind {
-	case kSetup, kPlace:
-		return find(func(s string) bool { return s == "setup-"+side }, "set-up step (3.1)")
 	case kPass:
 		if waits(st.P, side) {
 			return cur, nil
 		}
 		return "", fmt.Errorf("PASS answers the step the game waits for, and it does not wait for you now")
-	case kReinforce:
-		return find(func(s string) bool { return own(s) && (s[2:] == StepOne || s[2:] == StepNight) }, "reinforcement segment (18.1)")
-	case kTank:
-		if side != EN {
-			return "", fmt.Errorf("tank groups are the Entente player's (2.3.1)")
-		}
-		return find(func(s string) bool { return own(s) && s[2:] == StepOne }, "tank assignment segment (4.2 C.2)")
 	case kBombard:
 		if st.T > 0 && mayBombard(st.P, side) {
 			return cur, nil
 		}
 		return "", fmt.Errorf("you have no bombardment segment in the step the game is at (4.2 C.3, C.6, I.1; 17.2.3: at night only the phasing player); send it when that step comes")
-	case kMove, kPrepare:
-		return find(func(s string) bool { return own(s) && (s[2:] == StepTwo || s[2:] == StepNight) }, "maneuver segment (19.1)")
-	case kAdvance:
-		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "advance after combat segment (4.2 C.8)")
-	case kImprovise:
-		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "daytime maneuver segment (19.4.1)")
-	case kAssault:
-		return find(func(s string) bool { return own(s) && s[2:] == StepOne }, "assault segment of yours (4.2 C.4, 20.2)")
-	case kAttack:
-		return find(func(s string) bool { return own(s) && s[2:] == StepTwo }, "improvised attack segment of yours (4.2 C.7, 20.2)")
-	case kPursue:
-		return find(func(s string) bool { return own(s) && s[2:] == StepFall && !Night(turn) }, "daytime pursuit segment (19.7)")
-	case kFallBack:
-		return find(func(s string) bool {
-			return len(s) > 2 && phasing(s) != side && s[2:] == StepFall && !strings.HasPrefix(s, "setup")
-		}, "fall back segment (19.6)")
 	}
-	return "", fmt.Errorf("no step for %s", kind)
+	fits, what, err := stepFor(side, kind)
+	if err != nil {
+		return "", err
+	}
+	for _, k := range upcoming(st) {
+		t, s, _ := strings.Cut(k, ".")
+		turn, _ := strconv.Atoi(t)
+		if fits(turn, s) {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("no %s is coming for you", what)
+}
+
+// stepFor tells which steps of the sequence (4.2) an order of kind from side is for,
+// and names them for a refusal. PASS and BOMBARD answer the step the game is at
+// (route).
+func stepFor(side, kind string) (fits func(turn int, s string) bool, what string, err error) {
+	own := func(s string, steps ...string) bool {
+		return len(s) > 2 && phasing(s) == side && !strings.HasPrefix(s, "setup") && slices.Contains(steps, s[2:])
+	}
+	switch kind {
+	case kSetup, kPlace:
+		return func(_ int, s string) bool { return s == "setup-"+side }, "set-up step (3.1)", nil
+	case kPass:
+		return func(_ int, s string) bool { return waits(s, side) }, "step that waits for you", nil
+	case kBombard:
+		return func(t int, s string) bool { return t > 0 && mayBombard(s, side) }, "bombardment segment (4.2 C.3, C.6, I.1)", nil
+	case kReinforce:
+		return func(_ int, s string) bool { return own(s, StepOne, StepNight) }, "reinforcement segment (18.1)", nil
+	case kTank:
+		if side != EN {
+			return nil, "", fmt.Errorf("tank groups are the Entente player's (2.3.1)")
+		}
+		return func(_ int, s string) bool { return own(s, StepOne) }, "tank assignment segment (4.2 C.2)", nil
+	case kMove, kPrepare:
+		return func(_ int, s string) bool { return own(s, StepTwo, StepNight) }, "maneuver segment (19.1)", nil
+	case kAdvance:
+		return func(_ int, s string) bool { return own(s, StepTwo) }, "advance after combat segment (4.2 C.8)", nil
+	case kImprovise:
+		return func(_ int, s string) bool { return own(s, StepTwo) }, "daytime maneuver segment (19.4.1)", nil
+	case kAssault:
+		return func(_ int, s string) bool { return own(s, StepOne) }, "assault segment of yours (4.2 C.4, 20.2)", nil
+	case kAttack:
+		return func(_ int, s string) bool { return own(s, StepTwo) }, "improvised attack segment of yours (4.2 C.7, 20.2)", nil
+	case kPursue:
+		return func(t int, s string) bool { return own(s, StepFall) && !Night(t) }, "daytime pursuit segment (19.7)", nil
+	case kFallBack:
+		return func(_ int, s string) bool {
+			return len(s) > 2 && phasing(s) != side && s[2:] == StepFall && !strings.HasPrefix(s, "setup")
+		}, "fall back segment (19.6)", nil
+	}
+	return nil, "", fmt.Errorf("no step for %s", kind)
 }
 
 // stepTitle names the step of an order key ("2.en2") for players.
@@ -265,9 +281,11 @@ func mayBombard(p, side string) bool {
 	return false
 }
 
+// findOrder reports whether side has an order on file for the step phase; a withdrawn
+// one is none (cancel.go).
 func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side) bool {
 	for _, o := range filed {
-		if o.Phase == phase && o.Side == side {
+		if o.Phase == phase && o.Side == side && o.Kind != kWithdrawn {
 			return true
 		}
 	}
@@ -286,12 +304,38 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	keys := make([]string, len(lines))
 	var now []int
 	for i, l := range lines {
-		it := r.sc.parseLine(l)
-		items[i] = it
-		out[i] = adjudicator.Checked{Line: l, Rule: it.rule}
+		items[i] = r.sc.parseLine(l)
+		out[i] = adjudicator.Checked{Line: l, Rule: items[i].rule}
+	}
+	// The mail's CANCEL lines first, in the order written: they withdraw orders filed
+	// by earlier mails, and the mail's other orders are then added (HELP).
+	live, gone := liveOrders(filed), slices.DeleteFunc(slices.Clone(filed), func(o adjudicator.Order) bool { return o.Kind != kWithdrawn })
+	var cancels []int // CANCEL lines that withdrew an order of the step the game is at
+	for i, it := range items {
+		if it.kind != kCancel || it.err != nil {
+			continue
+		}
+		recs, reason, err := r.withdraw(st, side, it.cancel, live, gone)
+		if err != nil {
+			out[i].Reason = err.Error()
+			continue
+		}
+		out[i].OK, out[i].Reason, out[i].Orders = true, reason, recs
+		for _, rec := range recs {
+			live = slices.DeleteFunc(live, func(o adjudicator.Order) bool { return o.ID() == rec.ID() })
+			gone = append(gone, rec)
+			if rec.Phase == cur && !slices.Contains(cancels, i) {
+				cancels = append(cancels, i)
+			}
+		}
+	}
+	for i, it := range items {
 		c := &out[i]
 		if it.err != nil {
 			c.Reason = it.err.Error()
+			continue
+		}
+		if it.kind == kCancel {
 			continue
 		}
 		if it.kind == kLosses || it.kind == kLead || it.kind == kXResult {
@@ -311,7 +355,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 		key, err := route(st, string(side), it.kind)
 		if it.kind == kPass {
-			key, err = passKey(st, string(side), filed, keys)
+			key, err = passKey(st, string(side), live, keys)
 		}
 		if err != nil {
 			c.Reason = err.Error()
@@ -331,7 +375,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		return cmp.Compare(rank(st.P, string(side), items[a].kind), rank(st.P, string(side), items[b].kind))
 	})
 	var fights []int
-	g.preloadManeuver(string(side), cur, filed, items, now)
+	g.preloadManeuver(string(side), cur, live, items, now, len(cancels) > 0)
 	for _, i := range now {
 		if items[i].kind == kAssault || items[i].kind == kAttack {
 			fights = append(fights, i)
@@ -341,8 +385,8 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			out[i].OK, out[i].Reason = false, err.Error()
 		}
 	}
-	if len(fights) > 0 {
-		g.checkCombats(string(side), cur, filed, items, fights, out)
+	if len(fights) > 0 || len(cancels) > 0 {
+		g.checkCombats(string(side), cur, live, items, fights, cancels, out)
 	}
 	g.warnStacking(string(side), items, now, out)
 	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
@@ -363,12 +407,15 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	}
 	for i := range out {
 		if out[i].OK && out[i].Orders == nil {
-			key := items[i].text
+			key, summary := items[i].text, items[i].text
 			if items[i].kind == kAssault || items[i].kind == kAttack {
+				// The number the player gives CANCEL to withdraw it (cancel.go).
 				key = combatKey(filed, out[:i], keys[i], side)
+				summary = combatLabel(items[i].kind, key) + ": " + items[i].text
+				out[i].Reason += ", as " + combatLabel(items[i].kind, key)
 			}
 			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: key, Kind: items[i].kind,
-				Text: items[i].text, Sealed: true, Summary: items[i].text}}
+				Text: items[i].text, Sealed: true, Summary: summary}}
 		}
 	}
 	return out
@@ -432,12 +479,17 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			standing[standingKey(o)] = o.Text
 			continue
 		}
-		if o.Phase == cur {
-			now = append(now, o)
-			out.Consumed = append(out.Consumed, o.ID())
-			if o.Sealed {
-				out.Revealed = append(out.Revealed, o.ID())
-			}
+		if o.Phase != cur {
+			continue
+		}
+		out.Consumed = append(out.Consumed, o.ID())
+		if o.Kind == kWithdrawn {
+			g.withdrawn(o)
+			continue
+		}
+		now = append(now, o)
+		if o.Sealed {
+			out.Revealed = append(out.Revealed, o.ID())
 		}
 	}
 	if err := g.resolve(now, standing); err != nil {
