@@ -38,6 +38,10 @@ type Order struct {
 	Commitment string
 	// Summary describes the order for its own side's order check, e.g. "US plot, turn 3".
 	Summary string
+	// Notice is what the other sides are told of a sealed order beside its commitment,
+	// e.g. "US bombardment plot for turn 3": nothing they may not know. Empty: only
+	// that it is an order ("order 2"). Summary may name what is sealed; Notice never.
+	Notice string
 }
 
 // ID identifies an order among a game's filed orders.

@@ -35,7 +35,8 @@ type section struct {
 }
 
 type sealView struct {
-	Summary    string
+	Summary    string // for the player who sealed it
+	Notice     string // for the other sides (Order.Notice, or "order N")
 	Commitment string
 }
 
@@ -139,7 +140,11 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 				}
 				filedNow = append(filedNow, o.ID())
 				if o.Sealed {
-					sealed = append(sealed, sealView{Summary: o.Summary, Commitment: stored.Commitment})
+					notice := o.Notice
+					if notice == "" {
+						notice = fmt.Sprintf("order %d", len(sealed)+1)
+					}
+					sealed = append(sealed, sealView{Summary: o.Summary, Notice: notice, Commitment: stored.Commitment})
 				}
 			}
 		}
@@ -171,13 +176,14 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	view["Sealed"] = sealed
 
 	// The opponents hear that orders were sealed, with the same commitments, never their
-	// text: one notice a submission, however many orders it sealed.
+	// text nor their Summary (which may name it): one notice a submission, however many
+	// orders it sealed.
 	if len(sealed) > 0 {
 		body, err := render("notice.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, side), "Sealed": sealed})
 		if err != nil {
 			return "", err
 		}
-		subject := fmt.Sprintf("[%s] %s sealed: %s", g.Name, sideName(rs, side), sealed[0].Summary)
+		subject := fmt.Sprintf("[%s] %s sealed: %s", g.Name, sideName(rs, side), sealed[0].Notice)
 		if len(sealed) > 1 {
 			subject = fmt.Sprintf("[%s] %s sealed %d orders", g.Name, sideName(rs, side), len(sealed))
 		}

@@ -100,7 +100,7 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 	name := sideName(side)
 	out[0].Reason = fmt.Sprintf("%s placement of all units, held until the %s set-up step", name, name)
 	out[0].Orders = []adjudicator.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
-		Summary: name + " placement (3.5, 3.6)"}}
+		Summary: name + " placement (3.5, 3.6)", Notice: name + " placement (3.5, 3.6)"}}
 	return out
 }
 

@@ -286,7 +286,9 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 		c.Reason = fmt.Sprintf("the %s is fixed and may not be altered (3.2)", o.Summary)
 		return c
 	}
-	o.Kind, o.Sealed, o.Text = "plot", true, plotText(b.turn, b.none, b.items)
+	// The other side knows plots are written turn by turn (3.2, 5.2 II): which turn's
+	// plot this is tells him nothing sealed.
+	o.Kind, o.Sealed, o.Text, o.Notice = "plot", true, plotText(b.turn, b.none, b.items), o.Summary
 	c.OK, c.Orders = true, []adjudicator.Order{o}
 	if b.none {
 		c.Reason = fmt.Sprintf("no bombardment in turn %d", b.turn)
@@ -313,6 +315,7 @@ func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicato
 		c.OK = true
 		c.Reason = fmt.Sprintf("standing order: at the start of Phase I of turn %d, attempt to cancel ALL US bombardments for the rest of the game (succeeds on 1-3, 5.2 I)", turn)
 		c.Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.I", turn), Side: US, Key: keyCancel, Kind: "cancel", Sealed: true, Text: "CANCEL BOMBARDMENT",
+			// No Notice: the German learns of the attempt at Phase I (5.2 I), not before.
 			Summary: fmt.Sprintf("US standing order for turn %d, Phase I", turn)}}
 	}
 	return c

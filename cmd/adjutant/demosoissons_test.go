@@ -3,8 +3,11 @@ package main
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
 // TestSoissonsDemoByPipe plays the Soissons 1918 demo through all 17 turns: the game
@@ -34,7 +37,20 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 	}
 	var verdict bool
 	turns := map[string]map[string]bool{} // table: the turns it was used in
+	notices := 0
 	for _, m := range outbox(t, db) {
+		// Sealed orders (4.2 C.3: the markers of both sides revealed together; combats
+		// declared in secret until their segment): the other side's notice holds
+		// commitments, never an order's words.
+		if m.Kind == "notice" {
+			notices++
+			for _, w := range append(strings.Fields(m.Subject), strings.Fields(m.Body)...) {
+				if slices.Contains(soissons1918.Keywords, strings.ToUpper(w)) {
+					t.Errorf("a notice of sealed orders to %v shows %q:\n%s\n%s", m.To, w, m.Subject, m.Body)
+					break
+				}
+			}
+		}
 		flat := strings.Join(strings.Fields(m.Body), " ") // the verdict may be wrapped
 		if strings.Contains(flat, "Performance Victory") || strings.Contains(flat, ": Draw (3.4)") {
 			verdict = true
@@ -66,6 +82,9 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 	}
 	if !verdict {
 		t.Error("no verdict mailed")
+	}
+	if notices == 0 {
+		t.Error("no notice of sealed orders was mailed")
 	}
 	a, im := turns["Assault Combat Table"], turns["Improvised Attack Table"]
 	if !a["18 July AM"] || !im["18 July AM"] || len(a) < 3 || len(im) < 3 {
