@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The shapes in which mail clients wrap a reply around what the player wrote: the
@@ -137,11 +138,20 @@ func MaskSecret(line string) string {
 		return line
 	}
 	word := fields[0]
-	if cut := strings.IndexAny(word, ":="); cut > 0 {
+	cut := strings.IndexAny(word, ":=")
+	if cut > 0 {
 		word = word[:cut]
 	}
 	if !resemblesPassword(word) {
 		return line
+	}
+	// A word alone, no longer than PASSWORD and with nothing after it, hides no secret
+	// (Soissons' PASS order); a longer one may be a password glued to it.
+	if len(fields) == 1 && cut < 0 {
+		if utf8.RuneCountInString(word) <= len("PASSWORD") {
+			return line
+		}
+		return "********"
 	}
 	return word + " ********"
 }

@@ -104,6 +104,13 @@ func TestMaskSecret(t *testing.T) {
 		{"Passwort: geheim", "Passwort ********"},
 		{"passwd secret", "passwd ********"},
 		{"PLOT TURN 1 4300x3", "PLOT TURN 1 4300x3"},
+		// A word alone hides nothing: Soissons' PASS order is shown as written.
+		{"PASS", "PASS"},
+		{"  pass ", "  pass "},
+		{"PASSWORD", "PASSWORD"},
+		{"PASSWORD:secret", "PASSWORD ********"},
+		{"PASSWORDsecret", "********"}, // glued: the whole word may be the secret
+		{"pass hunter2", "pass ********"},
 		{"Thanks, Bob", "Thanks, Bob"},
 		{"", ""},
 	}
