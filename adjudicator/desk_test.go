@@ -429,7 +429,7 @@ func TestHeldOrdersAndDeadlines(t *testing.T) {
 		t.Fatalf("after set-up, status:\n%s", s)
 	}
 	// STATUS lists a player's own orders on file, never the other side's.
-	if s := strings.Join(strings.Fields(status()), " "); !strings.Contains(s, "Your orders on file: German bombardment plot for turn 3") || strings.Contains(s, "US bombardment plot") {
+	if s := strings.Join(strings.Fields(status()), " "); !strings.Contains(s, "Your orders on file: - German bombardment plot for turn 3") || strings.Contains(s, "US bombardment plot") {
 		t.Errorf("the German's status does not list his own orders alone:\n%s", s)
 	}
 	// Turn 1 Phase II: the German says nothing. The reminder comes at 3/4 of the deadline.

@@ -266,7 +266,8 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		}
 	}
 	if len(mine) > 0 {
-		b.WriteString("\nYour orders on file:\n  " + strings.Join(mine, "\n  "))
+		// "- " items: the section is wrapped, which would lose an indent.
+		b.WriteString("\nYour orders on file:\n- " + strings.Join(mine, "\n- "))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
