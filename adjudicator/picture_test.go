@@ -41,6 +41,16 @@ func TestPictures(t *testing.T) {
 	if body := to(mails, us)[0].Body; !strings.Contains(body, "SET PICTURE OFF") || strings.Contains(body, "REFUSED") {
 		t.Fatalf("SET PICTURE OFF not confirmed:\n%s", body)
 	}
+	// STATUS says which way each player has it.
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	_, mails = f.orders("us", passU, "STATUS")
+	if s := flat(to(mails, us)[0].Body); !strings.Contains(s, "A picture of the map in results mails and MAP replies: off (SET PICTURE ON") {
+		t.Errorf("the US STATUS does not say his pictures are off:\n%s", s)
+	}
+	_, mails = f.orders("de", passD, "STATUS")
+	if s := flat(to(mails, de)[0].Body); !strings.Contains(s, "A picture of the map in results mails and MAP replies: on (SET PICTURE OFF") {
+		t.Errorf("the German STATUS does not say his pictures are on:\n%s", s)
+	}
 	_, mails = f.orders("de", passD, "SET PICTURE SOMETIMES")
 	if body := to(mails, de)[0].Body; !strings.Contains(body, "REFUSED: expected SET PICTURE ON or SET PICTURE OFF") {
 		t.Errorf("a wrong SET PICTURE is not refused:\n%s", body)

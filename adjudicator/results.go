@@ -258,6 +258,13 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 			mode = "changes"
 		}
 		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
+		if _, draws := rs.(Viewer); draws {
+			if p.Pictures() {
+				b.WriteString("\nA picture of the map in results mails and MAP replies: on (SET PICTURE OFF for text only).")
+			} else {
+				b.WriteString("\nA picture of the map in results mails and MAP replies: off (SET PICTURE ON for one).")
+			}
+		}
 	}
 	var mine []string
 	for _, o := range filed {
