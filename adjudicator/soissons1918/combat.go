@@ -446,18 +446,23 @@ func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase s
 	return fmt.Sprintf("combat %03d", n+1)
 }
 
-// preloadManeuver applies, before a mail with combat orders for the current step (or
-// one that withdrew orders of it) is checked, side's maneuver orders on file for that
-// step (moves and markers from an earlier mail), so that an ATTACK sent after its
-// IMPROVISE finds the marker.
+// preloadManeuver applies, before a mail with maneuver or combat orders for the
+// current step (or one that withdrew orders of it) is checked, side's maneuver orders
+// on file for that step (moves and markers from an earlier mail), as resolution will
+// (in the order written): an ATTACK sent after its IMPROVISE finds the marker, and a
+// second MOVE of a unit starts where the first one ends, or is refused now rather
+// than "not carried out" at resolution.
 func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
-	combats := withdrew
+	needed := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
 		texts[items[i].text] = true
-		combats = combats || items[i].kind == kAssault || items[i].kind == kAttack
+		switch items[i].kind {
+		case kAssault, kAttack, kMove, kPrepare, kImprovise:
+			needed = true
+		}
 	}
-	if !combats {
+	if !needed {
 		return
 	}
 	for _, o := range filed {

@@ -416,7 +416,7 @@ func (g *game) move(side string, it item) error {
 			hqs++
 		}
 		if g.moved[id] {
-			return fmt.Errorf("%s has moved already this segment (19: each move is completed before the next)", id)
+			return fmt.Errorf("%s has moved already this segment (19: each move is completed before the next); to move it otherwise, CANCEL MOVE %s and send its whole move", id, id)
 		}
 		us = append(us, u)
 	}
