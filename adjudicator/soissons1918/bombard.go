@@ -62,6 +62,12 @@ func (g *game) bombard(side string, b Bombard) error {
 	if b.Air > 0 && Night(st.T) {
 		return fmt.Errorf("air support is never available at night (17.1.4)")
 	}
+	// 17.6: "Artillery bombardment against one hex is resolved by rolling a die", on
+	// the column of "the total number of artillery points used against that hex": one
+	// bombardment a hex, all its points in one order.
+	if g.shelled[side+" "+t.String()] {
+		return fmt.Errorf("%s is bombarded already this segment (17.6: one roll on the total of the points used against a hex); to change it, CANCEL BOMBARD %s and send it again with all its points", t, t)
+	}
 	have := st.Art[side]
 	if b.Heavy > have.Heavy || b.Medium > have.Medium || b.Air > have.Air {
 		return fmt.Errorf("you have heavy %d, medium %d, air %d points left (17.3, 17.4)", have.Heavy, have.Medium, have.Air)
@@ -95,6 +101,10 @@ func (g *game) bombard(side string, b Bombard) error {
 			return fmt.Errorf("%s is closer to a unit of another corps than to one of %s's (17.1.1)", t, id)
 		}
 	}
+	if g.shelled == nil {
+		g.shelled = map[string]bool{}
+	}
+	g.shelled[side+" "+t.String()] = true
 	have.Heavy -= b.Heavy
 	have.Medium -= b.Medium
 	have.Air -= b.Air

@@ -449,16 +449,16 @@ func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase s
 // preloadManeuver applies, before a mail with maneuver or combat orders for the
 // current step (or one that withdrew orders of it) is checked, side's maneuver orders
 // on file for that step (moves and markers from an earlier mail), as resolution will
-// (in the order written): an ATTACK sent after its IMPROVISE finds the marker, and a
-// second MOVE of a unit starts where the first one ends, or is refused now rather
-// than "not carried out" at resolution.
+// (in the order written): an ATTACK sent after its IMPROVISE finds the marker, a
+// second MOVE of a unit or BOMBARD of a hex is refused now rather than "not carried
+// out" at resolution, and a BOMBARD counts the points the earlier ones spent.
 func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
 	needed := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
 		texts[items[i].text] = true
 		switch items[i].kind {
-		case kAssault, kAttack, kMove, kPrepare, kImprovise:
+		case kAssault, kAttack, kMove, kPrepare, kImprovise, kBombard:
 			needed = true
 		}
 	}
@@ -469,7 +469,7 @@ func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, item
 		if o.Phase != cur || string(o.Side) != side || texts[o.Text] {
 			continue
 		}
-		if o.Kind == kMove || o.Kind == kPrepare || o.Kind == kImprovise {
+		if o.Kind == kMove || o.Kind == kPrepare || o.Kind == kImprovise || o.Kind == kBombard {
 			it := g.sc.parseLine(orders.Line{Text: o.Text, Fields: strings.Fields(o.Text)})
 			if it.err == nil {
 				_ = g.apply(side, it) // checked when it was filed

@@ -20,6 +20,7 @@ type game struct {
 	d        dice.Source // nil in the order check
 	events   []adjudicator.Event
 	moved    map[string]bool   // units that moved in the current segment
+	shelled  map[string]bool   // side+hex bombarded in the current segment (17.6)
 	used     map[string]int    // MP each unit spent in this segment, in 1/TEC.Scale MP
 	standing map[string]string // standing LOSSES orders by side
 	lossWhy  string            // whether the last loss taker came from an order or the default

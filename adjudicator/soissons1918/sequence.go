@@ -71,7 +71,7 @@ func (g *game) finish() error {
 	i := slices.Index(ss, st.P)
 	if i+1 < len(ss) {
 		st.P = ss[i+1]
-		g.used, g.moved = map[string]int{}, map[string]bool{}
+		g.used, g.moved, g.shelled = map[string]int{}, map[string]bool{}, nil
 		return nil
 	}
 	// D, F, J: the end of the turn.
@@ -88,7 +88,7 @@ func (g *game) beginTurn(t int) error {
 	st := g.st
 	st.T = t
 	st.P = steps(t)[0]
-	g.used, g.moved = map[string]int{}, map[string]bool{}
+	g.used, g.moved, g.shelled = map[string]int{}, map[string]bool{}, nil
 	part := g.sc.Turns[t-1]
 	if Night(t) {
 		for i := range st.Units {
