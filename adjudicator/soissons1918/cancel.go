@@ -56,7 +56,7 @@ func keywordOf(kind string) string {
 			return w
 		}
 	}
-	return strings.ToUpper(kind)
+	return orders.Upper(kind)
 }
 
 // cancelSpec is one CANCEL line: CANCEL ALL, CANCEL <keyword> ALL, CANCEL PASS,
@@ -111,7 +111,7 @@ func (sc *Scenario) parseCancel(f []string) (cancelSpec, error) {
 	if len(f) < 2 || len(f) > 3 {
 		return c, want
 	}
-	w := strings.ToUpper(f[1])
+	w := orders.Upper(f[1])
 	if w == "ALL" && len(f) == 2 {
 		c.all = true
 		return c, nil
@@ -134,7 +134,7 @@ func (sc *Scenario) parseCancel(f []string) (cancelSpec, error) {
 	if len(f) != 3 {
 		return c, fmt.Errorf("want CANCEL %s <%s>[,<%s>...] or CANCEL %s ALL", w, t.what, t.what, w)
 	}
-	if strings.EqualFold(f[2], "ALL") {
+	if orders.EqualFold(f[2], "ALL") {
 		c.all = true
 		return c, nil
 	}

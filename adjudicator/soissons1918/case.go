@@ -9,6 +9,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 // CaseAdapter lets the conformance runner (package adjudicator/conformance) drive
@@ -145,7 +146,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 						u.Reduced = true
 					}
 				case "corps":
-					u.Corps = strings.ToUpper(v)
+					u.Corps = orders.Upper(v)
 				case "arrived":
 					u.Arrived, _ = strconv.Atoi(v)
 				case "artused":

@@ -72,10 +72,10 @@ func isHexWord(w string) bool {
 // [LEAD <unit>] [X 1|2]. FROM is read as WITH.
 func (sc *Scenario) parseCombat(f []string) (Declaration, error) {
 	d := Declaration{Kind: kAssault}
-	if strings.EqualFold(f[0], "ATTACK") {
+	if orders.EqualFold(f[0], "ATTACK") {
 		d.Kind = kAttack
 	}
-	want := fmt.Errorf("want %s <hex>[,<hex>] WITH <unit or hex>[,...] [HQ <hq>] [LEAD <unit>] [X 1|2], e.g. %s 0904 WITH 1US HQ XX", strings.ToUpper(f[0]), strings.ToUpper(f[0]))
+	want := fmt.Errorf("want %s <hex>[,<hex>] WITH <unit or hex>[,...] [HQ <hq>] [LEAD <unit>] [X 1|2], e.g. %s 0904 WITH 1US HQ XX", orders.Upper(f[0]), orders.Upper(f[0]))
 	if len(f) < 4 {
 		return d, want
 	}
@@ -94,7 +94,7 @@ func (sc *Scenario) parseCombat(f []string) (Declaration, error) {
 			return d, want
 		}
 		v := f[i+1]
-		switch strings.ToUpper(f[i]) {
+		switch orders.Upper(f[i]) {
 		case "WITH", "FROM":
 			if d.With != nil {
 				return d, want
@@ -154,7 +154,7 @@ func (sc *Scenario) parseStanding(kw string, f []string) (kind, text string, err
 		}
 		return "", "", fmt.Errorf("want XRESULT 1, XRESULT 2 or XRESULT DEFAULT")
 	}
-	v := strings.ToUpper(f[1])
+	v := orders.Upper(f[1])
 	if kw == "XRESULT" {
 		if v != "1" && v != "2" && v != "DEFAULT" {
 			return "", "", fmt.Errorf("want XRESULT 1, XRESULT 2 or XRESULT DEFAULT")

@@ -110,7 +110,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	switch kw := l.Keyword(); kw {
 	case "SETUP":
 		it.rule = "3.1"
-		if len(f) != 2 || !strings.EqualFold(f[1], "DEFAULT") {
+		if len(f) != 2 || !orders.EqualFold(f[1], "DEFAULT") {
 			return bad("3.1", "want SETUP DEFAULT")
 		}
 		it.kind, it.text = kSetup, "SETUP DEFAULT"
@@ -144,7 +144,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 	case "REINFORCE":
 		it.rule = "18.1"
-		if len(f) != 3 && !(len(f) == 5 && strings.EqualFold(f[3], "CORPS")) {
+		if len(f) != 3 && !(len(f) == 5 && orders.EqualFold(f[3], "CORPS")) {
 			return bad("18.1", "want REINFORCE <unit> <hex> [CORPS <hq>]")
 		}
 		if it.units, err = units(f[1]); err != nil {
@@ -172,7 +172,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("9", "no tank group %q (T1-T8)", f[1])
 		}
 		it.tank = c.ID
-		if strings.EqualFold(f[2], "REMOVE") {
+		if orders.EqualFold(f[2], "REMOVE") {
 			it.target, it.rule = "REMOVE", "9.4"
 		} else if d, ok := sc.Counter(f[2]); !ok || d.Kind != KindDivision || d.Side != EN {
 			return bad("9.2", "no Entente division %q", f[2])
@@ -190,7 +190,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("17.4", "%v", err)
 		}
 		for _, w := range f[2:] {
-			u := strings.ToUpper(w)
+			u := orders.Upper(w)
 			if c, ok := sc.Counter(u); ok && c.Kind == KindHQ {
 				b.Organic = append(b.Organic, c.ID)
 				continue
@@ -257,7 +257,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		if len(f) != 2 {
 			return bad("17.8", "want LOSSES <unit>,<unit>,... (who takes losses first), or LOSSES DEFAULT")
 		}
-		if strings.EqualFold(f[1], "DEFAULT") {
+		if orders.EqualFold(f[1], "DEFAULT") {
 			it.kind, it.text = kLosses, "LOSSES DEFAULT"
 			break
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 // Combat segments, for the disruption rules of retreats (4.2 C.4, C.7).
@@ -720,14 +721,14 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 		return it
 	}
 	var err error
-	switch kw := strings.ToUpper(f[0]); kw {
+	switch kw := orders.Upper(f[0]); kw {
 	case "RETREAT":
 		it.rule, it.kind = "21", kRetreat
 		if len(f) != 3 {
 			return bad("21", "want RETREAT <unit>[,<unit>...] <hex>[,<hex>...] (where they end a retreat, first choice first), RETREAT <unit> DEFAULT, or RETREAT ALL LINE|COVER")
 		}
-		if strings.EqualFold(f[1], "ALL") {
-			p := strings.ToUpper(f[2])
+		if orders.EqualFold(f[1], "ALL") {
+			p := orders.Upper(f[2])
 			if p != PolicyLine && p != PolicyCover {
 				return bad("21", "want RETREAT ALL LINE or RETREAT ALL COVER")
 			}
@@ -737,7 +738,7 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 		if it.units, err = units(f[1]); err != nil {
 			return bad("21", "%v", err)
 		}
-		if strings.EqualFold(f[2], "DEFAULT") {
+		if orders.EqualFold(f[2], "DEFAULT") {
 			it.text = fmt.Sprintf("RETREAT %s DEFAULT", strings.Join(it.units, ","))
 			return it
 		}
@@ -753,13 +754,13 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 	case "CONVERT":
 		it.rule, it.kind = "21.1", kConvert
 		switch {
-		case len(f) == 2 && (strings.EqualFold(f[1], "ALL") || strings.EqualFold(f[1], "NONE")):
-			it.text = "CONVERT " + strings.ToUpper(f[1])
-		case len(f) == 3 && (strings.EqualFold(f[2], "YES") || strings.EqualFold(f[2], "NO")):
+		case len(f) == 2 && (orders.EqualFold(f[1], "ALL") || orders.EqualFold(f[1], "NONE")):
+			it.text = "CONVERT " + orders.Upper(f[1])
+		case len(f) == 3 && (orders.EqualFold(f[2], "YES") || orders.EqualFold(f[2], "NO")):
 			if it.units, err = units(f[1]); err != nil {
 				return bad("21.1", "%v", err)
 			}
-			it.text = fmt.Sprintf("CONVERT %s %s", strings.Join(it.units, ","), strings.ToUpper(f[2]))
+			it.text = fmt.Sprintf("CONVERT %s %s", strings.Join(it.units, ","), orders.Upper(f[2]))
 		default:
 			return bad("21.1", "want CONVERT ALL, CONVERT NONE, or CONVERT <unit>[,<unit>...] YES|NO")
 		}
@@ -773,7 +774,7 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 			return bad("9", "no tank group %q (T1-T8)", f[1])
 		}
 		it.units = []string{c.ID}
-		if strings.EqualFold(f[2], "REMOVE") {
+		if orders.EqualFold(f[2], "REMOVE") {
 			it.text = "SPENT " + c.ID + " REMOVE"
 			return it
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 //go:embed data/*.txt
@@ -106,7 +107,7 @@ type Scenario struct {
 
 // Counter returns the counter with the given id, case-insensitively.
 func (s *Scenario) Counter(id string) (*Counter, bool) {
-	c, ok := s.byID[strings.ToUpper(id)]
+	c, ok := s.byID[orders.Upper(id)]
 	return c, ok
 }
 
@@ -290,14 +291,14 @@ func (sc *Scenario) parseArmies(src []byte) error {
 				errs = append(errs, l.Errorf("rows %q: want NN-NN", bare[3]))
 				continue
 			}
-			sc.Sectors = append(sc.Sectors, Sector{Side: bare[0], Owner: strings.ToUpper(bare[1]), Rows: [2]int{lo, hi}, Fact: l.Fact})
+			sc.Sectors = append(sc.Sectors, Sector{Side: bare[0], Owner: orders.Upper(bare[1]), Rows: [2]int{lo, hi}, Fact: l.Fact})
 		case KindHQ, KindDivision, KindRegiment, KindTank:
 			if len(bare) != 1 {
 				errs = append(errs, l.Errorf("want %s <id> key=value ...", kind))
 				continue
 			}
-			c := &Counter{ID: strings.ToUpper(bare[0]), Kind: kind, Side: kv["side"], Nation: kv["nation"], Corps: strings.ToUpper(kv["corps"]),
-				Default: strings.ToUpper(kv["default"]), Division: strings.ToUpper(kv["division"]), Attach: strings.ToUpper(kv["attach"]),
+			c := &Counter{ID: orders.Upper(bare[0]), Kind: kind, Side: kv["side"], Nation: kv["nation"], Corps: orders.Upper(kv["corps"]),
+				Default: orders.Upper(kv["default"]), Division: orders.Upper(kv["division"]), Attach: orders.Upper(kv["attach"]),
 				Name: strings.ReplaceAll(kv["name"], "_", " "), Fact: l.Fact}
 			if kind == KindTank {
 				c.Side = EN // 2.3.1: "Tank groups are only available to the Entente player"
