@@ -30,7 +30,7 @@ func TestGrammarFoldsASCIIOnly(t *testing.T) {
 		{"tank t1 remove", true},
 		{"tank t1 remoᴠe", false},
 		{"attack 0904 with 1US", true},
-		{"attack 0904 wıth 1US", false},  // dotless i
+		{"attack 0904 wıth 1US", false}, // dotless i
 		{"assault 0904 with 1US", true},
 		{"aſſault 0904 with 1US", false}, // long s
 		{"cancel assault 2", true},
