@@ -10,6 +10,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 // Bombard is one bombardment: artillery units firing together at one hex (10.5), and
@@ -426,7 +427,7 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 		want = nil
 		for _, id := range m.Advance {
 			for _, u := range alive {
-				if strings.EqualFold(u.ID, id) {
+				if orders.EqualFold(u.ID, id) {
 					want = append(want, u)
 				}
 			}

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 // game is a state being worked on with its scenario: what both the order check and the
@@ -166,7 +166,7 @@ func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, s
 		var target *Unit
 		for _, id := range priority {
 			for _, u := range alive {
-				if strings.EqualFold(u.ID, id) && named(u) && target == nil {
+				if orders.EqualFold(u.ID, id) && named(u) && target == nil {
 					target = u
 				}
 			}

@@ -48,7 +48,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	switch kw := l.Keyword(); kw {
 	case "MOVE", "MARCH":
 		it.rule = "9.0"
-		if len(f) == 2 && strings.EqualFold(f[1], "NONE") && kw == "MOVE" {
+		if len(f) == 2 && orders.EqualFold(f[1], "NONE") && kw == "MOVE" {
 			it.kind, it.text = "none-move", "MOVE NONE"
 			return it
 		}
@@ -57,7 +57,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		path := f[len(f)-1]
 		exit := false
-		if p, ok := strings.CutSuffix(strings.ToUpper(path), "-OFF"); ok {
+		if p, ok := strings.CutSuffix(orders.Upper(path), "-OFF"); ok {
 			path, exit = p, true
 		}
 		hs, err := parsePath(path)
@@ -76,7 +76,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 	case "BOMBARD", "MELEE":
 		it.rule = map[string]string{"BOMBARD": "10.0", "MELEE": "12.0"}[kw]
-		if len(f) < 4 || !strings.EqualFold(f[2], "WITH") {
+		if len(f) < 4 || !orders.EqualFold(f[2], "WITH") {
 			return bad(it.rule, "want %s <hex> WITH <units>", kw)
 		}
 		h, err := hex.Parse(f[1])
@@ -88,7 +88,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		var tail []string
 		hasTail := false
 		for i, w := range rest {
-			if strings.EqualFold(w, tailWord) {
+			if orders.EqualFold(w, tailWord) {
 				tail, rest, hasTail = rest[i+1:], rest[:i], true
 				break
 			}
@@ -101,7 +101,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		var beyondIDs []string
 		if kw == "MELEE" {
 			for i, w := range tail {
-				if !strings.EqualFold(w, "BEYOND") {
+				if !orders.EqualFold(w, "BEYOND") {
 					continue
 				}
 				if len(tail) < i+3 {
@@ -133,7 +133,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			it.text = it.melee.String()
 		}
 	case "COMBAT":
-		if len(f) != 2 || !strings.EqualFold(f[1], "NONE") {
+		if len(f) != 2 || !orders.EqualFold(f[1], "NONE") {
 			return bad("10.0", "want COMBAT NONE")
 		}
 		it.kind, it.text, it.rule = "none-combat", "COMBAT NONE", "10.0"
@@ -168,10 +168,10 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
 	case "DEFFIRE":
-		if len(f) != 2 || (!strings.EqualFold(f[1], "STRONGEST") && !strings.EqualFold(f[1], "SPREAD")) {
+		if len(f) != 2 || (!orders.EqualFold(f[1], "STRONGEST") && !orders.EqualFold(f[1], "SPREAD")) {
 			return bad("11.2", "want DEFFIRE STRONGEST or DEFFIRE SPREAD")
 		}
-		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+strings.ToUpper(f[1]), "11.2"
+		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
 	case "HIT":
 		ids, err := unitIDs(f[1:])
 		if err != nil || len(ids) == 0 {

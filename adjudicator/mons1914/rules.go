@@ -123,7 +123,7 @@ func route(st *State, side adjudicator.Side, kind, seq string, afterThen bool) (
 				return st.P, nil
 			}
 		case "sequence", "then":
-			return "", fmt.Errorf("%s is the British player's (5.3)", strings.ToUpper(kind))
+			return "", fmt.Errorf("%s is the British player's (5.3)", orders.Upper(kind))
 		}
 		return "", fmt.Errorf("it is not your player turn")
 	}

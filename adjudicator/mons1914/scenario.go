@@ -11,6 +11,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 //go:embed data/*.txt
@@ -95,7 +96,7 @@ type Scenario struct {
 
 // Counter returns the counter with the given id, case-insensitively.
 func (s *Scenario) Counter(id string) (*Counter, bool) {
-	c, ok := s.byID[strings.ToUpper(id)]
+	c, ok := s.byID[orders.Upper(id)]
 	return c, ok
 }
 
@@ -293,7 +294,7 @@ func (s *Scenario) parseCounters(src []byte) error {
 		case c.Side == "bef" && !s.Map.OnMap(c.Start):
 			bad("British units start on the hex printed on them (3.1): want start=<hex>")
 		}
-		key := strings.ToUpper(c.ID)
+		key := orders.Upper(c.ID)
 		if _, dup := s.byID[key]; dup {
 			bad("given twice")
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 // CaseAdapter lets the conformance runner (package adjudicator/conformance) drive the
@@ -161,10 +162,10 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 			side := Side(f[1])
 			var left []string
 			for _, c := range f[2:] {
-				if !validCard(strings.ToUpper(c)) {
+				if !validCard(orders.Upper(c)) {
 					bad("%q is not a card (AS, 10H, KC ...)", c)
 				}
-				left = append(left, strings.ToUpper(c))
+				left = append(left, orders.Upper(c))
 			}
 			if f[0] == "deck" {
 				st.Decks[side].Order, st.Decks[side].Next = left, 0

@@ -34,16 +34,16 @@ func (it item) canonical() string {
 	case "PASS":
 		return "PASS"
 	case "PLACE":
-		return fmt.Sprintf("PLACE %s %s %d", strings.ToUpper(it.Kind), hexList(it.From), it.N)
+		return fmt.Sprintf("PLACE %s %s %d", orders.Upper(it.Kind), hexList(it.From), it.N)
 	case "SHELL":
-		return fmt.Sprintf("SHELL %s %s", strings.ToUpper(it.Shell), it.Hex)
+		return fmt.Sprintf("SHELL %s %s", orders.Upper(it.Shell), it.Hex)
 	case "MOVE":
 		s := "MOVE " + strconv.Itoa(it.N)
 		if it.Kind != "" {
-			s += " " + strings.ToUpper(it.Kind)
+			s += " " + orders.Upper(it.Kind)
 		}
 		if it.Chip != "" {
-			s += " " + strings.ToUpper(it.Chip)
+			s += " " + orders.Upper(it.Chip)
 		}
 		ps := make([]string, len(it.Path))
 		for i, h := range it.Path {
@@ -53,7 +53,7 @@ func (it item) canonical() string {
 	case "CUT":
 		return "CUT " + it.Side.String()
 	case "CHIP":
-		chip := strings.ToUpper(it.Chip)
+		chip := orders.Upper(it.Chip)
 		if chip == "" {
 			chip = "NONE"
 		}
@@ -64,13 +64,13 @@ func (it item) canonical() string {
 			s += " ALL"
 		}
 		if it.Kind != "" {
-			s += " " + strings.ToUpper(it.Kind)
+			s += " " + orders.Upper(it.Kind)
 		}
 		return s
 	case "FIRE":
-		s := fmt.Sprintf("FIRE %s AT %s %s", hexList(it.From), it.Hex, strings.ToUpper(it.Chip))
+		s := fmt.Sprintf("FIRE %s AT %s %s", hexList(it.From), it.Hex, orders.Upper(it.Chip))
 		if it.Kind != "" {
-			s += " " + strings.ToUpper(it.Kind)
+			s += " " + orders.Upper(it.Kind)
 		}
 		return s
 	}
@@ -90,7 +90,7 @@ var errUsage = errors.New("usage")
 // parse reads one order line. Errors say what was expected.
 func parse(l orders.Line) (item, error) {
 	f := l.Fields
-	up := func(i int) string { return strings.ToUpper(f[i]) }
+	up := func(i int) string { return orders.Upper(f[i]) }
 	it := item{Verb: l.Keyword()}
 	switch it.Verb {
 	case "SETUP":
@@ -155,7 +155,7 @@ func parse(l orders.Line) (item, error) {
 			}
 		}
 		for len(rest) > 1 {
-			switch strings.ToUpper(rest[0]) {
+			switch orders.Upper(rest[0]) {
 			case "ARMY", "MARINE", "MARINES":
 				it.Kind = strings.TrimSuffix(strings.ToLower(rest[0]), "s")
 			case "BLACK", "BLUE", "PLAIN":
@@ -202,7 +202,7 @@ func parse(l orders.Line) (item, error) {
 			return it, fmt.Errorf("%q: expected BLACK, BLUE or NONE", f[2])
 		}
 		for _, w := range f[3:] {
-			switch strings.ToUpper(w) {
+			switch orders.Upper(w) {
 			case "ALL":
 			case "ARMY", "MARINE":
 				it.Kind = strings.ToLower(w)
@@ -217,7 +217,7 @@ func parse(l orders.Line) (item, error) {
 	case "FIRE":
 		at := -1
 		for i, w := range f {
-			if strings.EqualFold(w, "AT") {
+			if orders.EqualFold(w, "AT") {
 				at = i
 			}
 		}

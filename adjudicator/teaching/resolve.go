@@ -162,7 +162,7 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 func (res *resolution) artillery(side Side, shells []item) {
 	st := res.st
 	for _, it := range shells {
-		purpose := fmt.Sprintf("the %s shell aimed at %s", strings.ToUpper(it.Shell), it.Hex)
+		purpose := fmt.Sprintf("the %s shell aimed at %s", orders.Upper(it.Shell), it.Hex)
 		card, deal, ok := res.draw(side, purpose, "1")
 		if !ok {
 			continue

@@ -272,7 +272,7 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 			continue
 		}
 		if kindSide[it.Kind] != side {
-			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not a %s unit", strings.ToUpper(it.Kind), sideName(side))
+			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not a %s unit", orders.Upper(it.Kind), sideName(side))
 			continue
 		}
 		out[i].Reason = fmt.Sprintf("%d %s in each of %s", it.N, it.Kind, hexList(it.From))
@@ -457,7 +457,7 @@ func (r *Rules) shellCases(st *State, side Side, it item) string {
 	if len(off) > 0 {
 		cases = append(cases, strings.Join(off, " ")+": off the map, no effect")
 	}
-	return fmt.Sprintf("%s shell aimed at %s; %s card decides (%s). By the card, as things stand now: %s", strings.ToUpper(it.Shell), it.Hex, map[Side]string{American: "an American", German: "a German"}[side], kind, strings.Join(cases, "; "))
+	return fmt.Sprintf("%s shell aimed at %s; %s card decides (%s). By the card, as things stand now: %s", orders.Upper(it.Shell), it.Hex, map[Side]string{American: "an American", German: "a German"}[side], kind, strings.Join(cases, "; "))
 }
 
 // checkGerman checks a German turn: artillery (cards not turned yet) and fire.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
 //go:embed data/*.txt
@@ -99,7 +100,7 @@ func Parse(mapSrc, scatterSrc, mixSrc []byte) (*Scenario, error) {
 			errs = append(errs, l.Errorf("want: rank direction distance"))
 			continue
 		}
-		rank := strings.ToUpper(l.Fields[0])
+		rank := orders.Upper(l.Fields[0])
 		if !slices.Contains(ranks, rank) {
 			errs = append(errs, l.Errorf("rank %q: want one of %s", l.Fields[0], strings.Join(ranks, " ")))
 			continue
@@ -109,7 +110,7 @@ func Parse(mapSrc, scatterSrc, mixSrc []byte) (*Scenario, error) {
 			errs = append(errs, l.Errorf("distance %q: want 0 to 5", l.Fields[2]))
 			continue
 		}
-		dir := slices.Index(dirNames, strings.ToUpper(l.Fields[1]))
+		dir := slices.Index(dirNames, orders.Upper(l.Fields[1]))
 		if (d == 0) != (dir < 0) {
 			errs = append(errs, l.Errorf("direction %q: want - with distance 0, else one of %s", l.Fields[1], strings.Join(dirNames, " ")))
 			continue
