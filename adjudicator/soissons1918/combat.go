@@ -1,6 +1,7 @@
 package soissons1918
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -446,37 +447,44 @@ func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase s
 	return fmt.Sprintf("combat %03d", n+1)
 }
 
-// preloadManeuver applies, before a mail with maneuver or combat orders for the
-// current step (or one that withdrew orders of it) is checked, side's maneuver orders
-// on file for that step (moves and markers from an earlier mail), as resolution will
-// (in the order written): an ATTACK sent after its IMPROVISE finds the marker, a
-// second MOVE of a unit or BOMBARD of a hex is refused now rather than "not carried
-// out" at resolution, and a BOMBARD counts the points the earlier ones spent.
+// preloadManeuver applies, before a mail with orders for the current step (or one
+// that withdrew orders of it) is checked, side's orders on file for that step from
+// earlier mails, in the order resolution will take them (rank, then as written): an
+// ATTACK sent after its IMPROVISE finds the marker; a second MOVE of a unit, BOMBARD
+// of a hex or REINFORCE of a unit is refused now rather than "not carried out" at
+// resolution; a BOMBARD counts the points the earlier ones spent.
 func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
 	needed := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
 		texts[items[i].text] = true
-		switch items[i].kind {
-		case kAssault, kAttack, kMove, kPrepare, kImprovise, kBombard:
-			needed = true
-		}
+		needed = needed || preloaded[items[i].kind] || items[i].kind == kAssault || items[i].kind == kAttack
 	}
 	if !needed {
 		return
 	}
+	var earlier []item
 	for _, o := range filed {
-		if o.Phase != cur || string(o.Side) != side || texts[o.Text] {
+		if o.Phase != cur || string(o.Side) != side || texts[o.Text] || !preloaded[o.Kind] {
 			continue
 		}
-		if o.Kind == kMove || o.Kind == kPrepare || o.Kind == kImprovise || o.Kind == kBombard {
-			it := g.sc.parseLine(orders.Line{Text: o.Text, Fields: strings.Fields(o.Text)})
-			if it.err == nil {
-				_ = g.apply(side, it) // checked when it was filed
-			}
+		if it := g.sc.parseLine(orders.Line{Text: o.Text, Fields: strings.Fields(o.Text)}); it.err == nil {
+			earlier = append(earlier, it)
 		}
 	}
+	slices.SortStableFunc(earlier, func(a, b item) int {
+		return cmp.Compare(rank(cur, side, a.kind), rank(cur, side, b.kind))
+	})
+	for _, it := range earlier {
+		_ = g.apply(side, it) // checked when it was filed
+	}
 }
+
+// preloaded are the kinds of order preloadManeuver applies: those the order check
+// carries out on its copy of the state (combats are checked by checkCombats, set-up
+// by its own 3.1 check).
+var preloaded = map[string]bool{kReinforce: true, kTank: true, kBombard: true, kMove: true,
+	kPrepare: true, kImprovise: true, kFallBack: true, kPursue: true}
 
 // checkCombats checks a mail's combat orders for the current step together with
 // side's combat orders on file for it, in the order they will be resolved (20), and

@@ -243,6 +243,9 @@ func (g *game) reinforce(side string, it item) error {
 			return err
 		}
 		c := g.counter(u)
+		if u.Where == OnMap && u.Arrived == g.st.T && c.Arrive == g.st.T {
+			return fmt.Errorf("%s is placed already this turn (18.1); to place it elsewhere, CANCEL REINFORCE %s and send it again", id, id)
+		}
 		if u.Where != Waiting || c.Arrive != g.st.T || c.Kind == KindTank {
 			return fmt.Errorf("%s is not a reinforcement of this turn (18; tank groups go to the Tank Assets box, 18.1)", id)
 		}
