@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"strings"
 	"syscall"
 	"time"
 
@@ -36,6 +35,8 @@ import (
 // controlRequest is what a host command sends to the daemon.
 type controlRequest struct {
 	Args []string `json:"args"`
+	// Stdin is the command's standard input: the message `handle` reads.
+	Stdin []byte `json:"stdin,omitempty"`
 }
 
 // controlResponse is the daemon's answer: the command's exit code and output.
@@ -46,8 +47,12 @@ type controlResponse struct {
 }
 
 const (
-	// maxControlRequest bounds a request: a command line, never more.
-	maxControlRequest = 1 << 20
+	// maxControlRequest bounds a request: a command line and, for handle, a message of
+	// at most maxForwardedMessage bytes (in base64).
+	maxControlRequest = maxForwardedMessage/3*4 + 1<<20
+	// maxForwardedMessage bounds the message handle forwards (its --max-size is held to
+	// it when it goes through the socket).
+	maxForwardedMessage = 32 << 20
 	// controlTimeout bounds one request, replay of a long game included.
 	controlTimeout = 10 * time.Minute
 )
@@ -57,6 +62,7 @@ const (
 var hostCommands = map[string]bool{
 	"game": true, "outbox": true, "tick": true, "audit": true, "replay": true, "map": true,
 	"games": true, "deadline": true, "pause": true, "resume": true, "player": true, "resend": true,
+	"handle": true,
 }
 
 // served is the daemon's desk and store, given to a command run through the socket.
@@ -126,7 +132,7 @@ func (d *daemon) answer(ctx context.Context, conn net.Conn) {
 	if err := json.NewDecoder(io.LimitReader(conn, maxControlRequest)).Decode(&req); err != nil {
 		resp.Stderr = fmt.Sprintf("adjutant: control socket: unreadable request: %v\n", err)
 	} else {
-		resp = d.execute(ctx, req.Args)
+		resp = d.execute(ctx, req.Args, req.Stdin)
 	}
 	if err := json.NewEncoder(conn).Encode(resp); err != nil {
 		d.log.Warn("control socket: answer not delivered", "err", err)
@@ -135,7 +141,7 @@ func (d *daemon) answer(ctx context.Context, conn net.Conn) {
 
 // execute runs one host command on the daemon's desk. The log names the command, never
 // its arguments (game new --password carries passwords).
-func (d *daemon) execute(ctx context.Context, args []string) controlResponse {
+func (d *daemon) execute(ctx context.Context, args []string, stdin []byte) controlResponse {
 	if len(args) == 0 || !hostCommands[args[0]] {
 		name := ""
 		if len(args) > 0 {
@@ -144,7 +150,7 @@ func (d *daemon) execute(ctx context.Context, args []string) controlResponse {
 		return controlResponse{Code: 2, Stderr: fmt.Sprintf("adjutant: the control socket runs host commands only, not %q\n", name)}
 	}
 	var out, errb bytes.Buffer
-	e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: d.now, served: &served{desk: d.desk, db: d.db}}
+	e := &env{ctx: ctx, stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, now: d.now, served: &served{desk: d.desk, db: d.db}}
 	code := runEnv(e, args)
 	d.log.Info("host command", "command", commandName(args), "exit", code)
 	d.poke() // mails it queued go out now
@@ -164,6 +170,11 @@ func commandName(args []string) string {
 // answers there (no socket, or one left by a daemon that died): the caller then opens
 // the store itself.
 func forward(e *env, socket string, args []string) (code int, ok bool, err error) {
+	return forwardStdin(e, socket, args, nil)
+}
+
+// forwardStdin is forward with the command's standard input.
+func forwardStdin(e *env, socket string, args []string, stdin []byte) (code int, ok bool, err error) {
 	conn, err := net.DialTimeout("unix", socket, 5*time.Second)
 	if err != nil {
 		return 0, false, nil
@@ -172,7 +183,7 @@ func forward(e *env, socket string, args []string) (code int, ok bool, err error
 	// From here the request may have reached the daemon: never fall back to the file,
 	// which could do it twice.
 	conn.SetDeadline(time.Now().Add(controlTimeout))
-	if err := json.NewEncoder(conn).Encode(controlRequest{Args: args}); err != nil {
+	if err := json.NewEncoder(conn).Encode(controlRequest{Args: args, Stdin: stdin}); err != nil {
 		return 0, true, fmt.Errorf("control socket %s: send: %w", socket, err)
 	}
 	if uc, isUnix := conn.(*net.UnixConn); isUnix {

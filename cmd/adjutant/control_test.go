@@ -69,6 +69,24 @@ func TestHostCommandsWhileServing(t *testing.T) {
 	if !strings.HasPrefix(out, "audit of second verified: ") {
 		t.Errorf("audit verify printed %q", out)
 	}
+	// A mail fed by pipe while serve holds the store (a host whose MTA pipes to
+	// handle, or both ways at once) is handled by the daemon, once: it used to exit 75
+	// until serve stopped.
+	raw := eml(scripted{From: sampleUS, Subject: "status", Body: "GAME second\nPASSWORD " + secret + "\nSTATUS\n"}, sampleAddress, "piped-1@players.example", time.Now())
+	if code, out, errs := cli(t, raw, "handle", "--config", cfgPath); code != 0 || !strings.HasPrefix(out, "handled") {
+		t.Errorf("handle through the socket: exit %d, %q, %q; want handled", code, out, errs)
+	}
+	if code, out, _ := cli(t, raw, "handle", "--config", cfgPath); code != 0 || strings.TrimSpace(out) != "duplicate" {
+		t.Errorf("the same mail again through the socket: exit %d, %q; want duplicate", code, out)
+	}
+	if code, _, _ := cli(t, raw, "handle", "--config", cfgPath, "--no-such-flag"); code != 2 {
+		t.Errorf("handle with a wrong flag through the socket: exit %d, want 2", code)
+	}
+	if _, err := r.us.waitFor(r.ctx, nil, func(m received) bool {
+		return strings.Contains(m.Env.Subject, "[second]") && strings.Contains(m.Env.Text, "Password: accepted")
+	}); err != nil {
+		t.Errorf("no reply to the piped mail: %v", err)
+	}
 	// A wrong command line fails in the daemon as it would here.
 	if code, _, errs := cli(t, nil, "audit", "verify", "--config", cfgPath, "--game", "nope"); code != 1 || !strings.Contains(errs, "nope") {
 		t.Errorf("audit verify of no game: exit %d, %q", code, errs)

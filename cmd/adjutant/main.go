@@ -21,6 +21,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,6 +32,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -97,7 +99,8 @@ commands:
                   exit 0 once it is handled and its reply queued (whatever
                   the orders said), 2 on a wrong command line, 75
                   (EX_TEMPFAIL: the MTA keeps the mail and retries) when it
-                  could not be handled now, e.g. while serve holds the store
+                  could not be handled now, e.g. the disk is full; while
+                  serve runs, the daemon handles it (control socket)
   outbox          print the outbox: --config FILE [--json] [--unsent]
   tick            process reminders and deadlines: --config FILE [--now T]
   audit verify    verify a game's audit chain and the signed chain heads of
@@ -144,7 +147,7 @@ func runEnv(e *env, args []string) int {
 		}
 	case "handle":
 		err = cmdHandle(e, rest)
-		if err != nil && !errors.As(err, new(usageError)) && !errors.Is(err, flag.ErrHelp) {
+		if err != nil && !errors.As(err, new(usageError)) && !errors.Is(err, flag.ErrHelp) && !errors.As(err, new(exitCode)) {
 			// EX_TEMPFAIL: Postfix, procmail and .forward keep the mail and try again,
 			// where any other code bounces the player's orders.
 			fmt.Fprintf(e.stderr, "adjutant: %v (exit %d: the mail is kept and tried again)\n", err, exitTempFail)
@@ -481,21 +484,48 @@ func cmdHandle(e *env, args []string) error {
 		}
 		return usageError(err.Error()) // exit 2: no retry mends a wrong command line
 	}
+	handle := func(desk *adjudicator.Desk, stdin io.Reader) error {
+		msg, err := readMessage(stdin, *maxSize, false, time.Time{})
+		if err != nil {
+			return err
+		}
+		outcome, err := desk.Handle(e.ctx, msg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, outcome)
+		return nil
+	}
+	if e.served != nil {
+		return handle(e.served.desk, e.stdin)
+	}
+	if err := c.resolve(); err != nil {
+		return err // exit 75: a configuration being mended should not bounce the mail
+	}
+	// While serve holds the store, the message goes to the daemon through its control
+	// socket (as much of it as readMessage would read), so that a host may feed the
+	// same store by pipe and by IMAP. An error after the request may have arrived is
+	// a temporary failure: the MTA delivers again, and the desk knows the message.
+	if *maxSize > maxForwardedMessage {
+		*maxSize = maxForwardedMessage
+	}
+	raw, err := io.ReadAll(io.LimitReader(e.stdin, *maxSize+1))
+	if err != nil {
+		return fmt.Errorf("read message: %w", err)
+	}
+	// The last --max-size is the one the daemon reads by: the one raw was cut to.
+	fwd := append(slices.Clone(e.args), fmt.Sprintf("--max-size=%d", *maxSize))
+	if code, ok, err := forwardStdin(e, c.socket, fwd, raw); err != nil {
+		return err
+	} else if ok {
+		return exitCode(code)
+	}
 	desk, db, err := c.open(e)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	msg, err := readMessage(e.stdin, *maxSize, false, time.Time{})
-	if err != nil {
-		return err
-	}
-	outcome, err := desk.Handle(e.ctx, msg)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, outcome)
-	return nil
+	return handle(desk, bytes.NewReader(raw))
 }
 
 // outMailJSON is the JSON shape of `adjutant outbox --json`.
