@@ -187,6 +187,15 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 					continue
 				}
 			}
+			if it.kind == "top" {
+				// 6.6: the owner arranges his stack; a TOP naming an enemy unit
+				// would show whether it is beneath the top of the enemy's stack.
+				if id := r.ownUnit(other(side), it.text); id != "" {
+					c.Reason = fmt.Sprintf("%s is not yours: TOP names the unit of your own stack shown on top (6.6)", id)
+					out = append(out, c)
+					continue
+				}
+			}
 			key := map[string]string{"losses": keyLosses, "deffire": keyDefFire, "hit": keyHit, "top": "top " + it.line.Fields[1]}[it.kind]
 			c.OK, c.Reason = true, "standing order, until replaced"
 			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
@@ -332,8 +341,11 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			if st.Top == nil {
 				st.Top = map[string]string{}
 			}
-			f := strings.Fields(o.Text)
-			st.Top[f[1]] = f[2]
+			// Only the owner's own unit (6.6); an enemy unit from an order filed
+			// before the check refused it is ignored.
+			if f := strings.Fields(o.Text); r.ownUnit(other(o.Side), o.Text) == "" {
+				st.Top[f[1]] = f[2]
+			}
 		case o.Phase == phaseStand && o.Key == keyLosses:
 			losses[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Phase == phaseStand && o.Key == keyDefFire:

@@ -296,3 +296,31 @@ func TestKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestTopIsTheOwners: 6.6, "Neither player may look beneath the top unit of any enemy
+// stack": TOP arranges the giver's own stack. A TOP naming an enemy unit would be a
+// probe (the enemy stack shows that unit on top if it is there), and would override
+// the owner's choice.
+func TestTopIsTheOwners(t *testing.T) {
+	r := rules(t)
+	a := mons1914.CaseAdapter{Rules: r}
+	st, err := a.State([]string{"unit 1/SF 2708", "unit RFA27 2708", "unit III/12/5 2707"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, probe := submit(r, st, mons1914.DE, "TOP 2708 RFA27", nil)
+	if len(probe) != 0 || len(cs) != 1 || cs[0].OK {
+		t.Errorf("German TOP naming a British unit: accepted (%+v); want refused (6.6)", cs)
+	}
+	// Even on file (filed before the check refused it), it shows the German nothing
+	// beneath the top unit.
+	probe = []adjudicator.Order{{Phase: "standing", Side: mons1914.DE, Key: "top 2708", Kind: "standing", Text: "TOP 2708 RFA27"}}
+	_, moves := submit(r, st, mons1914.DE, "MOVE NONE", nil)
+	out, err := r.Resolve(st, append(probe, moves...), dice.NewScript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if de := r.Map(out.State, mons1914.DE); strings.Contains(de, "RFA27") {
+		t.Errorf("German map after a German TOP 2708 RFA27 shows the unit beneath the top:\n%s", tail(de))
+	}
+}
