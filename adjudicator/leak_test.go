@@ -52,3 +52,42 @@ func TestStandingOrdersStayOutOfTheDigest(t *testing.T) {
 		t.Errorf("the German can check a guess of the US COW list (%q) against the digest of Phase IV in his results mail", cow.Text)
 	}
 }
+
+// TestCancelAttemptUnannounced is 5.2 I: "The US player may at this time attempt to
+// cancel ALL future bombardments": the German learns of the attempt in Phase I, from
+// its roll, not before. After set-up every sealed US order but CANCEL BOMBARDMENT has
+// a named notice (the US plots are fixed), so any notice of a US sealed order, however
+// bare, would tell the German of the attempt.
+func TestCancelAttemptUnannounced(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	_, mails := f.orders("us", passU, "CANCEL BOMBARDMENT\n")
+	if n := to(mails, de); len(n) != 0 {
+		t.Errorf("the German is told of the US CANCEL before Phase I: %s\n%s", n[0].Subject, n[0].Body)
+	}
+	if r := to(mails, us); len(r) != 1 || !strings.Contains(strings.Join(strings.Fields(r[0].Body), " "), "attempt to cancel ALL US bombardments") {
+		t.Fatalf("the US receipt does not confirm the order:\n%v", r)
+	}
+	// Play on to turn 2 Phase I, where the attempt is made and told to both.
+	for _, o := range []struct{ side, pass, text string }{
+		{"us", passU, "COW NONE"}, {"de", passD, "COW NONE"},
+		{"de", passD, "PLOT NONE"}, {"us", passU, "MOVE NONE"}, {"de", passD, "FIRE NONE"},
+		{"us", passU, "FIRE NONE"}, {"de", passD, "MOVE NONE"},
+	} {
+		f.orders(o.side, o.pass, o.text+"\n")
+	}
+	var bodies []string
+	told := false
+	for _, m := range to(f.outbox(), de) {
+		bodies = append(bodies, m.Body)
+		told = told || strings.Contains(strings.Join(strings.Fields(m.Body), " "), "The US attempts to cancel ALL future bombardments")
+	}
+	if !told {
+		t.Fatal("the German was never told of the attempt at Phase I")
+	}
+	// What the German received still checks out from his mails alone.
+	if _, err := adjudicator.CheckMails("g1", bodies); err != nil {
+		t.Errorf("CheckMails of the German's mails: %v", err)
+	}
+}
