@@ -48,12 +48,14 @@ type advanced struct {
 }
 
 // OrdersDigest is the digest of the orders a phase resolved, mixed into every roll of that
-// phase. Sealed orders enter by their commitment, so that the digest reveals nothing.
+// phase. Orders enter by their commitment (salted: the desk gives every order one), so
+// that the digest reveals nothing; an order filed before unsealed orders had one enters
+// by the SHA-256 of its text, as it did then, so that replay gives the same digest.
 func OrdersDigest(inputs []Order) string {
 	parts := make([]string, len(inputs))
 	for i, o := range inputs {
 		body := o.Commitment
-		if !o.Sealed || body == "" {
+		if body == "" {
 			sum := sha256.Sum256([]byte(o.Text))
 			body = hex.EncodeToString(sum[:])
 		}

@@ -34,7 +34,8 @@ type Order struct {
 	Text   string // canonical text
 	Sealed bool   // hidden from the other side until revealed
 	Fixed  bool   // may no longer be replaced
-	// Commitment is SHA-256(Text | salt) for sealed orders, set by the desk.
+	// Commitment is SHA-256(Text | salt), set by the desk for every order it files;
+	// only a sealed order's is ever mailed (the orders digest takes the others').
 	Commitment string
 	// Summary describes the order for its own side's order check, e.g. "US plot, turn 3".
 	Summary string

@@ -358,7 +358,7 @@ func fromStore(o store.Order) Order {
 	return Order{Phase: o.Phase, Side: Side(o.Side), Key: o.Key, Kind: o.Kind, Text: o.Text, Summary: o.Summary, Sealed: o.Sealed, Fixed: o.Fixed, Commitment: o.Commitment}
 }
 
-// file stores one accepted order, sealing it with a fresh salt when it is secret.
+// file stores one accepted order with a fresh salt and its commitment.
 func (h *handling) file(o Order, filed []Order) (store.Order, error) {
 	return h.desk.fileOrder(h.tx, h.game.Name, o, filed, h.msg.ID, h.now)
 }
@@ -370,13 +370,16 @@ func (d *Desk) fileOrder(tx store.Tx, game string, o Order, filed []Order, cause
 		}
 	}
 	so := store.Order{Phase: o.Phase, Side: string(o.Side), Key: o.Key, Kind: o.Kind, Text: o.Text, Summary: o.Summary, Sealed: o.Sealed, Fixed: o.Fixed, MessageID: cause, Filed: now}
-	if o.Sealed {
-		salt, err := d.randomHex(16)
-		if err != nil {
-			return so, fmt.Errorf("seal %s for %s: %w", o.Kind, o.Side, err)
-		}
-		so.Salt, so.Commitment = salt, Commitment(o.Text, salt)
+	// Every order gets a salt, sealed or not: the orders digest takes an order by its
+	// commitment, and a bare hash of an unsealed order's text (a standing order, the
+	// opponent's secret until it is applied) would let the other side test guesses
+	// against the digest in his results mail (invariant 5). Only a sealed order's
+	// commitment is ever mailed.
+	salt, err := d.randomHex(16)
+	if err != nil {
+		return so, fmt.Errorf("salt %s for %s: %w", o.Kind, o.Side, err)
 	}
+	so.Salt, so.Commitment = salt, Commitment(o.Text, salt)
 	if err := tx.PutOrder(game, so); err != nil {
 		return so, fmt.Errorf("file order %s: %w", o.ID(), err)
 	}

@@ -188,15 +188,18 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
 	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
-		applied := g.loseSteps(targets, n, b.Losses, "10.9", true)
-		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(b.Losses), strings.Join(applied, "; "))
+		applied, ordered := g.loseSteps(targets, n, b.Losses, "10.9", true)
+		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(ordered), strings.Join(applied, "; "))
 	}
 	g.updateControl()
 	return nil
 }
 
-func defaultNote(priority []string) string {
-	if len(priority) == 0 {
+// defaultNote says how losses were apportioned: "as ordered" only when the order chose
+// a unit. An order that names no unit involved played no part, and saying otherwise
+// would tell the other side of a standing order never applied (6.6, invariant 5).
+func defaultNote(ordered bool) string {
+	if !ordered {
 		return ": default, the units with the most steps first"
 	}
 	return ": as ordered"
@@ -327,11 +330,13 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	// 12.12: the defender absorbs his losses first; no carry-over.
 	if d > 0 {
 		dl := losses[other(side)]
-		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(dl), strings.Join(g.loseSteps(defenders, d, dl, "12.12", false), "; "))
+		lost, ordered := g.loseSteps(defenders, d, dl, "12.12", false)
+		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
 	if a > 0 {
 		al := losses[side]
-		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(al), strings.Join(g.loseSteps(attackers, a, al, "12.12", false), "; "))
+		lost, ordered := g.loseSteps(attackers, a, al, "12.12", false)
+		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
 	g.updateControl()
 	if len(g.at(m.Target, other(side))) == 0 {
@@ -399,11 +404,12 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
 			Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
 		if n, err := strconv.Atoi(res); err == nil && n > 0 {
+			lost, ordered := g.loseSteps(byHex[h], n, hit, "11.5", true)
 			how := "default, most steps first"
-			if len(hit) > 0 {
+			if ordered {
 				how = "by his HIT order, then most steps first"
 			}
-			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: %s): %s", from, how, strings.Join(g.loseSteps(byHex[h], n, hit, "11.5", true), "; "))
+			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: %s): %s", from, how, strings.Join(lost, "; "))
 		}
 	}
 }

@@ -149,9 +149,9 @@ func (g *game) eliminate(u *Unit, rule string) {
 // first, then the units with the most steps left. With strict (10.9, 11.5) no unit is
 // eliminated while another of them has more than one step; without it (12.12, "as each
 // sees fit") a unit named in the priority takes losses until it is eliminated, and only
-// the default spreads them. It returns what was applied.
-func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, strict bool) []string {
-	var out []string
+// the default spreads them. It returns what was applied, and whether the priority chose
+// any unit (an order naming none of units played no part).
+func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, strict bool) (out []string, ordered bool) {
 	for ; n > 0; n-- {
 		alive := slices.DeleteFunc(slices.Clone(units), func(u *Unit) bool { return u.Status != OnMap })
 		if len(alive) == 0 {
@@ -167,7 +167,7 @@ func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, s
 		for _, id := range priority {
 			for _, u := range alive {
 				if orders.EqualFold(u.ID, id) && named(u) && target == nil {
-					target = u
+					target, ordered = u, true
 				}
 			}
 		}
@@ -187,5 +187,5 @@ func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, s
 			out = append(out, fmt.Sprintf("%s to %d step(s)", target.ID, target.Steps))
 		}
 	}
-	return out
+	return out, ordered
 }

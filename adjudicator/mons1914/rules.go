@@ -187,6 +187,15 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 					continue
 				}
 			}
+			if it.kind == "top" {
+				// 6.6: the owner arranges his stack; a TOP naming an enemy unit
+				// would show whether it is beneath the top of the enemy's stack.
+				if id := r.ownUnit(other(side), it.text); id != "" {
+					c.Reason = fmt.Sprintf("%s is not yours: TOP names the unit of your own stack shown on top (6.6)", id)
+					out = append(out, c)
+					continue
+				}
+			}
 			key := map[string]string{"losses": keyLosses, "deffire": keyDefFire, "hit": keyHit, "top": "top " + it.line.Fields[1]}[it.kind]
 			c.OK, c.Reason = true, "standing order, until replaced"
 			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
@@ -325,15 +334,12 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	losses := map[adjudicator.Side][]string{}
 	policies := map[adjudicator.Side]string{}
 	g0hits := map[adjudicator.Side][]string{}
+	var tops []adjudicator.Order
 	for i := range inputs {
 		o := &inputs[i]
 		switch {
 		case o.Phase == phaseStand && strings.HasPrefix(o.Key, "top "):
-			if st.Top == nil {
-				st.Top = map[string]string{}
-			}
-			f := strings.Fields(o.Text)
-			st.Top[f[1]] = f[2]
+			tops = append(tops, *o)
 		case o.Phase == phaseStand && o.Key == keyLosses:
 			losses[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Phase == phaseStand && o.Key == keyDefFire:
@@ -350,6 +356,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	if seqOrder != nil {
 		out.Consumed = append(out.Consumed, seqOrder.ID())
 	}
+	r.applyTops(st, tops)
 	side := DE
 	switch st.P {
 	case PhaseGermanMove:
@@ -425,6 +432,39 @@ func ruleOf(err error) string {
 }
 
 // ownUnit returns the first unit of text's ids ("HIT a b") that is side's own, or "".
+// applyTops sets the owners' choices of the top unit of their stacks (6.6). TOP
+// orders stay on file when a stack moves on, and both sides' orders for a hex write the
+// same entry: one whose unit stands in its hex now is applied after those whose unit
+// does not, so that a stale order of the side that left never undoes the choice of the
+// side there (his opponent would see the unit he keeps beneath). An order naming an
+// enemy unit, filed before the check refused it, is ignored.
+func (r *Rules) applyTops(st *State, tops []adjudicator.Order) {
+	there := func(o adjudicator.Order) bool {
+		f := strings.Fields(o.Text)
+		u := st.unit(f[2])
+		return u != nil && u.Status == OnMap && u.Hex == f[1]
+	}
+	slices.SortStableFunc(tops, func(a, b adjudicator.Order) int {
+		switch ta, tb := there(a), there(b); {
+		case ta == tb:
+			return 0
+		case ta:
+			return 1
+		}
+		return -1
+	})
+	for _, o := range tops {
+		if r.ownUnit(other(o.Side), o.Text) != "" {
+			continue
+		}
+		if st.Top == nil {
+			st.Top = map[string]string{}
+		}
+		f := strings.Fields(o.Text)
+		st.Top[f[1]] = f[2]
+	}
+}
+
 func (r *Rules) ownUnit(side adjudicator.Side, text string) string {
 	for _, id := range strings.Fields(text)[1:] {
 		if c, ok := r.sc.Counter(id); ok && c.Side == string(side) {

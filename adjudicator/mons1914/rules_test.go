@@ -296,3 +296,60 @@ func TestKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestTopIsTheOwners: 6.6, "Neither player may look beneath the top unit of any enemy
+// stack": TOP arranges the giver's own stack. A TOP naming an enemy unit would be a
+// probe (the enemy stack shows that unit on top if it is there), and would override
+// the owner's choice.
+func TestTopIsTheOwners(t *testing.T) {
+	r, st := topState(t)
+	cs, probe := submit(r, st, mons1914.DE, "TOP 2708 RFA27", nil)
+	if len(probe) != 0 || len(cs) != 1 || cs[0].OK {
+		t.Errorf("German TOP naming a British unit: accepted (%+v); want refused (6.6)", cs)
+	}
+	// Even on file (filed before the check refused it), it shows the German nothing
+	// beneath the top unit.
+	probe = []adjudicator.Order{{Phase: "standing", Side: mons1914.DE, Key: "top 2708", Kind: "standing", Text: "TOP 2708 RFA27"}}
+	_, moves := submit(r, st, mons1914.DE, "MOVE NONE", nil)
+	out, err := r.Resolve(st, append(probe, moves...), dice.NewScript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if de := r.Map(out.State, mons1914.DE); strings.Contains(de, "RFA27") {
+		t.Errorf("German map after a German TOP 2708 RFA27 shows the unit beneath the top:\n%s", tail(de))
+	}
+}
+
+// TestTopStaleOrderOfTheOtherSide: 6.6 again. A TOP order stays on file when its stack
+// moves on; when the enemy later stacks in that hex and chooses his own top unit, the
+// stale order must not undo his choice, or his opponent's map would show the unit he
+// chose to keep beneath.
+func TestTopStaleOrderOfTheOtherSide(t *testing.T) {
+	// 1/SF arrived first in 2708; the British want RFA27 on top. The German TOP for
+	// 2708 is from a turn when a German stack stood there.
+	r, st := topState(t)
+	_, bef := submit(r, st, mons1914.BEF, "TOP 2708 RFA27", nil)
+	_, de := submit(r, st, mons1914.DE, "TOP 2708 III/12/5", nil)
+	_, moves := submit(r, st, mons1914.DE, "MOVE NONE", nil)
+	// The desk hands the orders on file sorted by phase, side and key: "bef" first.
+	in := append(append(bef, de...), moves...)
+	out, err := r.Resolve(st, in, dice.NewScript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := r.Map(out.State, mons1914.DE); !strings.Contains(m, "2708 B: RFA27 and more") || strings.Contains(m, "1/SF") {
+		t.Errorf("German map: the British choice of RFA27 on top of 2708 is undone by a stale German TOP:\n%s", tail(m))
+	}
+}
+
+// topState is a British stack in 2708 (1/SF arrived first, then RFA27) beside a
+// German regiment in 2707.
+func topState(t *testing.T) (*mons1914.Rules, adjudicator.State) {
+	t.Helper()
+	r := rules(t)
+	st, err := mons1914.CaseAdapter{Rules: r}.State([]string{"unit 1/SF 2708", "unit RFA27 2708", "unit III/12/5 2707"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, st
+}

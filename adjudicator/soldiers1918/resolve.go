@@ -136,7 +136,9 @@ func (r *resolution) setup(side adjudicator.Side, inputs []adjudicator.Order, ne
 func (r *resolution) usExecution(inputs []adjudicator.Order) error {
 	if o, ok := orderByKey(inputs, US, keyCancel); ok {
 		r.out.Consumed = append(r.out.Consumed, o.ID())
-		r.out.Revealed = append(r.out.Revealed, o.ID())
+		if o.Sealed { // filed sealed before 5.2 I's secret was kept (rules.go, checkCancel)
+			r.out.Revealed = append(r.out.Revealed, o.ID())
+		}
 		if !r.st.USCancelled {
 			roll := r.d.Roll(dice.Request{Purpose: fmt.Sprintf("5.2 I US attempt to cancel all bombardments, turn %d", r.st.T), Rule: "5.2 I", Count: 1, Sides: 6})
 			if roll.Result <= 3 {

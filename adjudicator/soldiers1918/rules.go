@@ -314,8 +314,12 @@ func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicato
 		}
 		c.OK = true
 		c.Reason = fmt.Sprintf("standing order: at the start of Phase I of turn %d, attempt to cancel ALL US bombardments for the rest of the game (succeeds on 1-3, 5.2 I)", turn)
-		c.Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.I", turn), Side: US, Key: keyCancel, Kind: "cancel", Sealed: true, Text: "CANCEL BOMBARDMENT",
-			// No Notice: the German learns of the attempt at Phase I (5.2 I), not before.
+		// Not sealed: the German learns of the attempt at Phase I (5.2 I), not before,
+		// and a sealed order's notice, however bare, would tell him (once the plots
+		// are complete, CANCEL is the only US order that could be sealed). Like
+		// every order the German is not shown, it stays out of his mails.
+		c.Reason += "; the German is told of it only then"
+		c.Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.I", turn), Side: US, Key: keyCancel, Kind: "cancel", Text: "CANCEL BOMBARDMENT",
 			Summary: fmt.Sprintf("US standing order for turn %d, Phase I", turn)}}
 	}
 	return c
