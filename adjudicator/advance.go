@@ -245,6 +245,9 @@ func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, ou
 		return nil
 	}
 	err := change(out.Revealed, "reveal", func(o *store.Order) error {
+		if !o.Sealed {
+			return nil // never committed to in a mail: nothing to reveal
+		}
 		o.Revealed = true
 		b.revealed = append(b.revealed, *o)
 		return tx.PutOrder(game, *o)

@@ -473,6 +473,18 @@ func TestHeldOrdersAndDeadlines(t *testing.T) {
 	if _, err := f.desk.Replay(context.Background(), "g1"); err != nil {
 		t.Errorf("Replay: %v", err)
 	}
+	// Each player checks every roll and every revealed order from his own mails, the
+	// turns played on default orders included: a default filed at the deadline had
+	// no commitment mailed, so it is filed open and never "revealed" as sealed.
+	for _, side := range []string{us, de} {
+		var bodies []string
+		for _, m := range to(f.outbox(), side) {
+			bodies = append(bodies, m.Body)
+		}
+		if _, err := adjudicator.CheckMails("g1", bodies); err != nil {
+			t.Errorf("CheckMails of the mails to %s: %v", side, err)
+		}
+	}
 }
 
 // TestWaitPolicy tells the players once that the deadline passed and keeps waiting.

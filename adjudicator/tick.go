@@ -139,6 +139,10 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 		defaults := rs.Defaults(st, side, filed)
 		var what []string
 		for _, o := range defaults {
+			// A default is what HELP states for a silent side, and no commitment of it
+			// was mailed before it is used: filed open, never "revealed" as a sealed
+			// order whose commitment a player could not have received.
+			o.Sealed = false
 			if _, err := d.fileOrder(tx, name, o, filed, cause, now); err != nil {
 				return nil, err
 			}
