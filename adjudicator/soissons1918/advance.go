@@ -59,7 +59,7 @@ func (g *game) advance(side, id string, to hex.Hex) error {
 		if err := g.advanceProblem(u, from, to); err != nil {
 			return err
 		}
-		why = "your order"
+		why = "the attacker's order"
 	} else {
 		cands := []hex.Hex{t}
 		if occupied {

@@ -244,7 +244,7 @@ func (g *game) lossTaker(us []*Unit) *Unit {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LOSSES "), ",") {
 			for _, u := range cands {
 				if u.ID == id {
-					g.lossWhy = " (your LOSSES order)"
+					g.lossWhy = " (its owner's LOSSES order)"
 					return u
 				}
 			}

@@ -338,7 +338,7 @@ func (g *game) declare(side string, d Declaration) (*combat, error) {
 		}
 	}
 	// 20.4.1: the coordinating HQ; by default the one under which the attack is strongest.
-	c.hq, c.hqWhy = d.HQ, "your order"
+	c.hq, c.hqWhy = d.HQ, "the attacker's order"
 	if c.hq == "" {
 		best := -1
 		for _, u := range c.attackers {
@@ -405,7 +405,7 @@ func (g *game) declare(side string, d Declaration) (*combat, error) {
 		case !slices.Contains(pool, l):
 			return nil, fmt.Errorf("LEAD %s is out of command while another attacker of HQ %s is in command (20.4.2: \"if possible, in command\")", d.Lead, c.hq)
 		}
-		c.lead, c.leadWhy = l, "your order"
+		c.lead, c.leadWhy = l, "the attacker's order"
 	} else {
 		c.lead = slices.MaxFunc(pool, func(a, b *Unit) int {
 			if d := g.counter(a).Stars - g.counter(b).Stars; d != 0 {

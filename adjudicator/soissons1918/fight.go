@@ -164,9 +164,9 @@ func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
 					continue
 				}
 				if slices.Contains(cands, u) {
-					return u, "your LEAD order" + note
+					return u, "the defender's LEAD order" + note
 				}
-				note = fmt.Sprintf("; your LEAD order's %s is a remnant beside non-remnants (20.4.2)", id)
+				note = fmt.Sprintf("; the defender's LEAD order's %s is a remnant beside non-remnants (20.4.2)", id)
 			}
 		}
 	}
@@ -416,10 +416,10 @@ func paren(ws []string) string {
 // losses, 1 otherwise.
 func (g *game) xChoice(c *combat, res CombatResult) (int, string) {
 	if c.d.X != 0 {
-		return c.d.X, "your order"
+		return c.d.X, "the attacker's order"
 	}
 	if o := g.standingText(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
-		return int(o[len(o)-1] - '0'), "your XRESULT order"
+		return int(o[len(o)-1] - '0'), "the attacker's XRESULT order"
 	}
 	if res.Def == X && res.Att != X {
 		return 2, "default: 2 when X is the defender's loss only"

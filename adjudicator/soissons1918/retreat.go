@@ -298,7 +298,7 @@ func (g *game) hqRetreatChoice(hq *Unit, dist map[hex.Hex]int, n int) ([]hex.Hex
 	for _, w := range strings.Split(f[2], ",") {
 		for at, p := range ends {
 			if at.String() == w {
-				return p, "your RETREAT order"
+				return p, "its owner's RETREAT order"
 			}
 		}
 	}
@@ -419,17 +419,17 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
 			for _, w := range strings.Split(f[2], ",") {
 				for i := range ends {
 					if ends[i].at.String() == w {
-						return &ends[i], "your RETREAT order"
+						return &ends[i], "its owner's RETREAT order"
 					}
 				}
 			}
-			note = "no hex of your RETREAT order is allowed; "
+			note = "no hex of its owner's RETREAT order is allowed; "
 		}
 	}
 	policy, why := PolicyLine, note+"default: within stacking limits, on the supply line, nearest the friendly edge"
 	if o := g.standingText(side, "retreat"); o != "" {
 		policy = strings.Fields(o)[2]
-		why = note + "your RETREAT ALL " + policy + " order"
+		why = note + "its owner's RETREAT ALL " + policy + " order"
 	}
 	cover := map[string]int{"city": 3, "village": 2, "ravine": 2, "woods": 1}
 	sorted := slices.Clone(ends)
@@ -523,11 +523,11 @@ func (g *game) convertLoss(defenders []*Unit, losses int) (convert bool, why str
 	for _, u := range defenders {
 		if o := g.standingText(side, "convert "+u.ID); o != "" {
 			yes := strings.HasSuffix(o, " YES")
-			return yes, fmt.Sprintf("your order %q (21.1)", o)
+			return yes, fmt.Sprintf("the defender's order %q (21.1)", o)
 		}
 	}
 	if o := g.standingText(side, "convert"); o != "" {
-		return o == "CONVERT ALL", fmt.Sprintf("your order %q (21.1)", o)
+		return o == "CONVERT ALL", fmt.Sprintf("the defender's order %q (21.1)", o)
 	}
 	return false, "default: no conversion (21.1)"
 }
@@ -568,7 +568,7 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 	}
 	why := "default: the fewest SP"
 	if len(order) > 0 {
-		why = "your LOSSES order"
+		why = "its owner's LOSSES order"
 	}
 	// The count limits: the set of whole units to eliminate, chosen among every
 	// subset (a hex holds few units).

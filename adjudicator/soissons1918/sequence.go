@@ -277,11 +277,11 @@ func (g *game) spentTankChoice(t *Unit, h hex.Hex) (*Unit, string) {
 	if o := g.standingText(EN, kSpent+" "+t.ID); o != "" {
 		f := strings.Fields(o)
 		if f[2] == "REMOVE" {
-			return nil, "your SPENT order"
+			return nil, "the Entente's SPENT order"
 		}
 		for _, id := range strings.Split(f[2], ",") {
 			if d := g.st.unit(id); d != nil && g.mayInherit(d, h) {
-				return d, "your SPENT order"
+				return d, "the Entente's SPENT order"
 			}
 		}
 		if d := g.tankHeir(h); d != nil {
