@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -144,7 +146,12 @@ type AuditExport struct {
 func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	rep := AuditReport{Entries: len(entries)}
 	commits := map[int]string{}
-	seeds := map[int]*dice.Verifier{}
+	seeds := map[int]dice.Seed{}
+	// Each entry's hash, and below each roll, is checked independently of the others:
+	// on every CPU. The sequence, the links, the seeds and the decks are followed in
+	// order, so that the error still names the first bad entry.
+	hashOK := make([]bool, len(entries))
+	inParallel(len(entries), func(i int) { hashOK[i] = entries[i].ComputeHash() == entries[i].Hash })
 	decks := sealedDecks{shuffles: map[string][]dice.Deal{}, turned: map[string]map[int]bool{}}
 	prev := ""
 	for i, e := range entries {
@@ -157,7 +164,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 		if e.Prev != prev {
 			return rep, bad("does not link to the entry before it")
 		}
-		if e.ComputeHash() != e.Hash {
+		if !hashOK[i] {
 			return rep, bad("its hash does not match its contents")
 		}
 		prev = e.Hash
@@ -176,7 +183,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			if err := dice.CheckSeed(s, c); err != nil {
 				return rep, bad("revealed seed does not match the commitment %s", c)
 			}
-			seeds[e.Turn] = dice.NewVerifier(s)
+			seeds[e.Turn] = s
 		case dice.KindRoll, dice.KindShuffle:
 			rep.Rolls++
 			if _, ok := commits[e.Turn]; !ok {
@@ -198,23 +205,69 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	for _, e := range entries {
-		if e.Kind != dice.KindRoll && e.Kind != dice.KindShuffle {
+	isRoll := func(e store.AuditEntry) bool { return e.Kind == dice.KindRoll || e.Kind == dice.KindShuffle }
+	rollErr := make([]error, len(entries))
+	inParallelChunks(len(entries), func(lo, hi int) {
+		verifiers := map[int]*dice.Verifier{} // a Verifier's HMAC is not for two goroutines
+		for i := lo; i < hi; i++ {
+			e := entries[i]
+			seed, ok := seeds[e.Turn]
+			if !isRoll(e) || !ok {
+				continue
+			}
+			v := verifiers[e.Turn]
+			if v == nil {
+				v = dice.NewVerifier(seed)
+				verifiers[e.Turn] = v
+			}
+			r := dice.Roll{Index: e.Index, Kind: e.Kind, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
+			ctx := dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
+			rollErr[i] = v.Verify(ctx, r)
+		}
+	})
+	for i, e := range entries {
+		if !isRoll(e) {
 			continue
 		}
-		v, ok := seeds[e.Turn]
-		if !ok {
+		if _, ok := seeds[e.Turn]; !ok {
 			rep.Unrevealed++
 			continue
 		}
-		r := dice.Roll{Index: e.Index, Kind: e.Kind, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
-		ctx := dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
-		if err := v.Verify(ctx, r); err != nil {
+		if err := rollErr[i]; err != nil {
 			return rep, fmt.Errorf("audit entry #%d (%s, turn %d): the revealed seed does not give this roll: %v", e.Seq, e.Kind, e.Turn, err)
 		}
 		rep.Verified++
 	}
 	return rep, nil
+}
+
+// parallelMin is the fewest items worth spreading over several goroutines.
+const parallelMin = 4096
+
+// inParallel calls fn(i) for every i in [0, n), spread over GOMAXPROCS goroutines.
+func inParallel(n int, fn func(i int)) {
+	inParallelChunks(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			fn(i)
+		}
+	})
+}
+
+// inParallelChunks calls fn on consecutive chunks covering [0, n), one goroutine a
+// chunk and GOMAXPROCS chunks (one call, here, when n is small), and returns when
+// every call has.
+func inParallelChunks(n int, fn func(lo, hi int)) {
+	k := runtime.GOMAXPROCS(0)
+	if n < parallelMin || k < 2 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for c := range k {
+		lo, hi := n*c/k, n*(c+1)/k
+		wg.Go(func() { fn(lo, hi) })
+	}
+	wg.Wait()
 }
 
 // ExportAudit writes a game's audit chain as "json" (an AuditExport: the entries, the

@@ -9,6 +9,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -180,5 +182,56 @@ func TestAuditBenchChain(t *testing.T) {
 	}
 	if rep.Rolls != 2500 || rep.Verified != 2500 || rep.Entries != 2500+3*2 {
 		t.Errorf("report %+v: want 2500 rolls verified in %d entries", rep, 2500+3*2)
+	}
+}
+
+// TestVerifyChainLargeNamesTheFirstBadEntry: a chain long enough to be checked on
+// several goroutines still verifies whole, and of two bad entries the error names the
+// first, whichever goroutine found each.
+func TestVerifyChainLargeNamesTheFirstBadEntry(t *testing.T) {
+	const rolls = 20_000
+	chain := auditChain(rolls)
+	rep, err := adjudicator.VerifyChain(auditBenchGame, chain)
+	if err != nil || rep.Verified != rolls {
+		t.Fatalf("VerifyChain of a good chain: %d of %d rolls verified, %v", rep.Verified, rolls, err)
+	}
+	// rechain recomputes the hashes and links from entry i on, as a forger would.
+	rechain := func(c []store.AuditEntry, i int) {
+		for ; i < len(c); i++ {
+			c[i].Prev = ""
+			if i > 0 {
+				c[i].Prev = c[i-1].Hash
+			}
+			c[i].Hash = c[i].ComputeHash()
+		}
+	}
+	roll := func(c []store.AuditEntry, from int) int {
+		for i := from; i < len(c); i++ {
+			if c[i].Kind == dice.KindRoll {
+				return i
+			}
+		}
+		t.Fatalf("no roll after entry %d", from)
+		return 0
+	}
+	// Two rolls changed and the chain rehashed: the seeds give neither.
+	bad := slices.Clone(chain)
+	first, second := roll(bad, 6000), roll(bad, 15000)
+	for _, i := range []int{second, first} {
+		bad[i].Values = []int{bad[i].Values[0]%6 + 1}
+		bad[i].Result = bad[i].Values[0] + bad[i].Modifier
+		rechain(bad, i)
+	}
+	_, err = adjudicator.VerifyChain(auditBenchGame, bad)
+	if want := fmt.Sprintf("audit entry #%d (roll,", bad[first].Seq); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("two changed rolls: %v; want an error naming %s", err, want)
+	}
+	// Two entries whose contents no longer match their hash.
+	bad = slices.Clone(chain)
+	bad[14000].Purpose += "!"
+	bad[5000].Purpose += "!"
+	_, err = adjudicator.VerifyChain(auditBenchGame, bad)
+	if want := fmt.Sprintf("audit entry #%d ", bad[5000].Seq); err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "hash does not match") {
+		t.Errorf("two changed entries: %v; want an error naming %s", err, want)
 	}
 }
