@@ -9,8 +9,11 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// TestOneNoticePerSubmission: a US six-turn plot seals six orders and the German hears of
-// it in one notice that lists every commitment (issue 8, "Fewer, better mails").
+// TestOneNoticePerSubmission: a US six-turn plot seals six orders (and the placement)
+// and the German hears of it in one notice (issue 8, "Fewer, better mails"), which
+// names each plot (which turns the US plots is no secret, 3.2) and carries one
+// commitment for them all, SHA-256 of the receipt's commitments one a line: never the
+// commitments themselves, whose number would tell how many orders were sealed.
 func TestOneNoticePerSubmission(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{})
 	_, mails := f.orders("us", passU, usSetup)
@@ -20,22 +23,24 @@ func TestOneNoticePerSubmission(t *testing.T) {
 	}
 	receipt := to(mails, us)[0].Body
 	body := notices[0].Body
+	flat := strings.Join(strings.Fields(body), " ")
 	for turn := 1; turn <= 6; turn++ {
-		if !strings.Contains(body, "plot for turn "+string(rune('0'+turn))) {
-			t.Errorf("the notice does not list the plot for turn %d:\n%s", turn, body)
+		if !strings.Contains(flat, "plot for turn "+string(rune('0'+turn))) {
+			t.Errorf("the notice does not name the plot for turn %d:\n%s", turn, body)
 		}
 	}
-	// Every commitment in the receipt's sealed list is in the notice.
 	sealed := receipt[strings.Index(receipt, "Sealed ("):]
-	n := 0
-	for _, c := range hash64.FindAllString(sealed, -1) {
-		n++
-		if !strings.Contains(body, c) {
-			t.Errorf("commitment %s of the receipt is not in the notice", c)
-		}
+	all, rest, _ := strings.Cut(sealed, "The other side's commitment for them all:")
+	each := hash64.FindAllString(all, -1)
+	if len(each) < 7 { // six plots and the placement
+		t.Fatalf("the receipt lists %d commitments, want 7:\n%s", len(each), receipt)
 	}
-	if n < 7 { // six plots and the placement
-		t.Errorf("the receipt lists %d commitments, want 7:\n%s", n, receipt)
+	group := adjudicator.GroupCommitment(each)
+	if got := hash64.FindAllString(body, -1); len(got) != 1 || got[0] != group {
+		t.Errorf("the notice's commitments %v, want the one of the receipt's seven, %s:\n%s", got, group, body)
+	}
+	if !strings.Contains(rest, group) {
+		t.Errorf("the receipt does not give the commitment the German was told, %s:\n%s", group, receipt)
 	}
 	// A flood of plot lines still gives one notice.
 	_, mails = f.orders("us", passU, strings.Repeat("PLOT TURN 1 NONE\n", 300))

@@ -228,6 +228,28 @@ func revealLines(summary, text, salt, commitment string) []string {
 		"  "+commitment)
 }
 
+// groupLines show, once for each mail whose sealed orders are among revealed, the
+// commitment the other side was mailed for them all and the commitments it is made of
+// (GroupCommitment), so that each revealed order's commitment is checked against a
+// commitment mailed before.
+func groupLines(revealed []store.Order) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range revealed {
+		if o.Group == "" || seen[o.Group] {
+			continue
+		}
+		seen[o.Group] = true
+		out = append(out, groupHead+"\n  "+o.Group+"\n"+groupListHead+"\n  "+strings.Join(o.GroupOf, "\n  "))
+	}
+	return out
+}
+
+const (
+	groupHead     = "Sealed in one mail, the other side told the commitment"
+	groupListHead = "SHA-256 of these commitments, one a line:"
+)
+
 // DiceHelp is the reply to HELP DICE: how a player checks a roll, a seed, a sealed
 // order and a signed chain head from his mail (templates/dice-help.txt). The desk's
 // reply adds worked checks from the player's own game (diceHelpFor).

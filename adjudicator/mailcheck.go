@@ -117,6 +117,7 @@ var (
 	hostKeyLine = regexp.MustCompile(`(?m)^Ed25519 key; keep this mail, it is the key:\n  ([0-9a-f]{64})$`)
 	commitBlock = regexp.MustCompile(`(?m)^(?:#\d+ )?Turn (\d+): seed drawn; SHA-256 of its 32 bytes:\n  ([0-9a-f]{64})$`)
 	seedBlock   = regexp.MustCompile(`(?m)^(?:#\d+ )?Turn (\d+): seed \(32 bytes, written in hex\)\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})$`)
+	groupBlock  = regexp.MustCompile(`(?m)^` + groupHead + `\n  ([0-9a-f]{64})\n` + groupListHead + `\n((?:  [0-9a-f]{64}(?:\n|$))+)`)
 	revealBlock = regexp.MustCompile(`(?m)^(.+), text:\n((?:    .*\n)+)  salt \(hashed as these \d+ characters\): (\S*)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})$`)
 	diceGame    = regexp.MustCompile(`(?m)^Game "([^"]*)"`)
 	phaseLine   = regexp.MustCompile(`^Turn (\d+), phase "([^"]*)", orders digest:$`)
@@ -155,11 +156,24 @@ func (c *mailChecker) mail(body string) error {
 		}
 		c.seeds[turn] = seed
 	}
+	// The commitments of the sealed orders of one mail, mailed to the other side as one
+	// (GroupCommitment): each listed commitment counts as mailed before when the list
+	// hashes to a commitment that was.
+	grouped := map[string]bool{}
+	for _, m := range groupBlock.FindAllStringSubmatch(body, -1) {
+		list := strings.Fields(m[2])
+		if got := GroupCommitment(list); got != m[1] || !c.wasPublished(m[1]) {
+			return fmt.Errorf("sealed orders of one mail: their commitments hash to %s, the commitment is %s (mailed before: %v)", got, m[1], c.wasPublished(m[1]))
+		}
+		for _, h := range list {
+			grouped[h] = true
+		}
+	}
 	for _, m := range revealBlock.FindAllStringSubmatch(body, -1) {
 		text := revealedText(m[2])
 		sum := sha256.Sum256([]byte(text + "|" + m[3]))
-		if got := hex.EncodeToString(sum[:]); got != m[4] || !c.wasPublished(m[4]) {
-			return fmt.Errorf("%s: text and salt hash to %s, the commitment is %s (mailed before: %v)", m[1], got, m[4], c.wasPublished(m[4]))
+		if got := hex.EncodeToString(sum[:]); got != m[4] || !(c.wasPublished(m[4]) || grouped[m[4]]) {
+			return fmt.Errorf("%s: text and salt hash to %s, the commitment is %s (mailed before: %v)", m[1], got, m[4], c.wasPublished(m[4]) || grouped[m[4]])
 		}
 		c.res.Sealed++
 	}

@@ -241,3 +241,48 @@ func TestCheckMailsImpossibleRoll(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMailsSealedGroups: the German checks the US plot revealed to him against the
+// one commitment his notice gave for the orders the US sealed in that mail; a list of
+// commitments that does not hash to it, or a revealed order whose commitment is not in
+// the list, is caught.
+func TestCheckMailsSealedGroups(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	var bodies []string
+	grouped := -1
+	for _, m := range to(f.outbox(), de) {
+		if strings.Contains(m.Body, "Sealed in one mail, the other side told the commitment") && grouped < 0 {
+			grouped = len(bodies)
+		}
+		bodies = append(bodies, m.Body)
+	}
+	if grouped < 0 {
+		t.Fatal("no results mail to the German lists the commitments of a mail's sealed orders")
+	}
+	got, err := adjudicator.CheckMails("g1", bodies)
+	if err != nil || got.Sealed == 0 {
+		t.Fatalf("CheckMails of the German's mails = %+v, %v; want the US orders revealed to him checked", got, err)
+	}
+	list := regexp.MustCompile(`one a line:\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})`)
+	for name, change := range map[string]func(string) string{
+		// Two commitments of the list swapped: it no longer hashes to the notice's.
+		"list reordered": func(b string) string { return list.ReplaceAllString(b, "one a line:\n  $2\n  $1") },
+		// The revealed order's commitment dropped from the list (and the list's hash
+		// with it): the order is then committed to by nothing the German was mailed.
+		"order not in the list": func(b string) string {
+			m := regexp.MustCompile(`and the salt:\n  ([0-9a-f]{64})`).FindStringSubmatch(b)
+			return strings.Replace(b, "one a line:\n  "+m[1]+"\n", "one a line:\n", 1)
+		},
+	} {
+		bad := append([]string(nil), bodies...)
+		bad[grouped] = change(bad[grouped])
+		if bad[grouped] == bodies[grouped] {
+			t.Fatalf("%s: the change changed nothing:\n%s", name, bodies[grouped])
+		}
+		if _, err := adjudicator.CheckMails("g1", bad); err == nil {
+			t.Errorf("%s: CheckMails found nothing wrong", name)
+		}
+	}
+}

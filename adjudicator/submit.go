@@ -128,6 +128,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	}
 	view["Refused"] = refused
 	var sealed []sealView
+	var sealedNow []store.Order
 	var filedNow []string
 	if refused {
 		outcome = Refused + ": orders"
@@ -140,13 +141,16 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 				}
 				filedNow = append(filedNow, o.ID())
 				if o.Sealed {
-					notice := o.Notice
-					if notice == "" {
-						notice = fmt.Sprintf("order %d", len(sealed)+1)
-					}
-					sealed = append(sealed, sealView{Summary: o.Summary, Notice: notice, Commitment: stored.Commitment})
+					sealed = append(sealed, sealView{Summary: o.Summary, Notice: o.Notice, Commitment: stored.Commitment})
+					sealedNow = append(sealedNow, stored)
 				}
 			}
+		}
+		if err := h.groupSealed(sealedNow); err != nil {
+			return "", err
+		}
+		if len(sealedNow) > 0 {
+			view["Group"] = sealedNow[0].Group
 		}
 		view["Accepted"] = len(checked) > 0
 		if cmd.mapMode != "" {
@@ -175,17 +179,28 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	view["Lines"] = lines
 	view["Sealed"] = sealed
 
-	// The opponents hear that orders were sealed, with the same commitments, never their
-	// text nor their Summary (which may name it): one notice a submission, however many
-	// orders it sealed.
+	// The opponents hear that orders were sealed, with one commitment for them all
+	// (groupSealed), never their text nor their Summary (which may name it), nor how
+	// many they are unless the ruleset names each (Order.Notice): one notice a
+	// submission.
 	if len(sealed) > 0 {
-		body, err := render("notice.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, side), "Sealed": sealed})
+		var names []string
+		for _, s := range sealed {
+			if s.Notice != "" {
+				names = append(names, s.Notice)
+			}
+		}
+		named := ""
+		if len(names) > 0 {
+			named = ": " + strings.Join(names, "; ")
+		}
+		body, err := render("notice.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, side), "Names": named, "Group": sealedNow[0].Group})
 		if err != nil {
 			return "", err
 		}
-		subject := fmt.Sprintf("[%s] %s sealed: %s", g.Name, sideName(rs, side), sealed[0].Notice)
-		if len(sealed) > 1 {
-			subject = fmt.Sprintf("[%s] %s sealed %d orders", g.Name, sideName(rs, side), len(sealed))
+		subject := fmt.Sprintf("[%s] %s sealed orders", g.Name, sideName(rs, side))
+		if len(names) == 1 && len(sealed) == 1 {
+			subject = fmt.Sprintf("[%s] %s sealed: %s", g.Name, sideName(rs, side), names[0])
 		}
 		for _, p := range g.Players {
 			if p.Side == player.Side {
@@ -356,6 +371,36 @@ func filedOrders(tx store.Tx, game string) ([]Order, error) {
 
 func fromStore(o store.Order) Order {
 	return Order{Phase: o.Phase, Side: Side(o.Side), Key: o.Key, Kind: o.Kind, Text: o.Text, Summary: o.Summary, Sealed: o.Sealed, Fixed: o.Fixed, Commitment: o.Commitment}
+}
+
+// groupSealed gives the sealed orders one mail filed a group: the commitment the other
+// side is mailed, SHA-256 of their commitments one a line (GroupCommitment), stored
+// with each of them so that the results mail that reveals one shows the whole list.
+// One commitment for all hides how many orders were sealed (invariant 5: in a mutual
+// segment the count alone would tell the other side how many hexes are bombarded).
+func (h *handling) groupSealed(sealed []store.Order) error {
+	if len(sealed) == 0 {
+		return nil
+	}
+	list := make([]string, len(sealed))
+	for i, o := range sealed {
+		list[i] = o.Commitment
+	}
+	group := GroupCommitment(list)
+	for i := range sealed {
+		sealed[i].Group, sealed[i].GroupOf = group, list
+		if err := h.tx.PutOrder(h.game.Name, sealed[i]); err != nil {
+			return fmt.Errorf("group the sealed orders of %s: %w", h.msg.ID, err)
+		}
+	}
+	return nil
+}
+
+// GroupCommitment is the commitment of several sealed orders mailed as one: the SHA-256
+// hex of their commitments joined by line feeds, in the order they were filed.
+func GroupCommitment(commitments []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(commitments, "\n")))
+	return hex.EncodeToString(sum[:])
 }
 
 // file stores one accepted order with a fresh salt and its commitment.

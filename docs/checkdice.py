@@ -2,7 +2,9 @@
 """Check Adjutant's dice from the mails of one game: python3 checkdice.py MAIL.txt ...
 (the mails saved as text, oldest first). Re-derives every roll whose seed has been
 revealed and, once the deck seed is revealed, every card turned from a sealed deck;
-checks every seed and revealed sealed order against its commitment.
+checks every seed and revealed sealed order against its commitment, and each list of
+the commitments of one mail's sealed orders against the one commitment the other side
+was told for them.
 The rules it follows are in docs/dice.md. Python 3 standard library only."""
 import hashlib, hmac, re, sys, urllib.parse
 text = "\n".join(open(f, encoding="utf-8").read() for f in sys.argv[1:]).replace("\r\n", "\n")
@@ -27,6 +29,8 @@ for t, s, c in re.findall(r"Turn (\d+): seed \(32 bytes, written in hex\)\n  (\w
 for what, lines, salt, c in re.findall(r"(?m)^(.+), text:\n((?:    .*\n)+)  salt \(.*\): (\w*)\n.*\n  (\w+)", text):
     plain = re.sub(r"\n      ", " ", lines).replace("\n    ", "\n")[4:-1]
     check(H((plain + "|" + salt).encode()) == c, what)
+for g, lst in re.findall(r"Sealed in one mail, the other side told the commitment\n  (\w+)\nSHA-256 of these commitments, one a line:\n((?:  \w{64}\n?)+)", text):
+    check(H("\n".join(lst.split()).encode()) == g and re.search(r"one a line:\n  %s\n" % g, text), "sealed orders of one mail: " + g[:16])
 game = field(re.search(r'(?m)^Game "([^"]*)"', text).group(1))
 joined = re.sub(r"\n    (?=\S)", " ", text)  # a record's continuation lines stand for one space
 for t, phase, digest, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n((?:  .*index .*\n?)+)', joined):

@@ -231,19 +231,25 @@ type Game struct {
 
 // Order is one accepted order block of one side, as canonical text.
 type Order struct {
-	Phase      string    `json:"phase"` // the phase it is for, as the ruleset names it
-	Side       string    `json:"side"`
-	Key        string    `json:"key"`               // replacement key within phase and side
-	Kind       string    `json:"kind"`              // the ruleset's word: "plot", "placement", ...
-	Text       string    `json:"text"`              // canonical text, what the ruleset re-parses
-	Summary    string    `json:"summary,omitempty"` // what it is, without its content
-	Sealed     bool      `json:"sealed,omitempty"`
-	Salt       string    `json:"salt,omitempty"`
-	Commitment string    `json:"commitment,omitempty"` // SHA-256(text | salt)
-	Fixed      bool      `json:"fixed,omitempty"`      // may no longer be replaced
-	Revealed   bool      `json:"revealed,omitempty"`
-	MessageID  string    `json:"message_id"`
-	Filed      time.Time `json:"filed"`
+	Phase      string `json:"phase"` // the phase it is for, as the ruleset names it
+	Side       string `json:"side"`
+	Key        string `json:"key"`               // replacement key within phase and side
+	Kind       string `json:"kind"`              // the ruleset's word: "plot", "placement", ...
+	Text       string `json:"text"`              // canonical text, what the ruleset re-parses
+	Summary    string `json:"summary,omitempty"` // what it is, without its content
+	Sealed     bool   `json:"sealed,omitempty"`
+	Salt       string `json:"salt,omitempty"`
+	Commitment string `json:"commitment,omitempty"` // SHA-256(text | salt)
+	// Group is the commitment the other side was mailed for the sealed orders of one
+	// mail together: SHA-256 of their commitments (GroupOf), one a line, so that the
+	// notice tells neither their words nor how many they are. Empty for orders sealed
+	// before groups, whose notice gave each commitment.
+	Group     string    `json:"group,omitempty"`
+	GroupOf   []string  `json:"group_of,omitempty"`
+	Fixed     bool      `json:"fixed,omitempty"` // may no longer be replaced
+	Revealed  bool      `json:"revealed,omitempty"`
+	MessageID string    `json:"message_id"`
+	Filed     time.Time `json:"filed"`
 }
 
 func (o Order) storeKey() []byte { return []byte(o.Phase + "|" + o.Side + "|" + o.Key) }

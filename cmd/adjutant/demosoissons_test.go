@@ -44,6 +44,10 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 		// commitments, never an order's words.
 		if m.Kind == "notice" {
 			notices++
+			// One commitment for the orders of the mail: how many they were is a secret.
+			if n := len(regexp.MustCompile(`[0-9a-f]{64}`).FindAllString(m.Body, -1)); n != 1 {
+				t.Errorf("a notice of sealed orders to %v gives %d commitments, want one for them all:\n%s", m.To, n, m.Body)
+			}
 			for _, w := range append(strings.Fields(m.Subject), strings.Fields(m.Body)...) {
 				if slices.Contains(soissons1918.Keywords, strings.ToUpper(w)) {
 					t.Errorf("a notice of sealed orders to %v shows %q:\n%s\n%s", m.To, w, m.Subject, m.Body)
