@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -164,7 +165,9 @@ func TestMailShapes(t *testing.T) {
 			}
 			// The German hears of the seal once, and sees no hex of it.
 			notice := replyTo(t, mails, shapeDE)
-			if strings.Contains(notice.Body, "4300") {
+			// A hash is random hex: "4300" inside one is chance, not the plot.
+			words := regexp.MustCompile(`\b[0-9a-f]{64}\b`).ReplaceAllString(notice.Body, "")
+			if strings.Contains(words, "4300") {
 				t.Errorf("the notice shows the plot:\n%s", notice.Body)
 			}
 		})
