@@ -17,6 +17,7 @@ import (
 type batch struct {
 	steps         []stepRecord
 	revealed      []store.Order
+	groups        map[string][]string // the commitments of the mails of revealed (Order.Group)
 	seedsRevealed []store.Seed
 	commitments   []store.Seed
 	notes         []string
@@ -210,9 +211,23 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 	if err := tx.PutGame(*g); err != nil {
 		return adv, err
 	}
+	// The commitments of the mails the revealed orders were sealed in (groupLines).
+	for _, o := range b.revealed {
+		if o.Group == "" || b.groups[o.Group] != nil {
+			continue
+		}
+		list, err := tx.SealedGroup(g.Name, o.Group)
+		if err != nil {
+			return adv, fmt.Errorf("sealed group %s of %s: %w", o.Group, g.Name, err)
+		}
+		if b.groups == nil {
+			b.groups = map[string][]string{}
+		}
+		b.groups[o.Group] = list
+	}
 	adv.game, adv.batch = *g, b
 	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hashBytes(raw), Revealed: b.revealed,
-		Waiting: sideStrings(adv.waiting), Notes: b.notes}
+		Groups: b.groups, Waiting: sideStrings(adv.waiting), Notes: b.notes}
 	return adv, nil
 }
 

@@ -232,15 +232,15 @@ func revealLines(summary, text, salt, commitment string) []string {
 // commitment the other side was mailed for them all and the commitments it is made of
 // (GroupCommitment), so that each revealed order's commitment is checked against a
 // commitment mailed before.
-func groupLines(revealed []store.Order) []string {
+func groupLines(revealed []store.Order, groups map[string][]string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, o := range revealed {
-		if o.Group == "" || seen[o.Group] {
+		if o.Group == "" || seen[o.Group] || len(groups[o.Group]) == 0 {
 			continue
 		}
 		seen[o.Group] = true
-		out = append(out, groupHead+"\n  "+o.Group+"\n"+groupListHead+"\n  "+strings.Join(o.GroupOf, "\n  "))
+		out = append(out, groupHead+"\n  "+o.Group+"\n"+groupListHead+"\n  "+strings.Join(groups[o.Group], "\n  "))
 	}
 	return out
 }

@@ -96,7 +96,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			return rep, err
 		}
 		before := st
-		b := &batch{revealed: j.Revealed, notes: j.Notes}
+		b := &batch{revealed: j.Revealed, groups: j.Groups, notes: j.Notes}
 		for _, step := range j.Steps {
 			if st.Turn() != step.Turn || st.Phase() != step.Phase {
 				return rep, fmt.Errorf("replay %s: journal #%d: the game is at turn %d phase %s, the journal at turn %d phase %s", game, j.Seq, st.Turn(), st.Phase(), step.Turn, step.Phase)

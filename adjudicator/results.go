@@ -55,7 +55,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		}
 		revealed = append(revealed, strings.Join(revealLines(summary, o.Text, o.Salt, o.Commitment), "\n"))
 	}
-	revealed = append(revealed, groupLines(b.revealed)...)
+	revealed = append(revealed, groupLines(b.revealed, b.groups)...)
 	for _, s := range b.seedsRevealed {
 		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
 	}

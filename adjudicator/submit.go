@@ -374,8 +374,9 @@ func fromStore(o store.Order) Order {
 }
 
 // groupSealed gives the sealed orders one mail filed a group: the commitment the other
-// side is mailed, SHA-256 of their commitments one a line (GroupCommitment), stored
-// with each of them so that the results mail that reveals one shows the whole list.
+// side is mailed, SHA-256 of their commitments one a line (GroupCommitment), named in
+// each of them; the list is kept once (Tx.PutSealedGroup) for the results mail that
+// reveals one of them.
 // One commitment for all hides how many orders were sealed (invariant 5: in a mutual
 // segment the count alone would tell the other side how many hexes are bombarded).
 func (h *handling) groupSealed(sealed []store.Order) error {
@@ -387,8 +388,11 @@ func (h *handling) groupSealed(sealed []store.Order) error {
 		list[i] = o.Commitment
 	}
 	group := GroupCommitment(list)
+	if err := h.tx.PutSealedGroup(h.game.Name, group, list); err != nil {
+		return fmt.Errorf("group the sealed orders of %s: %w", h.msg.ID, err)
+	}
 	for i := range sealed {
-		sealed[i].Group, sealed[i].GroupOf = group, list
+		sealed[i].Group = group
 		if err := h.tx.PutOrder(h.game.Name, sealed[i]); err != nil {
 			return fmt.Errorf("group the sealed orders of %s: %w", h.msg.ID, err)
 		}

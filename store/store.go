@@ -12,6 +12,7 @@
 //	games                     game name -> Game (JSON)
 //	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
 //	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
+//	game/<name>/sealed-groups group commitment -> the commitments it is made of, one a line
 //	game/<name>/audit         seq (8-byte BE) -> AuditEntry (JSON), append-only, hash-chained
 //	game/<name>/journal       seq (8-byte BE) -> JournalEntry (JSON), append-only
 //	processed                 message id -> Processed (JSON)
@@ -61,6 +62,7 @@ var (
 
 	subOrders  = []byte("orders")
 	subSeeds   = []byte("seeds")
+	subGroups  = []byte("sealed-groups")
 	subAudit   = []byte("audit")
 	subJournal = []byte("journal")
 
@@ -122,6 +124,11 @@ type Tx interface {
 	// every pending mail at every pass. OutMailAt gives a mail whole.
 	PendingHeads() ([]OutMail, error)
 	PutOutMail(m OutMail) error
+	// PutSealedGroup keeps the commitments of the sealed orders of one mail under
+	// group, the commitment the other side was mailed for them (Order.Group);
+	// SealedGroup returns them, nil when there are none.
+	PutSealedGroup(game, group string, commitments []string) error
+	SealedGroup(game, group string) ([]string, error)
 	// PutDelivery stores the delivery record of m (Sent, SentAt, Failed, Attempts,
 	// Refusals, Drops, NextAttempt, LastError) onto the outbox mail m.Seq, whose text
 	// and pictures stay as stored (masked and dropped as PutOutMail does once it is
@@ -241,11 +248,10 @@ type Order struct {
 	Salt       string `json:"salt,omitempty"`
 	Commitment string `json:"commitment,omitempty"` // SHA-256(text | salt)
 	// Group is the commitment the other side was mailed for the sealed orders of one
-	// mail together: SHA-256 of their commitments (GroupOf), one a line, so that the
-	// notice tells neither their words nor how many they are. Empty for orders sealed
-	// before groups, whose notice gave each commitment.
+	// mail together: SHA-256 of their commitments, one a line (Tx.SealedGroup), so that
+	// the notice tells neither their words nor how many they are. Empty for orders
+	// sealed before groups, whose notice gave each commitment.
 	Group     string    `json:"group,omitempty"`
-	GroupOf   []string  `json:"group_of,omitempty"`
 	Fixed     bool      `json:"fixed,omitempty"` // may no longer be replaced
 	Revealed  bool      `json:"revealed,omitempty"`
 	MessageID string    `json:"message_id"`
@@ -304,8 +310,11 @@ type JournalEntry struct {
 	MailIDs   []string      `json:"mail_ids"`
 	StateHash string        `json:"state_hash"`
 	Revealed  []Order       `json:"revealed,omitempty"` // sealed orders shown by this advance
-	Waiting   []string      `json:"waiting,omitempty"`  // sides the next phase waits for
-	Notes     []string      `json:"notes,omitempty"`    // e.g. orders given by default at a deadline
+	// Groups are the commitments of each mail some of whose orders Revealed shows, by
+	// the group commitment the other side was told (Order.Group).
+	Groups  map[string][]string `json:"groups,omitempty"`
+	Waiting []string            `json:"waiting,omitempty"` // sides the next phase waits for
+	Notes   []string            `json:"notes,omitempty"`   // e.g. orders given by default at a deadline
 	// MapModes is the SET MAP choice each side's results mail was rendered with;
 	// missing in entries written before the choice existed, which carried full maps.
 	MapModes map[string]string `json:"map_modes,omitempty"`
@@ -882,6 +891,26 @@ func decodeHead(raw []byte) (OutMail, error) {
 	var h storedHead
 	err := json.Unmarshal(raw, &h)
 	return h.OutMail, err
+}
+
+func (t *btx) PutSealedGroup(game, group string, commitments []string) error {
+	b, err := t.gameBucket(game, subGroups)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(group), []byte(strings.Join(commitments, "\n")))
+}
+
+func (t *btx) SealedGroup(game, group string) ([]string, error) {
+	b, err := t.gameBucket(game, subGroups)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	v := b.Get([]byte(group))
+	if v == nil {
+		return nil, nil
+	}
+	return strings.Split(string(v), "\n"), nil
 }
 
 func (t *btx) PutDelivery(m OutMail) error {

@@ -590,3 +590,27 @@ func TestPendingHeads(t *testing.T) {
 		return nil
 	})
 }
+
+// TestSealedGroup: the commitments of one mail's sealed orders are kept once, by game
+// and group commitment, and read back in their order; an unknown group reads as none.
+func TestSealedGroup(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	list := []string{strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64)}
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.PutSealedGroup("g1", "group-1", list) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		got, err := tx.SealedGroup("g1", "group-1")
+		if err != nil || !slices.Equal(got, list) {
+			t.Errorf("SealedGroup = %v, %v; want %v", got, err, list)
+		}
+		if got, err := tx.SealedGroup("g1", "group-2"); err != nil || got != nil {
+			t.Errorf("an unknown group: %v, %v; want none", got, err)
+		}
+		if got, err := tx.SealedGroup("g2", "group-1"); err != nil || got != nil {
+			t.Errorf("another game's group: %v, %v; want none", got, err)
+		}
+		return nil
+	})
+}
