@@ -92,6 +92,7 @@ func TestParseErrors(t *testing.T) {
 		{"two phases", "CASE a\nRULE 1\nEXPECT\n phase: I\n phase: II\nEND\n", `f.txt:6: case a: "phase: II": only one phase: line`},
 		{"bad turn", "CASE a\nRULE 1\nEXPECT\n turn: one\nEND\n", `f.txt:5: case a: "turn: one": want turn: <number>`},
 		{"empty event", "CASE a\nRULE 1\nEXPECT\n event:\nEND\n", "f.txt:5: case a: an EXPECT event:, refused: or absent: line is empty"},
+		{"unseen without text", "CASE a\nRULE 1\nEXPECT\n unseen: b\nEND\n", `f.txt:5: case a: "unseen: b": want unseen: <side> <text>`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,6 +252,9 @@ func TestCheckFails(t *testing.T) {
 		{"wrong event", "ORDERS\n a: ADD 1\n b: ADD 2\nDICE 3\nEXPECT\n event: rolled [4]\n",
 			[]string{`no event contains "rolled [4]"`, "events:\n    turn 1 phase plan [fake 1]: the plans add up to 3\n    turn 1 phase roll [fake 2]: rolled [3]",
 				"rolls:\n    0: fake roll (fake 2) [3]"}},
+		// The fake ruleset's events go to every side.
+		{"an event the side receives", "ORDERS\n a: ADD 1\n b: ADD 2\nDICE 3\nEXPECT\n unseen: b add up to\n",
+			[]string{`an event b receives contains "add up to": the plans add up to 3`}},
 		{"refusal expected but accepted", "ORDERS\n a: ADD 1\nEXPECT\n refused: unknown order\n",
 			[]string{`no order line was refused with a reason containing "unknown order"`, "orders:\n    1 a: ADD 1 -> ok: understood (fake 1)"}},
 		{"refusal with the wrong reason", "ORDERS\n a: FLY\nEXPECT\n refused: too late\n",

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 )
 
 // Case is one adjudication case.
@@ -47,6 +49,7 @@ const (
 	expPhase   = "phase:"
 	expTurn    = "turn:"
 	expAbsent  = "absent:"
+	expUnseen  = "unseen:"
 )
 
 // Parse reads the cases of one file. Every problem is reported, each naming file:line.
@@ -230,11 +233,19 @@ func Load(fsys fs.FS, glob string) ([]Case, error) {
 	return out, nil
 }
 
+// unseen is an EXPECT "unseen:" line: no event side receives may contain text (a
+// secret of the other side's, told to its owner alone).
+type unseen struct {
+	side adjudicator.Side
+	text string
+}
+
 // expectation is a case's EXPECT section, sorted by kind.
 type expectation struct {
 	state   []string
 	absent  []string
 	events  []string
+	unseen  []unseen
 	refused []string
 	phase   string
 	turn    int
@@ -253,6 +264,12 @@ func readExpect(lines []string) (expectation, []error) {
 			e.refused = append(e.refused, strings.TrimSpace(l[len(expRefused):]))
 		case strings.HasPrefix(l, expAbsent):
 			e.absent = append(e.absent, normalize(l[len(expAbsent):]))
+		case strings.HasPrefix(l, expUnseen):
+			side, text, _ := strings.Cut(strings.TrimSpace(l[len(expUnseen):]), " ")
+			if text = strings.TrimSpace(text); side == "" || text == "" {
+				errs = append(errs, fmt.Errorf("%q: want %s <side> <text>", l, expUnseen))
+			}
+			e.unseen = append(e.unseen, unseen{adjudicator.Side(side), text})
 		case strings.HasPrefix(l, expPhase):
 			if e.phase != "" {
 				errs = append(errs, fmt.Errorf("%q: only one %s line", l, expPhase))

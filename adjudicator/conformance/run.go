@@ -234,6 +234,11 @@ func Check(a Adapter, c Case) error {
 		}
 		for _, e := range out.Events {
 			events = append(events, e.Text)
+			for _, u := range exp.unseen {
+				if strings.Contains(e.Text, u.text) && (e.To == nil || slices.Contains(e.To, u.side)) {
+					fail("an event %s receives contains %q: %s", u.side, u.text, e.Text)
+				}
+			}
 			f.Events = append(f.Events, fmt.Sprintf("turn %d phase %s [%s]: %s", turn, phase, e.Rule, e.Text))
 		}
 		var err2 error

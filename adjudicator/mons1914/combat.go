@@ -480,6 +480,9 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) {
 	to := m.Beyond
 	why := ""
+	// A second-hex advance not made is told to its owner alone: the other side sees
+	// where units are (6.6), not where they were meant to go.
+	own := []adjudicator.Side{side}
 	switch {
 	case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
 		why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
@@ -493,22 +496,22 @@ func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) 
 		}
 		u := g.st.unit(id)
 		if !slices.Contains(advanced, id) || u == nil {
-			g.event("12.13", nil, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+			g.event("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
 			continue
 		}
 		if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
-			g.event("12.13", nil, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
+			g.event("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
 			continue
 		}
 		if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
-			g.event("12.13", nil, "%s may not go on to %s: %s", id, to, p)
+			g.event("12.13", own, "%s may not go on to %s: %s", id, to, p)
 			continue
 		}
 		g.place(u, to)
 		went = append(went, id)
 	}
 	if why != "" {
-		g.event("12.13", nil, "No second-hex advance: %s (12.13)", why)
+		g.event("12.13", own, "No second-hex advance: %s (12.13)", why)
 		return
 	}
 	if len(went) > 0 {
