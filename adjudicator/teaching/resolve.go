@@ -26,6 +26,14 @@ func (res *resolution) event(rule, format string, args ...any) {
 	res.out.Events = append(res.out.Events, adjudicator.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
+// americanOnly is an event about an American order not carried out: told to the
+// American alone, since it says where he meant to go or what he meant to cut, which
+// the German sees only when it happens.
+func (res *resolution) americanOnly(rule, format string, args ...any) {
+	res.event(rule, format, args...)
+	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{American}
+}
+
 // cardEvent is an event that turned a card: it carries the card's record, so that the
 // results mail gives it.
 func (res *resolution) cardEvent(deal *dice.Deal, rule, format string, args ...any) {
@@ -265,7 +273,7 @@ func (res *resolution) americanTurn(items []item) {
 		moves = append(moves, d)
 		switch {
 		case err != nil && n == 0:
-			res.event("3", "%s: not carried out: %v.", it.canonical(), err)
+			res.americanOnly("3", "%s: not carried out: %v.", it.canonical(), err)
 		case err != nil:
 			res.event("3", "%s: %d unit(s) moved; %v.", it.canonical(), n, err)
 		default:
@@ -298,7 +306,7 @@ func (res *resolution) americanTurn(items []item) {
 	// Wire (rule 4).
 	for _, it := range byVerb(items, "CUT") {
 		if err := res.r.canCut(st, it.Side); err != nil {
-			res.event("4", "CUT %s: no marker placed: %v.", it.Side, err)
+			res.americanOnly("4", "CUT %s: no marker placed: %v.", it.Side, err)
 			continue
 		}
 		st.Cuts = append(st.Cuts, Cut{Side: it.Side.String(), Turn: st.T, Marker: true})
@@ -309,7 +317,7 @@ func (res *resolution) americanTurn(items []item) {
 	for _, it := range byVerb(items, "CHIP") {
 		n, err := chip(st, it, chipped)
 		if err != nil && n == 0 {
-			res.event("5", "%s: no chip placed: %v.", it.canonical(), err)
+			res.americanOnly("5", "%s: no chip placed: %v.", it.canonical(), err)
 			continue
 		}
 		res.event("5", "%s: %d unit(s) chipped.", it.canonical(), n)
