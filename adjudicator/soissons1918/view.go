@@ -151,7 +151,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	vp, why := g.VP()
 	for _, l := range []string{
 		fmt.Sprintf("Isolated stacks (15.1: no supply line to their friendly edge): %s", strings.Join(isolated, ", ")),
-		strings.TrimSuffix(fmt.Sprintf("Entente VP if the game ended now (3.3): %d (%s)", vp, strings.Join(why, ", ")), " ()"),
+		vpLine(vp, why),
 	} {
 		key = append(key, strings.Split(wrapLines(l), "\n")...)
 	}
@@ -176,8 +176,7 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 	fmt.Fprintf(&b, "Your artillery points: heavy %d, medium %d, air %d (17.3)\n", a.Heavy, a.Medium, a.Air)
 	fmt.Fprintf(&b, "Markers in use: Prepare %d of %d, Improvised Attack %d of %d (19.4)\n",
 		g.markers(string(side), false), r.sc.Prepare[string(side)], g.markers(string(side), true), r.sc.Improvised[string(side)])
-	vp, why := g.VP()
-	fmt.Fprintf(&b, "Entente VP if the game ended now: %d (%s)\n", vp, strings.Join(why, ", "))
+	b.WriteString(vpLine(g.VP()) + "\n")
 	var towns []string
 	for _, t := range r.sc.Towns {
 		towns = append(towns, fmt.Sprintf("%s %s", t.Name, sideWord(st.Control[t.Name])))
@@ -251,4 +250,9 @@ func (g *game) stackMarks(h hex.Hex) string {
 		out += fmt.Sprint(worst)
 	}
 	return out
+}
+
+// vpLine is the Entente's VP as the game stands (3.3), with where they come from.
+func vpLine(vp int, why []string) string {
+	return strings.TrimSuffix(fmt.Sprintf("Entente VP if the game ended now (3.3): %d (%s)", vp, strings.Join(why, ", ")), " ()")
 }

@@ -52,6 +52,9 @@ func demoSoissons(e *env, keep string, quiet, pipe bool) error {
 func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.State) (scripted, bool, error) {
 	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
 	sent := map[string]bool{} // turn.step.side already answered
+	// withdraw is the number of the Entente's last assault of 18 July AM, which a second
+	// mail of his withdraws before the German answers (CANCEL, HELP): 0 once done.
+	withdraw := 0
 	key := func(t int, step, side string) string { return fmt.Sprintf("%d.%s.%s", t, step, side) }
 	// passes answers, with PASS lines, side's steps of turn t from step on (after
 	// skip of them) that nothing answered yet (4.2: "each PASS line fills the next
@@ -93,7 +96,15 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 				return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + passes(st.T, st.P, soissons1918.EN, 0)}, true, nil
 			}
 			sent[key(st.T, st.P, soissons1918.EN)] = true
-			body := strings.Join(ententeOrders(rs, st), "\n")
+			lines := ententeOrders(rs, st)
+			if st.T == 1 && st.P[2:] == soissons1918.StepOne {
+				for _, l := range lines {
+					if strings.HasPrefix(l, "ASSAULT ") {
+						withdraw++
+					}
+				}
+			}
+			body := strings.Join(lines, "\n")
 			if body == "" {
 				body = "PASS"
 			}
@@ -103,6 +114,12 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 				body += "# and the German phase's steps that wait for us: nothing\n" + passes(st.T, st.P, soissons1918.EN, 0)
 			}
 			return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + body}, true, nil
+		}
+		if withdraw > 0 {
+			// Second thoughts before the German has answered: the last assault is off.
+			n := withdraw
+			withdraw = 0
+			return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + fmt.Sprintf("CANCEL ASSAULT %d\n", n)}, true, nil
 		}
 		if soissonsWaits(st.P, soissons1918.DE) && !sent[key(st.T, st.P, soissons1918.DE)] {
 			body := "# nothing until our next maneuver\n"
