@@ -35,7 +35,7 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 			}
 		}
 	}
-	var verdict bool
+	var verdict, withdrawn bool
 	turns := map[string]map[string]bool{} // table: the turns it was used in
 	notices := 0
 	for _, m := range outbox(t, db) {
@@ -59,6 +59,7 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 		if strings.Contains(flat, "Performance Victory") || strings.Contains(flat, ": Draw (3.4)") {
 			verdict = true
 		}
+		withdrawn = withdrawn || strings.Contains(flat, "ok: withdrawn: assault")
 		if strings.Contains(m.Body, "REFUSED") || strings.Contains(m.Body, "not implemented") {
 			t.Errorf("a scripted order was refused or not implemented:\n%s", m.Body)
 		}
@@ -86,6 +87,9 @@ func TestSoissonsDemoByPipe(t *testing.T) {
 	}
 	if !verdict {
 		t.Error("no verdict mailed")
+	}
+	if !withdrawn {
+		t.Error("the Entente's CANCEL of an assault was not answered as withdrawn")
 	}
 	if notices == 0 {
 		t.Error("no notice of sealed orders was mailed")
