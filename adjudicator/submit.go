@@ -36,7 +36,7 @@ type section struct {
 
 type sealView struct {
 	Summary    string // for the player who sealed it
-	Notice     string // for the other sides (Order.Notice, or "order N")
+	Notice     string // for the other sides (Order.Notice; empty: not named to them)
 	Commitment string
 }
 
