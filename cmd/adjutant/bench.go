@@ -864,64 +864,35 @@ func (s *syncLog) tail() string {
 // send a fixed reply over one SMTP connection; and again with the \Seen flag and the move
 // the intake also makes per mail.
 func (rc *benchRun) floor(ctx context.Context) (plain, withMove time.Duration, err error) {
-	users := map[string]string{"floor@localhost": "floor"}
-	for r := range floorRuns {
-		users[fmt.Sprintf("floor%d@localhost", r+2)] = "floor"
-	}
-	srv, err := devserver.Start(devserver.Options{Users: users})
-	if err != nil {
+	if plain, err = rc.medianFloor(ctx, 0, false); err != nil {
 		return 0, 0, err
 	}
-	defer srv.Close()
-	mails := benchMails(rc.name, rc.games, rc.mails)
-	for _, m := range mails {
-		if err := srv.Deliver("floor@localhost", m.raw); err != nil {
-			return 0, 0, err
-		}
+	if withMove, err = rc.medianFloor(ctx, 0, true); err != nil {
+		return 0, 0, err
 	}
-	rc.log("floor: %d mails, median of %d runs", len(mails), floorRuns)
-	var plains, moves []time.Duration
-	for range floorRuns {
-		// The plain floor only peeks: the same mails serve every run.
-		d, err := benchFloor(ctx, srv.IMAPAddr(), "floor@localhost", rc.sink, len(mails), len(mails), false)
-		if err != nil {
-			return 0, 0, err
-		}
-		plains = append(plains, d)
-	}
-	for r := range floorRuns {
-		user := fmt.Sprintf("floor%d@localhost", r+2)
-		for _, m := range mails {
-			if err := srv.Deliver(user, m.raw); err != nil {
-				return 0, 0, err
-			}
-		}
-		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), len(mails), true)
-		if err != nil {
-			return 0, 0, err
-		}
-		moves = append(moves, d)
-	}
-	slices.Sort(plains)
-	slices.Sort(moves)
-	plain, withMove = plains[floorRuns/2], moves[floorRuns/2]
 	rc.log("floor: %s, with STORE and MOVE %s", plain.Round(time.Millisecond), withMove.Round(time.Millisecond))
 	return plain, withMove, nil
 }
 
-// floorMessageID is the Message-ID of the floor's fixed reply.
-const floorMessageID = "floor@localhost"
-
-// floorRuns is how many times the floor is measured; the median is reported.
-const floorRuns = 3
-
 // sameTraffic is the floor for the traffic of a run that sent sends mails for the
 // same mails: each fetched, flagged and moved as in floor, and sends fixed mails sent
-// spread over them (median of floorRuns).
+// spread over them.
 func (rc *benchRun) sameTraffic(ctx context.Context, sends int) (time.Duration, error) {
+	d, err := rc.medianFloor(ctx, sends, true)
+	if err == nil {
+		rc.log("floor for %d mails sent: %s", sends, d.Round(time.Millisecond))
+	}
+	return d, err
+}
+
+// medianFloor runs benchFloor floorRuns times on the run's mails, sending sends
+// replies (0: one a mail), with or without the \Seen flag and the move, and gives the median. Without
+// the move a run only peeks, so one mailbox serves every run; with it each run has a
+// mailbox of its own.
+func (rc *benchRun) medianFloor(ctx context.Context, sends int, move bool) (time.Duration, error) {
 	users := map[string]string{}
 	for r := range floorRuns {
-		users[fmt.Sprintf("traffic%d@localhost", r)] = "floor"
+		users[fmt.Sprintf("floor%d@localhost", r)] = "floor"
 	}
 	srv, err := devserver.Start(devserver.Options{Users: users})
 	if err != nil {
@@ -929,24 +900,37 @@ func (rc *benchRun) sameTraffic(ctx context.Context, sends int) (time.Duration, 
 	}
 	defer srv.Close()
 	mails := benchMails(rc.name, rc.games, rc.mails)
+	if sends <= 0 {
+		sends = len(mails)
+	}
 	var runs []time.Duration
 	for r := range floorRuns {
-		user := fmt.Sprintf("traffic%d@localhost", r)
-		for _, m := range mails {
-			if err := srv.Deliver(user, m.raw); err != nil {
-				return 0, err
+		user := fmt.Sprintf("floor%d@localhost", r)
+		if !move {
+			user = "floor0@localhost"
+		}
+		if move || r == 0 {
+			for _, m := range mails {
+				if err := srv.Deliver(user, m.raw); err != nil {
+					return 0, err
+				}
 			}
 		}
-		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), sends, true)
+		d, err := benchFloor(ctx, srv.IMAPAddr(), user, rc.sink, len(mails), sends, move)
 		if err != nil {
 			return 0, err
 		}
 		runs = append(runs, d)
 	}
 	slices.Sort(runs)
-	rc.log("floor for %d mails sent: %s", sends, runs[floorRuns/2].Round(time.Millisecond))
 	return runs[floorRuns/2], nil
 }
+
+// floorMessageID is the Message-ID of the floor's fixed reply.
+const floorMessageID = "floor@localhost"
+
+// floorRuns is how many times the floor is measured; the median is reported.
+const floorRuns = 3
 
 // benchFloor fetches the n mails of user's INBOX one by one over one IMAP connection
 // and sends sends fixed replies over one SMTP connection, spread evenly over them (one
