@@ -447,13 +447,13 @@ func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase s
 	return fmt.Sprintf("combat %03d", n+1)
 }
 
-// preloadManeuver applies, before a mail with orders for the current step (or one
+// preloadFiled applies, before a mail with orders for the current step (or one
 // that withdrew orders of it) is checked, side's orders on file for that step from
 // earlier mails, in the order resolution will take them (rank, then as written): an
 // ATTACK sent after its IMPROVISE finds the marker; a second MOVE of a unit, BOMBARD
 // of a hex or REINFORCE of a unit is refused now rather than "not carried out" at
 // resolution; a BOMBARD counts the points the earlier ones spent.
-func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
+func (g *game) preloadFiled(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
 	needed := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
@@ -480,7 +480,7 @@ func (g *game) preloadManeuver(side, cur string, filed []adjudicator.Order, item
 	}
 }
 
-// preloaded are the kinds of order preloadManeuver applies: those the order check
+// preloaded are the kinds of order preloadFiled applies: those the order check
 // carries out on its copy of the state (combats are checked by checkCombats, set-up
 // by its own 3.1 check).
 var preloaded = map[string]bool{kReinforce: true, kTank: true, kBombard: true, kMove: true,

@@ -375,7 +375,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		return cmp.Compare(rank(st.P, string(side), items[a].kind), rank(st.P, string(side), items[b].kind))
 	})
 	var fights []int
-	g.preloadManeuver(string(side), cur, live, items, now, len(cancels) > 0)
+	g.preloadFiled(string(side), cur, live, items, now, len(cancels) > 0)
 	for _, i := range now {
 		if items[i].kind == kAssault || items[i].kind == kAttack {
 			fights = append(fights, i)
