@@ -183,13 +183,13 @@ func TestInvitationPasswordRedactedOnceSent(t *testing.T) {
 		t.Fatalf("before sending: %d pending and %d sent mails with a password, want 2 and 0", p, s)
 	}
 	if err := f.db.Write(t.Context(), func(tx store.Tx) error {
-		pending, err := tx.PendingOutbox()
+		pending, err := tx.PendingHeads()
 		if err != nil {
 			return err
 		}
 		for _, m := range pending {
-			m.Sent = true
-			if err := tx.PutOutMail(m); err != nil {
+			m.Sent = true // as the sender marks them
+			if err := tx.PutDelivery(m); err != nil {
 				return err
 			}
 		}

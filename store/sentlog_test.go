@@ -98,7 +98,7 @@ func TestFoldSentMarks(t *testing.T) {
 		}
 	}
 	db.Read(ctx, func(tx store.Tx) error {
-		pending, _ := tx.PendingOutbox()
+		pending, _ := tx.PendingHeads()
 		if len(pending) != 1 || pending[0].Seq != b.Seq {
 			t.Errorf("pending %v, want only mail b", pending)
 		}

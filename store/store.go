@@ -116,12 +116,10 @@ type Tx interface {
 	Outbox() ([]OutMail, error)
 	// OutMailAt returns the outbox mail with sequence number seq.
 	OutMailAt(seq uint64) (OutMail, error)
-	// PendingOutbox returns the mails neither sent nor failed, in outbox order, without
-	// reading the ones already sent.
-	PendingOutbox() ([]OutMail, error)
-	// PendingHeads is PendingOutbox without the mails' bodies and pictures (Body empty,
-	// Pictures nil): what the sender decides on, read without inflating a body for
-	// every pending mail at every pass. OutMailAt gives a mail whole.
+	// PendingHeads returns the mails neither sent nor failed, in outbox order, without
+	// reading the ones already sent, and without their bodies and pictures (Body
+	// empty, Pictures nil): what the sender decides on, read without inflating a body
+	// for every pending mail at every pass. OutMailAt gives a mail whole.
 	PendingHeads() ([]OutMail, error)
 	PutOutMail(m OutMail) error
 	// PutSealedGroup keeps the commitments of the sealed orders of one mail under
@@ -851,12 +849,7 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	return m, putMail(b, m)
 }
 
-func (t *btx) PendingOutbox() ([]OutMail, error) { return t.pending(decodeMail) }
-
-func (t *btx) PendingHeads() ([]OutMail, error) { return t.pending(decodeHead) }
-
-// pending decodes each pending mail with decode, in outbox order.
-func (t *btx) pending(decode func([]byte) (OutMail, error)) ([]OutMail, error) {
+func (t *btx) PendingHeads() ([]OutMail, error) {
 	out := t.tx.Bucket(bucketOutbox)
 	var mails []OutMail
 	err := t.tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
@@ -864,7 +857,7 @@ func (t *btx) pending(decode func([]byte) (OutMail, error)) ([]OutMail, error) {
 		if raw == nil {
 			return fmt.Errorf("pending outbox mail %x: %w", k, ErrNotFound)
 		}
-		m, err := decode(raw)
+		m, err := decodeHead(raw)
 		if err != nil {
 			return fmt.Errorf("pending outbox mail %x: %w", k, err)
 		}
