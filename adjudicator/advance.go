@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
@@ -374,30 +375,50 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		}
 		return d.maps.render(adv.rs, adv.before, adv.beforeRaw, side)
 	}
+	if adv.journal.MapModes == nil {
+		adv.journal.MapModes = map[string]string{}
+	}
 	for _, p := range g.Players {
-		mode := p.MapMode
-		if mode == "" {
-			mode = "changes"
-		}
-		if adv.journal.MapModes == nil {
-			adv.journal.MapModes = map[string]string{}
-		}
-		adv.journal.MapModes[p.Side] = mode
-		subject, body, err := resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
-		if err != nil {
-			return err
-		}
-		// SET MAP NONE: no map in the results, as text or as a picture.
-		var pictures []store.Picture
-		if mode != "none" {
-			if pictures, err = mapPictures(g, adv.rs, adv.state, p, "== Map =="); err != nil {
-				return err
+		adv.journal.MapModes[p.Side] = mapMode(p)
+	}
+	// Each side's mail is a pure function of the advance (resultsMail), so the sides'
+	// mails are rendered at once, on as many cores; they are queued in the players'
+	// order.
+	mails := make([]sideResults, len(g.Players))
+	var wg sync.WaitGroup
+	for i, p := range g.Players {
+		render := func() {
+			r := &mails[i]
+			defer func() {
+				// As handleIn's: a ruleset's panic fails the mail, not the daemon,
+				// and a goroutine's would escape handleIn's recover.
+				if x := recover(); x != nil {
+					r.err = fmt.Errorf("%w: panic: %v", ErrAdjudication, x)
+				}
+			}()
+			mode := mapMode(p)
+			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
+			// SET MAP NONE: no map in the results, as text or as a picture.
+			if r.err == nil && mode != "none" {
+				r.pictures, r.err = mapPictures(g, adv.rs, adv.state, p, "== Map ==")
 			}
 		}
+		if i == len(g.Players)-1 {
+			render()
+		} else {
+			wg.Go(render)
+		}
+	}
+	wg.Wait()
+	for i, p := range g.Players {
+		r := mails[i]
+		if r.err != nil {
+			return r.err
+		}
 		m, err := tx.Enqueue(store.OutMail{
-			Pictures:  pictures,
+			Pictures:  r.pictures,
 			MessageID: d.messageID(adv.cause, "results", p.Side, []string{p.Address}),
-			To:        []string{p.Address}, Subject: subject, Body: body,
+			To:        []string{p.Address}, Subject: r.subject, Body: r.body,
 			Game: g.Name, Side: p.Side, Kind: "results", Queued: adv.now, References: threadRefs(p.Thread),
 		})
 		if err != nil {
@@ -407,6 +428,21 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	}
 	_, err = tx.AppendJournal(g.Name, adv.journal)
 	return err
+}
+
+// sideResults is one side's results mail of an advance, rendered.
+type sideResults struct {
+	subject, body string
+	pictures      []store.Picture
+	err           error
+}
+
+// mapMode is a player's SET MAP choice, "changes" unless he made one.
+func mapMode(p store.Player) string {
+	if p.MapMode == "" {
+		return "changes"
+	}
+	return p.MapMode
 }
 
 // matchVerdict judges a finished second game of a match against its first game.

@@ -597,13 +597,36 @@ func (b brokenRules) Resolve(st adjudicator.State, in []adjudicator.Order, d dic
 	return b.Rules.Resolve(st, in, d)
 }
 
+// brokenMap is Soldiers 1918 with a bug in the US map: its results mail, rendered on
+// a goroutine of its own while the German's is rendered on the desk's, panics.
+type brokenMap struct{ *soldiers1918.Rules }
+
+func (b brokenMap) Map(st adjudicator.State, side adjudicator.Side) string {
+	if side == "us" {
+		panic("index out of range")
+	}
+	return b.Rules.Map(st, side)
+}
+
 // TestBrokenRulesetSetAside: a ruleset that panics changes nothing, the mail that set it
 // off is answered and set aside, the mailbox goes on (no message is retried for ever),
 // and the log names neither the orders nor the panic's text.
 func TestBrokenRulesetSetAside(t *testing.T) {
+	for _, broken := range []struct {
+		name string
+		rs   func(*soldiers1918.Rules) adjudicator.Ruleset
+	}{
+		{"Resolve", func(r *soldiers1918.Rules) adjudicator.Ruleset { return brokenRules{r} }},
+		{"Map", func(r *soldiers1918.Rules) adjudicator.Ruleset { return brokenMap{r} }},
+	} {
+		t.Run(broken.name, func(t *testing.T) { testBrokenRulesetSetAside(t, broken.rs) })
+	}
+}
+
+func testBrokenRulesetSetAside(t *testing.T, broken func(*soldiers1918.Rules) adjudicator.Ruleset) {
 	f := newFixture(t, adjudicator.NewGame{})
 	rules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
-	f.desk.Rulesets[soldiers1918.Name] = brokenRules{rules}
+	f.desk.Rulesets[soldiers1918.Name] = broken(rules)
 	f.orders("us", passU, usSetup)
 	snap := f.snapshot()
 	out, mails := f.orders("de", passD, deSetup) // set-up resolves, then Phase I panics

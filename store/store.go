@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -475,7 +476,13 @@ func (d *DB) Write(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+	return d.bolt.Update(func(tx *bolt.Tx) error {
+		t := newTx(tx)
+		if err := fn(t); err != nil {
+			return err // the encoders still running touch no transaction: let them end
+		}
+		return t.writeEnqueued()
+	})
 }
 
 // Size returns the size of the bbolt file in bytes.
@@ -494,6 +501,56 @@ type btx struct {
 	// since.
 	orders kept[Order]
 	seeds  kept[Seed]
+	// enqueued are the outbox mails enqueued in this transaction whose records are
+	// being encoded on other cores (encodeEnqueued); each is written before anything
+	// reads the outbox and before the commit.
+	enqueued []*encoding
+}
+
+// encoding is an outbox mail's record being made: its body and pictures deflated and
+// the whole encoded, off the goroutine that handles the mails (the deflate is about a
+// fifth of the desk's work on a results mail).
+type encoding struct {
+	seq  uint64
+	raw  []byte
+	err  error
+	done chan struct{}
+}
+
+// encodeSlots bounds the records encoded at once to the CPUs: each holds a flate writer
+// (about 800 KB) while it runs.
+var encodeSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// encodeEnqueued starts encoding m's record on another goroutine.
+func (t *btx) encodeEnqueued(m OutMail) {
+	e := &encoding{seq: m.Seq, done: make(chan struct{})}
+	t.enqueued = append(t.enqueued, e)
+	go func() {
+		defer close(e.done)
+		encodeSlots <- struct{}{}
+		defer func() { <-encodeSlots }()
+		e.raw, e.err = encodeMail(m)
+	}()
+}
+
+// writeEnqueued waits for the records of the mails enqueued in this transaction and
+// writes them, in the order they were enqueued.
+func (t *btx) writeEnqueued() error {
+	if len(t.enqueued) == 0 {
+		return nil
+	}
+	b := t.tx.Bucket(bucketOutbox)
+	for _, e := range t.enqueued {
+		<-e.done
+		if e.err != nil {
+			return fmt.Errorf("outbox mail %d: %w", e.seq, e.err)
+		}
+		if err := b.Put(u64(e.seq), e.raw); err != nil {
+			return fmt.Errorf("outbox mail %d: %w", e.seq, err)
+		}
+	}
+	t.enqueued = nil
+	return nil
 }
 
 // newTx is a transaction of the store.
@@ -846,10 +903,14 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	if err := t.tx.Bucket(bucketPending).Put(u64(seq), nil); err != nil {
 		return m, err
 	}
-	return m, putMail(b, m)
+	t.encodeEnqueued(m)
+	return m, nil
 }
 
 func (t *btx) PendingHeads() ([]OutMail, error) {
+	if err := t.writeEnqueued(); err != nil {
+		return nil, err
+	}
 	out := t.tx.Bucket(bucketOutbox)
 	var mails []OutMail
 	err := t.tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
@@ -918,6 +979,9 @@ func (t *btx) PutDelivery(m OutMail) error {
 }
 
 func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
+	if err := t.writeEnqueued(); err != nil {
+		return OutMail{}, err
+	}
 	raw := t.tx.Bucket(bucketOutbox).Get(u64(seq))
 	if raw == nil {
 		return OutMail{}, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
@@ -926,6 +990,9 @@ func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
 }
 
 func (t *btx) Outbox() ([]OutMail, error) {
+	if err := t.writeEnqueued(); err != nil {
+		return nil, err
+	}
 	var mails []OutMail
 	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
 		m, err := decodeMail(v)
@@ -939,6 +1006,9 @@ func (t *btx) Outbox() ([]OutMail, error) {
 }
 
 func (t *btx) PutOutMail(m OutMail) error {
+	if err := t.writeEnqueued(); err != nil {
+		return err
+	}
 	b := t.tx.Bucket(bucketOutbox)
 	var old []byte
 	if m.Seq != 0 {
@@ -1016,28 +1086,50 @@ var deflaters = sync.Pool{New: func() any {
 }}
 
 func putMail(b *bolt.Bucket, m OutMail) error {
-	z, err := deflate(m.Body)
+	raw, err := encodeMail(m)
 	if err != nil {
-		return fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
+		return err
 	}
-	return putStored(b, m, z)
+	return b.Put(u64(m.Seq), raw)
 }
 
 // putStored writes m with its deflated body z, deflating its pictures' views.
 func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte) error {
+	raw, err := encodeStored(m, bodyZ)
+	if err != nil {
+		return err
+	}
+	return b.Put(u64(m.Seq), raw)
+}
+
+// encodeMail is m's record: its body and pictures' views deflated.
+func encodeMail(m OutMail) ([]byte, error) {
+	z, err := deflate(m.Body)
+	if err != nil {
+		return nil, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
+	}
+	return encodeStored(m, z)
+}
+
+// encodeStored is m's record with its deflated body z, deflating its pictures' views.
+func encodeStored(m OutMail, bodyZ []byte) ([]byte, error) {
 	s := storedMail{OutMail: m, BodyZ: bodyZ}
 	for _, p := range m.Pictures {
 		sp := storedPicture{Picture: p}
 		if len(p.View) > 0 {
 			z, err := deflate(string(p.View))
 			if err != nil {
-				return fmt.Errorf("deflate outbox mail %d: picture %s: %w", m.Seq, p.Name, err)
+				return nil, fmt.Errorf("deflate outbox mail %d: picture %s: %w", m.Seq, p.Name, err)
 			}
 			sp.ViewZ = z
 		}
 		s.Pictures = append(s.Pictures, sp)
 	}
-	return putJSON(b, u64(m.Seq), s)
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode outbox mail %d: %w", m.Seq, err)
+	}
+	return raw, nil
 }
 
 func deflate(text string) ([]byte, error) {
@@ -1053,6 +1145,9 @@ func deflate(text string) ([]byte, error) {
 }
 
 func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
+	if err := t.writeEnqueued(); err != nil {
+		return false, err
+	}
 	b := t.tx.Bucket(bucketOutbox)
 	raw := b.Get(u64(seq))
 	if raw == nil {

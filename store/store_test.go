@@ -618,3 +618,67 @@ func TestSealedGroup(t *testing.T) {
 		return nil
 	})
 }
+
+// TestEnqueuedMailsReadInTheirTransaction: mails enqueued in a write transaction have
+// their records made on other goroutines; every read of the outbox in that same
+// transaction, and the commit, see all of them, in order and whole. A transaction that
+// fails leaves none of them.
+func TestEnqueuedMailsReadInTheirTransaction(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	body := func(i int) string {
+		return fmt.Sprintf("mail %d\n", i) + strings.Repeat(fmt.Sprintf("line of mail %d\n", i), 50*i)
+	}
+	const n = 40
+	err := db.Write(ctx, func(tx store.Tx) error {
+		for i := range n {
+			m, err := tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("m%d@x", i), Body: body(i), Pictures: []store.Picture{{Name: "p.png", View: []byte(body(i))}}})
+			if err != nil {
+				return err
+			}
+			if i == 7 {
+				// A read between enqueues sees every mail enqueued before it.
+				got, err := tx.OutMailAt(m.Seq)
+				if err != nil || got.Body != body(i) {
+					t.Errorf("OutMailAt(%d) in its transaction = %q, %v", m.Seq, got.Body, err)
+				}
+				all, err := tx.Outbox()
+				if err != nil || len(all) != 8 {
+					t.Errorf("Outbox after 8 enqueues = %d mails, %v", len(all), err)
+				}
+			}
+		}
+		heads, err := tx.PendingHeads()
+		if err != nil || len(heads) != n {
+			t.Errorf("PendingHeads in the transaction = %d, %v; want %d", len(heads), err, n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Write(ctx, func(tx store.Tx) error {
+		for i := range 5 {
+			if _, err := tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("lost%d@x", i), Body: body(i)}); err != nil {
+				return err
+			}
+		}
+		return errors.New("the handling failed")
+	})
+	if err == nil {
+		t.Fatal("a failed transaction returned no error")
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		all, err := tx.Outbox()
+		if err != nil || len(all) != n {
+			t.Fatalf("outbox after commit = %d mails, %v; want %d", len(all), err, n)
+		}
+		for i, m := range all {
+			if m.MessageID != fmt.Sprintf("m%d@x", i) || m.Body != body(i) || m.Seq != uint64(i+1) ||
+				len(m.Pictures) != 1 || string(m.Pictures[0].View) != body(i) {
+				t.Errorf("mail %d = %s seq %d, body %d bytes; want m%d@x seq %d, %d bytes", i, m.MessageID, m.Seq, len(m.Body), i, i+1, len(body(i)))
+			}
+		}
+		return nil
+	})
+}
