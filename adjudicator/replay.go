@@ -82,6 +82,14 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			return ReplayReport{}, fmt.Errorf("replay %s: %w", game, err)
 		}
 	}
+	if rv, ok := rs.(Reviser); ok && g.Initial != nil {
+		// A game created under an older revision of the rules replays under it.
+		initial, err := rs.Decode(g.Initial)
+		if err != nil {
+			return ReplayReport{}, fmt.Errorf("replay %s: initial state: %w", game, err)
+		}
+		st = rv.AtRevisionOf(st, initial)
+	}
 	if g.MatchOf != "" {
 		// The second game of a match starts from what the first one carried over.
 		if st, err = rs.Decode(g.Initial); err != nil {

@@ -57,6 +57,16 @@ type Checked struct {
 	Orders []Order
 }
 
+// Reviser is a ruleset whose games keep the revision of its rules they were created under
+// (in their state, from New), so that a change to what its results mails say, a leak
+// closed, applies to new games while a game in progress replays as it was played
+// (invariant 4).
+type Reviser interface {
+	// AtRevisionOf returns st, a state New made, at the revision of initial, the state
+	// a game started from as stored.
+	AtRevisionOf(st, initial State) State
+}
+
 // Event is one thing that happened, in rule order.
 type Event struct {
 	Phase string

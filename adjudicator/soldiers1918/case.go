@@ -34,12 +34,14 @@ import (
 //	option NAME             an optional rule, e.g. option york (12.5)
 //	unit KIND HEX [N]       N (default 1) live units; KIND: de-inf, de-hmg, us-army, usmc, york
 //	carnage KIND HEX [N]    N eliminated units, flipped in place (2.6)
+//	revision N              the rules revision the game was created under (State.Revision),
+//	                        0 to Revision (the default): a game from before a revision
 //
 // Units get ids in the order written, and a phase resolves a hex's units in id order
 // (10.5: one roll each). Live units of both sides may not share a hex (9.6).
 //
 // Describe gives, sorted: "turn N", "phase P", "quality Q", "german-fs N", "cancelled"
-// when set, "visibility N" once rolled, "cowed HEX" per marker, "cow-to-place N" while
+// when set, "revision N" when not the current one, "visibility N" once rolled, "cowed HEX" per marker, "cow-to-place N" while
 // markers wait for a COW list (IVp, Vp), "winner us" after a
 // sudden-death exit, "penetration N" (when above 0) with "over", "option NAME" for each option, "over" when the game is over, and one
 // "unit KIND HEX N" or "carnage KIND HEX N" line per kind and hex, and a "cowed-unit KIND
@@ -60,7 +62,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 		return nil, errors.New("CaseAdapter has no Rules")
 	}
 	sc := a.Rules.sc
-	st := &State{T: 0, P: PhasePlots}
+	st := &State{T: 0, P: PhasePlots, Revision: Revision}
 	seen := map[string]bool{}
 	fsSet := false
 	type cowLine struct{ line, hex string }
@@ -76,7 +78,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 		}
 		word := f[0]
 		switch word {
-		case "turn", "phase", "quality", "german-fs", "cancelled":
+		case "turn", "phase", "quality", "german-fs", "cancelled", "revision":
 			if seen[word] {
 				bad("%s given twice", word)
 				continue
@@ -84,7 +86,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 			seen[word] = true
 		}
 		switch word {
-		case "turn", "quality", "german-fs":
+		case "turn", "quality", "german-fs", "revision":
 			if len(f) != 2 {
 				bad("want %s <number>", word)
 				continue
@@ -111,6 +113,12 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 				}
 			case "german-fs":
 				st.GermanFS, fsSet = n, true
+			case "revision":
+				if n < 0 || n > Revision {
+					bad("revision is 0 to %d (State.Revision)", Revision)
+					continue
+				}
+				st.Revision = n
 			}
 		case "phase":
 			if len(f) != 2 || !slices.Contains(casePhases, f[1]) {
@@ -237,6 +245,9 @@ func (a CaseAdapter) Describe(s adjudicator.State) []string {
 	}
 	if st.USCancelled {
 		out = append(out, "cancelled")
+	}
+	if st.Revision != Revision {
+		out = append(out, "revision "+strconv.Itoa(st.Revision)) // a game created before this revision
 	}
 	if st.Visibility > 0 {
 		out = append(out, "visibility "+strconv.Itoa(st.Visibility))

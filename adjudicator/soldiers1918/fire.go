@@ -206,9 +206,9 @@ func (r *resolution) firePhase(side adjudicator.Side, inputs []adjudicator.Order
 			}
 			switch err := r.fire(side, b.fire, r.d); {
 			case err == errEmptyTarget:
-				r.event("10.2", "%s: skipped, the target hex holds no enemy unit any more.", b.fire)
+				r.ownerOnly(side, "10.2", "%s: skipped, the target hex holds no enemy unit any more.", b.fire)
 			case err != nil:
-				r.event("10.0", "%s: not carried out: %v.", b.fire, err)
+				r.ownerOnly(side, "10.0", "%s: not carried out: %v.", b.fire, err)
 			default:
 				fired++
 			}

@@ -72,6 +72,14 @@ func (m moveSpec) String() string {
 	return b.String()
 }
 
+// upTo is the move as far as its units went: its path to the hex steps hexes on.
+func (m moveSpec) upTo(steps int) moveSpec {
+	if steps+1 < len(m.Path) || (steps+1 == len(m.Path) && m.Exit) {
+		m.Path, m.Exit = m.Path[:steps+1:steps+1], false
+	}
+	return m
+}
+
 // fireSpec is one FIRE line: the target hex and the firing units by hex (10.3), and the
 // kind that advances after combat (10.10) when Army and USMC both fired from adjacent
 // hexes (KindUSArmy or KindUSMC; "" for the default, the kind that fills the hex most).

@@ -265,9 +265,11 @@ func (r *resolution) movement(side adjudicator.Side, inputs []adjudicator.Order,
 			res, err := r.move(side, b.move, r.d)
 			switch {
 			case err != nil && res.steps == 0:
-				r.event("9.0", "%s: not carried out: %v.", b.move, err)
+				r.ownerOnly(side, "9.0", "%s: not carried out: %v.", b.move, err)
 			case err != nil:
-				r.event("9.0", "%s: stopped in %s: %v.", b.move, res.reached, err)
+				r.ownerOnly(side, "9.0", "%s: stopped in %s: %v.", b.move, res.reached, err)
+				// The other side sees the move as far as it went, not where it was to go.
+				r.otherOnly(side, "9.0", "%s: the units move %d hex(es) to %s.", b.move.upTo(res.steps), res.steps, res.reached)
 				moved++
 			case res.exited:
 				r.event("4.1", "%s: the units leave the map by the north edge.", b.move)

@@ -24,6 +24,30 @@ func (r *resolution) event(rule, format string, args ...any) {
 	r.out.Events = append(r.out.Events, adjudicator.Event{Phase: r.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
+// ownerOnly is an event about an order of side that was not carried out: told to side
+// alone (Revision 1), since it says what he meant to do, which the other side sees only
+// when it happens; to both in a game of revision 0.
+func (r *resolution) ownerOnly(side adjudicator.Side, rule, format string, args ...any) {
+	r.event(rule, format, args...)
+	if r.st.Revision >= 1 {
+		r.out.Events[len(r.out.Events)-1].To = []adjudicator.Side{side}
+	}
+}
+
+// otherOnly is ownerOnly's counterpart: the event the other side of side is told
+// instead. It is not told in a game of revision 0, whose ownerOnly events both sides see.
+func (r *resolution) otherOnly(side adjudicator.Side, rule, format string, args ...any) {
+	if r.st.Revision < 1 {
+		return
+	}
+	other := US
+	if side == US {
+		other = DE
+	}
+	r.event(rule, format, args...)
+	r.out.Events[len(r.out.Events)-1].To = []adjudicator.Side{other}
+}
+
 func (r *resolution) rollEvent(rule string, roll dice.Roll, format string, args ...any) {
 	r.out.Events = append(r.out.Events, adjudicator.Event{Phase: r.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &roll})
 }

@@ -66,7 +66,7 @@ func (r *Rules) OptionNames() map[string]string {
 
 // New implements adjudicator.Ruleset: the game before set-up (3.1).
 func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
-	st := &State{T: 0, P: PhasePlots}
+	st := &State{T: 0, P: PhasePlots, Revision: Revision}
 	for k, v := range opts {
 		if v {
 			if st.Options == nil {
@@ -833,6 +833,14 @@ func (r *Rules) NewMatchGame(first adjudicator.State, opts adjudicator.Options) 
 	}
 	st.(*State).FixedQuality = f.Quality
 	return st, nil
+}
+
+// AtRevisionOf implements adjudicator.Reviser: st at the revision initial was created
+// under.
+func (r *Rules) AtRevisionOf(st, initial adjudicator.State) adjudicator.State {
+	s := *st.(*State)
+	s.Revision = initial.(*State).Revision
+	return &s
 }
 
 // MatchVerdict implements adjudicator.Matcher (4.2): a sudden death victory trumps all

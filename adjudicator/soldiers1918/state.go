@@ -131,7 +131,19 @@ type State struct {
 	// farthest-north US unit's hex.
 	Penetration int    `json:"penetration,omitempty"`
 	Result      string `json:"result,omitempty"`
+	// Revision is the revision of these rules the game was created under (Revision, for
+	// the games New makes). A game of revision 0, created before revision 1, tells both
+	// sides of an order not carried out, as the results mails it sent did: replay
+	// re-renders them byte for byte (invariant 4).
+	Revision int `json:"revision,omitempty"`
 }
+
+// Revision is the revision of these rules new games are created under.
+//
+// 1: an order not carried out, in whole or beyond where its units stopped, is told to
+// its owner alone (invariant 5): at the table the opponent would see the units move or
+// fire, never the plan that could not be made.
+const Revision = 1
 
 var _ adjudicator.State = (*State)(nil)
 
