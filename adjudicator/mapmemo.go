@@ -18,6 +18,10 @@ type mapMemo struct {
 	// maps drawn last (each game's latest, which its next advance compares against)
 	// survive the turnover.
 	old map[[32]byte]string
+	// drawing holds the maps being drawn, each closed when its map is remembered (or
+	// its drawing failed): the sides' results mails are rendered at once, and an open
+	// map, the same for every side, is then drawn once and waited for.
+	drawing map[[32]byte]chan struct{}
 }
 
 // mapMemoSize bounds the memo (its two generations together): two maps a game stay
@@ -41,21 +45,45 @@ func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
 	var key [32]byte
 	h.Sum(key[:0])
 	m.mu.Lock()
+	if wait, ok := m.drawing[key]; ok {
+		m.mu.Unlock()
+		<-wait
+		m.mu.Lock()
+	}
+	text, ok := m.get(key)
+	if ok {
+		m.mu.Unlock()
+		return text
+	}
+	done := make(chan struct{})
+	if m.drawing == nil {
+		m.drawing = map[[32]byte]chan struct{}{}
+	}
+	m.drawing[key] = done
+	m.mu.Unlock()
+	defer func() {
+		// Also when rs.Map panics: a side waiting draws the map itself.
+		m.mu.Lock()
+		delete(m.drawing, key)
+		m.mu.Unlock()
+		close(done)
+	}()
+	text = rs.Map(st, side)
+	m.mu.Lock()
+	m.put(key, text)
+	m.mu.Unlock()
+	return text
+}
+
+// get returns a remembered map, bringing it from the old generation to the current one.
+func (m *mapMemo) get(key [32]byte) (string, bool) {
 	text, ok := m.maps[key]
 	if !ok {
 		if text, ok = m.old[key]; ok {
 			m.put(key, text)
 		}
 	}
-	m.mu.Unlock()
-	if ok {
-		return text
-	}
-	text = rs.Map(st, side)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.put(key, text)
-	return text
+	return text, ok
 }
 
 // put remembers a map, turning the generations over when the current one is full.

@@ -1,6 +1,10 @@
 package adjudicator
 
-import "testing"
+import (
+	"sync"
+	"testing"
+	"time"
+)
 
 // countingMaps is a ruleset whose maps are counted and tell their state and side apart.
 type countingMaps struct {
@@ -71,5 +75,46 @@ func TestMapMemoOpenMap(t *testing.T) {
 	m.render(rs, tallyState{}, []byte(`{"t":2}`), "b")
 	if rs.calls != 2 {
 		t.Errorf("%d maps drawn for two states and two sides, want 2", rs.calls)
+	}
+}
+
+// slowOpenMaps is an open map whose drawing says when it starts and waits to be
+// released.
+type slowOpenMaps struct {
+	openMaps
+	started, release chan struct{}
+}
+
+func (o *slowOpenMaps) Map(State, Side) string {
+	o.started <- struct{}{}
+	<-o.release
+	return "the map"
+}
+
+// TestMapMemoDrawsAnOpenMapOnce: the sides' results mails are rendered at once
+// (flushResults); a side asking for an open map while another side's drawing of it goes
+// on waits for that drawing instead of drawing the map again.
+func TestMapMemoDrawsAnOpenMapOnce(t *testing.T) {
+	var m mapMemo
+	rs := &slowOpenMaps{started: make(chan struct{}, 2), release: make(chan struct{})}
+	raw := []byte(`{"t":1}`)
+	var wg sync.WaitGroup
+	got := make([]string, 2)
+	wg.Go(func() { got[0] = m.render(rs, tallyState{}, raw, "a") })
+	<-rs.started // a is drawing
+	asked := make(chan struct{})
+	wg.Go(func() { close(asked); got[1] = m.render(rs, tallyState{}, raw, "b") })
+	<-asked
+	// b has the time to reach the memo and, were it not waiting, to start drawing: the
+	// test fails on a second drawing, never on how long anything took.
+	select {
+	case <-rs.started:
+		t.Error("the open map was drawn a second time while its first drawing went on")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(rs.release)
+	wg.Wait()
+	if got[0] != "the map" || got[1] != "the map" {
+		t.Errorf("renders = %q", got)
 	}
 }
