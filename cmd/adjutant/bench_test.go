@@ -24,7 +24,8 @@ func TestBenchSmoke(t *testing.T) {
 	}
 	for _, want := range []string{
 		"| # ", "burst of 6 mails for 2 games", "floor: fetch 6 mails", "time / floor time",
-		"paced at 50/s: latency p50 / p99", "floor + STORE + MOVE, sending the ", "burst time / that floor", "polling every 1 s", "bcrypt default cost", "peak RSS (VmHWM)", "Machine: ",
+		"paced at 50/s: latency p50 / p99", "floor + STORE + MOVE, sending the ", "burst time / that floor",
+		"same burst: CPU time of the process", "burst time / (floor + STORE + MOVE)", "CPU time within the target", "polling every 1 s", "bcrypt default cost", "peak RSS (VmHWM)", "Machine: ",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table has no %q:\n%s", want, out.String())
