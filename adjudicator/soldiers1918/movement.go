@@ -73,10 +73,7 @@ func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (res
 		r.moved[i] = true
 		r.arrivals[i] = len(r.arrivals) + 1
 	}
-	enemy := DE
-	if side == DE {
-		enemy = US
-	}
+	enemy := other(side)
 	defer func() {
 		// 7.4: "If a moving unit or stack stops its move in a COWed hex, it automatically
 		// becomes COWed there for the rest of the game turn", wherever the move ended.
@@ -293,10 +290,7 @@ func (r *resolution) movement(side adjudicator.Side, inputs []adjudicator.Order,
 	if side == US {
 		r.esprit(start, exempt)
 	}
-	offended := DE
-	if side == DE {
-		offended = US
-	}
+	offended := other(side)
 	var choice []overSpec
 	if o, ok := orderByKey(inputs, offended, keyOverstack); ok {
 		for _, b := range parseCanonical(o.Text) {

@@ -63,10 +63,7 @@ func (r *resolution) chaosOfWar(side adjudicator.Side, inputs []adjudicator.Orde
 // hex, never on a hex without an enemy unit that can be COWed (7.4, 7.5, 7.6, 12.5).
 func (r *resolution) placeCOW(side adjudicator.Side, o adjudicator.Order) {
 	blocks := parseCanonical(o.Text)
-	enemy := DE
-	if side == DE {
-		enemy = US
-	}
+	enemy := other(side)
 	placed := 0
 	if len(blocks) == 1 && !blocks[0].none {
 		for _, h := range blocks[0].hexes {
@@ -84,7 +81,9 @@ func (r *resolution) placeCOW(side adjudicator.Side, o adjudicator.Order) {
 				}
 			}
 			if !eligible {
-				r.event("7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
+				// A hex of the list no marker went to: the other side sees the markers
+				// placed, never the list (Revision 1).
+				r.ownerOnly(side, "7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
 				continue
 			}
 			r.st.cowHex(id, r.rules.sc)
@@ -234,7 +233,7 @@ func (r *resolution) correctStacking(side adjudicator.Side, choice []overSpec) {
 				leave := r.orderedExcess(side, id, o, taken)
 				if len(leave) == 0 {
 					if taken == 0 {
-						r.event("6.2", "The offended player's order %s names no units in %s whose leaving lessens the over-stack: his standing choice applies.", o, id)
+						r.ownerOnly(other(side), "6.2", "The offended player's order %s names no units in %s whose leaving lessens the over-stack: his standing choice applies.", o, id)
 					}
 					break
 				}
@@ -358,10 +357,7 @@ func excessUnit(st *State, side adjudicator.Side, units []int, arrivals map[int]
 // "nearest legal hex" of 6.2, of which the offended player may choose any.
 func (r *resolution) nearestRooms(side adjudicator.Side, from, kind string) []string {
 	origin, _ := hex.Parse(from)
-	enemy := DE
-	if side == DE {
-		enemy = US
-	}
+	enemy := other(side)
 	stacks := r.st.stacks(side)
 	var best []string
 	bestD := 1 << 30

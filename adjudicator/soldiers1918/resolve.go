@@ -40,12 +40,16 @@ func (r *resolution) otherOnly(side adjudicator.Side, rule, format string, args 
 	if r.st.Revision < 1 {
 		return
 	}
-	other := US
-	if side == US {
-		other = DE
-	}
 	r.event(rule, format, args...)
-	r.out.Events[len(r.out.Events)-1].To = []adjudicator.Side{other}
+	r.out.Events[len(r.out.Events)-1].To = []adjudicator.Side{other(side)}
+}
+
+// other is the other side of side.
+func other(side adjudicator.Side) adjudicator.Side {
+	if side == US {
+		return DE
+	}
+	return US
 }
 
 func (r *resolution) rollEvent(rule string, roll dice.Roll, format string, args ...any) {

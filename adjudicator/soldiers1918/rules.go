@@ -436,11 +436,7 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 		side, key := phaseActor(st.P)
 		add(fmt.Sprintf("%d.%s", st.T, st.P), side, key)
 		if key == keyMoves { // the offended player's standing choice (6.2)
-			other := DE
-			if side == DE {
-				other = US
-			}
-			add(phaseStanding, other, keyOverstack)
+			add(phaseStanding, other(side), keyOverstack)
 		}
 	}
 	return in

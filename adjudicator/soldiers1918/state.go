@@ -140,9 +140,11 @@ type State struct {
 
 // Revision is the revision of these rules new games are created under.
 //
-// 1: an order not carried out, in whole or beyond where its units stopped, is told to
-// its owner alone (invariant 5): at the table the opponent would see the units move or
-// fire, never the plan that could not be made.
+// 1: an order not carried out, in whole or beyond where its units stopped, and the part
+// of a standing order that had no effect (a COW list's hex without a marker, an
+// OVERSTACK line naming no units of the hex) are told to their owner alone (invariant
+// 5): at the table the opponent would see the units move or fire and the markers
+// placed, never the plan that could not be made.
 const Revision = 1
 
 var _ adjudicator.State = (*State)(nil)
