@@ -447,17 +447,14 @@ func (h *handling) resend(name, sideText string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("game %s has no player of side %s", name, side)
 	}
-	mails, err := h.tx.Outbox()
+	// From the newest back: a host's years of mail are not read for the latest.
+	last, found, err := h.tx.LastOutMail(func(m store.OutMail) bool {
+		return m.Game == g.Name && m.Side == string(side) && m.Kind == "results"
+	})
 	if err != nil {
 		return "", err
 	}
-	var last *store.OutMail
-	for i := range mails {
-		if m := mails[i]; m.Game == g.Name && m.Side == string(side) && m.Kind == "results" {
-			last = &mails[i]
-		}
-	}
-	if last == nil {
+	if !found {
 		return "", fmt.Errorf("no results mail to %s in %s yet", sideName(rs, side), name)
 	}
 	body := fmt.Sprintf("Sent again at the host's request; first sent %s.\n\n%s", last.Queued.UTC().Format(timeFormat), last.Body)

@@ -142,10 +142,10 @@ func BenchmarkMarkSent(b *testing.B) {
 	}
 }
 
-// BenchmarkOutboxRead reads the whole outbox as the sender does twice a pass (sendDue and
-// sendNextWait, mail/send.go), with the 7,200 mails the 2,000-mail burst of `adjutant
-// bench` leaves there (200 games x 36 mails: invitations, replies, notices, results),
-// sent or not.
+// BenchmarkOutboxRead reads the whole outbox, as replay, audit verify and `adjutant
+// outbox` do (the sender reads the pending heads only, RESEND the heads from the newest
+// back), with the 7,200 mails the 2,000-mail burst of `adjutant bench` leaves there (200
+// games x 36 mails: invitations, replies, notices, results), sent or not.
 func BenchmarkOutboxRead(b *testing.B) {
 	const mails = 7200
 	db := benchOpen(b)

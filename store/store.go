@@ -122,6 +122,10 @@ type Tx interface {
 	// empty, Pictures nil): what the sender decides on, read without inflating a body
 	// for every pending mail at every pass. OutMailAt gives a mail whole.
 	PendingHeads() ([]OutMail, error)
+	// LastOutMail returns the latest outbox mail whose head (the mail without its body
+	// and pictures) match accepts, whole, reading the heads from the newest back and no
+	// further than that mail; found is false when none does.
+	LastOutMail(match func(head OutMail) bool) (m OutMail, found bool, err error)
 	PutOutMail(m OutMail) error
 	// PutSealedGroup keeps the commitments of the sealed orders of one mail under
 	// group, the commitment the other side was mailed for them (Order.Group);
@@ -926,6 +930,27 @@ func (t *btx) PendingHeads() ([]OutMail, error) {
 		return nil
 	})
 	return mails, err
+}
+
+func (t *btx) LastOutMail(match func(OutMail) bool) (OutMail, bool, error) {
+	if err := t.writeEnqueued(); err != nil {
+		return OutMail{}, false, err
+	}
+	c := t.tx.Bucket(bucketOutbox).Cursor()
+	for k, v := c.Last(); k != nil; k, v = c.Prev() {
+		h, err := decodeHead(v)
+		if err != nil {
+			return OutMail{}, false, fmt.Errorf("outbox mail %x: %w", k, err)
+		}
+		if match(h) {
+			m, err := decodeMail(v)
+			if err != nil {
+				return OutMail{}, false, fmt.Errorf("outbox mail %x: %w", k, err)
+			}
+			return m, true, nil
+		}
+	}
+	return OutMail{}, false, nil
 }
 
 // skipJSON is a field read past without decoding it (a head's body and pictures).

@@ -682,3 +682,33 @@ func TestEnqueuedMailsReadInTheirTransaction(t *testing.T) {
 		return nil
 	})
 }
+
+// TestLastOutMail: the latest mail a head matches is given whole, also one enqueued in
+// the same transaction; no match is not an error.
+func TestLastOutMail(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	err := db.Write(ctx, func(tx store.Tx) error {
+		for i, side := range []string{"us", "de", "us", "de", "de"} {
+			if _, err := tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("m%d@x", i), Game: "g", Side: side, Kind: "results", Body: fmt.Sprintf("body %d", i)}); err != nil {
+				return err
+			}
+		}
+		m, found, err := tx.LastOutMail(func(h store.OutMail) bool {
+			if h.Body != "" {
+				t.Errorf("the head of %s has its body", h.MessageID)
+			}
+			return h.Side == "us"
+		})
+		if err != nil || !found || m.MessageID != "m2@x" || m.Body != "body 2" {
+			t.Errorf("LastOutMail(us) = %s %q, %v, %v; want m2@x whole", m.MessageID, m.Body, found, err)
+		}
+		if _, found, err := tx.LastOutMail(func(h store.OutMail) bool { return h.Side == "fr" }); found || err != nil {
+			t.Errorf("LastOutMail(fr) = %v, %v; want none", found, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1136,7 +1136,7 @@ func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
 		return "3", "store: sender marks mails sent, " + strings.TrimPrefix(b.name, "BenchmarkMarkSent/"),
 			fmtRate(m["mails/s"], "mails/s"), "", false
 	case b.name == "BenchmarkOutboxRead":
-		return "3", fmt.Sprintf("store: Tx.Outbox() with %.0f mails (the sender reads it twice a pass)", m["mails"]),
+		return "3", fmt.Sprintf("store: Tx.Outbox() with %.0f mails (replay and audit verify; the sender reads the pending heads only)", m["mails"]),
 			fmtNs(m["ns/op"]) + fmt.Sprintf(", %.1f MB/op", m["B/op"]/1e6), "", false
 	case b.name == "BenchmarkFullTurn":
 		ms := m["ns/op"] / 1e6
