@@ -348,9 +348,10 @@ func (g *game) fight(c *combat) {
 	}
 	line("roll %d %+d = %d%s: %s (%s)", r.Values[0], mod, r.Result, rowNote, res.Text, table.Cols[col].Label)
 	// 20.4.7: losses.
-	xv, xWhy := g.xChoice(c, res)
+	xv, xWhy, xPub := g.xChoice(c, res)
 	aLoss, dLoss := res.Att, res.Def
-	var aw2, dw2 []string
+	// dw2 is the defender's copy of his loss's reasons, dw2A the attacker's.
+	var aw2, dw2, dw2A []string
 	if aLoss == X {
 		aLoss = xv
 	}
@@ -358,7 +359,7 @@ func (g *game) fight(c *combat) {
 		dLoss = xv
 	}
 	if res.Att == X || res.Def == X {
-		line("X = %d (%s)", xv, xWhy)
+		lines(fmt.Sprintf("X = %d (%s)", xv, xWhy), fmt.Sprintf("X = %d (%s)", xv, xPub))
 	}
 	// Both modifications of 20.4.7 are summed, then the loss is held at 0 or more, so
 	// that their order does not matter.
@@ -371,6 +372,7 @@ func (g *game) fight(c *combat) {
 		dLoss++
 		aw2 = append(aw2, "+1 for 12 or more SP against 6 or more")
 		dw2 = append(dw2, "+1 for 12 or more SP against 6 or more")
+		dw2A = append(dw2A, "+1 for 12 or more SP against 6 or more")
 	}
 	aLoss = max(aLoss, 0)
 	retreat, rWhy := res.Retreat, ""
@@ -378,12 +380,16 @@ func (g *game) fight(c *combat) {
 		retreat, rWhy = res.First, " (the parenthesized number: 22)"
 	}
 	if dLoss > 0 {
+		// The attacker sees the conversion made, not the CONVERT order's words (its
+		// other units, its ALL), nor an order that chose what the default does.
 		if conv, why := g.convertLoss(c.defenders, dLoss); conv {
 			dLoss--
 			retreat++
 			dw2 = append(dw2, "-1 converted into one more hex of retreat: "+why)
+			dw2A = append(dw2A, "-1 converted into one more hex of retreat: the defender's CONVERT order (21.1)")
 		} else {
 			dw2 = append(dw2, why)
+			dw2A = append(dw2A, "default: no conversion (21.1)")
 		}
 	}
 	// "d": all the units of that side, before the losses (a regiment that becomes a
@@ -407,7 +413,8 @@ func (g *game) fight(c *combat) {
 	}
 	taken, extra := g.combatLosses(c.defenders, ld, dLoss, "lead defender", "converted into retreat (20.4.7: only remnants left)")
 	retreat += extra
-	line("defender loses %d%s: %s", dLoss, paren(dw2), strings.Join(taken, "; "))
+	lines(fmt.Sprintf("defender loses %d%s: %s", dLoss, paren(dw2A), strings.Join(taken, "; ")),
+		fmt.Sprintf("defender loses %d%s: %s", dLoss, paren(dw2), strings.Join(taken, "; ")))
 	taken, _ = g.combatLosses(c.attackers, c.lead, aLoss, "lead attacker", "void (8: the last SP of a unit is never lost)")
 	line("attacker loses %d%s: %s", aLoss, paren(aw2), strings.Join(taken, "; "))
 	if retreat > 0 {
@@ -439,18 +446,25 @@ func paren(ws []string) string {
 
 // xChoice is the attacker's value for X (20.4.7): the combat's X, else his standing
 // XRESULT order, else the default of HELP: 2 when X stands only for the defender's
-// losses, 1 otherwise.
-func (g *game) xChoice(c *combat, res CombatResult) (int, string) {
-	if c.d.X != 0 {
-		return c.d.X, "the attacker's order"
-	}
-	if o := g.standingText(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
-		return int(o[len(o)-1] - '0'), "the attacker's XRESULT order"
-	}
+// losses, 1 otherwise. why says where it came from; pub is what the defender is told:
+// the default's words when the order chose what the default does (invariant 5: the
+// defender sees the X taken, not a standing choice that changed nothing).
+func (g *game) xChoice(c *combat, res CombatResult) (v int, why, pub string) {
+	dv, dwhy := 1, "default: 1 when X is the attacker's own loss"
 	if res.Def == X && res.Att != X {
-		return 2, "default: 2 when X is the defender's loss only"
+		dv, dwhy = 2, "default: 2 when X is the defender's loss only"
 	}
-	return 1, "default: 1 when X is your own loss"
+	v, why = dv, dwhy
+	if o := g.standingText(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
+		v, why = int(o[len(o)-1]-'0'), "the attacker's XRESULT order"
+	}
+	if c.d.X != 0 {
+		v, why = c.d.X, "the attacker's order"
+	}
+	if v == dv {
+		return v, why, dwhy
+	}
+	return v, why, why
 }
 
 // combatLosses gives n losses to us (20.4.7): the first to the lead unit, the others
