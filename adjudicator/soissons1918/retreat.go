@@ -127,7 +127,9 @@ func (g *game) retreat(c RetreatCall) RetreatResult {
 	var first *end
 	for _, u := range us {
 		e, why, own := g.chooseEnd(side, u, ends)
-		if g.counter(u).Kind == KindHQ && first != nil && !strings.HasPrefix(why, "your") {
+		// An HQ goes with the stack's first unit unless its owner's orders chose its
+		// end (HELP; this read "your" orders until those words were changed).
+		if g.counter(u).Kind == KindHQ && first != nil && !strings.HasPrefix(own, "its owner's") {
 			e, why, own = first, "default: with the first unit of the stack (10)", "default: with the first unit of the stack (10)"
 		}
 		if first == nil {
