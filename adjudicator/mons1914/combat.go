@@ -372,15 +372,30 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 	slices.SortStableFunc(hexes, func(a, b string) int { return strength(byHex[b]) - strength(byHex[a]) })
 	fire := map[string][]*Unit{}
 	alloc := "every defender at the strongest attacking hex (default, 11.2)"
-	if policy == "SPREAD" {
-		alloc = "the defenders spread over the attacking hexes (as ordered, 11.2)"
+	ownAlloc := "" // the defender's words for it, when they differ
+	switch {
+	case len(hexes) == 1:
+		// 11.2: against attackers from one hex the defenders "must combine their
+		// defensive fire values"; there is nothing to designate, so the standing
+		// DEFFIRE choice plays no part and is not named (invariant 5: the attacker
+		// would learn a choice that never arose).
+		alloc = "every defender at the one attacking hex (11.2)"
+		fire[hexes[0]] = defenders
+	case policy == "SPREAD":
 		ds := slices.Clone(defenders)
 		slices.SortStableFunc(ds, func(a, b *Unit) int { return g.counter(b).MeleeAt(b.Steps) - g.counter(a).MeleeAt(a.Steps) })
 		for i, u := range ds {
 			h := hexes[i%len(hexes)]
 			fire[h] = append(fire[h], u)
 		}
-	} else {
+		// A lone defender spread fires where the default puts him: the attacker is
+		// told the default's words, not a standing choice that changed nothing
+		// (invariant 5); the defender reads his order.
+		ownAlloc = "the defenders spread over the attacking hexes (as ordered, 11.2)"
+		if len(defenders) > 1 {
+			alloc = ownAlloc
+		}
+	default:
 		fire[hexes[0]] = defenders
 	}
 	for _, h := range hexes {
@@ -401,8 +416,17 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		r := g.roll(fmt.Sprintf("11.4 defensive fire from %s into %s, %d factors", target, from, factors), "11.4", mod)
 		final := board.Clamp(r.Result, 1, 6)
 		res, col, _ := g.sc.Tables["defensive-fire"].Lookup(factors, final)
-		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r,
-			Text: fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))})
+		text := func(alloc string) string {
+			return fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))
+		}
+		if ownAlloc == "" || ownAlloc == alloc {
+			g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc)})
+		} else {
+			def := sideOf(g.counter(defenders[0]))
+			g.events = append(g.events,
+				adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(ownAlloc), To: []adjudicator.Side{def}},
+				adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc), To: []adjudicator.Side{other(def)}})
+		}
 		if n, err := strconv.Atoi(res); err == nil && n > 0 {
 			lost, ordered := g.loseSteps(byHex[h], n, hit, "11.5", true)
 			how := "default, most steps first"
@@ -454,20 +478,27 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 	for _, u := range want {
 		try(u)
 	}
-	if len(moved) == 0 {
-		// 12.13: "he must advance at least one".
+	// 12.13: "he must advance at least one". An ADVANCE naming none that could is
+	// told to the attacker alone: the defender sees which units advance, never the
+	// list that chose none of them (invariant 5).
+	fallback := len(moved) == 0
+	if fallback {
 		for _, u := range alive {
 			if len(moved) == 0 {
 				try(u)
 			}
 		}
-		note += "; the order named none that could, so the first that could advanced (12.13: at least one must)"
 	}
 	if len(moved) == 0 {
 		g.event("12.13", nil, "No attacker can advance into %s: terrain prohibits it (12.13)", m.Target)
 		return
 	}
-	g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
+	if fallback { // only with an ADVANCE list: the default names every survivor
+		g.event("12.13", []adjudicator.Side{side}, "Advance after combat into %s (your ADVANCE named none that could, so the first that could advanced; 12.13: at least one must): %s", m.Target, strings.Join(moved, " "))
+		g.event("12.13", []adjudicator.Side{other(side)}, "Advance after combat into %s (12.13: at least one must advance): %s", m.Target, strings.Join(moved, " "))
+	} else {
+		g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
+	}
 	if len(m.BeyondUnits) > 0 {
 		g.advanceBeyond(side, m, moved)
 	}

@@ -38,6 +38,20 @@ func (g *game) rollEvent(rule string, r dice.Roll, format string, args ...any) {
 	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &r})
 }
 
+// toEach tells side own and the other side others, in one event when they are the same
+// (invariant 5: a part of side's orders that had no effect, or a choice of his that did
+// not arise, is his alone; the other side is told what happened). r, when not nil, is
+// the roll the event reports, given with both texts.
+func (g *game) toEach(rule string, r *dice.Roll, side, own, others string) {
+	if own == others {
+		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: own, Roll: r})
+		return
+	}
+	g.events = append(g.events,
+		adjudicator.Event{Phase: g.st.P, Rule: rule, Text: own, To: []adjudicator.Side{adjudicator.Side(side)}, Roll: r},
+		adjudicator.Event{Phase: g.st.P, Rule: rule, Text: others, To: []adjudicator.Side{adjudicator.Side(other(side))}, Roll: r})
+}
+
 func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
 
 func (g *game) sideOf(u *Unit) string { return g.counter(u).Side }

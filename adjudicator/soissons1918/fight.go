@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
@@ -85,14 +86,18 @@ func (g *game) combatSegment(side string, items []item) {
 	}
 	list, errs := g.planSegment(side, ds)
 	for i, it := range items {
+		// A combat not carried out is told to the attacker alone: at the table it is
+		// never designated (20: "Combat is designated and resolved one combat at a
+		// time"), and the defender sees only the combats fought (invariant 5).
+		own := []adjudicator.Side{adjudicator.Side(side)}
 		if list[i] == nil {
-			g.event("20", nil, "%s: not carried out: %v", it.text, errs[i])
+			g.event("20", own, "%s: not carried out: %v", it.text, errs[i])
 			continue
 		}
 		// The state has changed since the plan (losses, retreats): declare again.
 		c, err := g.declare(side, ds[i])
 		if err != nil {
-			g.event("20", nil, "%s: not carried out: %v", it.text, err)
+			g.event("20", own, "%s: not carried out: %v", it.text, err)
 			continue
 		}
 		g.fight(c)
@@ -146,7 +151,11 @@ func (g *game) terrainDRM(h hex.Hex, from []hex.Hex) (ns []int, why []string) {
 // unit that gives the lowest DRM (its combativeness, the terrain of its hex, its
 // disruption), then the strongest. "A remnant may never be selected as a lead defender
 // if non-remnant units are defending as well."
-func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
+//
+// note, when not empty, tells the defender that his LEAD order named a unit it could not
+// choose: his alone, since the attacker sees the lead defender, not the order's other
+// entries (invariant 5).
+func (g *game) leadDefender(c *combat, surprise bool) (lead *Unit, why, note string) {
 	var cands []*Unit
 	for _, u := range c.defenders {
 		if !u.Remnant {
@@ -156,7 +165,6 @@ func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
 	if len(cands) == 0 {
 		cands = c.defenders
 	}
-	note := ""
 	if o := g.standingText(other(c.side), kLead); o != "" && o != "LEAD DEFAULT" {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LEAD "), ",") {
 			for _, u := range c.defenders {
@@ -164,7 +172,7 @@ func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
 					continue
 				}
 				if slices.Contains(cands, u) {
-					return u, "the defender's LEAD order" + note
+					return u, "the defender's LEAD order", note
 				}
 				note = fmt.Sprintf("; the defender's LEAD order's %s is a remnant beside non-remnants (20.4.2)", id)
 			}
@@ -187,7 +195,7 @@ func (g *game) leadDefender(c *combat, surprise bool) (*Unit, string) {
 		}
 		return g.strength(b) - g.strength(a)
 	})
-	return best, "default: the lowest DRM, then the strongest" + note
+	return best, "default: the lowest DRM, then the strongest", note
 }
 
 // stars is a unit's combativeness (6): remnants are always worn, one star.
@@ -234,34 +242,50 @@ func (g *game) fight(c *combat) {
 		table, segName, tname = g.sc.CRT[TableImprovised], SegImprovised, "Improvised Attack Table"
 	}
 	surprise := g.surprise(c)
-	var out []string
+	// The attacker's lines (att) and the defender's (def) differ only where a part of
+	// one side's orders had no effect (invariant 5): the attacker's X when the result
+	// asks for none, the units of a named hex that do not attack, the defender's LEAD
+	// entries that could not lead.
+	var att, def []string
 	// The first line heads the event; each other one starts with "- " (the results
 	// mail wraps each line to 78 columns).
-	line := func(format string, args ...any) {
+	lines := func(a, d string) {
 		prefix := "- "
-		if len(out) == 0 {
+		if len(att) == 0 {
 			prefix = ""
 		}
-		out = append(out, prefix+fmt.Sprintf(format, args...))
+		if a != "" {
+			att = append(att, prefix+a)
+		}
+		if d != "" {
+			def = append(def, prefix+d)
+		}
 	}
-	line("%s (%s; %s)", c.d.String(), tname, map[string]string{kAssault: "4.2 C.4", kAttack: "4.2 C.7"}[c.d.Kind])
+	line := func(format string, args ...any) {
+		t := fmt.Sprintf(format, args...)
+		lines(t, t)
+	}
+	segRef := map[string]string{kAssault: "4.2 C.4", kAttack: "4.2 C.7"}[c.d.Kind]
+	noX := c.d
+	noX.X = 0 // the X asked for is told once the result asks for one (20.4.7)
+	lines(fmt.Sprintf("%s (%s; %s)", c.d.String(), tname, segRef), fmt.Sprintf("%s (%s; %s)", noX.String(), tname, segRef))
 	line("HQ %s (%s); lead %s (%s)", c.hq, c.hqWhy, c.lead.ID, c.leadWhy)
 	// 20.4.3: strengths.
-	att := 0
+	attSP := 0
 	var aw []string
 	for _, u := range c.attackers {
-		att += c.strength[u.ID]
+		attSP += c.strength[u.ID]
 		aw = append(aw, u.ID+" "+c.why[u.ID])
 	}
-	line("attack: %s = %d SP (20.4.3)", strings.Join(aw, "; "), att)
+	line("attack: %s = %d SP (20.4.3)", strings.Join(aw, "; "), attSP)
 	if len(c.skipped) > 0 {
-		line("not attacking: %s", strings.Join(c.skipped, "; "))
+		lines(fmt.Sprintf("not attacking: %s", strings.Join(c.skipped, "; ")), "")
 	}
-	def := 0
+	defSP := 0
 	var dw []string
 	onlyRemnants := true
 	for _, u := range c.defenders {
-		def += g.strength(u)
+		defSP += g.strength(u)
 		w := fmt.Sprintf("%s %d", u.ID, g.strength(u))
 		if u.Remnant {
 			w += " (remnant)"
@@ -270,16 +294,17 @@ func (g *game) fight(c *combat) {
 		}
 		dw = append(dw, w)
 	}
-	line("defence: %s = %d SP (20.4.3: strength less losses)", strings.Join(dw, ", "), def)
-	col := table.Column(att, def)
-	line("odds %d to %d: column %s (20.4.4: rounded for the defender)", att, def, table.Cols[col].Label)
+	line("defence: %s = %d SP (20.4.3: strength less losses)", strings.Join(dw, ", "), defSP)
+	col := table.Column(attSP, defSP)
+	line("odds %d to %d: column %s (20.4.4: rounded for the defender)", attSP, defSP, table.Cols[col].Label)
 	// 20.4.5: DRMs.
-	ld, ldWhy := g.leadDefender(c, surprise)
+	ld, ldWhy, ldNote := g.leadDefender(c, surprise)
 	mod := 0
 	var mods []string
 	add := func(n int, why string) { mod += n; mods = append(mods, fmt.Sprintf("%+d %s", n, why)) }
 	add(g.stars(c.lead), fmt.Sprintf("lead %s's combativeness", c.lead.ID))
-	add(-g.stars(ld), fmt.Sprintf("lead defender %s's combativeness (%s)", ld.ID, ldWhy))
+	ldText := fmt.Sprintf("lead defender %s's combativeness (%s)", ld.ID, ldWhy)
+	add(-g.stars(ld), ldText)
 	tank, tankFull := "", false
 	for _, u := range c.attackers {
 		if u.Tank == "" {
@@ -312,7 +337,8 @@ func (g *game) fight(c *combat) {
 	if n := disDRM(ld); n != 0 {
 		add(n, "lead defender "+DisruptionNames[ld.Dis])
 	}
-	line("DRM: %s = %+d (20.4.5)", strings.Join(mods, "; "), mod)
+	drm := fmt.Sprintf("DRM: %s = %+d (20.4.5)", strings.Join(mods, "; "), mod)
+	lines(drm, strings.Replace(drm, ldText, fmt.Sprintf("lead defender %s's combativeness (%s%s)", ld.ID, ldWhy, ldNote), 1))
 	purpose := fmt.Sprintf("20.4.6 %s on %s at %s", map[string]string{kAssault: "assault", kAttack: "improvised attack"}[c.d.Kind], hexList(c.d.Targets), table.Cols[col].Label)
 	r := g.rollD6(purpose, "20.4.6", mod)
 	res, row := table.Lookup(col, r.Result)
@@ -322,9 +348,10 @@ func (g *game) fight(c *combat) {
 	}
 	line("roll %d %+d = %d%s: %s (%s)", r.Values[0], mod, r.Result, rowNote, res.Text, table.Cols[col].Label)
 	// 20.4.7: losses.
-	xv, xWhy := g.xChoice(c, res)
+	xv, xWhy, xPub := g.xChoice(c, res)
 	aLoss, dLoss := res.Att, res.Def
-	var aw2, dw2 []string
+	// dw2 is the defender's copy of his loss's reasons, dw2A the attacker's.
+	var aw2, dw2, dw2A []string
 	if aLoss == X {
 		aLoss = xv
 	}
@@ -332,7 +359,7 @@ func (g *game) fight(c *combat) {
 		dLoss = xv
 	}
 	if res.Att == X || res.Def == X {
-		line("X = %d (%s)", xv, xWhy)
+		lines(fmt.Sprintf("X = %d (%s)", xv, xWhy), fmt.Sprintf("X = %d (%s)", xv, xPub))
 	}
 	// Both modifications of 20.4.7 are summed, then the loss is held at 0 or more, so
 	// that their order does not matter.
@@ -340,11 +367,12 @@ func (g *game) fight(c *combat) {
 		aLoss--
 		aw2 = append(aw2, "-1 against remnants only")
 	}
-	if att >= 12 && def >= 6 {
+	if attSP >= 12 && defSP >= 6 {
 		aLoss++
 		dLoss++
 		aw2 = append(aw2, "+1 for 12 or more SP against 6 or more")
 		dw2 = append(dw2, "+1 for 12 or more SP against 6 or more")
+		dw2A = append(dw2A, "+1 for 12 or more SP against 6 or more")
 	}
 	aLoss = max(aLoss, 0)
 	retreat, rWhy := res.Retreat, ""
@@ -352,12 +380,16 @@ func (g *game) fight(c *combat) {
 		retreat, rWhy = res.First, " (the parenthesized number: 22)"
 	}
 	if dLoss > 0 {
+		// The attacker sees the conversion made, not the CONVERT order's words (its
+		// other units, its ALL), nor an order that chose what the default does.
 		if conv, why := g.convertLoss(c.defenders, dLoss); conv {
 			dLoss--
 			retreat++
 			dw2 = append(dw2, "-1 converted into one more hex of retreat: "+why)
+			dw2A = append(dw2A, "-1 converted into one more hex of retreat: the defender's CONVERT order (21.1)")
 		} else {
 			dw2 = append(dw2, why)
+			dw2A = append(dw2A, "default: no conversion (21.1)")
 		}
 	}
 	// "d": all the units of that side, before the losses (a regiment that becomes a
@@ -381,7 +413,8 @@ func (g *game) fight(c *combat) {
 	}
 	taken, extra := g.combatLosses(c.defenders, ld, dLoss, "lead defender", "converted into retreat (20.4.7: only remnants left)")
 	retreat += extra
-	line("defender loses %d%s: %s", dLoss, paren(dw2), strings.Join(taken, "; "))
+	lines(fmt.Sprintf("defender loses %d%s: %s", dLoss, paren(dw2A), strings.Join(taken, "; ")),
+		fmt.Sprintf("defender loses %d%s: %s", dLoss, paren(dw2), strings.Join(taken, "; ")))
 	taken, _ = g.combatLosses(c.attackers, c.lead, aLoss, "lead attacker", "void (8: the last SP of a unit is never lost)")
 	line("attacker loses %d%s: %s", aLoss, paren(aw2), strings.Join(taken, "; "))
 	if retreat > 0 {
@@ -391,7 +424,7 @@ func (g *game) fight(c *combat) {
 	}
 	// The roll goes with the event, so that the results mail gives its inputs and each
 	// player can check it from his mail (HELP DICE).
-	g.rollEvent("20.4", r, "%s", strings.Join(out, "\n"))
+	g.toEach("20.4", &r, c.side, strings.Join(att, "\n"), strings.Join(def, "\n"))
 	if retreat == 0 {
 		return
 	}
@@ -413,18 +446,25 @@ func paren(ws []string) string {
 
 // xChoice is the attacker's value for X (20.4.7): the combat's X, else his standing
 // XRESULT order, else the default of HELP: 2 when X stands only for the defender's
-// losses, 1 otherwise.
-func (g *game) xChoice(c *combat, res CombatResult) (int, string) {
-	if c.d.X != 0 {
-		return c.d.X, "the attacker's order"
-	}
-	if o := g.standingText(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
-		return int(o[len(o)-1] - '0'), "the attacker's XRESULT order"
-	}
+// losses, 1 otherwise. why says where it came from; pub is what the defender is told:
+// the default's words when the order chose what the default does (invariant 5: the
+// defender sees the X taken, not a standing choice that changed nothing).
+func (g *game) xChoice(c *combat, res CombatResult) (v int, why, pub string) {
+	dv, dwhy := 1, "default: 1 when X is the attacker's own loss"
 	if res.Def == X && res.Att != X {
-		return 2, "default: 2 when X is the defender's loss only"
+		dv, dwhy = 2, "default: 2 when X is the defender's loss only"
 	}
-	return 1, "default: 1 when X is your own loss"
+	v, why = dv, dwhy
+	if o := g.standingText(c.side, kXResult); o == "XRESULT 1" || o == "XRESULT 2" {
+		v, why = int(o[len(o)-1]-'0'), "the attacker's XRESULT order"
+	}
+	if c.d.X != 0 {
+		v, why = c.d.X, "the attacker's order"
+	}
+	if v == dv {
+		return v, why, dwhy
+	}
+	return v, why, why
 }
 
 // combatLosses gives n losses to us (20.4.7): the first to the lead unit, the others

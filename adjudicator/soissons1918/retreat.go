@@ -107,6 +107,11 @@ func (g *game) retreat(c RetreatCall) RetreatResult {
 		res.Lines = append(res.Lines, t)
 		g.event("21", nil, "%s", t)
 	}
+	// sayEach tells the owner own and the attacker others (chooseEnd).
+	sayEach := func(own, others string) {
+		res.Lines = append(res.Lines, own)
+		g.toEach("21", nil, side, own, others)
+	}
 	if len(ends) == 0 {
 		for _, u := range us {
 			g.eliminate(u)
@@ -121,9 +126,11 @@ func (g *game) retreat(c RetreatCall) RetreatResult {
 	touched := map[hex.Hex]bool{}
 	var first *end
 	for _, u := range us {
-		e, why := g.chooseEnd(side, u, ends)
-		if g.counter(u).Kind == KindHQ && first != nil && !strings.HasPrefix(why, "your") {
-			e, why = first, "default: with the first unit of the stack (10)"
+		e, why, own := g.chooseEnd(side, u, ends)
+		// An HQ goes with the stack's first unit unless its owner's orders chose its
+		// end (HELP; this read "your" orders until those words were changed).
+		if g.counter(u).Kind == KindHQ && first != nil && !strings.HasPrefix(own, "its owner's") {
+			e, why, own = first, "default: with the first unit of the stack (10)", "default: with the first unit of the stack (10)"
 		}
 		if first == nil {
 			first = e
@@ -149,11 +156,14 @@ func (g *game) retreat(c RetreatCall) RetreatResult {
 		g.displaceEnemyHQs(side, e.at)
 		touched[e.at] = true
 		g.rlog.retreated = append(g.rlog.retreated, u.ID)
-		t := fmt.Sprintf("%s retreats %s (%d hex(es); %s)", u.ID, pathString(e.path), k, why)
-		if len(up) > 0 {
-			t += fmt.Sprintf(": disruption +%d (%s), now %s", len(up), strings.Join(up, "; "), DisruptionNames[u.Dis])
+		text := func(why string) string {
+			t := fmt.Sprintf("%s retreats %s (%d hex(es); %s)", u.ID, pathString(e.path), k, why)
+			if len(up) > 0 {
+				t += fmt.Sprintf(": disruption +%d (%s), now %s", len(up), strings.Join(up, "; "), DisruptionNames[u.Dis])
+			}
+			return t
 		}
-		say("%s", t)
+		sayEach(text(own), text(why))
 	}
 	for _, h := range sortedHexes(touched) {
 		res.Eliminated = append(res.Eliminated, g.removeExcess(h, side, "21")...)
@@ -410,8 +420,12 @@ func (g *game) distancesToEdge(side string, free func(hex.Hex) bool) map[hex.Hex
 // chooseEnd picks u's end among the legal ones: its standing RETREAT order's first
 // hex that is legal, else the side's RETREAT ALL policy, else the default (HELP):
 // a hex where the stack stays within the limits of 16, on the supply line rather than
-// beside it, nearest the friendly edge, then the lowest hex id.
-func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
+// beside it, nearest the friendly edge, then the lowest hex id. why says whose choice it
+// was as both sides are told it, own as its owner is: a RETREAT order none of whose
+// hexes is allowed, and a RETREAT ALL policy that picks the hex the default would, had
+// no effect, and are told to the owner alone (invariant 5: the attacker sees where the
+// unit went, not the orders that did not choose it).
+func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own string) {
 	note := ""
 	if o := g.standingText(side, "retreat "+u.ID); o != "" {
 		f := strings.Fields(o)
@@ -419,18 +433,28 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
 			for _, w := range strings.Split(f[2], ",") {
 				for i := range ends {
 					if ends[i].at.String() == w {
-						return &ends[i], "its owner's RETREAT order"
+						return &ends[i], "its owner's RETREAT order", "its owner's RETREAT order"
 					}
 				}
 			}
 			note = "no hex of its owner's RETREAT order is allowed; "
 		}
 	}
-	policy, why := PolicyLine, note+"default: within stacking limits, on the supply line, nearest the friendly edge"
+	const dflt = "default: within stacking limits, on the supply line, nearest the friendly edge"
+	policy, own := PolicyLine, dflt
 	if o := g.standingText(side, "retreat"); o != "" {
 		policy = strings.Fields(o)[2]
-		why = note + "its owner's RETREAT ALL " + policy + " order"
+		own = "its owner's RETREAT ALL " + policy + " order"
 	}
+	e, why = g.bestEnd(side, u, ends, policy), own
+	if g.bestEnd(side, u, ends, PolicyLine).at == e.at {
+		why = dflt
+	}
+	return e, why, note + own
+}
+
+// bestEnd is u's best end under policy (chooseEnd).
+func (g *game) bestEnd(side string, u *Unit, ends []end, policy string) *end {
 	cover := map[string]int{"city": 3, "village": 2, "ravine": 2, "woods": 1}
 	sorted := slices.Clone(ends)
 	slices.SortStableFunc(sorted, func(a, b end) int {
@@ -453,10 +477,10 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (*end, string) {
 	})
 	for i := range ends {
 		if ends[i].at == sorted[0].at {
-			return &ends[i], why
+			return &ends[i]
 		}
 	}
-	return &ends[0], why // not reached
+	return &ends[0] // not reached
 }
 
 func boolFirst(a, b bool) int {
@@ -559,7 +583,12 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 		return nil
 	}
 	problem := g.stackProblem(us)
-	order := g.lossOrder(side)
+	// The LOSSES order's units of this hex: an order naming none of them plays no part
+	// (the default chooses, and says so: the other side is not told of an order that
+	// chose nothing, invariant 5).
+	order := slices.DeleteFunc(g.lossOrder(side), func(id string) bool {
+		return !slices.ContainsFunc(us, func(u *Unit) bool { return u.ID == id })
+	})
 	rank := func(u *Unit) int {
 		if i := slices.Index(order, u.ID); i >= 0 {
 			return i

@@ -224,18 +224,26 @@ func (g *game) spentWithdrawal() {
 		if u.Tank != "" {
 			t := g.st.unit(u.Tank)
 			u.Tank = ""
-			to, why := g.spentTankChoice(t, h)
+			to, why, note := g.spentTankChoice(t, h)
+			// note (a SPENT order no division of which could take the tank group) is
+			// the Entente's alone: the German sees where it goes (invariant 5).
+			var own, others string
 			if to == nil {
 				t.Where, t.Hex = Removed, ""
-				if why == "" {
-					g.event("4.2", nil, "tank group %s of the spent %s has no division to go to and is removed", t.ID, u.ID)
-				} else {
-					g.event("4.2", nil, "tank group %s of the spent %s is removed (%s)", t.ID, u.ID, why)
+				others = fmt.Sprintf("tank group %s of the spent %s has no division to go to and is removed", t.ID, u.ID)
+				if why != "" {
+					others = fmt.Sprintf("tank group %s of the spent %s is removed (%s)", t.ID, u.ID, why)
+				}
+				own = others
+				if note != "" {
+					own = fmt.Sprintf("tank group %s of the spent %s is removed (%s)", t.ID, u.ID, note)
 				}
 			} else {
 				t.Hex, to.Tank = to.Hex, t.ID
-				g.event("4.2", nil, "tank group %s of the spent %s goes to %s in %s (%s)", t.ID, u.ID, to.ID, to.Hex, why)
+				others = fmt.Sprintf("tank group %s of the spent %s goes to %s in %s (%s)", t.ID, u.ID, to.ID, to.Hex, why)
+				own = fmt.Sprintf("tank group %s of the spent %s goes to %s in %s (%s%s)", t.ID, u.ID, to.ID, to.Hex, note, why)
 			}
+			g.toEach("4.2", nil, EN, own, others)
 		}
 		u.Where, u.Hex = Removed, ""
 		g.event("19.6.2", nil, "%s is spent and withdrawn from play", u.ID)
@@ -273,26 +281,30 @@ func (g *game) mayInherit(d *Unit, h hex.Hex) bool {
 // the Entente's standing SPENT order (its first eligible division, or REMOVE), else
 // the default; nil: removed. why says which, for the result mail ("": no order and
 // no division may take it).
-func (g *game) spentTankChoice(t *Unit, h hex.Hex) (*Unit, string) {
+//
+// note, when not empty, says that the Entente's SPENT order named no division that may
+// take it: the Entente's alone to be told.
+func (g *game) spentTankChoice(t *Unit, h hex.Hex) (to *Unit, why, note string) {
 	if o := g.standingText(EN, kSpent+" "+t.ID); o != "" {
 		f := strings.Fields(o)
 		if f[2] == "REMOVE" {
-			return nil, "the Entente's SPENT order"
+			return nil, "the Entente's SPENT order", ""
 		}
 		for _, id := range strings.Split(f[2], ",") {
 			if d := g.st.unit(id); d != nil && g.mayInherit(d, h) {
-				return d, "the Entente's SPENT order"
+				return d, "the Entente's SPENT order", ""
 			}
 		}
+		note = "no division of your SPENT order may take it"
 		if d := g.tankHeir(h); d != nil {
-			return d, "no division of your SPENT order may take it; default: the first eligible neighbour"
+			return d, "default: the first eligible neighbour", note + "; "
 		}
-		return nil, "no division of your SPENT order may take it, nor any other"
+		return nil, "", note + ", nor any other"
 	}
 	if d := g.tankHeir(h); d != nil {
-		return d, "default: the first eligible neighbour"
+		return d, "default: the first eligible neighbour", ""
 	}
-	return nil, ""
+	return nil, "", ""
 }
 
 // end finishes the game with the victory count (3.3, 3.4).

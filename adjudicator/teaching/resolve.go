@@ -26,12 +26,32 @@ func (res *resolution) event(rule, format string, args ...any) {
 	res.out.Events = append(res.out.Events, adjudicator.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
-// americanOnly is an event about an American order not carried out: told to the
-// American alone, since it says where he meant to go or what he meant to cut, which
-// the German sees only when it happens.
-func (res *resolution) americanOnly(rule, format string, args ...any) {
+// toEach tells side own and the other side others, in one event when they are the same:
+// the part of side's order that had no effect is his alone (invariant 5), and the other
+// side reads what happened.
+func (res *resolution) toEach(rule string, side Side, own, others string) {
+	if own == others {
+		res.event(rule, "%s", own)
+		return
+	}
+	res.event(rule, "%s", own)
+	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{side}
+	res.event(rule, "%s", others)
+	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{other(side)}
+}
+
+// other is the other side of side.
+func other(side Side) Side {
+	if side == American {
+		return German
+	}
+	return American
+}
+
+// ownerOnly is an event about side's order that was not carried out: told to side alone.
+func (res *resolution) ownerOnly(side Side, rule, format string, args ...any) {
 	res.event(rule, format, args...)
-	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{American}
+	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{side}
 }
 
 // cardEvent is an event that turned a card: it carries the card's record, so that the
@@ -251,9 +271,12 @@ func (res *resolution) americanTurn(items []item) {
 	// Movement (rule 3).
 	moved, may := map[int]bool{}, res.r.mayMove(st)
 	type done struct {
-		it    item
-		from  []*Unit
-		chips []string // the chips they had: an undone move gives them back
+		it     item
+		n      int
+		err    error
+		from   []*Unit
+		chips  []string // the chips they had: an undone move gives them back
+		undone hex.Hex  // the over-stacked hex that undid the move, if any
 	}
 	var moves []done
 	for _, it := range byVerb(items, "MOVE") {
@@ -264,21 +287,13 @@ func (res *resolution) americanTurn(items []item) {
 			}
 		}
 		n, err := res.r.move(st, it, moved, may)
-		d := done{it: it}
+		d := done{it: it, n: n, err: err}
 		for _, u := range st.Units {
 			if c, was := chips[u.ID]; was && moved[u.ID] {
 				d.from, d.chips = append(d.from, u), append(d.chips, c)
 			}
 		}
 		moves = append(moves, d)
-		switch {
-		case err != nil && n == 0:
-			res.americanOnly("3", "%s: not carried out: %v.", it.canonical(), err)
-		case err != nil:
-			res.event("3", "%s: %d unit(s) moved; %v.", it.canonical(), n, err)
-		default:
-			res.event("3", "%s: %d unit(s) moved to %s.", it.canonical(), n, it.Path[len(it.Path)-1])
-		}
 	}
 	// Rule 3: "may not stack more than 3 high at the end of movement": the last moves
 	// into an over-stacked hex are undone (not printed: what to do instead).
@@ -293,11 +308,32 @@ func (res *resolution) americanTurn(items []item) {
 				for k, u := range m.from {
 					u.Hex, u.Chip = m.it.Path[0], m.chips[k]
 				}
-				moves[i].from = nil
-				res.event("3", "%s: undone, %s would hold more than %d live American units (rule 3); the units stay in %s.", m.it.canonical(), h, MaxStack, m.it.Path[0])
+				moves[i].from, moves[i].undone = nil, h
 				changed = true
 			}
 		}
+	}
+	// What the German reads of a move is what happened: the units that moved, where
+	// to. A move not carried out, undone, or the part of one not carried out (the
+	// count asked for, why the others did not go) is the American's alone: at the
+	// table the German sees units move, not what was meant (invariant 5).
+	for _, m := range moves {
+		to := m.it.Path[len(m.it.Path)-1]
+		switch {
+		case m.err != nil && m.n == 0:
+			res.ownerOnly(American, "3", "%s: not carried out: %v.", m.it.canonical(), m.err)
+			continue
+		case m.undone != hex.Hex{}:
+			res.ownerOnly(American, "3", "%s: undone, %s would hold more than %d live American units (rule 3); the units stay in %s.", m.it.canonical(), m.undone, MaxStack, m.it.Path[0])
+			continue
+		}
+		done := m.it
+		done.N = m.n
+		own := fmt.Sprintf("%s: %d unit(s) moved to %s.", m.it.canonical(), m.n, to)
+		if m.err != nil {
+			own = fmt.Sprintf("%s: %d unit(s) moved to %s; %v.", m.it.canonical(), m.n, to, m.err)
+		}
+		res.toEach("3", American, own, fmt.Sprintf("%s: %d unit(s) moved to %s.", done.canonical(), m.n, to))
 	}
 	res.handToHand()
 	if res.checkEnd() {
@@ -306,7 +342,7 @@ func (res *resolution) americanTurn(items []item) {
 	// Wire (rule 4).
 	for _, it := range byVerb(items, "CUT") {
 		if err := res.r.canCut(st, it.Side); err != nil {
-			res.americanOnly("4", "CUT %s: no marker placed: %v.", it.Side, err)
+			res.ownerOnly(American, "4", "CUT %s: no marker placed: %v.", it.Side, err)
 			continue
 		}
 		st.Cuts = append(st.Cuts, Cut{Side: it.Side.String(), Turn: st.T, Marker: true})
@@ -317,10 +353,20 @@ func (res *resolution) americanTurn(items []item) {
 	for _, it := range byVerb(items, "CHIP") {
 		n, err := chip(st, it, chipped)
 		if err != nil && n == 0 {
-			res.americanOnly("5", "%s: no chip placed: %v.", it.canonical(), err)
+			res.ownerOnly(American, "5", "%s: no chip placed: %v.", it.canonical(), err)
 			continue
 		}
-		res.event("5", "%s: %d unit(s) chipped.", it.canonical(), n)
+		// The chips placed are seen (rule 5); the count asked for beyond them is
+		// the American's alone.
+		done := it
+		if it.N > 0 {
+			done.N = n
+		}
+		own := fmt.Sprintf("%s: %d unit(s) chipped.", it.canonical(), n)
+		if err != nil {
+			own = fmt.Sprintf("%s: %d unit(s) chipped; %v.", it.canonical(), n, err)
+		}
+		res.toEach("5", American, own, fmt.Sprintf("%s: %d unit(s) chipped.", done.canonical(), n))
 	}
 	var kept []string
 	keptN := map[string]int{}
@@ -425,6 +471,8 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 	st := res.st
 	points := 0
 	var notes []string
+	shot := it
+	shot.From = nil
 	for _, from := range it.From {
 		if fired[from.String()] {
 			notes = append(notes, fmt.Sprintf("%s fired already", from))
@@ -436,6 +484,7 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 			continue
 		}
 		fired[from.String()] = true
+		shot.From = append(shot.From, from)
 		points += p
 	}
 	head := it.canonical()
@@ -444,14 +493,19 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 	}
 	targets := st.targets(it.Hex, it.Chip, it.Kind)
 	if points == 0 || len(targets) == 0 {
-		res.event("2", "%s: no effect (%d point(s), %d target(s)).", head, points, len(targets))
+		// Rule 2: fire is at units with a chip, by units that may fire; without
+		// either there is no fire to see, and the order is the German's alone
+		// (invariant 5).
+		res.ownerOnly(German, "2", "%s: no effect (%d point(s), %d target(s)).", head, points, len(targets))
 		return
 	}
 	k := min(points/killCost[it.Chip], len(targets))
 	for _, u := range targets[:k] {
 		res.kill(u)
 	}
-	res.event("2", "%s: %d point(s) against %s-chip units, %d per kill: %d killed.", head, points, it.Chip, killCost[it.Chip], k)
+	// The American sees the units that fired, not those named that could not.
+	result := fmt.Sprintf("%d point(s) against %s-chip units, %d per kill: %d killed.", points, it.Chip, killCost[it.Chip], k)
+	res.toEach("2", German, head+": "+result, shot.canonical()+": "+result)
 }
 
 // finalReport shows both decks whole when the game ends.
