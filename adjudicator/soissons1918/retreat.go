@@ -126,10 +126,10 @@ func (g *game) retreat(c RetreatCall) RetreatResult {
 	touched := map[hex.Hex]bool{}
 	var first *end
 	for _, u := range us {
-		e, why, own := g.chooseEnd(side, u, ends)
+		e, why, own, ordered := g.chooseEnd(side, u, ends)
 		// An HQ goes with the stack's first unit unless its owner's orders chose its
-		// end (HELP; this read "your" orders until those words were changed).
-		if g.counter(u).Kind == KindHQ && first != nil && !strings.HasPrefix(own, "its owner's") {
+		// end (HELP).
+		if g.counter(u).Kind == KindHQ && first != nil && !ordered {
 			e, why, own = first, "default: with the first unit of the stack (10)", "default: with the first unit of the stack (10)"
 		}
 		if first == nil {
@@ -424,8 +424,9 @@ func (g *game) distancesToEdge(side string, free func(hex.Hex) bool) map[hex.Hex
 // was as both sides are told it, own as its owner is: a RETREAT order none of whose
 // hexes is allowed, and a RETREAT ALL policy that picks the hex the default would, had
 // no effect, and are told to the owner alone (invariant 5: the attacker sees where the
-// unit went, not the orders that did not choose it).
-func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own string) {
+// unit went, not the orders that did not choose it). ordered says the owner's orders
+// chose: its RETREAT order, or, with no RETREAT order of it unmet, the RETREAT ALL policy.
+func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own string, ordered bool) {
 	note := ""
 	if o := g.standingText(side, "retreat "+u.ID); o != "" {
 		f := strings.Fields(o)
@@ -433,7 +434,7 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own str
 			for _, w := range strings.Split(f[2], ",") {
 				for i := range ends {
 					if ends[i].at.String() == w {
-						return &ends[i], "its owner's RETREAT order", "its owner's RETREAT order"
+						return &ends[i], "its owner's RETREAT order", "its owner's RETREAT order", true
 					}
 				}
 			}
@@ -445,12 +446,13 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own str
 	if o := g.standingText(side, "retreat"); o != "" {
 		policy = strings.Fields(o)[2]
 		own = "its owner's RETREAT ALL " + policy + " order"
+		ordered = note == ""
 	}
 	e, why = g.bestEnd(side, u, ends, policy), own
 	if g.bestEnd(side, u, ends, PolicyLine).at == e.at {
 		why = dflt
 	}
-	return e, why, note + own
+	return e, why, note + own, ordered
 }
 
 // bestEnd is u's best end under policy (chooseEnd).
