@@ -383,7 +383,7 @@ func (res *resolution) americanTurn(items []item) {
 		kept[i] = fmt.Sprintf("%d in %s", keptN[k], k)
 	}
 	if len(kept) > 0 {
-		res.event("5", "Chips kept by default (no CHIP order for their hex, and they did not move): %s.", strings.Join(kept, ", "))
+		res.event("5", "Chips kept by default (no CHIP line chose these units, and they did not move): %s.", strings.Join(kept, ", "))
 	}
 	st.P = PhaseGerman
 }
