@@ -82,8 +82,9 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			return ReplayReport{}, fmt.Errorf("replay %s: %w", game, err)
 		}
 	}
-	if rv, ok := rs.(Reviser); ok && g.Initial != nil {
-		// A game created under an older revision of the rules replays under it.
+	if rv, ok := rs.(Reviser); ok && g.Initial != nil && g.MatchOf == "" {
+		// A game created under an older revision of the rules replays under it (the
+		// second game of a match starts from its stored state, below).
 		initial, err := rs.Decode(g.Initial)
 		if err != nil {
 			return ReplayReport{}, fmt.Errorf("replay %s: initial state: %w", game, err)

@@ -254,10 +254,7 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 	}
 	b.WriteString(rs.Status(st, side))
 	if p, ok := playerOf(g, side); ok {
-		mode := p.MapMode
-		if mode == "" {
-			mode = "changes"
-		}
+		mode := mapMode(p)
 		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
 		if _, draws := rs.(Viewer); draws {
 			if p.Pictures() {

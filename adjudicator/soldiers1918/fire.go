@@ -62,10 +62,7 @@ func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) 
 // fire carries out one FIRE line. With d nil it only checks it.
 func (r *resolution) fire(side adjudicator.Side, f fireSpec, d dice.Source) error {
 	st, sc := r.st, r.rules.sc
-	enemy := DE
-	if side == DE {
-		enemy = US
-	}
+	enemy := other(side)
 	targets := st.liveIn(f.Target, enemy)
 	if len(targets) == 0 {
 		return errEmptyTarget
