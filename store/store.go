@@ -20,6 +20,9 @@
 //	                          picture's view in view_z; pictures are dropped once the mail is sent)
 //	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
+//	addresses                 address NUL game -> nothing: who plays where (kept by PutGame)
+//	game-addresses            game -> its players' addresses, one a line (to undo the above)
+//	verifiers                 name -> password verifier (the desk's: a player's, the host's)
 //
 // Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
 // records can be walked, exported or deleted together.
@@ -147,6 +150,16 @@ type Tx interface {
 	// PurgeThrottles deletes the throttle records whose window started before the given
 	// time, and says how many it deleted.
 	PurgeThrottles(before time.Time) (int, error)
+
+	// Plays reports whether address is a player's in some game (as PutGame last
+	// stored it), without reading any game.
+	Plays(address string) (bool, error)
+	// Verifier returns the password verifier kept under name ("" when none);
+	// PutVerifier keeps one. The desk makes and reads them (they recognise a
+	// password without bcrypt); the store keeps the bytes and knows nothing of their
+	// use.
+	Verifier(name string) (string, error)
+	PutVerifier(name, v string) error
 }
 
 // Pictures reports whether the player's results mails and MAP replies carry a
@@ -448,6 +461,9 @@ func Open(path string) (*DB, error) {
 				return err
 			}
 		}
+		if err := openPlayerBuckets(tx); err != nil {
+			return err
+		}
 		meta := tx.Bucket(bucketMeta)
 		if v := meta.Get(keySchema); v != nil {
 			if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
@@ -645,6 +661,9 @@ func (t *btx) Game(name string) (Game, error) {
 func (t *btx) PutGame(g Game) error {
 	if g.Name == "" {
 		return errors.New("put game: empty name")
+	}
+	if err := t.indexPlayers(g); err != nil {
+		return err
 	}
 	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), g)
 }
