@@ -360,7 +360,13 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 		db.Close()
 		return nil, nil, err
 	}
+	key, err := store.LoadKey(c.db + ".key")
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
 	desk := &adjudicator.Desk{
+		PasswordKey:  key,
 		Store:        db,
 		Rulesets:     rs,
 		Address:      c.address,
