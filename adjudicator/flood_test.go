@@ -269,3 +269,45 @@ func TestPasswordRefusedUnchecked(t *testing.T) {
 		}
 	}
 }
+
+// tallyMatch is the tally ruleset played as matches.
+type tallyMatch struct{ tallyRules }
+
+func (tallyMatch) NewMatchGame(State, Options) (State, error)           { return tallyState{}, nil }
+func (tallyMatch) MatchVerdict(_, _ State, _, _ map[Side]string) string { return "" }
+
+// TestMatchCarriesVerifier (issue 19): the second game of a match, whose players keep
+// their passwords, keeps their verifiers too: no bcrypt is needed to open it.
+func TestMatchCarriesVerifier(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	db := floodStore(t, key)
+	if err := db.Write(t.Context(), func(tx store.Tx) error {
+		g, err := tx.Game("g")
+		if err != nil {
+			return err
+		}
+		g.Over = true
+		return tx.PutGame(g)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	d := floodDesk(db, key, clock)
+	d.Rulesets = map[string]Ruleset{"tally": tallyMatch{}}
+	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g2", Ruleset: "tally", MatchOf: "g"}); err != nil {
+		t.Fatal(err)
+	}
+	d = floodDesk(db, key, clock)
+	d.Rulesets = map[string]Ruleset{"tally": tallyMatch{}}
+	outs := handleAll(t, d, "a@example.org", "GAME g2\nPASSWORD pa\nSTATUS")
+	outs = append(outs, handleAll(t, d, "b@example.org", "GAME g2\nPASSWORD pb\nSTATUS")...)
+	for i, out := range outs {
+		if !strings.HasPrefix(out, Handled) {
+			t.Errorf("player %d in the second game: %q, want handled", i, out)
+		}
+	}
+	if n := d.bcryptChecks.Load(); n != 0 {
+		t.Errorf("%d bcrypt checks to open the second game, want none", n)
+	}
+}
