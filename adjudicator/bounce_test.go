@@ -81,7 +81,9 @@ func TestBounceMustProveItself(t *testing.T) {
 }
 
 // tagOf is the store's tag of mail m.
-func tagOf(f *fixture, m, _ store.OutMail) string { return f.db.Identity().BounceTag(m.Seq, m.MessageID) }
+func tagOf(f *fixture, m, _ store.OutMail) string {
+	return f.db.Identity().BounceTag(m.Seq, m.MessageID)
+}
 
 // TestMessageIDsDifferAcrossStores (issue 19): two stores that create the same game for
 // the same players send invitations with different Message-IDs, and answer the same
