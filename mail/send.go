@@ -73,8 +73,9 @@ type SMTPConfig struct {
 	// NoVERP sends every mail with From as its envelope sender. By default each mail's
 	// envelope sender is From with "+b-<outbox number>-<tag>" added to its local part
 	// (VERP, see [VERP]), so that a bounce, which goes to the envelope sender, says which
-	// mail and player it is about, in a way nobody else can forge. Turn it off only for a mailbox that does not receive plus-addressed
-	// mail (Postfix and Dovecot do with recipient_delimiter = +).
+	// mail and player it is about, in a way nobody else can forge. Turn it off only for
+	// a mailbox that does not receive plus-addressed mail (Postfix and Dovecot do with
+	// recipient_delimiter = +); then no bounce marks a player.
 	NoVERP bool
 	// FromName is the display name of From ("Adjutant" when empty), so that players'
 	// mail clients show who wrote.
@@ -914,8 +915,6 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 	}
 }
 
-// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
-// server's reply; no code at all means the connection itself failed.
 // VERP returns the envelope sender of outbox mail seq signed with tag (the store's
 // [store.Identity.BounceTag] of the mail): from with "+b-<seq>-<tag>" added to its local
 // part ("adjutant+b-42-0123456789abcdef@example.org"), or "" when from is no plain
@@ -956,6 +955,8 @@ func midData(err error) bool {
 	return false
 }
 
+// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
+// server's reply; no code at all means the connection itself failed.
 func smtpClassify(err error) sendOutcome {
 	var se *gomail.SendError
 	if !errors.As(err, &se) {
