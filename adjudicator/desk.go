@@ -37,8 +37,13 @@ type Message struct {
 	OwnMail         bool // carries the daemon's own marker header
 	TooLarge        bool // over the size limit: refused unread
 	// BounceOf is the outbox number of the mail an automated message (a bounce) names
-	// through its VERP address; 0 when none.
-	BounceOf uint64
+	// through its VERP address; 0 when none. BounceTag is that address's tag, which the
+	// desk checks against the store's (store.Identity.ValidBounceTag); BounceFailed the
+	// recipients the bounce's delivery status report says failed, one of which must be
+	// the address the mail went to.
+	BounceOf     uint64
+	BounceTag    string
+	BounceFailed []string
 	// Unreadable says why no text could be found in the mail (MIME nested too deep,
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
@@ -983,8 +988,12 @@ func threadRefs(root string, ids ...string) []string {
 
 // messageID derives a stable Message-ID from the cause of a mail, so that a retried
 // transaction or a resent mail carries the same id (invariant 2).
+//
+// The store's identity is part of the hash: two installations that create a game of
+// the same name for the same player would otherwise send different invitations with one
+// Message-ID, and a mail provider that drops duplicates would drop the second.
 func (d *Desk) messageID(cause, kind, side string, to []string) string {
-	sum := sha256.Sum256([]byte(cause + "\x00" + kind + "\x00" + side + "\x00" + strings.Join(to, ",")))
+	sum := sha256.Sum256([]byte(d.Store.Identity().ID + "\x00" + cause + "\x00" + kind + "\x00" + side + "\x00" + strings.Join(to, ",")))
 	domain := "adjutant.invalid"
 	if _, dom, ok := strings.Cut(d.Address, "@"); ok && dom != "" {
 		domain = dom

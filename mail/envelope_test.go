@@ -811,25 +811,33 @@ func TestContentIDIgnoresTraceFields(t *testing.T) {
 	}
 }
 
-// TestBounceOfVERP (issue 9): a bounce to a VERP address names the outbox mail it is
-// about, from the delivery headers or To; other mail names none.
+// TestBounceOfVERP (issues 9, 19): a bounce to a VERP address names the outbox mail it
+// is about and carries its tag, from the delivery headers or To; an address of the old
+// form names the mail without a tag; other mail names none.
 func TestBounceOfVERP(t *testing.T) {
+	const tag = "0123456789abcdef"
 	for _, tc := range []struct {
 		hdr  string
 		want uint64
+		tag  string
 	}{
-		{"Delivered-To: adjutant+b-42@example.org\r\nTo: adjutant+b-42@example.org\r\n", 42},
-		{"X-Original-To: adjutant+B-7@example.org\r\nTo: someone@example.org\r\n", 7},
-		{"To: <adjutant+b-123@example.org>\r\n", 123},
-		{"To: adjutant@example.org\r\n", 0},
-		{"To: adjutant+b-x@example.org\r\n", 0},
+		{"Delivered-To: adjutant+b-42-" + tag + "@example.org\r\nTo: adjutant+b-42-" + tag + "@example.org\r\n", 42, tag},
+		{"X-Original-To: adjutant+B-7-0123456789ABCDEF@example.org\r\nTo: someone@example.org\r\n", 7, tag},
+		{"To: <adjutant+b-123-" + tag + "@example.org>\r\n", 123, tag},
+		{"To: adjutant+b-42@example.org\r\n", 42, ""},
+		{"To: adjutant+b-42-0123@example.org\r\n", 0, ""},
+		{"To: adjutant@example.org\r\n", 0, ""},
+		{"To: adjutant+b-x@example.org\r\n", 0, ""},
 	} {
 		raw := "From: MAILER-DAEMON@mx.example.org\r\nSubject: Undelivered Mail\r\n" + tc.hdr + "\r\nbody\r\n"
-		if got := read(t, []byte(raw)).BounceOf; got != tc.want {
-			t.Errorf("%q: BounceOf = %d, want %d", tc.hdr, got, tc.want)
+		if env := read(t, []byte(raw)); env.BounceOf != tc.want || env.BounceTag != tc.tag {
+			t.Errorf("%q: BounceOf, BounceTag = %d, %q, want %d, %q", tc.hdr, env.BounceOf, env.BounceTag, tc.want, tc.tag)
 		}
 	}
-	if got := mail.VERP("Adjutant <adjutant@example.org>", 42); got != "adjutant+b-42@example.org" {
+	if got := mail.VERP("Adjutant <adjutant@example.org>", 42, tag); got != "adjutant+b-42-"+tag+"@example.org" {
 		t.Errorf("VERP = %q", got)
+	}
+	if got := mail.VERP("adjutant@example.org", 42, ""); got != "" {
+		t.Errorf("VERP without a tag = %q, want none", got)
 	}
 }

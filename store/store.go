@@ -9,6 +9,7 @@
 //
 //	meta                      "schema" -> schema version, 8-byte big-endian
 //	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
+//	                          "store-secret" -> the store's secret, 32 random bytes ([Identity])
 //	games                     game name -> Game (JSON)
 //	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
 //	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
@@ -84,6 +85,8 @@ type Store interface {
 	Read(ctx context.Context, fn func(Tx) error) error
 	// Write runs fn in a read-write transaction, committed only when fn returns nil.
 	Write(ctx context.Context, fn func(Tx) error) error
+	// Identity returns the store's identity, the same for the life of the store.
+	Identity() Identity
 }
 
 // Tx is one transaction on the store.
@@ -420,7 +423,8 @@ type Throttle struct {
 
 // DB is the bbolt implementation of [Store].
 type DB struct {
-	bolt *bolt.DB
+	bolt     *bolt.DB
+	identity Identity
 }
 
 var _ Store = (*DB)(nil)
@@ -477,7 +481,12 @@ func Open(path string) (*DB, error) {
 		b.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &DB{bolt: b}, nil
+	id, err := openIdentity(b)
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &DB{bolt: b, identity: id}, nil
 }
 
 // Close closes the file.

@@ -460,6 +460,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		InReplyTo: env.InReplyTo, References: env.References,
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
 		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
+		BounceTag: env.BounceTag, BounceFailed: env.BounceFailed,
 	}
 }
 
