@@ -108,6 +108,7 @@ func TestOrderCheckStaysSmall(t *testing.T) {
 		{"a 1 MB word", "PLOT TURN 1 " + strings.Repeat("4", 1<<20) + "\n", []string{"more characters)"}},
 		{"10,000 unknown lines", "MOVE 2300-2301\n" + unknown.String(), []string{"lines 4-10003: not an order (closing text)"}},
 		{"10,000 unknown lines among orders", "STATUS\n" + unknown.String() + "STATUS\n", []string{"10,004 command lines"}},
+		{"30 quotes between orders", strings.Repeat("STATUS\n> quoted\n", 30), []string{"line 42: quoted", "and 10 more lines not executed, not listed (lines 44-62)"}},
 		{"240 refused lines", interleaved.String(), []string{"and 220 more lines refused and 219 more correct, not listed (lines 44-482)"}},
 	}
 	for _, tt := range tests {
