@@ -112,7 +112,12 @@ func (d *Desk) log() *slog.Logger {
 func (d *Desk) ruleset(name string) (Ruleset, error) {
 	rs, ok := d.Rulesets[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown ruleset %q", name)
+		names := make([]string, 0, len(d.Rulesets))
+		for n := range d.Rulesets {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("unknown ruleset %q (the rulesets are %s)", name, strings.Join(names, ", "))
 	}
 	return rs, nil
 }

@@ -157,3 +157,19 @@ func TestTypographyThroughTheDesk(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownRulesetNamesTheRulesets: a game of a ruleset the desk does not have is
+// refused with the names of those it has.
+func TestUnknownRulesetNamesTheRulesets(t *testing.T) {
+	d, _ := everyRuleset(t)
+	_, err := d.CreateGame(context.Background(), adjudicator.NewGame{Name: "v", Ruleset: "verdun",
+		Players: map[adjudicator.Side]string{"us": us, "de": de}})
+	if err == nil {
+		t.Fatal("a game of ruleset verdun was created")
+	}
+	for name := range d.Rulesets {
+		if !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), `unknown ruleset "verdun"`) {
+			t.Errorf("the refusal %q does not name %s", err, name)
+		}
+	}
+}
