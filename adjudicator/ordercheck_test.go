@@ -54,7 +54,7 @@ func TestQuotedReplyOrderCheck(t *testing.T) {
 	if n := strings.Count(res.Body, "\n"); n < 100 {
 		t.Fatalf("the results mail is %d lines; the test needs a long one", n)
 	}
-	orders := "GAME g1\nPASSWORD " + passU + "\nSTATUS\n"
+	orders := "GAME g1\nPASSWORD " + passU + "\nMOVE NONE\n"
 	tests := []struct {
 		name, reply string
 		want        []string // lines the order check must have
@@ -80,8 +80,8 @@ func TestQuotedReplyOrderCheck(t *testing.T) {
 					t.Errorf("the order check says %q %d times, want once:\n%s", w, strings.Count(body, w), body)
 				}
 			}
-			if !strings.Contains(body, "== STATUS ==") {
-				t.Errorf("STATUS is not answered:\n%s", body)
+			if !strings.Contains(body, "line 3: MOVE NONE") || !strings.Contains(body, "Your orders are accepted") || !strings.Contains(body, "== STATUS ==") {
+				t.Errorf("the orders above the quote are not accepted, or STATUS not given:\n%s", body)
 			}
 		})
 	}
