@@ -9,9 +9,9 @@ import (
 
 // What an order check lists at most, so that its size stays a few KB whatever the mail
 // (a megabyte on one line, ten thousand lines): each line quoted to quoteChars
-// characters, a reason to reasonChars; the first listRefused refused lines, the first
-// listOther lines of every other verdict and the first listNotRead entries of what was
-// not executed, each list then counting the rest. The count is what a player needs to
+// characters, a reason to reasonChars; the lines of the mail up to the 20th refused
+// one (listRefused) or the 100th other one (listOther), and the first listNotRead
+// entries of what was not executed, each list then counting the rest. The count is what a player needs to
 // know how much was wrong; the first lines, what kind of wrong.
 const (
 	quoteChars  = 100
@@ -35,18 +35,21 @@ func listLines(lines []lineView) ([]lineView, string) {
 		}
 	}
 	var out []lineView
-	listed := map[bool]int{}
+	nRefused, nOther := 0, 0
 	for i, l := range lines {
 		if i == 0 || lines[i-1].No != l.No {
-			limit := map[bool]int{true: listRefused, false: listOther}[refused[l.No]]
-			if listed[refused[l.No]] == limit {
+			if refused[l.No] && nRefused == listRefused || !refused[l.No] && nOther == listOther {
 				return out, unlisted(lines[i:], refused)
 			}
-			listed[refused[l.No]]++
+			if refused[l.No] {
+				nRefused++
+			} else {
+				nOther++
+			}
 		}
-		shown := l.Verdict == "REFUSED"
-		l.Text = orders.Clip(l.Text, quoteChars, shown)
-		l.Reason = orders.ClipWords(l.Reason, quoteChars, reasonChars, shown)
+		// The line is quoted once, with its first verdict: shown as refused if any is.
+		l.Text = orders.Clip(l.Text, quoteChars, refused[l.No])
+		l.Reason = orders.ClipWords(l.Reason, quoteChars, reasonChars, l.Verdict == "REFUSED")
 		out = append(out, l)
 	}
 	return out, ""
