@@ -123,7 +123,12 @@ func (d *Desk) log() *slog.Logger {
 func (d *Desk) ruleset(name string) (Ruleset, error) {
 	rs, ok := d.Rulesets[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown ruleset %q", name)
+		names := make([]string, 0, len(d.Rulesets))
+		for n := range d.Rulesets {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("unknown ruleset %q (the rulesets are %s)", name, strings.Join(names, ", "))
 	}
 	return rs, nil
 }
@@ -588,14 +593,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	// Only now, with the ruleset's keywords known, can closing text be told from orders.
 	kept, closing := orders.ClosingText(lines, append(rs.Keywords(), deskKeywords...))
 	cmd = readCommands(kept)
-	return h.submit(ctx, rs, player, cmd, mergeIgnored(ignored, closing))
-}
-
-// mergeIgnored lists the lines Split and ClosingText set aside in the order of the mail.
-func mergeIgnored(a, b []orders.Ignored) []orders.Ignored {
-	out := append(append([]orders.Ignored(nil), a...), b...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].No < out[j].No })
-	return out
+	// The lines Split and ClosingText set aside, in the order of the mail, a quoted block
+	// or a run of closing text as one.
+	return h.submit(ctx, rs, player, cmd, orders.Runs(append(ignored, closing...), kept))
 }
 
 // sideMatches reports whether a mail's SIDE line, if any, names the player's side, by
