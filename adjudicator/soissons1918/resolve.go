@@ -505,16 +505,7 @@ func (g *game) move(side string, it item) error {
 		}
 		cost += mp
 		if !isolatedBefore {
-			saved := map[*Unit]string{}
-			for _, u := range us {
-				saved[u] = u.Hex
-				u.Hex = to.String()
-			}
-			iso := g.isolated(side, to)
-			for u, h := range saved {
-				u.Hex = h
-			}
-			if iso {
+			if g.isolatedIn(side, us, to) {
 				return fmt.Errorf("%s would be isolated in %s (15.2)", strings.Join(it.units, ","), to)
 			}
 		}
@@ -749,18 +740,45 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 	}
 	ignore := g.movedThisTurn(other(side))
 	dist := g.edgeDistances(side, ignore)
-	end := path[len(path)-1]
-	for i := 1; i < len(path); i++ {
+	last := path[len(path)-1]
+	isolated := g.isolated(side, start)
+	// k > 0: the unit has no supply line to conform to, and path[:k+1] is its way
+	// through enemy ZOC to the nearest hex with one (21, 13.1); the rest of the path
+	// conforms to the line from there.
+	k, throughZOC := 0, false
+	if _, ok := g.startDist(dist, start); !ok && isolated {
+		exits, ez := g.zocExits(side, start, dist, ignore)
+		if len(exits) == 0 {
+			return fmt.Errorf("no supply line from %s to trace the fall back along, and no way to one even through enemy ZOC (19.6, 21)", start)
+		}
+		k = len(exits[0].path) - 1
+		if len(path)-1 < k || !slices.ContainsFunc(exits, func(e end) bool { return e.at == path[k] }) {
+			return fmt.Errorf("%s is isolated with no supply line to follow: its fall back goes first, through enemy ZOC if need be, to the nearest hex with one, %d hex(es) away (21, 13.1), e.g. %s", start, k, pathString(exits[0].path))
+		}
+		for i := 1; i <= k; i++ {
+			if g.aisne(path[i-1], path[i]) {
+				return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", path[i-1], path[i])
+			}
+			if len(g.combatAt(path[i], other(side))) > 0 && !g.allIgnored(path[i], other(side), ignore) {
+				return fmt.Errorf("%s holds enemy units", path[i])
+			}
+			throughZOC = throughZOC || ez[path[i]]
+		}
+		if i := slices.IndexFunc(exits, func(e end) bool { return !e.zoc }); throughZOC && i >= 0 {
+			return fmt.Errorf("%s enters an enemy ZOC, which a retreat may do \"only if not possible otherwise\" (13.1): %s does not", pathString(path[:k+1]), pathString(exits[i].path))
+		}
+	}
+	for i := k + 1; i < len(path); i++ {
 		if g.aisne(path[i-1], path[i]) {
 			return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", path[i-1], path[i])
 		}
 		d0, ok0 := dist[path[i-1]]
-		if i == 1 {
-			d0, ok0 = g.startDist(dist, start)
+		if i == k+1 {
+			d0, ok0 = g.startDist(dist, path[k])
 		}
 		d1, ok1 := dist[path[i]]
-		if i == 1 && !ok0 {
-			return fmt.Errorf("no supply line from %s to trace the fall back along (19.6)", start)
+		if i == k+1 && !ok0 {
+			return fmt.Errorf("no supply line from %s to trace the fall back along (19.6)", path[k])
 		}
 		onLine := ok1 && d1 == d0-1
 		if i < len(path)-1 && !onLine {
@@ -781,10 +799,13 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s holds enemy units", path[i])
 		}
 	}
-	for _, n := range g.sc.Map.Grid.Neighbours(end) {
+	for _, n := range g.sc.Map.Grid.Neighbours(last) {
 		if len(g.combatAt(n, other(side))) > 0 {
-			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", end, n)
+			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", last, n)
 		}
+	}
+	if isolated && g.isolatedIn(side, us, last) {
+		return fmt.Errorf("%s would still be isolated in %s: an isolated unit falls back \"to a position where it is no longer isolated\" (15.3)", strings.Join(ids, ","), last)
 	}
 	n := len(path) - 1
 	for _, u := range us {
@@ -797,16 +818,51 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 		case u.Retreat && n >= 2, !u.Retreat && n >= 4:
 			up = 1
 		}
+		if throughZOC {
+			up++ // 13.1: "at the cost of an additional disruption level"
+		}
 		g.disrupt(u, up)
 		u.Retreat = true
 		if g.counter(u).Kind == KindHQ {
 			u.ArtUsed = true // 10, 19.6
 		}
 		g.moved[u.ID] = true
-		g.moveTo(u, end)
+		g.moveTo(u, last)
 	}
-	g.event("19.6", nil, "%s fall(s) back %s (%d hexes)", strings.Join(ids, ","), pathString(path), n)
+	how := ""
+	if throughZOC {
+		how = "; through enemy ZOC, as it had no other way out (13.1, 21): disruption +1"
+	}
+	g.event("19.6", nil, "%s fall(s) back %s (%d hexes%s)", strings.Join(ids, ","), pathString(path), n, how)
 	return nil
+}
+
+// zocExits is the first leg of the fall back of a unit of side in from that has no
+// supply line to conform to: 19.6 makes a fall back obey "all retreat rules", 21 sends
+// an isolated unit "through enemy [ZOC] directly towards the closest hex where it is
+// no longer isolated", and 13.1 lets a retreat, the fall back included, through enemy
+// ZOC "only if not possible otherwise". As for the rest of the fall back, the enemy
+// units that moved this turn are ignored (19.6). ez is the enemy ZOC so traced.
+func (g *game) zocExits(side string, from hex.Hex, dist map[hex.Hex]int, ignore map[string]bool) (exits []end, ez map[hex.Hex]bool) {
+	saved := g.hide(ignore)
+	defer g.unhide(saved)
+	return g.towardsSupply(side, from, dist), g.zoc(other(side))
+}
+
+// isolatedIn reports whether units us of side would be isolated in h (15), their own
+// ZOC there negating the enemy threat zones it reaches (14).
+func (g *game) isolatedIn(side string, us []*Unit, h hex.Hex) bool {
+	saved := map[*Unit]string{}
+	for _, u := range us {
+		saved[u] = u.Hex
+		u.Hex = h.String()
+	}
+	defer func() {
+		for u, w := range saved {
+			u.Hex = w
+		}
+	}()
+	return g.isolated(side, h)
 }
 
 func (g *game) allIgnored(h hex.Hex, side string, ignore map[string]bool) bool {
