@@ -539,8 +539,12 @@ func (g *game) move(side string, it item) error {
 
 // displaceHQs is 10: "If an enemy unit enters a hex containing a Corps HQ alone, the HQ
 // immediately conducts a four-hexes retreat movement. It is marked with a retreat
-// marker and flipped to its artillery used side". The retreat follows the HQ's supply
-// line traced without the entering units (21), four hexes or as far as it goes.
+// marker and flipped to its artillery used side". The retreat obeys 21: it follows the
+// HQ's supply path, traced without the entering units and ignoring threat zones ("Threat
+// Zones do not affect retreat in any way"), four hexes or as far as it goes; an HQ
+// with no such path goes first through enemy ZOC to the nearest hex with one ("if the
+// unit is isolated, it must move through enemy directly towards the closest hex where
+// it is no longer isolated").
 func (g *game) displaceHQs(h hex.Hex) {
 	for _, hq := range g.at(h, "") {
 		c := g.counter(hq)
@@ -554,14 +558,18 @@ func (g *game) displaceHQs(h hex.Hex) {
 		for _, u := range g.at(h, other(side)) {
 			entering[u.ID] = true
 		}
-		dist := g.edgeDistances(side, entering)
-		cur := h
+		saved := g.hide(entering)
+		dist := g.retreatDistances(side)
 		path := []hex.Hex{h}
-		for range 4 {
-			d, ok := dist[cur]
-			if cur == h {
-				d, ok = g.startDist(dist, h)
+		if _, ok := g.startDist(dist, h); !ok {
+			if exits := g.towardsSupply(side, h, dist); len(exits) > 0 {
+				path = exits[0].path
 			}
+		}
+		g.unhide(saved)
+		cur := path[len(path)-1]
+		for len(path) < 5 {
+			d, ok := g.startDist(dist, cur)
 			if !ok || d == 0 {
 				break
 			}
@@ -589,10 +597,7 @@ func (g *game) displaceHQs(h hex.Hex) {
 		// line; failing that it is eliminated.
 		ez := g.zoc(other(side))
 		for n := 0; (cur == h || ez[cur]) && n < len(dist); n++ {
-			d, ok := dist[cur]
-			if cur == h {
-				d, ok = g.startDist(dist, h)
-			}
+			d, ok := g.startDist(dist, cur)
 			next, found := cur, false
 			for _, nb := range g.sc.Map.Grid.Neighbours(cur) {
 				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, other(side))) == 0 {
