@@ -26,6 +26,7 @@ type game struct {
 	lossWhy  string            // whether the last loss taker came from an order or the default
 	seg      *segmentState     // the combat segment being resolved or checked (20)
 	rlog     retreatLog        // the current combat segment's retreats (retreat.go)
+	sudden   string            // the Sudden Death event not yet told (3.2: stopped)
 }
 
 func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
@@ -298,9 +299,20 @@ func (g *game) place(u *Unit, h hex.Hex) {
 		}
 		if side == EN && t.Circle == "red" && !g.st.Sudden {
 			g.st.Sudden = true
-			g.event("3.2", nil, "Sudden Death: %s enters %s, a red location; the game ends (3.2, 3.4)", u.ID, t.Name)
+			g.sudden = fmt.Sprintf("Sudden Death: %s enters %s, a red location; the game ends at once (3.2, 3.4)", u.ID, t.Name)
 		}
 	}
+}
+
+// stopped reports whether the game has ended by Sudden Death (3.2: "the game is
+// immediately terminated"), so that nothing more of the step is carried out. The
+// Sudden Death event is told here, after the order that caused it.
+func (g *game) stopped() bool {
+	if g.sudden != "" {
+		g.event("3.2", nil, "%s", g.sudden)
+		g.sudden = ""
+	}
+	return g.st.Sudden
 }
 
 func sideName(s string) string {

@@ -71,13 +71,13 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	// placed arrive by default (18.1), then the segments that follow.
 	done := map[int]bool{}
 	for i, s := range list {
-		if rank(p, s.side, s.it.kind) > 1 {
+		if rank(p, s.side, s.it.kind) > 1 || g.stopped() {
 			break
 		}
 		done[i] = true
 		g.do(s)
 	}
-	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) {
+	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) && !g.stopped() {
 		g.defaultReinforcements(phasing(p))
 	}
 	// The combats of the segment are resolved together, in the order declared (20).
@@ -91,18 +91,23 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	for i, s := range list {
 		switch {
 		case done[i]:
+		case fought && (s.it.kind == kAssault || s.it.kind == kAttack):
+			// resolved, or told not carried out, with the first of the segment
+		case g.stopped():
+			// 3.2: "the game is immediately terminated".
+			g.event(s.it.rule, []adjudicator.Side{adjudicator.Side(s.side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", s.it.text)
+			continue
 		case s.it.kind == kAssault || s.it.kind == kAttack:
-			if !fought {
-				g.combatSegment(s.side, fights)
-				fought = true
-			}
+			g.combatSegment(s.side, fights)
+			fought = true
 		default:
 			g.do(s)
 		}
-		if i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind) {
+		if !g.stopped() && (i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind)) {
 			g.endMovement(s.side, s.it.kind)
 		}
 	}
+	g.stopped()
 	return g.finish()
 }
 
