@@ -285,10 +285,13 @@ func (g *game) markers(side string, improvised bool) int {
 }
 
 // place puts a unit on the map and takes control of a town it enters (3.3); an
-// Entente unit entering a Sudden Death location ends the game (3.2).
+// Entente unit entering a Sudden Death location ends the game (3.2). HQs count: 2.3.1
+// calls them units ("Corps HQs are non-combat units"), and neither 3.2 ("an Entente
+// unit occupies") nor 3.3 ("The last side to occupy") leaves them out. Tank groups
+// move with their division and are never placed alone.
 func (g *game) place(u *Unit, h hex.Hex) {
 	u.Where, u.Hex = OnMap, h.String()
-	if !g.counter(u).Combat() {
+	if g.counter(u).Kind == KindTank {
 		return
 	}
 	side := g.sideOf(u)

@@ -334,7 +334,9 @@ func (g *game) VP() (int, []string) {
 		best := -1
 		for i := range g.st.Units {
 			u := &g.st.Units[i]
-			if u.Where != OnMap || g.sideOf(u) != EN || !g.counter(u).Combat() {
+			// 3.3: "the closest Entente unit": an HQ is one (2.3.1), a tank group
+			// stands with its division.
+			if u.Where != OnMap || g.sideOf(u) != EN {
 				continue
 			}
 			for _, h := range t.Hexes {
