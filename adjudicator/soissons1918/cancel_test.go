@@ -217,7 +217,7 @@ func TestCancelEarlyAndKinds(t *testing.T) {
 		{"CANCEL BOMBARD 2612", "withdrawn: BOMBARD 2612 H1 (18 July PM, Entente step 1)"},
 		{"CANCEL PREPARE ALL", "withdrawn: PREPARE 2US (18 July PM, Entente step 2)"},
 		{"CANCEL BOMBARD ALL", "withdrawn: BOMBARD 2614 H1 (18 July PM, Entente step 1)"},
-		{"CANCEL PASS", "withdrawn: PASS (18 July PM, German step 1)"},
+		{"CANCEL PASS", "withdrawn: PASS (18 July PM, Entente step 1)"},
 	}
 	for _, tt := range tests {
 		if why := d.ok(soissons1918.EN, tt.mail); why[0] != tt.want {

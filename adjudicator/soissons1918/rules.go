@@ -234,16 +234,54 @@ func stepTitle(key string) string {
 	return (&State{T: n, P: p}).PhaseTitle()
 }
 
-// passKey is the step a PASS is for: the first step from now that waits for side and
-// has nothing from it yet, so that a side may pass several steps ahead.
-func passKey(st *State, side string, filed []adjudicator.Order, taken []string) (string, error) {
+// passKey is the step a PASS is for. PASS alone answers the step the game is at, and
+// never a later one: sent with orders held for later steps, it means "nothing (more)
+// for now", not "pass my next step". PASS <turn> (turn > 0) answers the first step of
+// that turn, from now on, that waits for side and has nothing from it yet (filed, or
+// taken by this mail's other lines), so that several such lines pass several steps.
+func passKey(st *State, side string, turn int, filed []adjudicator.Order, taken []string) (string, error) {
+	if turn == 0 {
+		if waits(st.P, side) {
+			return phaseKey(st.T, st.P), nil
+		}
+		next := ""
+		for _, k := range upcoming(st) {
+			if _, s, _ := strings.Cut(k, "."); waits(s, side) {
+				t, _ := strconv.Atoi(strings.Split(k, ".")[0])
+				next = fmt.Sprintf("; to pass your next step, %s, name its turn: PASS %s", shortStep(k), turnName(t))
+				break
+			}
+		}
+		return "", fmt.Errorf("PASS alone answers the step the game is at, %s, which does not wait for you%s", shortStep(phaseKey(st.T, st.P)), next)
+	}
 	for _, k := range upcoming(st) {
-		_, s, _ := strings.Cut(k, ".")
-		if waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
+		t, s, _ := strings.Cut(k, ".")
+		if n, _ := strconv.Atoi(t); n == turn && waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
 			return k, nil
 		}
 	}
-	return "", fmt.Errorf("no step is waiting for you")
+	return "", fmt.Errorf("no step of %s from now on waits for you with nothing from you yet (orders are taken for this turn and the next; STATUS lists yours)", turnName(turn))
+}
+
+// forStep says, for the order check, which step an order is for, in words a player
+// checks at a glance: NOW, LATER THIS TURN or NEXT TURN, then the step.
+func forStep(st *State, key string, pass bool) string {
+	t, _ := strconv.Atoi(strings.Split(key, ".")[0])
+	when, held := "NOW, the step the game is at", ""
+	switch {
+	case key == phaseKey(st.T, st.P):
+	case t == st.T:
+		when, held = "LATER THIS TURN", "; checked in full then"
+	default:
+		when, held = "NEXT TURN", "; checked in full then"
+	}
+	switch {
+	case pass:
+		return "passes " + when + ": " + stepTitle(key)
+	case held == "":
+		return "for " + when + ": " + stepTitle(key)
+	}
+	return "held for " + when + ": " + stepTitle(key) + held
 }
 
 // waits reports whether step p waits for side.
@@ -355,7 +393,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 		key, err := route(st, string(side), it.kind)
 		if it.kind == kPass {
-			key, err = passKey(st, string(side), live, keys)
+			key, err = passKey(st, string(side), it.turn, live, keys)
 		}
 		if err != nil {
 			c.Reason = err.Error()
@@ -363,11 +401,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 		keys[i] = key
 		c.OK = true
+		c.Reason = forStep(st, key, it.kind == kPass)
 		if key == cur {
 			now = append(now, i)
-			c.Reason = "accepted for " + st.PhaseTitle()
-		} else {
-			c.Reason = "held for " + stepTitle(key) + "; checked in full then"
 		}
 	}
 	// Orders for the current step are tried in the order they will be resolved (4.2).
