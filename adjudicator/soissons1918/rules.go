@@ -441,6 +441,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			}
 		}
 	}
+	notFiled(side, items, out, liveOrders(filed))
 	for i := range out {
 		if out[i].OK && out[i].Orders == nil {
 			key, summary := items[i].text, items[i].text
@@ -455,6 +456,43 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 	}
 	return out
+}
+
+// notFiled rewords the verdicts of a mail with a refused line, which the desk files
+// nothing of: its correct lines say what they would have done, a CANCEL that the
+// withdrawal did not happen, and the first refused line what stands of the side's
+// orders on file (live), so that no earlier order stays on file unsaid.
+func notFiled(side adjudicator.Side, items []item, out []adjudicator.Checked, live []adjudicator.Order) {
+	first := slices.IndexFunc(out, func(c adjudicator.Checked) bool { return !c.OK })
+	if first < 0 {
+		return
+	}
+	no := out[first].Line.No
+	for i := range out {
+		switch {
+		case !out[i].OK:
+		case items[i].kind == kCancel:
+			what := strings.TrimPrefix(out[i].Reason, "withdrawn: ")
+			out[i].Reason = fmt.Sprintf("NOT withdrawn, as line %d is refused and a mail with a refused line changes nothing: %s stays on file", no, what)
+		default:
+			out[i].Reason = "would be " + out[i].Reason
+		}
+	}
+	var stands []string
+	for _, o := range live {
+		if o.Side == side && o.Phase != phaseStanding && o.Kind != kWithdrawn {
+			stands = append(stands, fmt.Sprintf("%s (%s)", o.Summary, shortStep(o.Phase)))
+		}
+	}
+	const most = 8
+	switch n := len(stands); {
+	case n == 0:
+		out[first].Reason += "; nothing of this mail is filed, and you have no orders on file for the steps to come"
+		return
+	case n > most:
+		stands = append(stands[:most], fmt.Sprintf("and %d more (STATUS lists them)", n-most))
+	}
+	out[first].Reason += "; nothing of this mail is filed, so your orders on file stand as they were: " + strings.Join(stands, "; ")
 }
 
 // trial is a game on a copy of st, for trying orders in the check.
