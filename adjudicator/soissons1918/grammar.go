@@ -135,10 +135,22 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "PLACE":
 		it.rule = "3.1"
 		if len(f) != 3 {
-			return bad("3.1", "want PLACE <unit> <hex>")
+			return bad("3.1", "want PLACE <unit> <hex>, or PLACE <tank group> <division>|BOX")
 		}
 		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
 			return bad("3.1", "want PLACE <unit> <hex>: %v", err)
+		}
+		if c, _ := sc.Counter(it.units[0]); c.Kind == KindTank {
+			// 3.1: tank groups are attached to a division, or left in the box.
+			if d, ok := sc.Counter(f[2]); ok && d.Kind == KindDivision && d.Side == EN {
+				it.target = d.ID
+			} else if orders.EqualFold(f[2], "BOX") {
+				it.target = "BOX"
+			} else {
+				return bad("3.1", "%q: a tank group is placed on an Entente division (PLACE T1 1US) or left in the Tank Assets box (PLACE T1 BOX), 3.1", f[2])
+			}
+			it.kind, it.text = kPlace, fmt.Sprintf("PLACE %s %s", it.units[0], it.target)
+			break
 		}
 		if it.at, err = oneHex(f[2]); err != nil {
 			return bad("3.1", "%v", err)

@@ -124,6 +124,9 @@ func (g *game) apply(side string, it item) error {
 	case kSetup:
 		g.placeDefaults(side)
 	case kPlace:
+		if it.target != "" {
+			return g.placeTank(side, it.units[0], it.target)
+		}
 		return g.placeUnit(side, it.units[0], it.at)
 	case kPass:
 	case kReinforce:
@@ -148,13 +151,60 @@ func (g *game) apply(side string, it item) error {
 	return nil
 }
 
-// placeDefaults puts side's units on their default set-up hexes (3.1), once.
+// placeDefaults puts side's units on their default set-up hexes (3.1), once, and
+// attaches the Entente's tank groups as shipped (data/armies.txt), which his PLACE
+// orders for tank groups then change.
 func (g *game) placeDefaults(side string) {
+	first := false
 	for _, c := range g.sc.Counters {
 		if u := g.st.unit(c.ID); c.Side == side && c.OnStart && u.Where == Waiting {
 			g.place(u, c.Start)
+			first = true
 		}
 	}
+	if !first || side != EN {
+		return
+	}
+	for _, c := range g.sc.Counters {
+		if c.Kind == KindTank && c.Attach != "" {
+			t, d := g.st.unit(c.ID), g.st.unit(c.Attach)
+			if t.Where == Box && d.Where == OnMap && d.Tank == "" {
+				t.Where, t.Hex, d.Tank = OnMap, d.Hex, c.ID
+			}
+		}
+	}
+}
+
+// placeTank attaches a tank group at set-up (3.1: "The Entente player attaches all,
+// some or none of his tank groups available in the Tank Asset Box to a division of his
+// choosing, regardless of the sector. Tank groups may not be placed on an empty hex.
+// Only one tank group may be attached to a single division"), or leaves it in the box
+// (to BOX).
+func (g *game) placeTank(side, id, to string) error {
+	g.placeDefaults(side)
+	t, err := g.own(side, id)
+	if err != nil {
+		return err
+	}
+	if t.Where != Box && t.Where != OnMap {
+		return fmt.Errorf("%s is not available at start: it arrives in the Tank Assets box later (18.1)", id)
+	}
+	if to != "BOX" {
+		d := g.st.unit(to)
+		if d.Where != OnMap {
+			return fmt.Errorf("%s is not on the map at set-up (18: it arrives later)", to)
+		}
+		if d.Tank != "" && d.Tank != id {
+			return fmt.Errorf("%s has %s already (3.1: \"Only one tank group may be attached to a single division\"); PLACE %s BOX or elsewhere first", to, d.Tank, d.Tank)
+		}
+	}
+	g.detach(t)
+	t.Where, t.Hex = Box, ""
+	if to != "BOX" {
+		d := g.st.unit(to)
+		t.Where, t.Hex, d.Tank = OnMap, d.Hex, id
+	}
+	return nil
 }
 
 // placeUnit moves one of side's set-up units to h (3.1) and says what 3.1 finds wrong
@@ -167,9 +217,9 @@ func (g *game) placeUnit(side, id string, h hex.Hex) error {
 	}
 	c := g.counter(u)
 	if !c.OnStart {
-		return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement; tank groups start in the box, 3.1)", id)
+		return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement)", id)
 	}
-	g.place(u, h)
+	g.moveTo(u, h) // its tank group with it (19)
 	for _, p := range g.sc.SetupProblems(side, g.positions()) {
 		if p.Unit == u.ID {
 			return fmt.Errorf("%s", p.Text)
@@ -201,21 +251,24 @@ func (g *game) completeSetup(side string) {
 		g.event("3.1", nil, "the German player has set up")
 		return
 	}
-	for _, c := range g.sc.Counters {
-		if c.Kind == KindTank && c.Attach != "" {
-			t, d := g.st.unit(c.ID), g.st.unit(c.Attach)
-			if d.Where == OnMap && d.Tank == "" {
-				t.Where, t.Hex, d.Tank = OnMap, d.Hex, c.ID
-			}
-		}
-	}
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
 		if u.Where == OnMap && g.counter(u).Kind == KindDivision && g.adjacentEnemy(u) && g.markers(EN, false) < g.sc.Prepare[EN] {
 			u.Prepare = true
 		}
 	}
-	g.event("3.1", nil, "the Entente player has set up; tank groups attached as shipped (data/armies.txt); Prepare markers on every division next to a German unit")
+	var tanks []string
+	for i := range g.st.Units {
+		if u := &g.st.Units[i]; u.Tank != "" {
+			tanks = append(tanks, u.Tank+" on "+u.ID)
+		}
+	}
+	slices.Sort(tanks)
+	attached := "no tank group attached"
+	if len(tanks) > 0 {
+		attached = "tank groups attached: " + strings.Join(tanks, ", ")
+	}
+	g.event("3.1", nil, "the Entente player has set up; %s; Prepare markers on every division next to a German unit", attached)
 }
 
 // adjacentEnemy reports whether an enemy unit is next to u.
