@@ -263,6 +263,17 @@ func passKey(st *State, side string, turn int, filed []adjudicator.Order, taken 
 	return "", fmt.Errorf("no step of %s from now on waits for you with nothing from you yet (orders are taken for this turn and the next; STATUS lists yours)", turnName(turn))
 }
 
+// nextStep is the step the game is at, if it waits for side, else the next one that
+// does.
+func nextStep(st *State, side string) string {
+	for _, k := range upcoming(st) {
+		if _, s, _ := strings.Cut(k, "."); waits(s, side) {
+			return k
+		}
+	}
+	return phaseKey(st.T, st.P)
+}
+
 // forStep says, for the order check, which step an order is for, in words a player
 // checks at a glance: NOW, LATER THIS TURN or NEXT TURN, then the step.
 func forStep(st *State, key string, pass bool) string {
@@ -394,6 +405,13 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		key, err := route(st, string(side), it.kind)
 		if it.kind == kPass {
 			key, err = passKey(st, string(side), it.turn, live, keys)
+		}
+		if it.kind == kTank && it.target == "REMOVE" && side == EN {
+			// 9.4: "Tank groups may be voluntarily removed from play by the Entente
+			// player at any time"; 19.3: "at any time during the Maneuver phase in order
+			// to allow the infantry division it is stacked with to enter a ravine hex":
+			// in the step the game is at, before its moves (rank), when it waits for him.
+			key, err = nextStep(st, string(side)), nil
 		}
 		if err != nil {
 			c.Reason = err.Error()
