@@ -217,36 +217,42 @@ func (g *game) strength(u *Unit) int {
 	return g.counter(u).SP - u.Losses
 }
 
-// stackProblem says why side's units in h break 16's limits, or "".
+// stackProblem says why side's units in h break 16's limits, or "". 16 lets a player
+// stack "any one division counter", "up to three regiments of the same division
+// and/or remnants, in any combination" or "up to 6 SP (regardless of formation or
+// nationality)": three kinds of stack, any one of which is within the limits (HELP).
+// Read as three limits all at once, no division could stack at all (every one has 9
+// SP or more, 2.3.1), 3.1's "Up to three regiments of the same division may stack in
+// the same hex" would set up 9 SP in a hex that the first move must thin, and
+// "regardless of formation or nationality" would have nothing to allow.
 func (g *game) stackProblem(us []*Unit) string {
-	divs, regs, sp := 0, map[string]bool{}, 0
-	others := 0
+	divs, regs, sp, n := 0, map[string]bool{}, 0, 0
 	for _, u := range us {
 		c := g.counter(u)
+		if !c.Combat() {
+			continue // HQs and tank groups do not count (10, 9)
+		}
+		n++
+		sp += g.strength(u)
 		switch {
 		case c.Kind == KindDivision:
 			divs++
-		case c.Kind == KindRegiment:
-			others++
-			sp += g.strength(u)
-			if !u.Remnant {
-				regs[c.Division] = true
-			}
+		case !u.Remnant:
+			regs[c.Division] = true
 		}
+	}
+	if n == 0 || sp <= 6 || (divs == 1 && n == 1) || (divs == 0 && n <= 3 && len(regs) <= 1) {
+		return ""
 	}
 	switch {
 	case divs > 1:
-		return "two divisions in one hex (16: \"any one division counter\")"
-	case divs == 1 && others > 0:
-		return "a division with regiments or remnants (16)"
-	case others > 3:
-		return fmt.Sprintf("%d regiments and remnants, at most three (16)", others)
-	case len(regs) > 1:
-		return "regiments of different divisions (16: \"up to three regiments of the same division\")"
-	case sp > 6:
-		return fmt.Sprintf("%d SP, at most 6 (16)", sp)
+		return fmt.Sprintf("two divisions in one hex with %d SP (16: \"any one division counter\", or up to 6 SP)", sp)
+	case divs == 1:
+		return fmt.Sprintf("a division with other units, %d SP (16: \"any one division counter\", or up to 6 SP)", sp)
+	case n > 3:
+		return fmt.Sprintf("%d regiments and remnants with %d SP (16: at most three of one division, or up to 6 SP)", n, sp)
 	}
-	return ""
+	return fmt.Sprintf("regiments of different divisions with %d SP (16: \"up to three regiments of the same division\", or up to 6 SP)", sp)
 }
 
 // stackAfter says why side's units in h would break 16 once us join them, or "".
