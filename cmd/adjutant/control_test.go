@@ -3,11 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -163,5 +170,346 @@ func TestStaleControlSocket(t *testing.T) {
 	}
 	if _, err := listenControl(db + ".sock"); err == nil || !strings.Contains(err.Error(), "no socket") {
 		t.Errorf("listen over a plain file: %v", err)
+	}
+}
+
+// nobody is the user a test running as root plays another user with.
+const nobody = 65534
+
+// TestTrustedUID: a socket file or a peer is trusted when it is the process's own user
+// or root, and no one else; the tests below reach both answers with real sockets.
+func TestTrustedUID(t *testing.T) {
+	for _, c := range []struct {
+		found, own int
+		want       bool
+	}{
+		{1000, 1000, true},
+		{0, 1000, true}, // root may read the store anyway
+		{0, 0, true},
+		{nobody, 1000, false},
+		{1000, 0, false}, // root does not send passwords to a user's socket
+		{1001, 1000, false},
+	} {
+		if got := trustedUID(c.found, c.own); got != c.want {
+			t.Errorf("trustedUID(%d, %d) = %v, want %v", c.found, c.own, got, c.want)
+		}
+	}
+}
+
+// otherOwner makes the file at path belong to another user as the checks see it: chowned
+// to nobody when the test runs as root, else the process plays a user that is neither
+// root nor the file's owner. It returns the uid the refusal names.
+func otherOwner(t *testing.T, path string) int {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		if err := os.Lchown(path, nobody, nobody); err != nil {
+			t.Fatal(err)
+		}
+		return nobody
+	}
+	playUser(t, os.Geteuid()+1)
+	return os.Geteuid()
+}
+
+// playUser makes the control socket's checks take uid for the process's own user.
+func playUser(t *testing.T, uid int) {
+	old := ownUID
+	ownUID = func() int { return uid }
+	t.Cleanup(func() { ownUID = old })
+}
+
+// fakeDaemon listens on path as an impostor would: it counts the bytes sent to it and
+// answers every request "handled", exit 0.
+func fakeDaemon(t *testing.T, path string) *atomic.Int64 {
+	t.Helper()
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			n, _ := io.Copy(io.Discard, c)
+			got.Add(n)
+			io.WriteString(c, `{"code":0,"stdout":"handled\n"}`)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { l.Close(); <-done })
+	return &got
+}
+
+// TestControlSocketOfAnotherUser: a socket file made by another user (in a shared
+// directory) or a symbolic link gets nothing, neither the players' passwords of game new
+// nor the mail of handle, and its "handled" cannot make handle exit 0: handle exits 75,
+// so that the mail system keeps the mail, and says whose file it is and what to do.
+func TestControlSocketOfAnotherUser(t *testing.T) {
+	const secret = "never-sent-pass-1"
+	raw := eml(scripted{From: sampleUS, Subject: "orders", Body: "GAME g\nPASSWORD x\nSTATUS\n"}, sampleAddress, "foreign-1@players.example", time.Now())
+	for _, c := range []struct {
+		name    string
+		symlink bool
+	}{{"owned by another user", false}, {"a symbolic link", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "games.db")
+			var got *atomic.Int64
+			want := "belongs to uid "
+			if c.symlink {
+				// A link to a socket of this very user: the link itself is refused.
+				got = fakeDaemon(t, filepath.Join(dir, "elsewhere.sock"))
+				if err := os.Symlink(filepath.Join(dir, "elsewhere.sock"), db+".sock"); err != nil {
+					t.Fatal(err)
+				}
+				want = "is a symbolic link"
+			} else {
+				got = fakeDaemon(t, db+".sock")
+				want += strconv.Itoa(otherOwner(t, db+".sock"))
+			}
+			code, out, errs := cli(t, raw, "handle", "--db", db)
+			if code != exitTempFail || out != "" || !strings.Contains(errs, db+".sock") || !strings.Contains(errs, want) ||
+				!strings.Contains(errs, "nothing was sent") || !strings.Contains(errs, "remove that file") {
+				t.Errorf("handle: exit %d, %q, %q; want exit %d, naming the socket and %q, what to do", code, out, errs, exitTempFail, want)
+			}
+			code, out, errs = cli(t, nil, "game", "new", "--db", db, "--name", "g", "--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+secret)
+			if code == 0 || strings.Contains(out, secret) || !strings.Contains(errs, want) {
+				t.Errorf("game new: exit %d, %q, %q; want a failure naming %q", code, out, errs, want)
+			}
+			if n := got.Load(); n != 0 {
+				t.Errorf("the impostor received %d bytes", n)
+			}
+		})
+	}
+}
+
+// TestControlSocketFileCheck: the checks of the file before connecting, on real files:
+// none there is no daemon (the command opens the store), a socket of the user passes,
+// anything else is refused.
+func TestControlSocketFileCheck(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "own.sock")
+	fakeDaemon(t, sock)
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	own := os.Geteuid()
+	if err := checkSocketFile(filepath.Join(dir, "none.sock"), own); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no file: %v, want not-exist", err)
+	}
+	if err := checkSocketFile(sock, own); err != nil {
+		t.Errorf("a socket of this user: %v", err)
+	}
+	if err := checkSocketFile(plain, own); err == nil || !strings.Contains(err.Error(), "regular file, not a socket") {
+		t.Errorf("a plain file: %v", err)
+	}
+	if err := checkSocketFile(dir, own); err == nil || !strings.Contains(err.Error(), "directory, not a socket") {
+		t.Errorf("a directory: %v", err)
+	}
+	if own != 0 { // the file is this user's, who is not root: another user must refuse it
+		if err := checkSocketFile(sock, own+1); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("belongs to uid %d", own)) {
+			t.Errorf("the socket checked by another user: %v", err)
+		}
+	}
+}
+
+// nobodyBinary copies this test binary where nobody may run it, for tests run as root
+// that need a process of another user.
+func nobodyBinary(t *testing.T) (bin, dir string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "adjutant-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.Open(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	bin = filepath.Join(dir, "adjutant.test")
+	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir
+}
+
+// asNobody is the command line args of adjutant, run as nobody.
+func asNobody(bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "ADJUTANT_TEST_MAIN=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	return cmd
+}
+
+// TestControlPeerOfAnotherUser: a socket file of the user (or root) whose listener is a
+// process of another user (a file swapped after the check, a daemon of another user)
+// gets nothing. As root, a real daemon runs as nobody and its socket is handed to root;
+// as another user, the check of a real connection is told it runs as someone else.
+func TestControlPeerOfAnotherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		dir := t.TempDir()
+		sock := filepath.Join(dir, "d.sock")
+		fakeDaemon(t, sock)
+		conn, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if err := checkPeer(conn, sock, os.Geteuid()); err != nil {
+			t.Errorf("a daemon of this user: %v", err)
+		}
+		want := fmt.Sprintf("runs as uid %d", os.Geteuid())
+		if err := checkPeer(conn, sock, os.Geteuid()+1); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the daemon checked by another user: %v, want %q", err, want)
+		}
+		return
+	}
+	r := newRig(t)
+	bin, dir := nobodyBinary(t)
+	db := filepath.Join(dir, "game.db")
+	data, err := os.ReadFile(r.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.cfg.Database = db
+	cfgPath := filepath.Join(dir, "adjutant.toml")
+	writeConfig(t, cfgPath, r.cfg)
+	for _, f := range []string{dir, db, cfgPath} {
+		if err := os.Chown(f, nobody, nobody); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := asNobody(bin, "serve", "--config", cfgPath)
+	cmd.Stderr = r.logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stopServe(t, cmd)
+	socket := db + ".sock"
+	for {
+		if c, err := net.Dial("unix", socket); err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case <-r.ctx.Done():
+			t.Fatalf("the daemon of nobody never opened its control socket:\n%s", r.logs)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	// The file is root's now, as a swapped file or a daemon of root's would be: only
+	// the peer's credentials tell.
+	if err := os.Lchown(socket, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "never-sent-pass-2"
+	code, out, errs := cli(t, nil, "game", "new", "--config", cfgPath, "--name", "second", "--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+secret)
+	want := "the server at the other end runs as uid 65534"
+	if code == 0 || strings.Contains(out, secret) || !strings.Contains(errs, want) || !strings.Contains(errs, socket) {
+		t.Errorf("game new: exit %d, %q, %q; want a failure naming the socket and %q", code, out, errs, want)
+	}
+	raw := eml(scripted{From: sampleUS, Subject: "status", Body: "GAME " + sampleGame + "\nPASSWORD " + samplePassUS + "\nSTATUS\n"}, sampleAddress, "peer-1@players.example", time.Now())
+	if code, out, errs := cli(t, raw, "handle", "--config", cfgPath); code != exitTempFail || !strings.Contains(errs, want) {
+		t.Errorf("handle: exit %d, %q, %q; want exit %d and %q", code, out, errs, exitTempFail, want)
+	}
+	if strings.Contains(r.logs.String(), "host command") {
+		t.Errorf("the daemon of nobody ran a command:\n%s", r.logs)
+	}
+}
+
+// startControl runs a control server with limits lim and exec on a socket of its own,
+// until the test ends.
+func startControl(t *testing.T, lim controlLimits, exec func(context.Context, []string, []byte) controlResponse) (*controlServer, string) {
+	t.Helper()
+	return startControlAs(t, ownUID(), lim, exec)
+}
+
+func startControlAs(t *testing.T, own int, lim controlLimits, exec func(context.Context, []string, []byte) controlResponse) (*controlServer, string) {
+	t.Helper()
+	socket := filepath.Join(t.TempDir(), "games.db.sock")
+	l, err := listenControl(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newControlServer(slog.New(slog.DiscardHandler), own, lim, exec)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.serve(ctx, l)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, socket
+}
+
+// ranArgs is an exec that runs nothing and says what it was given.
+func ranArgs(_ context.Context, args []string, stdin []byte) controlResponse {
+	return controlResponse{Stdout: fmt.Sprintf("ran %s with %d bytes\n", strings.Join(args, " "), len(stdin))}
+}
+
+// TestControlServerRefusesAnotherUser: the daemon runs commands from its own user and
+// root only. As root, a client run as nobody is refused by a daemon of root's (its socket
+// opened to everyone for the test); as another user, the daemon is told it runs as
+// someone else.
+func TestControlServerRefusesAnotherUser(t *testing.T) {
+	var ran atomic.Int64
+	run := func(ctx context.Context, args []string, stdin []byte) controlResponse {
+		ran.Add(1)
+		return ranArgs(ctx, args, stdin)
+	}
+	if os.Geteuid() != 0 {
+		s, socket := startControlAs(t, os.Geteuid()+1, defaultControlLimits(1<<20), run)
+		var so, se bytes.Buffer
+		_, _, err := forward(&env{ctx: context.Background(), stdout: &so, stderr: &se}, socket, []string{"games"})
+		want := whoIs(os.Geteuid()) + " may not send commands"
+		if err == nil || !strings.Contains(err.Error(), want) || ran.Load() != 0 || s.refused.Load() != 1 {
+			t.Errorf("a client of another user: %v, %d ran; want %q and nothing run", err, ran.Load(), want)
+		}
+		return
+	}
+	bin, _ := nobodyBinary(t)
+	s, socket := startControl(t, defaultControlLimits(1<<20), run)
+	// Where nobody may reach it: the directories searchable, the socket writable by all.
+	for _, p := range []string{filepath.Dir(filepath.Dir(socket)), filepath.Dir(socket)} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(socket, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	db := strings.TrimSuffix(socket, ".sock")
+	cmd := asNobody(bin, "games", "--db", db)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	want := "uid 65534 (nobody) may not send commands to this daemon, which runs as uid 0 (root)"
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("games as nobody: %v, %q; want exit 1 and %q", err, stderr.String(), want)
+	}
+	if ran.Load() != 0 || s.refused.Load() != 1 {
+		t.Errorf("%d commands ran and %d were refused; want 0 and 1", ran.Load(), s.refused.Load())
 	}
 }
