@@ -381,9 +381,12 @@ func (s *controlServer) request(ctx context.Context, conn net.Conn) controlRespo
 
 // readRequest reads conn to its end into a buffer of at most limits.maxRequest bytes,
 // whose capacity it takes from the budget before growing it: held is the capacity taken,
-// to be given back. A request waits for budget until ctx is done.
+// to be given back. A request waits for budget until ctx is done; one that waited and
+// then ran out of time is refused as busy, not as slow.
 func (s *controlServer) readRequest(ctx context.Context, conn net.Conn) (buf []byte, held int64, err error) {
+	busy := errRefused(fmt.Sprintf("busy: the requests in flight hold the %d bytes the daemon gives them; try again in a while", s.limits.budget))
 	var chunk [32 << 10]byte
+	starved := false
 	for {
 		n, rerr := conn.Read(chunk[:])
 		if n > 0 {
@@ -392,18 +395,22 @@ func (s *controlServer) readRequest(ctx context.Context, conn net.Conn) (buf []b
 			}
 			if len(buf)+n > cap(buf) {
 				grown := min(max(2*cap(buf), len(buf)+n, 64<<10), int(s.limits.maxRequest))
-				if err := s.budget.take(ctx, int64(grown-cap(buf))); err != nil {
-					return buf, held, errRefused(fmt.Sprintf("busy: the requests in flight hold the %d bytes the daemon gives them; try again in a while", s.limits.budget))
+				waited, err := s.budget.take(ctx, int64(grown-cap(buf)))
+				if err != nil {
+					return buf, held, busy
 				}
+				starved = starved || waited
 				held += int64(grown - cap(buf))
 				buf = append(make([]byte, 0, grown), buf...)
 			}
 			buf = append(buf, chunk[:n]...)
 		}
-		if rerr == io.EOF {
+		switch {
+		case rerr == io.EOF:
 			return buf, held, nil
-		}
-		if rerr != nil {
+		case errors.Is(rerr, os.ErrDeadlineExceeded) && starved:
+			return buf, held, busy
+		case rerr != nil:
 			return buf, held, rerr
 		}
 	}
@@ -422,22 +429,23 @@ func newByteBudget(size int64) *byteBudget {
 	return &byteBudget{free: size, size: size, given: make(chan struct{})}
 }
 
-// take takes n bytes, waiting for them until ctx is done.
-func (b *byteBudget) take(ctx context.Context, n int64) error {
-	for {
+// take takes n bytes, waiting for them until ctx is done; waited says whether it had
+// to.
+func (b *byteBudget) take(ctx context.Context, n int64) (waited bool, err error) {
+	for ; ; waited = true {
 		b.mu.Lock()
 		if n <= b.free {
 			b.free -= n
 			b.peak = max(b.peak, b.size-b.free)
 			b.mu.Unlock()
-			return nil
+			return waited, nil
 		}
 		given := b.given
 		b.mu.Unlock()
 		select {
 		case <-given:
 		case <-ctx.Done():
-			return ctx.Err()
+			return waited, ctx.Err()
 		}
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -511,5 +513,216 @@ func TestControlServerRefusesAnotherUser(t *testing.T) {
 	}
 	if ran.Load() != 0 || s.refused.Load() != 1 {
 		t.Errorf("%d commands ran and %d were refused; want 0 and 1", ran.Load(), s.refused.Load())
+	}
+}
+
+// TestListenControlSafely: the daemon replaces a socket left by a daemon of its own user
+// only, and opens none in a directory where anyone could replace it.
+func TestListenControlSafely(t *testing.T) {
+	t.Run("a socket of another user", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "games.db.sock")
+		fakeDaemon(t, path)
+		other := otherOwner(t, path)
+		_, err := listenControl(path)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("belongs to uid %d", other)) || !strings.Contains(err.Error(), "not replaced") {
+			t.Errorf("listen over a socket of uid %d: %v", other, err)
+		}
+		if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSocket == 0 {
+			t.Errorf("the other user's socket is gone: %v", err)
+		}
+	})
+	for _, c := range []struct {
+		name string
+		mode fs.FileMode
+		ok   bool
+	}{
+		{"a private directory", 0o700, true},
+		{"a shared directory with the sticky bit, as /tmp", 0o777 | fs.ModeSticky, true},
+		{"a directory anyone may write", 0o777, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Chmod(dir, c.mode); err != nil {
+				t.Fatal(err)
+			}
+			l, err := listenControl(filepath.Join(dir, "games.db.sock"))
+			if err == nil {
+				l.Close()
+			}
+			if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), "anyone could replace the socket")) {
+				t.Errorf("listen in a directory of mode %v: %v", c.mode, err)
+			}
+		})
+	}
+}
+
+// controlClients runs n clients of the socket at once, each sending stdin, and returns
+// their results.
+type controlResult struct {
+	code int
+	out  string
+	err  error
+}
+
+func controlClient(socket string, args []string, stdin []byte, results chan<- controlResult) {
+	var so, se bytes.Buffer
+	code, _, err := forwardStdin(&env{ctx: context.Background(), stdout: &so, stderr: &se}, socket, args, stdin)
+	results <- controlResult{code, so.String() + se.String(), err}
+}
+
+// waitUntil waits for cond, polling, for at most the test's own deadline.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestControlServerSlots: at most limits.slots requests run at once and limits.queue
+// wait; the next ones are refused as busy at once (handle then exits 75), and the waiting
+// ones run when a slot is free.
+func TestControlServerSlots(t *testing.T) {
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	lim := defaultControlLimits(1 << 20)
+	lim.slots, lim.queue, lim.wait = 2, 2, 10*time.Minute
+	s, socket := startControl(t, lim, func(ctx context.Context, args []string, stdin []byte) controlResponse {
+		started <- struct{}{}
+		<-release
+		return ranArgs(ctx, args, stdin)
+	})
+	results := make(chan controlResult, 8)
+	for i := range 2 {
+		go controlClient(socket, []string{"games", strconv.Itoa(i)}, nil, results)
+		<-started
+	}
+	for i := 2; i < 4; i++ {
+		go controlClient(socket, []string{"games", strconv.Itoa(i)}, nil, results)
+	}
+	waitUntil(t, "two waiting requests", func() bool { return s.waiting.Load() == 2 })
+	go controlClient(socket, []string{"games", "4"}, nil, results)
+	if r := <-results; r.err == nil || !strings.Contains(r.err.Error(), "busy: 2 host commands are running and 2 waiting") {
+		t.Errorf("a request beyond the queue: %+v, want refused as busy", r)
+	}
+	// A refusal is a temporary failure: handle exits 75 and the mail system keeps the mail.
+	raw := eml(scripted{From: sampleUS, Subject: "orders", Body: "STATUS\n"}, sampleAddress, "busy-1@players.example", time.Now())
+	if code, out, errs := cli(t, raw, "handle", "--db", strings.TrimSuffix(socket, ".sock")); code != exitTempFail || !strings.Contains(errs, "busy") || !strings.Contains(errs, "the mail is kept") {
+		t.Errorf("handle beyond the queue: exit %d, %q, %q; want %d, busy", code, out, errs, exitTempFail)
+	}
+	close(release)
+	for range 4 {
+		if r := <-results; r.err != nil || r.code != 0 || !strings.HasPrefix(r.out, "ran games") {
+			t.Errorf("a request given a slot: %+v", r)
+		}
+	}
+	if ran, refused, most := s.ran.Load(), s.refused.Load(), s.mostRunning.Load(); ran != 4 || refused != 2 || most != 2 {
+		t.Errorf("%d ran, %d refused, at most %d at once; want 4, 2, 2", ran, refused, most)
+	}
+}
+
+// TestControlServerMemoryBound: a flood of big requests holds at most the budget: while
+// one request as large as the largest message runs, every other big one is refused as
+// busy once it has waited for budget as long as a request may take to be read; the one
+// running is not disturbed, and the budget is whole again afterwards.
+func TestControlServerMemoryBound(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	lim := defaultControlLimits(1 << 20) // max_message_size 1 MiB
+	lim.budget = lim.maxRequest + 1<<20  // room for one such request and small ones
+	lim.readTimeout = 2 * time.Second    // how long the flood waits for budget
+	var first atomic.Bool
+	s, socket := startControl(t, lim, func(ctx context.Context, args []string, stdin []byte) controlResponse {
+		if first.CompareAndSwap(false, true) {
+			started <- struct{}{}
+			<-release
+		}
+		return ranArgs(ctx, args, stdin)
+	})
+	big := bytes.Repeat([]byte("orders! "), (1<<20)/8) // a 1 MiB message, 1.33 MiB in the request
+	results := make(chan controlResult, 16)
+	go controlClient(socket, []string{"handle", "0"}, big, results)
+	<-started
+	const flood = 8
+	for i := 1; i <= flood; i++ {
+		go controlClient(socket, []string{"handle", strconv.Itoa(i)}, big, results)
+	}
+	for range flood {
+		if r := <-results; r.err == nil || !strings.Contains(r.err.Error(), "busy: the requests in flight hold") {
+			t.Errorf("a big request beside a running one: %d %q %v, want refused as busy", r.code, r.out, r.err)
+		}
+	}
+	close(release)
+	if r := <-results; r.err != nil || r.out != fmt.Sprintf("ran handle 0 with %d bytes\n", len(big)) {
+		t.Errorf("the first request: %+v", r)
+	}
+	// With the budget whole again, the next one runs.
+	go controlClient(socket, []string{"handle", "last"}, big, results)
+	if r := <-results; r.err != nil || r.code != 0 {
+		t.Errorf("a big request after the flood: %+v", r)
+	}
+	if ran, refused := s.ran.Load(), s.refused.Load(); ran != 2 || refused != flood {
+		t.Errorf("%d ran, %d refused; want 2, %d", ran, refused, flood)
+	}
+	most, all := s.budget.mostInUse(), int64(flood+1)*int64(base64.StdEncoding.EncodedLen(len(big)))
+	if most > lim.budget || most < lim.maxRequest {
+		t.Errorf("at most %d bytes buffered at once, want between %d and the budget %d (the flood sent %d)", most, lim.maxRequest, lim.budget, all)
+	}
+	waitUntil(t, "the budget given back", func() bool { return s.budget.inUse() == 0 })
+	t.Logf("flood of %d requests of %d bytes beside one running: at most %d bytes buffered (budget %d)", flood, all/(flood+1), most, lim.budget)
+}
+
+// TestControlServerTooLarge: a request larger than the largest message of the daemon
+// is refused unread beyond that size, and the client hears why although the daemon
+// stopped reading what it sent.
+func TestControlServerTooLarge(t *testing.T) {
+	lim := defaultControlLimits(1 << 20)
+	s, socket := startControl(t, lim, ranArgs)
+	results := make(chan controlResult, 1)
+	controlClient(socket, []string{"handle"}, make([]byte, 4<<20), results)
+	if r := <-results; r.err == nil || !strings.Contains(r.err.Error(), fmt.Sprintf("larger than %d bytes", lim.maxRequest)) {
+		t.Errorf("a request of 4 MiB for a daemon of 1 MiB messages: %+v", r)
+	}
+	if most := s.budget.mostInUse(); most > lim.maxRequest || s.ran.Load() != 0 {
+		t.Errorf("%d bytes buffered, %d ran; want at most %d and none", most, s.ran.Load(), lim.maxRequest)
+	}
+	// The largest message handle forwards by default fits whatever max_message_size says.
+	small := defaultControlLimits(1024)
+	req, err := json.Marshal(controlRequest{Args: []string{"handle", "--config", "/etc/adjutant/adjutant.toml", "--max-size=1048576"}, Stdin: make([]byte, handleDefaultMaxSize+1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(req)) > small.maxRequest {
+		t.Errorf("a request of %d bytes, more than the %d a daemon takes", len(req), small.maxRequest)
+	}
+}
+
+// TestControlServerSlowClient: a client that never finishes its request holds its slot
+// only until the read deadline; then it is told, and the next request gets the slot.
+func TestControlServerSlowClient(t *testing.T) {
+	lim := defaultControlLimits(1 << 20)
+	lim.slots, lim.readTimeout = 1, 200*time.Millisecond
+	s, socket := startControl(t, lim, ranArgs)
+	conn, err := net.Dial("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Minute)) // the test fails rather than hang
+	if _, err := io.WriteString(conn, `{"args": ["games", "--db"`); err != nil {
+		t.Fatal(err)
+	}
+	var resp controlResponse
+	if err := json.NewDecoder(conn).Decode(&resp); err != nil || !strings.Contains(resp.Refused, "not read within") || resp.Code != exitTempFail {
+		t.Errorf("the slow client got %+v, %v; want refused as not read in time", resp, err)
+	}
+	results := make(chan controlResult, 1)
+	controlClient(socket, []string{"games"}, nil, results)
+	if r := <-results; r.err != nil || r.out != "ran games with 0 bytes\n" {
+		t.Errorf("the next request: %+v", r)
+	}
+	if ran, refused := s.ran.Load(), s.refused.Load(); ran != 1 || refused != 1 {
+		t.Errorf("%d ran, %d refused; want 1, 1", ran, refused)
 	}
 }
