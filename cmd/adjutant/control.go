@@ -355,11 +355,15 @@ func (s *controlServer) request(ctx context.Context, conn net.Conn) controlRespo
 	deadline := time.Now().Add(s.limits.readTimeout)
 	conn.SetReadDeadline(deadline)
 	rctx, cancel := context.WithDeadline(ctx, deadline)
+	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) }) // a stopping daemon waits for no client
 	raw, held, err := s.readRequest(rctx, conn)
+	stop()
 	cancel()
 	defer s.budget.give(held) // the decoded request, smaller than raw, lives until the end
 	var refused errRefused
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return refusal("the daemon is stopping")
 	case errors.As(err, &refused):
 		return refusal(string(refused))
 	case errors.Is(err, os.ErrDeadlineExceeded):

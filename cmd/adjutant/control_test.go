@@ -726,3 +726,38 @@ func TestControlServerSlowClient(t *testing.T) {
 		t.Errorf("%d ran, %d refused; want 1, 1", ran, refused)
 	}
 }
+
+// TestControlServerStops: a daemon that stops waits for no client that is still sending
+// (serve returns when every request is answered): the client is told.
+func TestControlServerStops(t *testing.T) {
+	socket := filepath.Join(t.TempDir(), "games.db.sock")
+	l, err := listenControl(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := defaultControlLimits(1 << 20)
+	lim.readTimeout = time.Hour
+	s := newControlServer(slog.New(slog.DiscardHandler), ownUID(), lim, ranArgs)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.serve(ctx, l)
+	}()
+	conn, err := net.Dial("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Minute)) // the test fails rather than hang
+	if _, err := io.WriteString(conn, `{"args": ["games"`); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the request in a slot", func() bool { return len(s.slots) == 1 })
+	cancel()
+	var resp controlResponse
+	if err := json.NewDecoder(conn).Decode(&resp); err != nil || resp.Refused != "the daemon is stopping" {
+		t.Errorf("the client of a stopping daemon got %+v, %v", resp, err)
+	}
+	<-done
+}
