@@ -301,6 +301,8 @@ type handling struct {
 	pre  passwordVerdict
 	// player says the sender plays in the game the mail names, for the refusal limits.
 	player bool
+	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
+	secrets *scrubber
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
@@ -800,8 +802,8 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
-		Subject:     subject,
-		Body:        body,
+		Subject:     h.scrub(subject),
+		Body:        h.scrubBody(kind, body),
 		Game:        game,
 		Side:        side,
 		Kind:        kind,
