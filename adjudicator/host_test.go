@@ -2,6 +2,7 @@ package adjudicator_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -293,11 +294,51 @@ func TestAbsentUntil(t *testing.T) {
 	}
 }
 
+// TestResign: RESIGN alone ends nothing and answers with a code; RESIGN <code> from the
+// same player, within ResignCodeDays, ends the game. Another side's code, a wrong one
+// or an old one is refused and changes nothing.
 func TestResign(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour})
+	before := f.snapshot()
 	out, mails := f.orders("us", passU, "RESIGN")
+	if out != adjudicator.Handled || len(mails) != 1 || f.game().Over || f.snapshot() != before {
+		t.Fatalf("RESIGN alone: %q, %d mails, over %v; want an answer and nothing changed", out, len(mails), f.game().Over)
+	}
+	code := resignCodeIn(t, mails[0].Body)
+	if !strings.Contains(mails[0].Body, "NOT DONE YET") {
+		t.Errorf("the answer does not say the resignation is not done:\n%s", mails[0].Body)
+	}
+	// The same code all day; the German's is another.
+	f.now = f.now.Add(3 * time.Hour)
+	if _, again := f.orders("us", passU, "RESIGN"); resignCodeIn(t, again[0].Body) != code {
+		t.Error("the code changed within the day")
+	}
+	_, deMails := f.orders("de", passD, "RESIGN")
+	deCode := resignCodeIn(t, deMails[0].Body)
+	if deCode == code {
+		t.Fatal("both sides got the same code")
+	}
+	for _, tc := range []struct{ side, pass, line string }{
+		{"de", passD, "RESIGN " + code},   // the other side's code
+		{"us", passU, "RESIGN " + deCode}, // the other side's code
+		{"us", passU, "RESIGN 7K3Q-M2XD-PW4A-9HTB"},
+		{"us", passU, "RESIGN NOW"},
+	} {
+		if out, m := f.orders(tc.side, tc.pass, tc.line); out != adjudicator.Refused+": orders" || f.game().Over || !strings.Contains(m[0].Body, "not the code") {
+			t.Errorf("%s %q: %q, over %v", tc.side, tc.line, out, f.game().Over)
+		}
+	}
+	// Too old.
+	saved := f.now
+	f.now = f.now.Add(adjudicator.ResignCodeDays * 24 * time.Hour)
+	if out, _ := f.orders("us", passU, "RESIGN "+code); out != adjudicator.Refused+": orders" || f.game().Over {
+		t.Errorf("a code %d days old: %q", adjudicator.ResignCodeDays, out)
+	}
+	// Within the days, copied in lower case without dashes, after CONFIRM.
+	f.now = saved.Add(5 * 24 * time.Hour)
+	out, mails = f.orders("us", passU, "RESIGN CONFIRM "+strings.ToLower(strings.ReplaceAll(code, "-", "")))
 	if out != adjudicator.Handled {
-		t.Fatalf("RESIGN: %q", out)
+		t.Fatalf("RESIGN <code>: %q\n%s", out, mails[0].Body)
 	}
 	if told := to(mails, de); len(told) != 1 || !strings.Contains(told[0].Body, "the US player has resigned; German wins") {
 		t.Errorf("the German is not told: %+v", told)
@@ -308,9 +349,21 @@ func TestResign(t *testing.T) {
 	if g := f.game(); !g.Over || g.Ended != "the US player resigned" {
 		t.Errorf("game after RESIGN: over %v, %q", g.Over, g.Ended)
 	}
-	if out, _ := f.orders("de", passD, "RESIGN"); out != adjudicator.Refused+": orders" {
+	if out, _ := f.orders("de", passD, "RESIGN "+deCode); out != adjudicator.Refused+": orders" {
 		t.Errorf("RESIGN of a finished game: %q", out)
 	}
+}
+
+var resignCode = regexp.MustCompile(`RESIGN\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})`)
+
+// resignCodeIn finds the code an answer to RESIGN gives.
+func resignCodeIn(t *testing.T, body string) string {
+	t.Helper()
+	m := resignCode.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no RESIGN code in:\n%s", body)
+	}
+	return m[1]
 }
 
 // hostFixture is a fixture whose desk takes host mail.
