@@ -43,6 +43,9 @@ type Message struct {
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
 	Arrived    time.Time
+	// Date is the sender's Date: header (zero when it had none): never the order of
+	// arrival, only the check that a host mail is not an old one sent again (hostreplay.go).
+	Date time.Time
 }
 
 // Desk is the game-agnostic adjudicator desk. The zero value is not usable; set Store,

@@ -496,6 +496,24 @@ func (h *handling) hostMail(password string, lines []orders.Line, ignored []orde
 	if h.desk.HostPassHash == "" || !h.hostPasswordOK(password) {
 		return h.refuse("refused", authRefusal)
 	}
+	why, key, err := h.hostReplay(lines)
+	if err != nil {
+		return "", err
+	}
+	if why != "" {
+		body, err := render("refusal.txt", map[string]any{"Text": "Adjutant did not carry out your host commands: " + why + ". Nothing was changed.", "Address": h.desk.Address})
+		if err != nil {
+			return "", err
+		}
+		if _, err := h.enqueue([]string{h.msg.From}, "", "", "host", replySubject(h.msg.Subject), body, true); err != nil {
+			return "", err
+		}
+		h.desk.log().Info("host mail not carried out", "id", h.msg.ID, "date", h.msg.Date, "arrived", h.msg.Arrived)
+		return Refused + ": host mail not carried out", nil
+	}
+	if err := h.markHostMail(key); err != nil {
+		return "", err
+	}
 	var views []lineView
 	var sections []section
 	done, refused := 0, 0

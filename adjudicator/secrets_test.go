@@ -52,7 +52,7 @@ func TestPasswordNeverEchoed(t *testing.T) {
 				f.orders("us", passU, usSetup)
 			}
 			n := len(f.outbox())
-			out, mails := f.send(tc.from, tc.subj, tc.text)
+			out, mails := f.sendMsg(adjudicator.Message{ID: "secret-1@example", From: tc.from, Subject: tc.subj, Text: tc.text, Date: f.now})
 			reply := to(mails, tc.from)
 			if len(reply) == 0 || !strings.Contains(reply[0].Subject+reply[0].Body, tc.want) {
 				t.Fatalf("outcome %q, reply %+v; want one saying %q", out, reply, tc.want)
@@ -80,14 +80,14 @@ func TestPasswordMaskedWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.desk.HostAddress, f.desk.HostPassHash = hostAddr, string(hash)
-	_, mails := f.send(hostAddr, "host", "HOST PASSWORD "+long+"\nEXTEND g1 "+long+"\n")
+	_, mails := f.host("host", "HOST PASSWORD "+long+"\nEXTEND g1 "+long+"\n")
 	body := to(mails, hostAddr)[0].Body
 	if strings.Contains(body, "qqqqqqqqqq") || !strings.Contains(strings.Join(strings.Fields(body), " "), `EXTEND g1 ******** REFUSED: "********": expected`) {
 		t.Errorf("a long password cut over two lines is shown:\n%s", body)
 	}
 	hash, _ = bcrypt.GenerateFromPassword([]byte("g"), 4)
 	f.desk.HostPassHash = string(hash)
-	_, mails = f.send(hostAddr, "host g", "HOST PASSWORD g\nGAMES\nEXTEND g1 g\n")
+	_, mails = f.host("host g", "HOST PASSWORD g\nGAMES\nEXTEND g1 g\n")
 	body = to(mails, hostAddr)[0].Body
 	if !strings.Contains(body, "g1 (soldiers1918)") || !strings.Contains(body, "EXTEND g1 ********") || strings.Contains(body, `"g"`) {
 		t.Errorf("a one-letter password is masked inside words, or shown:\n%s", body)

@@ -454,6 +454,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		InReplyTo: env.InReplyTo, References: env.References,
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
 		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
+		Date: env.Date,
 	}
 }
 
