@@ -104,7 +104,8 @@ func secretsAfter(fields []string) []string {
 // scrubber masks a message's secrets in the mails it causes.
 type scrubber struct {
 	patterns []*regexp.Regexp
-	short    []bool // the pattern at the same index must stand as a word of its own
+	short    []bool   // the pattern at the same index must stand as a word of its own
+	compact  []string // its secret in lower case without white space, to skip a search
 }
 
 // newScrubber prepares the masking of secrets, longest first (a password that holds
@@ -114,20 +115,30 @@ func newScrubber(secrets []string) *scrubber {
 	sort.SliceStable(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
 	s := &scrubber{}
 	for _, secret := range secrets {
-		if secret == "" {
+		if secret == "" || len(secret) > maxSecretLen {
 			continue
 		}
-		s.patterns = append(s.patterns, secretPattern(secret))
+		re, err := secretPattern(secret)
+		if err != nil {
+			continue // cannot be: every rune is quoted
+		}
+		s.patterns = append(s.patterns, re)
 		s.short = append(s.short, utf8.RuneCountInString(secret) < shortSecret)
+		s.compact = append(s.compact, compact(secret))
 	}
 	return s
 }
+
+// maxSecretLen is the longest secret masked, in bytes: bcrypt reads 72 bytes of a
+// password at most, so a longer "password" can open nothing (and a megabyte of one
+// must not become a regular expression).
+const maxSecretLen = 128
 
 // secretPattern matches a secret as a reply may show it: in any case (keywords and
 // some arguments are quoted upper-cased), its words apart by any white space, and
 // each word possibly cut where a long line was wrapped (templates.Wrap cuts a word
 // longer than a line and indents the next).
-func secretPattern(secret string) *regexp.Regexp {
+func secretPattern(secret string) (*regexp.Regexp, error) {
 	var b strings.Builder
 	b.WriteString("(?i)")
 	for i, word := range strings.Fields(secret) {
@@ -141,15 +152,21 @@ func secretPattern(secret string) *regexp.Regexp {
 			b.WriteString(regexp.QuoteMeta(string(r)))
 		}
 	}
-	return regexp.MustCompile(b.String())
+	return regexp.Compile(b.String())
 }
 
 // scrub returns s with every secret masked.
 func (sc *scrubber) scrub(s string) string {
-	if sc == nil {
+	if sc == nil || len(sc.patterns) == 0 {
 		return s
 	}
+	// A secret that is not in the text with its white space and case dropped is not
+	// in it at all: most secrets of most mails cost one scan, not one search each.
+	in := compact(s)
 	for i, re := range sc.patterns {
+		if !strings.Contains(in, sc.compact[i]) {
+			continue
+		}
 		locs := re.FindAllStringIndex(s, -1)
 		if locs == nil {
 			continue
@@ -168,6 +185,16 @@ func (sc *scrubber) scrub(s string) string {
 		s = b.String()
 	}
 	return s
+}
+
+// compact is s in lower case without its white space.
+func compact(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
 }
 
 // standsAlone reports whether s[i:j] is neither preceded nor followed by a letter or a
