@@ -329,14 +329,15 @@ func TestResign(t *testing.T) {
 			t.Errorf("%s %q: %q, over %v", tc.side, tc.line, out, f.game().Over)
 		}
 	}
-	// Too old.
+	// Too old: the code was issued a day more than ResignCodeDays ago.
 	saved := f.now
-	f.now = f.now.Add(adjudicator.ResignCodeDays * 24 * time.Hour)
+	f.now = f.now.Add((adjudicator.ResignCodeDays + 1) * 24 * time.Hour)
 	if out, _ := f.orders("us", passU, "RESIGN "+code); out != adjudicator.Refused+": orders" || f.game().Over {
-		t.Errorf("a code %d days old: %q", adjudicator.ResignCodeDays, out)
+		t.Errorf("a code %d days old: %q", adjudicator.ResignCodeDays+1, out)
 	}
-	// Within the days, copied in lower case without dashes, after CONFIRM.
-	f.now = saved.Add(5 * 24 * time.Hour)
+	// Within the days (ResignCodeDays to the hour after it was mailed), copied in lower
+	// case without dashes, after CONFIRM.
+	f.now = saved.Add(adjudicator.ResignCodeDays * 24 * time.Hour)
 	out, mails = f.orders("us", passU, "RESIGN CONFIRM "+strings.ToLower(strings.ReplaceAll(code, "-", "")))
 	if out != adjudicator.Handled {
 		t.Fatalf("RESIGN <code>: %q\n%s", out, mails[0].Body)

@@ -45,15 +45,16 @@ func (h *handling) resignCode(game string, p store.Player, at time.Time) (string
 	return code[:4] + "-" + code[4:8] + "-" + code[8:12] + "-" + code[12:], nil
 }
 
-// resignCodeOK reports whether written is a code of p's issued in the last
-// ResignCodeDays days, as the player may copy it: in any case, with or without dashes.
+// resignCodeOK reports whether written is a code of p's issued today or on one of the
+// ResignCodeDays days before (so it holds at least ResignCodeDays days from its mail),
+// as the player may copy it: in any case, with or without dashes.
 func (h *handling) resignCodeOK(game string, p store.Player, written string) (bool, error) {
 	norm := func(s string) string {
 		// Crockford's base32 reads O as 0 and I and L as 1.
 		return strings.NewReplacer("-", "", " ", "", "O", "0", "I", "1", "L", "1").Replace(strings.ToUpper(s))
 	}
 	got := norm(written)
-	for back := range ResignCodeDays {
+	for back := range ResignCodeDays + 1 {
 		want, err := h.resignCode(game, p, h.now.AddDate(0, 0, -back))
 		if err != nil {
 			return false, err
