@@ -44,8 +44,11 @@ func TextFromHTML(src string) string {
 			switch {
 			case c.inStyle:
 				c.addRules(string(z.Text()))
-			case c.skip == 0 && c.shown():
-				c.text(string(z.Text()))
+			case c.skip == 0:
+				c.reconstruct()
+				if c.shown() {
+					c.text(string(z.Text()))
+				}
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -73,6 +76,10 @@ type htmlConv struct {
 	stack        []frame         // the open elements, for what they hide
 	overflow     int             // elements opened beyond maxDepth: their text is not read
 	inStyle      bool            // inside <style>: its text is rules
+	// active are the formatting elements (<b>, <font>, ...) ended by the end of an
+	// element around them: a browser opens them again before the next text, so
+	// what they hide stays hidden ("<p><b hidden>x</p><p>RESIGN" hides RESIGN).
+	active []frame
 	rules        map[string][]cssRule
 	nRules       int
 }
@@ -211,10 +218,43 @@ func (c *htmlConv) close(name string) {
 	}
 	for i := len(c.stack) - 1; i >= 0 && i >= len(c.stack)-endSearch; i-- {
 		if c.stack[i].name == name {
+			for _, f := range c.stack[i+1:] {
+				if formattingElements[f.name] && len(c.active) < maxActive {
+					c.active = append(c.active, f)
+				}
+			}
 			c.stack = c.stack[:i]
 			return
 		}
 	}
+	// The end tag of a formatting element no longer open ends it for good.
+	for i := len(c.active) - 1; i >= 0; i-- {
+		if c.active[i].name == name {
+			c.active = append(c.active[:i], c.active[i+1:]...)
+			return
+		}
+	}
+}
+
+// formattingElements are those a browser reopens after an element around them
+// ended (the HTML standard's "active formatting elements").
+var formattingElements = map[string]bool{
+	"a": true, "b": true, "big": true, "code": true, "em": true, "font": true, "i": true,
+	"nobr": true, "s": true, "small": true, "strike": true, "strong": true, "tt": true, "u": true,
+}
+
+// maxActive bounds the formatting elements kept to reopen.
+const maxActive = 16
+
+// reconstruct reopens the formatting elements ended around them, before text.
+func (c *htmlConv) reconstruct() {
+	for _, f := range c.active {
+		if len(c.stack) >= maxDepth {
+			break
+		}
+		c.stack = append(c.stack, f)
+	}
+	c.active = c.active[:0]
 }
 
 // addRules keeps the rules of a <style> element, filed for the elements to find.

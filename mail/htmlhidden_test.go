@@ -34,6 +34,8 @@ func TestHiddenHTMLNotRead(t *testing.T) {
 		{"style rule by id and tag", `<style>/* c */ p#z, td{color:#fff}</style><p id=z>RESIGN</p><p>STATUS</p>`, "STATUS\n"},
 		{"unclosed hidden paragraph", `<p style="display:none">RESIGN<p>STATUS`, "STATUS\n"},
 		{"nested deep in a hidden one", `<div hidden><div><p><b>RESIGN</b></p></div></div>STATUS`, "STATUS\n"},
+		{"formatting reopened after its paragraph", `<p><b style="display:none">x</p><p>RESIGN</p>`, ""},
+		{"formatting ended by its own tag", `<p><b style="display:none">x</p></b><p>STATUS</p>`, "STATUS\n"},
 		{"no line break from a hidden element", `MOVE 2301<div style="display:none">RESIGN</div>-2302`, "MOVE 2301-2302\n"},
 		// What is seen is read.
 		{"white on black", `<div style="background-color:black;color:white">STATUS</div>`, "STATUS\n"},
