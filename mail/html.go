@@ -80,8 +80,8 @@ type htmlConv struct {
 	// element around them: a browser opens them again before the next text, so
 	// what they hide stays hidden ("<p><b hidden>x</p><p>RESIGN" hides RESIGN).
 	active []frame
-	rules        map[string][]cssRule
-	nRules       int
+	rules  map[string][]cssRule
+	nRules int
 }
 
 // maxDepth bounds the open elements followed; text nested deeper is not read
