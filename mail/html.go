@@ -76,12 +76,12 @@ type htmlConv struct {
 	stack        []frame         // the open elements, for what they hide
 	overflow     int             // elements opened beyond maxDepth: their text is not read
 	inStyle      bool            // inside <style>: its text is rules
+	rules        map[string][]cssRule
+	nRules       int
 	// active are the formatting elements (<b>, <font>, ...) ended by the end of an
 	// element around them: a browser opens them again before the next text, so
 	// what they hide stays hidden ("<p><b hidden>x</p><p>RESIGN" hides RESIGN).
 	active []frame
-	rules  map[string][]cssRule
-	nRules int
 }
 
 // maxDepth bounds the open elements followed; text nested deeper is not read
