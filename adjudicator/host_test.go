@@ -484,8 +484,8 @@ func TestHostMailTakesEffectOnce(t *testing.T) {
 		date, arrived  time.Time
 		why            string
 	}{
-		{"the same mail, a new Message-ID", "h2@club.example", extend, f.now.Add(-time.Minute), time.Time{}, "were carried out already"},
-		{"written another way", "h3@club.example", "host password " + hostPass + "\n  extend  G1 24H \n# again\n", f.now.Add(-time.Minute), time.Time{}, "were carried out already"},
+		{"the same mail, a new Message-ID", "h2@club.example", extend, f.now.Add(-time.Minute), time.Time{}, "were handled already"},
+		{"written another way", "h3@club.example", "host password " + hostPass + "\n  extend  G1 24H \n# again\n", f.now.Add(-time.Minute), time.Time{}, "were handled already"},
 		{"an old Date", "h4@club.example", extend, f.now.Add(-25 * time.Hour), time.Time{}, "more than a day apart"},
 		{"a Date ahead", "h5@club.example", extend, f.now.Add(25 * time.Hour), time.Time{}, "more than a day apart"},
 		{"no Date", "h6@club.example", extend, time.Time{}, time.Time{}, "no Date: header"},

@@ -64,7 +64,7 @@ func (h *handling) hostReplay(lines []orders.Line) (reason, key string, err erro
 		return "", "", fmt.Errorf("read host mail digest: %w", err)
 	}
 	if th.Count > 0 {
-		return fmt.Sprintf("the same commands, in a mail with the same Date (%s), were carried out already: each host mail takes effect once. To do them again, send them in a new mail",
+		return fmt.Sprintf("the same commands, in a mail with the same Date (%s), were handled already: each host mail takes effect once. To do them again, send them in a new mail",
 			date.UTC().Format(time.RFC1123Z)), "", nil
 	}
 	return "", key, nil

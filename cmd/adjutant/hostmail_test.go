@@ -105,7 +105,7 @@ func TestHostMailOnceThroughPipe(t *testing.T) {
 	if after := deadlineIn(t, mustCLI(t, nil, "games", "--config", path)); after.Sub(before) != 24*time.Hour {
 		t.Errorf("the deadline moved by %v, want 24h once", after.Sub(before))
 	}
-	if !strings.Contains(first.Body, "line 2: EXTEND sample 1d") || !strings.Contains(flat(again.Body), "were carried out already") || !strings.Contains(flat(old.Body), "more than a day apart") {
+	if !strings.Contains(first.Body, "line 2: EXTEND sample 1d") || !strings.Contains(flat(again.Body), "were handled already") || !strings.Contains(flat(old.Body), "more than a day apart") {
 		t.Errorf("replies:\n%s\n---\n%s\n---\n%s", first.Body, again.Body, old.Body)
 	}
 	for _, m := range outbox(t, db) {
