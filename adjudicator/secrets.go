@@ -210,11 +210,12 @@ func standsAlone(s string, i, j int) bool {
 }
 
 // fixedKinds are the kinds of mail whose body is the desk's own text, whatever the
-// mail it answers held (refusals, general help, the answer to a mail set aside): their
-// body is not scrubbed, so that a password that is a word of that text ("wrong") does
-// not make one refusal differ from another, which would tell a stranger something.
-// Their subject, which copies the sender's, is.
-var fixedKinds = map[string]bool{"refused": true, "too-large": true, "unreadable": true, "no-game": true, "help": true, "failed": true}
+// mail it answers held (the refusal of a wrong password, general help): their body is
+// not scrubbed, so that a password that is a word of that text ("wrong") does not make
+// one refusal differ from another, which would tell a stranger something. Their
+// subject, which copies the sender's, is. Every other body is scrubbed, in case it
+// quotes the mail one day.
+var fixedKinds = map[string]bool{"refused": true, "help": true}
 
 // scrubBody is scrub for the body of a mail of the given kind.
 func (h *handling) scrubBody(kind, body string) string {
