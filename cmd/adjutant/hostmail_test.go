@@ -192,3 +192,35 @@ func TestHostCommandsOnTheFile(t *testing.T) {
 		t.Errorf("games:\n%s", out)
 	}
 }
+
+// TestHiddenResignThroughPipe: an HTML-only mail whose RESIGN lines the reader cannot
+// see (display:none, white on white, font-size 0, a <style> class) is answered for
+// what it shows (STATUS) and the game goes on; a visible RESIGN only asks for the code.
+func TestHiddenResignThroughPipe(t *testing.T) {
+	path, db, _ := hostClub(t, "host@club.example", "club-host-password")
+	html := func(id, body string) string {
+		t.Helper()
+		raw := "From: " + sampleUS + "\r\nTo: " + sampleAddress + "\r\nSubject: [" + sampleGame + "] orders\r\nDate: " +
+			time.Now().Format(time.RFC1123Z) + "\r\nMessage-ID: <" + id + ">\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" +
+			"<html><head><style>.q { display: none }</style></head><body><div>GAME " + sampleGame + "</div><div>PASSWORD " + samplePassUS + "</div>" + body + "</body></html>\r\n"
+		before := len(outbox(t, db))
+		mustCLI(t, []byte(raw), "handle", "--config", path)
+		var got []string
+		for _, m := range outbox(t, db)[before:] {
+			got = append(got, m.Subject+"\n"+m.Body)
+		}
+		return strings.Join(got, "\n====\n")
+	}
+	mails := html("hidden-1@aef.example", `<div style="display:none">RESIGN</div><p><span style="color:#ffffff">RESIGN</span></p>`+
+		`<div style="font-size:0">RESIGN</div><div class="q">RESIGN</div><div>STATUS</div>`)
+	if strings.Contains(mails, "RESIGN") || !strings.Contains(mails, "line 3: STATUS") {
+		t.Errorf("the hidden RESIGN lines were read:\n%s", mails)
+	}
+	mails = html("visible-1@aef.example", `<div>RESIGN</div>`)
+	if !strings.Contains(mails, "NOT DONE YET") {
+		t.Errorf("a visible RESIGN does not ask for its code:\n%s", mails)
+	}
+	if games := mustCLI(t, nil, "games", "--config", path); strings.Contains(games, "over") {
+		t.Errorf("the game ended:\n%s", games)
+	}
+}
