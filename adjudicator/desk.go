@@ -48,6 +48,9 @@ type Message struct {
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
 	Arrived    time.Time
+	// Date is the sender's Date: header (zero when it had none): never the order of
+	// arrival, only the check that a host mail is not an old one sent again (hostreplay.go).
+	Date time.Time
 }
 
 // Desk is the game-agnostic adjudicator desk. The zero value is not usable; set Store,
@@ -317,6 +320,8 @@ type handling struct {
 	pre  passwordVerdict
 	// player says the sender plays in the game the mail names, for the refusal limits.
 	player bool
+	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
+	secrets *scrubber
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
@@ -943,8 +948,8 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
-		Subject:     subject,
-		Body:        body,
+		Subject:     h.scrub(subject),
+		Body:        h.scrubBody(kind, body),
 		Game:        game,
 		Side:        side,
 		Kind:        kind,

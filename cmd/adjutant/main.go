@@ -482,6 +482,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
 		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
 		BounceTag: env.BounceTag, BounceFailed: env.BounceFailed,
+		Date: env.Date,
 	}
 }
 
