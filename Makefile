@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSentLog$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
+	$(GO) test -run '^$$' -fuzz '^FuzzDesk$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzTextFromHTML$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
