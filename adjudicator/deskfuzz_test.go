@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -95,6 +96,53 @@ func fuzzMessage(raw string, arrived time.Time) (adjudicator.Message, bool) {
 		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf}, true
 }
 
+var fuzzEpoch = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+
+// fuzzDesk is the desk of FuzzDesk: one ruleset, the host by mail, deterministic.
+func fuzzDesk(db store.Store, rs adjudicator.Ruleset, now func() time.Time) *adjudicator.Desk {
+	return &adjudicator.Desk{Store: db, Rulesets: map[string]adjudicator.Ruleset{rs.Name(): rs}, Address: home,
+		Now: now, Rand: &detRand{}, PasswordCost: 4, HostAddress: hostAddr, HostPassHash: fuzzHostHash()}
+}
+
+// fuzzStarts are the store files FuzzDesk starts from, by ruleset: a fresh game g with a
+// 48-hour deadline and default orders, made once per process and copied for each input
+// (creating a game costs more than the rest of an input).
+var fuzzStarts sync.Map
+
+func fuzzStart(rs adjudicator.Ruleset) ([]byte, error) {
+	if b, ok := fuzzStarts.Load(rs.Name()); ok {
+		return b.([]byte), nil
+	}
+	dir, err := os.MkdirTemp("", "fuzzdesk")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "games.db")
+	db, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	ng := adjudicator.NewGame{Name: "g", Ruleset: rs.Name(), Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
+		PhaseLength: 48 * time.Hour, NoOrders: "default"}
+	for _, s := range rs.Sides() {
+		ng.Players[s.ID], ng.Passwords[s.ID] = fuzzAddr(s.ID), fuzzPass(s.ID)
+	}
+	_, err = fuzzDesk(db, rs, func() time.Time { return fuzzEpoch }).CreateGame(context.Background(), ng)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fuzzStarts.Store(rs.Name(), b)
+	return b, nil
+}
+
 // FuzzDesk: whatever two mails say (any header lines, any command lines, any dates),
 // from players with their passwords or wrong ones, from the host with his password or
 // a wrong one, from a stranger or the game mailbox, in a fresh game of any ruleset,
@@ -121,27 +169,28 @@ func FuzzDesk(f *testing.F) {
 			t.Fatal(err)
 		}
 		rs := rulesets[int(ruleset)%len(rulesets)]
-		db, err := store.Open(filepath.Join(t.TempDir(), "games.db"))
+		start, err := fuzzStart(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "games.db")
+		if err := os.WriteFile(path, start, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		db, err := store.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+		now := fuzzEpoch
 		logs := &bytes.Buffer{}
-		desk := &adjudicator.Desk{Store: db, Rulesets: map[string]adjudicator.Ruleset{rs.Name(): rs}, Address: home,
-			Now: func() time.Time { return now }, Rand: &detRand{}, PasswordCost: 4,
-			HostAddress: hostAddr, HostPassHash: fuzzHostHash(), Log: slog.New(slog.NewTextHandler(logs, nil))}
-		ng := adjudicator.NewGame{Name: "g", Ruleset: rs.Name(), Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
-			PhaseLength: 48 * time.Hour, NoOrders: "default"}
+		desk := fuzzDesk(db, rs, func() time.Time { return now })
+		desk.Log = slog.New(slog.NewTextHandler(logs, nil))
 		var sides []adjudicator.Side
 		for _, s := range rs.Sides() {
 			sides = append(sides, s.ID)
-			ng.Players[s.ID], ng.Passwords[s.ID] = fuzzAddr(s.ID), fuzzPass(s.ID)
 		}
 		ctx := context.Background()
-		if _, err := desk.CreateGame(ctx, ng); err != nil {
-			t.Fatal(err)
-		}
 		// The second mail, and the deadlines after it, come up to two years later.
 		later := now.Add(time.Duration(uint64(clock)%(2*365*24*3600)) * time.Second)
 		for i, m := range []struct {
