@@ -24,26 +24,22 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// fuzzRules are every ruleset, built once per process (reading their data is slow),
-// with the host password's hash.
+// fuzzRules are every ruleset, built once per process (reading their data is slow).
 var fuzzRules = sync.OnceValues(func() ([]adjudicator.Ruleset, error) {
-	s, err := soldiers1918.New()
-	if err != nil {
-		return nil, err
+	var out []adjudicator.Ruleset
+	for _, build := range []func() (adjudicator.Ruleset, error){
+		func() (adjudicator.Ruleset, error) { return soldiers1918.New() },
+		func() (adjudicator.Ruleset, error) { return mons1914.New() },
+		func() (adjudicator.Ruleset, error) { return soissons1918.New() },
+		func() (adjudicator.Ruleset, error) { return teaching.New() },
+	} {
+		rs, err := build()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs)
 	}
-	m, err := mons1914.New()
-	if err != nil {
-		return nil, err
-	}
-	so, err := soissons1918.New()
-	if err != nil {
-		return nil, err
-	}
-	te, err := teaching.New()
-	if err != nil {
-		return nil, err
-	}
-	return []adjudicator.Ruleset{s, m, so, te}, nil
+	return out, nil
 })
 
 var fuzzHostHash = sync.OnceValue(func() string {
