@@ -76,7 +76,7 @@ func (f *fixture) try(from, text string) (string, []store.OutMail, error) {
 	f.t.Helper()
 	f.n++
 	before := len(f.outbox())
-	out, err := f.desk.Handle(context.Background(), adjudicator.Message{ID: fmt.Sprintf("m%d@players.example", f.n), From: from, Subject: "x", Text: text})
+	out, err := f.desk.Handle(context.Background(), adjudicator.Message{ID: fmt.Sprintf("m%d@players.example", f.n), From: from, Subject: "x", Text: text, Date: f.now})
 	return out, f.outbox()[before:], err
 }
 
