@@ -3,11 +3,13 @@ package teaching
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
@@ -331,6 +333,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 	moved, may := map[int]bool{}, r.mayMove(plan)
 	var shells shellCheck
 	lastMove := -1
+	shellReach := r.heReach(items, out)
 	for i, it := range items {
 		if !out[i].OK {
 			continue
@@ -343,7 +346,18 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 			shells.check(r, plan, American, it, c)
 		case "MOVE":
 			c.Rule = "3"
-			if _, err := r.move(plan, it, moved, may); err != nil {
+			n, err := r.move(plan, it, moved, may)
+			if err != nil && n == 0 {
+				// Step 3 meets the position after step 1's shells: a move that only
+				// a German the shells may kill forbids is accepted for now, and
+				// resolution judges it then (sequence, rules 1 and 3).
+				if why, ok := r.provisionalMove(plan, it, moved, may, shellReach); ok {
+					c.Reason = fmt.Sprintf("%d unit(s) %s: accepted for now, checked again when step 3 comes: as things stand, %v; %s. If it is still illegal then, it is not carried out and the units stay in %s with their chips", it.N, pathWords(it), err, why, it.Path[0])
+					lastMove = i
+					continue
+				}
+			}
+			if err != nil {
 				c.OK, c.Reason = false, err.Error()
 				continue
 			}
@@ -399,6 +413,66 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 			}
 		}
 	}
+}
+
+// heReach lists the hexes where an HE shell of the mail may land, whatever its card
+// (rule 1): the Germans there may be dead when step 3 comes.
+func (r *Rules) heReach(items []item, out []adjudicator.Checked) []hex.Hex {
+	var reach []hex.Hex
+	for i, it := range items {
+		if !out[i].OK || it.Verb != "SHELL" || it.Shell != "he" {
+			continue
+		}
+		for _, rank := range ranks {
+			if h := r.sc.Land(it.Hex, rank); r.sc.Map.OnMap(h) && !slices.Contains(reach, h) {
+				reach = append(reach, h)
+			}
+		}
+	}
+	return reach
+}
+
+// provisionalMove judges a move the position before the artillery forbids against the
+// position where every German the mail's HE shells may kill is dead. When it is legal
+// there, it moves the units in plan (so that the later lines are checked after it) and
+// says which Germans must die first.
+func (r *Rules) provisionalMove(plan *State, it item, moved, may map[int]bool, reach []hex.Hex) (string, bool) {
+	alt := plan.clone()
+	var gone []string
+	for _, g := range plan.Units {
+		if g.side() == German && !g.Dead && slices.Contains(reach, g.Hex) && r.touches(it.Path, g.Hex) {
+			gone = append(gone, g.Hex.String())
+			alt.Units = slices.DeleteFunc(alt.Units, func(u *Unit) bool { return u.ID == g.ID })
+		}
+	}
+	if len(gone) == 0 {
+		return "", false
+	}
+	altMoved := maps.Clone(moved)
+	if _, err := r.move(alt, it, altMoved, may); err != nil {
+		return "", false
+	}
+	byID := map[int]*Unit{}
+	for _, u := range alt.Units {
+		byID[u.ID] = u
+	}
+	for _, u := range plan.Units {
+		if altMoved[u.ID] && !moved[u.ID] {
+			u.Hex, u.Chip = byID[u.ID].Hex, byID[u.ID].Chip
+			moved[u.ID] = true
+		}
+	}
+	return fmt.Sprintf("it is legal if your shells of step 1 kill the German(s) in %s first", strings.Join(gone, " ")), true
+}
+
+// touches reports whether h is on the path or next to a hex of it.
+func (r *Rules) touches(path []hex.Hex, h hex.Hex) bool {
+	for _, p := range path {
+		if p == h || r.sc.Map.Grid.Adjacent(p, h) {
+			return true
+		}
+	}
+	return false
 }
 
 func pathWords(it item) string {
