@@ -136,13 +136,19 @@ func phaseKey(st *State) string { return fmt.Sprintf("%d.%s", st.T, st.P) }
 
 const orderKey = "turn"
 
+// kindDefault is the Kind of the orders Defaults gives, so that the results say which
+// steps were played from a player's mail and which from the default.
+const kindDefault = "default"
+
 // actor is the side the current phase waits for, "" for none.
 func actor(st *State) Side {
 	switch st.P {
 	case PhaseGermanSetup:
 		return German
-	case PhaseAmericanSetup, PhaseAmerican:
+	case PhaseAmericanSetup, PhaseAmerican, PhaseAmericanMove, PhaseAmericanWire:
 		return American
+	case PhaseGermanFire:
+		return German
 	case PhaseGerman:
 		if st.T == 1 {
 			return "" // rules 1, 2: no German artillery, rifle or MG fire on the first turn
@@ -189,8 +195,8 @@ func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adj
 	if st.T == 0 {
 		text = "SETUP DEFAULT"
 	}
-	return []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders", Text: text,
-		Summary: "default orders (none by the deadline): " + text}}
+	return []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: kindDefault, Text: text,
+		Summary: fmt.Sprintf("default orders (none by the deadline) for %s: %s", st.PhaseTitle(), text)}}
 }
 
 // Check implements adjudicator.Ruleset. A mail holds all of a side's orders for its
@@ -230,9 +236,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	switch st.P {
 	case PhaseGermanSetup, PhaseAmericanSetup:
 		r.checkSetup(st, side, items, out)
-	case PhaseAmerican:
+	case PhaseAmerican, PhaseAmericanMove, PhaseAmericanWire:
 		r.checkAmerican(st, items, out)
-	case PhaseGerman:
+	case PhaseGerman, PhaseGermanFire:
 		r.checkGerman(st, items, out)
 	}
 	for _, c := range out {
@@ -248,6 +254,51 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	last.Orders = []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders",
 		Text: strings.Join(text, "\n"), Summary: fmt.Sprintf("%s orders for %s", sideName(side), st.PhaseTitle())}}
 	return out
+}
+
+// stepVerbs are the orders of the steps that follow each STOP AFTER.
+var stepVerbs = map[string][]string{StopArtillery: {"MOVE", "CUT", "CHIP", "FIRE"}, StopHandToHand: {"CUT", "CHIP"}}
+
+// checkStops checks a mail's STOP AFTER line (the game waits after that step for the
+// player's next mail) and refuses the orders of the steps after it: they go in that
+// next mail, written after the results are seen.
+func checkStops(st *State, items []item, out []adjudicator.Checked) {
+	stop := -1
+	for i, it := range items {
+		if !out[i].OK || it.Verb != "STOP" {
+			continue
+		}
+		c := &out[i]
+		c.Rule = "sequence"
+		switch {
+		case stop >= 0:
+			c.OK, c.Reason = false, "one STOP AFTER a mail: the next mail may stop again"
+			continue
+		case st.P == PhaseAmericanMove && it.Stop == StopArtillery:
+			c.OK, c.Reason = false, "your artillery has fired already: STOP AFTER HAND TO HAND, or send the rest of the turn"
+			continue
+		case actor(st) == German && it.Stop == StopHandToHand:
+			c.OK, c.Reason = false, "hand to hand is the American's (rule 3): the German may STOP AFTER ARTILLERY"
+			continue
+		}
+		stop = i
+		next := "movement, wire and chips (steps 3-5)"
+		switch {
+		case actor(st) == German:
+			next = "rifle and MG fire (step 2)"
+		case it.Stop == StopHandToHand:
+			next = "wire and chips (steps 4-5)"
+		}
+		c.Reason = fmt.Sprintf("the turn stops after %s: its results are mailed to you, and the game waits for your next mail with your %s; by the deadline without one: PASS for them", strings.ReplaceAll(it.Stop, "-", " "), next)
+	}
+	if stop < 0 {
+		return
+	}
+	for i, it := range items {
+		if out[i].OK && slices.Contains(stepVerbs[items[stop].Stop], it.Verb) {
+			out[i].OK, out[i].Reason = false, fmt.Sprintf("you stop after %s (line %d): send %s in your next mail, when you have seen the results", strings.ReplaceAll(items[stop].Stop, "-", " "), out[stop].Line.No, it.Verb)
+		}
+	}
 }
 
 // refuseVerbs refuses the items whose verb the phase does not take.
@@ -328,7 +379,15 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 // is played: artillery (whose cards are not turned yet: each shell's possible landing
 // hexes are listed), movement, wire, chips.
 func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked) {
-	refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP"}, "the American turn")
+	switch st.P {
+	case PhaseAmerican:
+		refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP", "STOP"}, "the American turn")
+	case PhaseAmericanMove:
+		refuseVerbs(items, out, []string{"PASS", "MOVE", "CUT", "CHIP", "STOP"}, "steps 3-5 of the American turn (your artillery has fired)")
+	case PhaseAmericanWire:
+		refuseVerbs(items, out, []string{"PASS", "CUT", "CHIP"}, "steps 4-5 of the American turn (movement and hand to hand are over)")
+	}
+	checkStops(st, items, out)
 	plan := st.clone()
 	moved, may := map[int]bool{}, r.mayMove(plan)
 	var shells shellCheck
@@ -536,7 +595,12 @@ func (r *Rules) shellCases(st *State, side Side, it item) string {
 
 // checkGerman checks a German turn: artillery (cards not turned yet) and fire.
 func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) {
-	refuseVerbs(items, out, []string{"PASS", "SHELL", "FIRE"}, "the German turn")
+	if st.P == PhaseGermanFire {
+		refuseVerbs(items, out, []string{"PASS", "FIRE"}, "step 2 of the German turn (your artillery has fired)")
+	} else {
+		refuseVerbs(items, out, []string{"PASS", "SHELL", "FIRE", "STOP"}, "the German turn")
+	}
+	checkStops(st, items, out)
 	var shells shellCheck
 	fired := map[string]bool{}
 	for i, it := range items {
