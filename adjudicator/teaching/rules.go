@@ -400,7 +400,11 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 		c := &out[i]
 		switch it.Verb {
 		case "PASS":
-			c.Reason, c.Rule = "no artillery, no movement, no wire cutting, chips as they are", "sequence"
+			c.Reason, c.Rule = map[string]string{
+				PhaseAmerican:     "no artillery, no movement, no wire cutting, chips as they are",
+				PhaseAmericanMove: "no movement, no wire cutting, chips as they are",
+				PhaseAmericanWire: "no wire cutting, chips as they are",
+			}[st.P], "sequence"
 		case "SHELL":
 			shells.check(r, plan, American, it, c)
 		case "MOVE":
@@ -611,6 +615,9 @@ func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) 
 		switch it.Verb {
 		case "PASS":
 			c.Reason, c.Rule = "no artillery, no fire", "sequence"
+			if st.P == PhaseGermanFire {
+				c.Reason = "no fire"
+			}
 		case "SHELL":
 			shells.check(r, st, German, it, c)
 		case "FIRE":
