@@ -393,6 +393,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 	var shells shellCheck
 	lastMove := -1
 	shellReach := r.heReach(items, out)
+	var mustDie []hex.Hex // Germans a provisional move needs dead by step 3
 	for i, it := range items {
 		if !out[i].OK {
 			continue
@@ -414,7 +415,8 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 				// Step 3 meets the position after step 1's shells: a move that only
 				// a German the shells may kill forbids is accepted for now, and
 				// resolution judges it then (sequence, rules 1 and 3).
-				if why, ok := r.provisionalMove(plan, it, moved, may, shellReach); ok {
+				if why, gone, ok := r.provisionalMove(plan, it, moved, may, shellReach); ok {
+					mustDie = append(mustDie, gone...)
 					c.Reason = fmt.Sprintf("%d unit(s) %s: accepted for now, checked again when step 3 comes: as things stand, %v; %s. If it is still illegal then, it is not carried out and the units stay in %s with their chips", it.N, pathWords(it), err, why, it.Path[0])
 					lastMove = i
 					continue
@@ -432,8 +434,15 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 		}
 	}
 	if lastMove >= 0 && out[lastMove].OK {
-		if f := r.forecast(plan); len(f) > 0 {
-			out[lastMove].Reason += ". Then, if no shell changes it: " + strings.Join(f, "; ")
+		// A provisional move is carried out only if its Germans are dead by then.
+		fc := plan.clone()
+		fc.Units = slices.DeleteFunc(fc.Units, func(u *Unit) bool { return u.side() == German && slices.Contains(mustDie, u.Hex) })
+		if f := r.forecast(fc); len(f) > 0 {
+			out[lastMove].Reason += ". Then, if no shell changes it"
+			if len(mustDie) > 0 {
+				out[lastMove].Reason += " but for the German(s) the moves above need dead"
+			}
+			out[lastMove].Reason += ": " + strings.Join(f, "; ")
 		}
 	}
 	for _, h := range plan.overstacked() {
@@ -499,21 +508,21 @@ func (r *Rules) heReach(items []item, out []adjudicator.Checked) []hex.Hex {
 // position where every German the mail's HE shells may kill is dead. When it is legal
 // there, it moves the units in plan (so that the later lines are checked after it) and
 // says which Germans must die first.
-func (r *Rules) provisionalMove(plan *State, it item, moved, may map[int]bool, reach []hex.Hex) (string, bool) {
+func (r *Rules) provisionalMove(plan *State, it item, moved, may map[int]bool, reach []hex.Hex) (string, []hex.Hex, bool) {
 	alt := plan.clone()
-	var gone []string
+	var gone []hex.Hex
 	for _, g := range plan.Units {
 		if g.side() == German && !g.Dead && slices.Contains(reach, g.Hex) && r.touches(it.Path, g.Hex) {
-			gone = append(gone, g.Hex.String())
+			gone = append(gone, g.Hex)
 			alt.Units = slices.DeleteFunc(alt.Units, func(u *Unit) bool { return u.ID == g.ID })
 		}
 	}
 	if len(gone) == 0 {
-		return "", false
+		return "", nil, false
 	}
 	altMoved := maps.Clone(moved)
 	if _, err := r.move(alt, it, altMoved, may); err != nil {
-		return "", false
+		return "", nil, false
 	}
 	byID := map[int]*Unit{}
 	for _, u := range alt.Units {
@@ -525,7 +534,7 @@ func (r *Rules) provisionalMove(plan *State, it item, moved, may map[int]bool, r
 			moved[u.ID] = true
 		}
 	}
-	return fmt.Sprintf("it is legal if your shells of step 1 kill the German(s) in %s first", strings.Join(gone, " ")), true
+	return fmt.Sprintf("it is legal if your shells of step 1 kill the German(s) in %s first", hexList(gone)), gone, true
 }
 
 // touches reports whether h is on the path or next to a hex of it.
