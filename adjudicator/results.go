@@ -338,22 +338,28 @@ func RollsText(game string, entries []store.AuditEntry) string {
 // PICTURE OFF or the ruleset draws no picture. It holds the view to draw, not the
 // PNG: the sender draws it just before it sends the mail (mail.Sender.Render), so that
 // the 0.15-0.2 s a picture costs is not spent inside the mail's transaction.
+// With before, the state the results mail's advance started from, the picture shows
+// what changed since (PictureNews); a MAP reply has none.
 //
-// before is the heading of the mail's text map: a reader of the mail's HTML sees the
+// heading is the heading of the mail's text map: a reader of the mail's HTML sees the
 // picture there, the text map after it.
-func mapPictures(g store.Game, rs Ruleset, st State, p store.Player, before string) ([]store.Picture, error) {
+func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string) ([]store.Picture, error) {
 	v, ok := rs.(Viewer)
 	if !ok || !p.Pictures() {
 		return nil, nil
 	}
-	view, err := mapimage.Encode(v.MapView(st, Side(p.Side)))
+	view, err := mapimage.Encode(v.MapView(st, Side(p.Side)), PictureNews(v, before, st, Side(p.Side)))
 	if err != nil {
 		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
 	}
+	alt := "the units on the map and around them"
+	if before != nil {
+		alt = "the units and what changed since the last results"
+	}
 	return []store.Picture{{
 		Name:   fmt.Sprintf("%s-%s-turn%d.png", g.Name, p.Side, st.Turn()),
-		Alt:    fmt.Sprintf("The map of %s for %s, turn %d: the same as the text map.", g.Name, p.Side, st.Turn()),
-		Before: before,
+		Alt:    fmt.Sprintf("The map of %s for %s, turn %d: %s.", g.Name, p.Side, st.Turn(), alt),
+		Before: heading,
 		View:   view,
 	}}, nil
 }
