@@ -496,3 +496,49 @@ func TestPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestChanged: the picture outlines a hex whose counter or forces differ from the
+// view before, and not one whose text-map cell alone differs (a mark the picture does
+// not show, as Mons's German control of an empty hex).
+func TestChanged(t *testing.T) {
+	s := samples(t)[1] // mons1914
+	v := s.view(t)
+	h := hex.MustParse
+	before := v
+	before.Cells = maps.Clone(v.Cells)
+	before.Counters = maps.Clone(v.Counters)
+	before.Forces = maps.Clone(v.Forces)
+	before.Cells[h("2609")] = "g"     // a mark only, not on the picture
+	before.Counters[h("2608")] = "B2" // a counter
+	delete(before.Forces, h("2707"))  // forces
+	before.Counters[h("2707")] = v.Counters[h("2707")]
+	enc, err := mapimage.Encode(v, mapimage.News{Before: &before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := mapimage.RenderEncoded(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, b)
+	magenta := color.RGBA{0xd6, 0x1a, 0x9c, 0xff}
+	at := func(h hex.Hex) (float64, float64) {
+		x, y, ok, err := mapimage.Center(enc, h)
+		if err != nil || !ok {
+			t.Fatalf("%s not shown (%v)", h, err)
+		}
+		return float64(x), float64(y)
+	}
+	_, y1 := at(h("2607"))
+	_, y2 := at(h("2608"))
+	r := math.Abs(y2-y1) / math.Sqrt(3)
+	for _, tc := range []struct {
+		hex  string
+		want bool
+	}{{"2608", true}, {"2707", true}, {"2609", false}, {"2709", false}} {
+		x, y := at(h(tc.hex))
+		if got := anyNear(img, x-r*0.88, y, 3, magenta); got != tc.want {
+			t.Errorf("%s outlined: %v, want %v", tc.hex, got, tc.want)
+		}
+	}
+}

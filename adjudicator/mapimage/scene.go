@@ -99,8 +99,8 @@ var newsArrows = []mapview.Symbol{
 	{Name: ArrowAttack, Text: "fire or attack at", Colour: color.RGBA{0xc0, 0x10, 0x10, 0xff}},
 }
 
-// add puts news on the scene: the changed hexes (those whose counter, cell or
-// forces differ from Before's), the moves among the arrows, with their legend
+// add puts news on the scene: the changed hexes (those whose counter or forces
+// differ from Before's), the moves among the arrows, with their legend
 // entries, and the lost hexes.
 func (s *scene) add(v mapview.View, news News) error {
 	if b := news.Before; b != nil {
@@ -114,7 +114,9 @@ func (s *scene) add(v mapview.View, news News) error {
 			return w.Cells[h]
 		}
 		for _, h := range s.hexes() {
-			if counter(v, h) != counter(*b, h) || v.Cells[h] != b.Cells[h] || !slices.Equal(v.Forces[h], b.Forces[h]) {
+			// What the picture shows: a mark only the text map shows (Mons's German
+			// control of an empty hex) would outline a hex that shows no change.
+			if counter(v, h) != counter(*b, h) || !slices.Equal(v.Forces[h], b.Forces[h]) {
 				s.changed[h] = true
 			}
 		}
