@@ -209,7 +209,7 @@ func Center(b []byte, h hex.Hex) (x, y int, shown bool, err error) {
 	if err != nil {
 		return 0, 0, false, err
 	}
-	p, err := newPicture(s, false)
+	p, err := newPicture(s, false, true)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -240,24 +240,59 @@ func RenderEncoded(b []byte) ([]byte, error) {
 	})
 }
 
+// MaxBytes is the most a picture may weigh: a mail with one stays light.
+const MaxBytes = 150 << 10
+
+// tries are the ways render draws a picture, the first that fits MaxBytes: every
+// hex's id (where the hexes are large enough), then only the ids of the hexes that
+// matter, then fewer colours for the edges of text and lines. A part of the map wide
+// and full of units spends a hundred KB on hex ids alone.
+var tries = []struct {
+	ids     bool
+	colours int
+}{{true, 256}, {false, 256}, {false, 64}, {false, 32}}
+
 func render(s *scene) ([]byte, error) {
-	p, err := newPicture(s, true)
+	var out []byte
+	for i := range tries {
+		b, same, err := renderTry(s, i)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			out = b
+		}
+		if len(out) <= MaxBytes {
+			break
+		}
+	}
+	return out, nil
+}
+
+// renderTry draws s the way tries[i] says; same reports that this way draws what the
+// way before it did (no ids to leave out), and nothing was drawn.
+func renderTry(s *scene, i int) (b []byte, same bool, err error) {
+	try := tries[i]
+	p, err := newPicture(s, true, try.ids)
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if i > 0 && tries[i-1].ids && !try.ids && try.colours == tries[i-1].colours && !p.couldHaveIDs() {
+		return nil, true, nil
 	}
 	p.drawMap()
 	p.drawNews()
 	p.drawCounters()
 	p.drawLegend()
-	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	img := p.dc.Image().(*image.RGBA)
 	count := map[uint32]int{}
 	countPix(count, img.Pix, 1)
-	if err := enc.Encode(&b, paletted(img, p.inks(), count)); err != nil {
-		return nil, fmt.Errorf("map picture: %w", err)
+	if err := enc.Encode(&buf, paletted(img, p.inks(), count, try.colours)); err != nil {
+		return nil, false, fmt.Errorf("map picture: %w", err)
 	}
-	return b.Bytes(), nil
+	return buf.Bytes(), false, nil
 }
 
 // The picture's bounds: at most MaxWidth pixels wide, for a phone's mail reader to
@@ -269,7 +304,7 @@ const (
 	minRows  = 10
 	// idScale is the smallest scale at which every hex's id is drawn; below it, only
 	// the ids of the hexes that matter are, over their counters.
-	idScale = 0.8
+	idScale = 0.9
 )
 
 // focusOf are the hexes that matter to the picture: those with units of either side
@@ -300,10 +335,14 @@ func focusOf(s *scene) map[hex.Hex]bool {
 	return f
 }
 
+// couldHaveIDs reports whether the hexes are large enough for every hex's id.
+func (p *picture) couldHaveIDs() bool { return p.k >= idScale }
+
 // newPicture lays the picture out: the part of the map around the hexes that matter,
 // one hex of margin around them, at the largest scale up to 1 that fits MaxWidth;
-// with canvas, it also makes its canvas and draws the title.
-func newPicture(s *scene, canvas bool) (*picture, error) {
+// with ids, every hex's id where the hexes are large enough. With canvas, it also
+// makes its canvas and draws the title.
+func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 	p := &picture{s: s, fonts: map[string]font.Face{}, k: 1}
 	p.focus = focusOf(s)
 	// The map's extent, and the extent of what matters with one ring of margin.
@@ -351,7 +390,7 @@ func newPicture(s *scene, canvas bool) (*picture, error) {
 		}
 	}
 	p.r = R * p.k
-	p.ids = p.k >= idScale
+	p.ids = ids && p.couldHaveIDs()
 	cell, id := cellSz, idSize
 	if !p.ids {
 		cell, id = cellSz-1, idSize-1
@@ -957,15 +996,13 @@ func (p *picture) inks() []color.RGBA {
 	return out
 }
 
-// paletted keeps the picture's inks and its commonest other colours, 256 in all, and
+// paletted keeps the picture's inks and its commonest other colours, colours in all, and
 // gives every other pixel (the edges of antialiased text and lines) the nearest of
 // them: a third of the bytes of a full-colour PNG for the largest map, with no visible
 // change, since the fills and inks are few.
 //
 // count is how many pixels of img have each colour (histogram).
-var colours = 256
-
-func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int) *image.Paletted {
+func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int, colours int) *image.Paletted {
 	b := img.Bounds()
 	key := func(i int) uint32 { return pixKey(img.Pix, i) }
 	type colourCount struct {
