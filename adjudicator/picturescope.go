@@ -1,6 +1,9 @@
 package adjudicator
 
 import (
+	"fmt"
+
+	"github.com/adjutant-pbem/adjutant/store"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
@@ -36,3 +39,39 @@ const (
 	ArrowRetreat = mapimage.ArrowRetreat
 	ArrowAttack  = mapimage.ArrowAttack
 )
+
+// pictures are the pictures of mapPictures: the map around the units with what
+// changed drawn on it, and before it, when that map is drawn small (a wide part of
+// the map), a close-up of what changed (mapimage.CloseUp).
+func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading string) ([]store.Picture, error) {
+	view := v.MapView(st, Side(p.Side))
+	news := PictureNews(v, before, st, Side(p.Side))
+	enc, err := mapimage.Encode(view, news)
+	if err != nil {
+		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
+	}
+	alt := "the units on the map and around them"
+	if before != nil {
+		alt = "the units and what changed since the last results"
+	}
+	name := fmt.Sprintf("%s-%s-turn%d", g.Name, p.Side, st.Turn())
+	out := []store.Picture{{
+		Name:   name + ".png",
+		Alt:    fmt.Sprintf("The map of %s for %s, turn %d: %s.", g.Name, p.Side, st.Turn(), alt),
+		Before: heading,
+		View:   enc,
+	}}
+	near, worth, err := mapimage.CloseUp(view, news)
+	if err != nil {
+		return nil, fmt.Errorf("close-up of the map of %s: %w", g.Name, err)
+	}
+	if worth {
+		out = append([]store.Picture{{
+			Name:   name + "-changes.png",
+			Alt:    fmt.Sprintf("What changed on the map of %s for %s since the last results, close up.", g.Name, p.Side),
+			Before: heading,
+			View:   near,
+		}}, out...)
+	}
+	return out, nil
+}

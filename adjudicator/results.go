@@ -348,20 +348,7 @@ func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, hea
 	if !ok || !p.Pictures() {
 		return nil, nil
 	}
-	view, err := mapimage.Encode(v.MapView(st, Side(p.Side)), PictureNews(v, before, st, Side(p.Side)))
-	if err != nil {
-		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
-	}
-	alt := "the units on the map and around them"
-	if before != nil {
-		alt = "the units and what changed since the last results"
-	}
-	return []store.Picture{{
-		Name:   fmt.Sprintf("%s-%s-turn%d.png", g.Name, p.Side, st.Turn()),
-		Alt:    fmt.Sprintf("The map of %s for %s, turn %d: %s.", g.Name, p.Side, st.Turn(), alt),
-		Before: heading,
-		View:   view,
-	}}, nil
+	return pictures(g, v, before, st, p, heading)
 }
 
 // MapFor renders a game's map as side may see it.

@@ -308,8 +308,8 @@ const (
 )
 
 // focusOf are the hexes that matter to the picture: those with units of either side
-// (the view has only those the side may see), those that changed, lost units or are
-// the ends of arrows. None means the whole map.
+// (the view has only those the side may see; not in a close-up), those that changed,
+// lost units or are the ends of arrows. None means the whole map.
 func focusOf(s *scene) map[hex.Hex]bool {
 	f := map[hex.Hex]bool{}
 	add := func(h hex.Hex) {
@@ -318,7 +318,7 @@ func focusOf(s *scene) map[hex.Hex]bool {
 		}
 	}
 	for h, fs := range s.forces {
-		if len(fs) > 0 {
+		if len(fs) > 0 && !s.closeUp {
 			add(h)
 		}
 	}

@@ -542,3 +542,59 @@ func TestChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseUp: when the units spread over a part of the map too wide for full-size
+// hexes, a second picture shows what happened alone at full size, with every hex id:
+// the move's arrow and hexes, not the far units; a picture drawn at full size anyway
+// needs none.
+func TestCloseUp(t *testing.T) {
+	s := samples(t)[1] // mons1914
+	s.before = append(slices.Clone(s.before), "unit III/12/5 4701", "unit 2/RI 1327")
+	s.after = append(slices.Clone(s.after), "unit III/12/5 4701", "unit 2/RI 1327")
+	after := s.state(t, s.after)
+	v := s.rules.MapView(after, s.side)
+	news := adjudicator.PictureNews(s.rules, s.state(t, s.before), after, s.side)
+	enc, worth, err := mapimage.CloseUp(v, news)
+	if err != nil || !worth {
+		t.Fatalf("no close-up of a picture of the whole map (%v)", err)
+	}
+	b, err := mapimage.RenderEncoded(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *pictureDir != "" {
+		if err := os.WriteFile(filepath.Join(*pictureDir, "closeup.png"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img := decode(t, b)
+	if w := img.Bounds().Dx(); w > mapimage.MaxWidth || len(b) > mapimage.MaxBytes {
+		t.Errorf("the close-up is %d pixels wide and %d bytes", w, len(b))
+	}
+	at := func(h hex.Hex) (float64, float64, bool) {
+		x, y, shown, err := mapimage.Center(enc, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(x), float64(y), shown
+	}
+	x1, y1, ok1 := at(s.from)
+	x2, y2, ok2 := at(s.to)
+	if !ok1 || !ok2 {
+		t.Fatalf("the close-up does not show the move %s-%s", s.from, s.to)
+	}
+	if math.Abs(y2-y1) < 50 {
+		t.Errorf("the close-up's hexes are %.0f pixels high, not full size", math.Abs(y2-y1))
+	}
+	if !anyNear(img, (x1+x2)/2, (y1+y2)/2, 2, color.RGBA{0x12, 0x3c, 0xb8, 0xff}) {
+		t.Error("no arrow of the move in the close-up")
+	}
+	for _, far := range []string{"4701", "1327"} {
+		if _, _, shown := at(hex.MustParse(far)); shown {
+			t.Errorf("the close-up shows %s, far from what happened", far)
+		}
+	}
+	if _, worth, err := mapimage.CloseUp(s.view(t), adjudicator.PictureNews(s.rules, s.state(t, samples(t)[1].before), s.state(t, samples(t)[1].after), s.side)); err != nil || worth {
+		t.Errorf("a close-up of a picture at full size (%v)", err)
+	}
+}

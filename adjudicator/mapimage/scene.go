@@ -34,6 +34,8 @@ type scene struct {
 	// What happened since the side's previous picture (see [News]): hexes whose
 	// content changed, outlined, and hexes where units were lost, crossed.
 	changed, lost map[hex.Hex]bool
+	// closeUp draws only what happened, not every unit (see [CloseUp]).
+	closeUp bool
 }
 
 // sceneOf takes what the picture draws from v.
@@ -187,7 +189,37 @@ type wire struct {
 	Forces      map[string][]string `json:"forces,omitempty"`
 	Arrows      []mapview.Arrow     `json:"arrows,omitempty"`
 	Changed     []string            `json:"changed,omitempty"`
+	CloseUp     bool                `json:"close_up,omitempty"`
 	Lost        []string            `json:"lost,omitempty"`
+}
+
+// CloseUp is, for a picture of v with news whose hexes are drawn smaller than full
+// size to fit the part of the map with units, a second picture at full size of what
+// happened alone: the changed hexes, the moves and losses, with one hex of margin;
+// worth reports whether there is such a picture (news, and an overview drawn small).
+// A phone shows it whole with counters and hex ids a reader reads without zooming.
+func CloseUp(v mapview.View, news News) (b []byte, worth bool, err error) {
+	s, err := sceneOf(v)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.add(v, news); err != nil {
+		return nil, false, err
+	}
+	all, err := newPicture(s, false, true)
+	if err != nil {
+		return nil, false, err
+	}
+	s.closeUp = true
+	s.title = strings.TrimRight(s.title, "\n") + "\nWhat changed since the last results, close up"
+	if len(focusOf(s)) == 0 || all.couldHaveIDs() {
+		return nil, false, nil
+	}
+	if near, err := newPicture(s, false, true); err != nil || near.k < all.k || near.c1-near.c0 >= all.c1-all.c0 {
+		return nil, false, err
+	}
+	b, err = encodeScene(s)
+	return b, err == nil, err
 }
 
 // Encode is v as the picture needs it, in bytes a mail can store (JSON, about 2 KB
@@ -202,9 +234,14 @@ func Encode(v mapview.View, news News) ([]byte, error) {
 	if err := s.add(v, news); err != nil {
 		return nil, err
 	}
+	return encodeScene(s)
+}
+
+// encodeScene is Encode's bytes of s.
+func encodeScene(s *scene) ([]byte, error) {
 	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, Key: s.key, RowsUp: s.rowsUp,
 		Map: *s.geo, Terrain: map[string][]string{}, Features: map[string][]string{}, Sides: map[string][]string{},
-		Legend: s.legend, Counters: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows}
+		Legend: s.legend, Counters: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows, CloseUp: s.closeUp}
 	for _, h := range s.hexes() {
 		if t := s.terrain[h]; t != s.geo.Default {
 			w.Terrain[t] = append(w.Terrain[t], h.String())
@@ -257,7 +294,7 @@ func decode(b []byte) (*scene, error) {
 	s := &scene{title: w.Title, legendTitle: w.LegendTitle, key: w.Key, rowsUp: w.RowsUp, geo: &geo,
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
 		legend: w.Legend, counters: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows,
-		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{}}
+		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{}, closeUp: w.CloseUp}
 	for _, h := range s.hexes() {
 		s.terrain[h] = geo.Default
 	}
