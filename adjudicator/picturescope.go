@@ -3,10 +3,10 @@ package adjudicator
 import (
 	"fmt"
 
-	"github.com/adjutant-pbem/adjutant/store"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // Mover is a [Viewer] that can tell, from the states before and after an advance, what
