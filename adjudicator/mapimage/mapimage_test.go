@@ -546,7 +546,7 @@ func TestChanged(t *testing.T) {
 // TestCloseUp: when the units spread over a part of the map too wide for full-size
 // hexes, a second picture shows what happened alone at full size, with every hex id:
 // the move's arrow and hexes, not the far units; a picture drawn at full size anyway
-// needs none.
+// needs none, nor does one where what happened is as wide as the map.
 func TestCloseUp(t *testing.T) {
 	s := samples(t)[1] // mons1914
 	s.before = append(slices.Clone(s.before), "unit III/12/5 4701", "unit 2/RI 1327")
@@ -593,6 +593,12 @@ func TestCloseUp(t *testing.T) {
 		if _, _, shown := at(hex.MustParse(far)); shown {
 			t.Errorf("the close-up shows %s, far from what happened", far)
 		}
+	}
+	// What happened far apart: a close-up would be as small as the map.
+	was := append(slices.Clone(s.before), "unit 2/RS 1525", "unit III/FA18/5 4501")
+	wide := append(slices.Clone(s.after), "unit 2/RS 1526", "unit III/FA18/5 4502")
+	if _, worth, err := mapimage.CloseUp(s.rules.MapView(s.state(t, wide), s.side), adjudicator.PictureNews(s.rules, s.state(t, was), s.state(t, wide), s.side)); err != nil || worth {
+		t.Errorf("a close-up of what happened at both ends of the map (%v)", err)
 	}
 	if _, worth, err := mapimage.CloseUp(s.view(t), adjudicator.PictureNews(s.rules, s.state(t, samples(t)[1].before), s.state(t, samples(t)[1].after), s.side)); err != nil || worth {
 		t.Errorf("a close-up of a picture at full size (%v)", err)

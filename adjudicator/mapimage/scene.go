@@ -215,7 +215,9 @@ func CloseUp(v mapview.View, news News) (b []byte, worth bool, err error) {
 	if len(focusOf(s)) == 0 || all.couldHaveIDs() {
 		return nil, false, nil
 	}
-	if near, err := newPicture(s, false, true); err != nil || near.k < all.k || near.c1-near.c0 >= all.c1-all.c0 {
+	// Only a close-up at (nearly) full size: one as small as the map around the
+	// units would show nothing it does not.
+	if near, err := newPicture(s, false, true); err != nil || !near.couldHaveIDs() {
 		return nil, false, err
 	}
 	b, err = encodeScene(s)
