@@ -14,14 +14,14 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
 
-// scene is everything a picture draws, taken from a [mapview.View]: the map's geometry
+// scene is everything a picture draws, taken from a [mapview.View] (not its Key: the
+// unit list and notes are the text's): the map's geometry
 // (the exported fields of a board.Map, which is all its layout methods use), its
 // terrain, features and hexsides, and what the view puts on it. Unlike a View it
 // survives JSON (see [Encode]), so that a mail can carry the view and the sender draw
 // it later, outside the transaction that queued the mail.
 type scene struct {
 	title, legendTitle string
-	key                []string
 	rowsUp             bool
 	geo                *board.Map // geometry only: Grid, Cols, rows, Default, Places
 	terrain            map[hex.Hex]string
@@ -45,7 +45,7 @@ func sceneOf(v mapview.View) (*scene, error) {
 		return nil, fmt.Errorf("map picture: the view has no map")
 	}
 	s := &scene{
-		title: v.Title, legendTitle: v.LegendTitle, key: v.Key, rowsUp: v.RowsUp,
+		title: v.Title, legendTitle: v.LegendTitle, rowsUp: v.RowsUp,
 		geo:     &board.Map{Grid: m.Grid, Cols: m.Cols, OddRows: m.OddRows, EvenRows: m.EvenRows, Default: m.Default, Places: m.Places},
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
 		legend: v.Legend, counters: map[hex.Hex]string{}, forces: v.Forces, arrows: v.Arrows,
@@ -178,7 +178,6 @@ type wire struct {
 	V           int                 `json:"v"`
 	Title       string              `json:"title"`
 	LegendTitle string              `json:"legend_title,omitempty"`
-	Key         []string            `json:"key,omitempty"`
 	RowsUp      bool                `json:"rows_up,omitempty"`
 	Map         board.Map           `json:"map"` // the exported geometry only
 	Terrain     map[string][]string `json:"terrain,omitempty"`
@@ -241,7 +240,7 @@ func Encode(v mapview.View, news News) ([]byte, error) {
 
 // encodeScene is Encode's bytes of s.
 func encodeScene(s *scene) ([]byte, error) {
-	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, Key: s.key, RowsUp: s.rowsUp,
+	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, RowsUp: s.rowsUp,
 		Map: *s.geo, Terrain: map[string][]string{}, Features: map[string][]string{}, Sides: map[string][]string{},
 		Legend: s.legend, Counters: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows, CloseUp: s.closeUp}
 	for _, h := range s.hexes() {
@@ -293,7 +292,7 @@ func decode(b []byte) (*scene, error) {
 	if geo.Cols == [2]int{} {
 		return nil, fmt.Errorf("map picture: decode the view: it has no map")
 	}
-	s := &scene{title: w.Title, legendTitle: w.LegendTitle, key: w.Key, rowsUp: w.RowsUp, geo: &geo,
+	s := &scene{title: w.Title, legendTitle: w.LegendTitle, rowsUp: w.RowsUp, geo: &geo,
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
 		legend: w.Legend, counters: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows,
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{}, closeUp: w.CloseUp}
