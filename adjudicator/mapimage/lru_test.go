@@ -26,7 +26,7 @@ place Ville 0304 | reconstructed: test
 
 var testVocab = board.Vocabulary{Terrain: []string{"clear", "forest", "nomansland"}, Features: []string{"main", "bunker"}, Sides: []string{"river"}}
 
-// testView is a small map with a little of everything the base draws.
+// testView is a small map with a little of everything a picture draws.
 func testView(t testing.TB, rowsUp bool) mapview.View {
 	t.Helper()
 	m, err := board.ParseMap("test.txt", []byte(testMap), testVocab)

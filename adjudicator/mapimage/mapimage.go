@@ -650,7 +650,7 @@ func (p *picture) cross(x, y, d float64) {
 // reads over any fill or line.
 func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
 	// Eight directions, so that a line crossing the text diagonally (a trench from hex
-	// to hex) leaves no gap in the outline: drawn once a map (base.go).
+	// to hex) leaves no gap in the outline.
 	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}} {
 		p.text(s, x+d[0], y+d[1], 0.5, 0, key, paper)
 	}
