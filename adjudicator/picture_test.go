@@ -2,12 +2,17 @@ package adjudicator_test
 
 import (
 	"bytes"
+	"image/color"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -109,5 +114,107 @@ func TestPicturesMapNone(t *testing.T) {
 	}
 	if n[de] != 0 || n[us] == 0 {
 		t.Errorf("results pictures: %d to the German (SET MAP NONE), %d to the US; want none and some", n[de], n[us])
+	}
+}
+
+// changedPixels counts the pixels of a picture in the outline of a changed hex.
+func changedPixels(t *testing.T, view []byte) (n, width, size int) {
+	t.Helper()
+	b, err := mapimage.RenderEncoded(view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	magenta := color.RGBA{0xd6, 0x1a, 0x9c, 0xff}
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if color.RGBAModel.Convert(img.At(x, y)) == magenta {
+				n++
+			}
+		}
+	}
+	return n, r.Dx(), len(b)
+}
+
+// TestPictureNews: a results mail's picture shows what changed since the last
+// results (the German placement of set-up: its hexes outlined), a MAP reply's shows
+// none; both at most 1280 pixels wide and 150 KB.
+func TestPictureNews(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	f.orders("us", passU, usSetup)
+	_, mails := f.orders("de", passD, "PLOT TURN 1 NONE\nSETUP DEFAULT\n")
+	var results *store.OutMail
+	for i, m := range mails {
+		if m.Kind == "results" && m.To[0] == de && len(m.Pictures) == 1 {
+			results = &mails[i]
+		}
+	}
+	if results == nil {
+		t.Fatal("no results mail with a picture to the German")
+	}
+	n, w, size := changedPixels(t, results.Pictures[0].View)
+	if n == 0 {
+		t.Error("the results picture outlines no changed hex")
+	}
+	if w > mapimage.MaxWidth || size > 150<<10 {
+		t.Errorf("the results picture is %d pixels wide and %d bytes", w, size)
+	}
+	_, mails = f.orders("de", passD, "MAP")
+	n, w, size = changedPixels(t, to(mails, de)[0].Pictures[0].View)
+	if n != 0 {
+		t.Errorf("the MAP reply's picture outlines %d pixels as changed", n)
+	}
+	if w > mapimage.MaxWidth || size > 150<<10 {
+		t.Errorf("the MAP picture is %d pixels wide and %d bytes", w, size)
+	}
+}
+
+// TestPictureNewsSecrets: the moves a Mons picture draws are those the side saw (6.6):
+// a German unit that moved out from under the top of a stack is no arrow for the
+// British, who saw only the top unit, and is one for the German; a British move is
+// an arrow for both; a unit eliminated is a loss for both.
+func TestPictureNewsSecrets(t *testing.T) {
+	mr, err := mons1914.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca := mons1914.CaseAdapter{Rules: mr}
+	state := func(lines ...string) adjudicator.State {
+		t.Helper()
+		st, err := ca.State(append([]string{"turn 3"}, lines...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	before := state("unit IX/75/17 2708", "unit III/8/5 2708", "unit 1/NF 2706", "unit 4/RF 2609")
+	after := state("unit IX/75/17 2708", "unit III/8/5 2808", "unit 1/NF 2707", "unit 4/RF 2609", "dead 4/RF")
+	h := hex.MustParse
+	hidden := mapview.Arrow{From: h("2708"), To: h("2808"), Name: adjudicator.ArrowMove}
+	british := mapview.Arrow{From: h("2706"), To: h("2707"), Name: adjudicator.ArrowMove}
+	for _, tc := range []struct {
+		side       adjudicator.Side
+		wantHidden bool
+	}{{mons1914.BEF, false}, {mons1914.DE, true}} {
+		news := adjudicator.PictureNews(mr, before, after, tc.side)
+		if slices.Contains(news.Moves, hidden) != tc.wantHidden {
+			t.Errorf("%s: the move of the unit under the top of the stack drawn: %v, want %v", tc.side, !tc.wantHidden, tc.wantHidden)
+		}
+		if !slices.Contains(news.Moves, british) {
+			t.Errorf("%s: no arrow of the British move: %v", tc.side, news.Moves)
+		}
+		if !slices.Equal(news.Lost, []hex.Hex{h("2609")}) {
+			t.Errorf("%s: lost %v, want 2609", tc.side, news.Lost)
+		}
+		if news.Before == nil {
+			t.Errorf("%s: no view before to compare", tc.side)
+		}
+	}
+	if news := adjudicator.PictureNews(mr, nil, after, mons1914.BEF); news.Before != nil || len(news.Moves) > 0 {
+		t.Error("a picture without a state before has news")
 	}
 }

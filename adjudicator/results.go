@@ -338,24 +338,17 @@ func RollsText(game string, entries []store.AuditEntry) string {
 // PICTURE OFF or the ruleset draws no picture. It holds the view to draw, not the
 // PNG: the sender draws it just before it sends the mail (mail.Sender.Render), so that
 // the 0.15-0.2 s a picture costs is not spent inside the mail's transaction.
+// With before, the state the results mail's advance started from, the picture shows
+// what changed since (PictureNews); a MAP reply has none.
 //
-// before is the heading of the mail's text map: a reader of the mail's HTML sees the
+// heading is the heading of the mail's text map: a reader of the mail's HTML sees the
 // picture there, the text map after it.
-func mapPictures(g store.Game, rs Ruleset, st State, p store.Player, before string) ([]store.Picture, error) {
+func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string) ([]store.Picture, error) {
 	v, ok := rs.(Viewer)
 	if !ok || !p.Pictures() {
 		return nil, nil
 	}
-	view, err := mapimage.Encode(v.MapView(st, Side(p.Side)))
-	if err != nil {
-		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
-	}
-	return []store.Picture{{
-		Name:   fmt.Sprintf("%s-%s-turn%d.png", g.Name, p.Side, st.Turn()),
-		Alt:    fmt.Sprintf("The map of %s for %s, turn %d: the same as the text map.", g.Name, p.Side, st.Turn()),
-		Before: before,
-		View:   view,
-	}}, nil
+	return pictures(g, v, before, st, p, heading)
 }
 
 // MapFor renders a game's map as side may see it.

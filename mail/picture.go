@@ -165,9 +165,9 @@ func writeBase64(w io.Writer, b []byte) error {
 }
 
 // pictureHTML is the HTML part: the mail's text as it is (preformatted, so that the
-// text map keeps its columns), each picture at its own size with its alt text, so that
-// a reader who zooms in reads the hex ids, before the line it names (Before: the text
-// map's heading) or after the text.
+// text map keeps its columns), each picture at its own size but never wider than the
+// window (a phone shows it whole), with its alt text, before the line it names
+// (Before: the text map's heading) or after the text.
 func pictureHTML(m store.OutMail, pics []picture) string {
 	var b bytes.Buffer
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n")
@@ -202,7 +202,10 @@ func pictureHTML(m store.OutMail, pics []picture) string {
 		if p.decodable {
 			size = fmt.Sprintf(" width=\"%d\" height=\"%d\"", p.width, p.height)
 		}
-		fmt.Fprintf(&b, "<p><img src=\"cid:%s\" alt=\"%s\"%s></p>\n", p.cid, html.EscapeString(p.Alt), size)
+		// At most the width of the window: a phone shows the whole picture, and its
+		// reader zooms in; height auto keeps the proportions the width and height
+		// attributes give (they reserve the room before the picture has loaded).
+		fmt.Fprintf(&b, "<p><img src=\"cid:%s\" alt=\"%s\"%s style=\"max-width: 100%%; height: auto\"></p>\n", p.cid, html.EscapeString(p.Alt), size)
 	}
 	text(len(m.Body))
 	b.WriteString("</body></html>\n")

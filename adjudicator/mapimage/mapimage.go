@@ -1,22 +1,25 @@
 // Package mapimage draws a side's map as a PNG picture: the same [mapview.View] the text
 // map is drawn from (DESIGN.md, "Text maps"), so that a ruleset adds no drawing code,
-// only legend entries and view data, and the picture shows exactly what the text map
-// shows and nothing a side may not see.
+// only legend entries and view data, and the picture shows nothing a side may not see.
 //
-// The picture has the view's title, the hex grid (flat-topped hexes laid out as the
-// text map lays them out, every hex labelled with its id), terrain as fills and
+// The picture is for a phone: it shows the part of the map that matters to the mail,
+// the hexes with units and every hex that changed since the previous results, with one
+// hex of margin, at most [MaxWidth] pixels wide (smaller hexes when that part is wider,
+// never smaller counters), as a palette PNG. It has the view's title, the hex grid
+// (flat-topped hexes laid out as the text map lays them out, with their ids where the
+// hexes are large enough, else the ids of the hexes that matter), terrain as fills and
 // patterns (trees, built-up ground, ravines, shell holes), in-hex features as patterns
 // (trench lines from hex to hex, communication trenches, wire, bunkers), hexside
 // features as coloured lines (a point feature, a bridge, as a bar across the hexside),
 // each hex's counter text on a counter coloured by the sides whose units are in it
 // ([mapview.View.Forces]), arrows from a hex to another (an Improvised Attack marker),
-// place names, a legend and the view's key.
+// place names, and a legend of what it shows. What happened ([News]) is drawn on it:
+// changed hexes outlined, moves as arrows, losses crossed. The unit list and the
+// view's key are the text map's, not the picture's.
 //
-// Render is a pure function: the same view gives the same bytes. [Encode] turns a view
-// into bytes a mail can store, and [RenderEncoded] draws the same picture from them
-// later (the mail sender draws it just before it sends the mail). What every picture
-// of one map shares is drawn once and kept (base.go); that changes the speed, never
-// the bytes.
+// Rendering is a pure function: the same view and news give the same bytes. [Encode]
+// turns them into bytes a mail can store, and [RenderEncoded] draws the picture from
+// them later (the mail sender draws it just before it sends the mail).
 package mapimage
 
 import (
@@ -143,57 +146,88 @@ func face(name string, size float64) (font.Face, error) {
 
 // picture is one render in progress.
 type picture struct {
-	s       *scene
-	dc      *gg.Context
-	fonts   map[string]font.Face
-	x0, y0  float64 // offset of the map
-	kTop    float64 // the top slot's centre before the offset
-	w, mapH float64
-	base    *base // the map's base once drawBase has copied it
+	s     *scene
+	dc    *gg.Context
+	fonts map[string]font.Face
+	// k is the scale of the map: a hex is k*R from its centre to a corner. Counters
+	// and text keep their size whatever k is, so that they stay legible.
+	k, r   float64
+	c0, c1 int // the columns drawn
+	h0, h1 int // the half rows drawn (see slot)
+	x0, y0 float64
+	w      float64 // the picture's width
+	mapH   float64 // the map's height
+	ids    bool    // hexes are large enough for every hex's id
+	focus  map[hex.Hex]bool
 }
 
-// center is the centre of h in the picture.
-func (p *picture) center(h hex.Hex) (float64, float64) {
+// slot is the half row of h from the map's top: a hex is two half rows tall, and the
+// columns drawn half a hex lower start one half row lower.
+func (p *picture) slot(h hex.Hex) int {
 	r0, r1 := p.s.geo.Rows()
 	k := h.Row - r0
 	if p.s.rowsUp {
 		k = r1 - h.Row
 	}
-	dy := math.Sqrt(3) * R
-	y := float64(k)*dy + dy/2
+	k *= 2
 	if p.s.halfLower(h.Col) {
-		y += dy / 2
+		k++
 	}
-	x := float64(h.Col-p.s.geo.Cols[0])*1.5*R + R
-	return p.x0 + x, p.y0 + y - p.kTop
+	return k
 }
 
-// Center is where the centre of h is in the picture Render draws of v, in pixels from
-// the top left corner: for tests and for anything that points into the picture.
-func Center(v mapview.View, h hex.Hex) (x, y int, err error) {
-	s, err := sceneOf(v)
-	if err != nil {
-		return 0, 0, err
+// in reports whether the picture shows h.
+func (p *picture) in(h hex.Hex) bool {
+	k := p.slot(h)
+	return p.s.onMap(h) && h.Col >= p.c0 && h.Col <= p.c1 && k >= p.h0 && k <= p.h1
+}
+
+// center is the centre of h in the picture.
+func (p *picture) center(h hex.Hex) (float64, float64) {
+	half := math.Sqrt(3) / 2 * p.r
+	x := float64(h.Col-p.c0)*1.5*p.r + p.r
+	y := float64(p.slot(h)-p.h0)*half + half
+	return p.x0 + x, p.y0 + y
+}
+
+// shown are the hexes the picture shows, in map order.
+func (p *picture) shown() []hex.Hex {
+	var out []hex.Hex
+	for _, h := range p.s.hexes() {
+		if p.in(h) {
+			out = append(out, h)
+		}
 	}
-	p, err := newPicture(s, false)
+	return out
+}
+
+// Center is where the centre of h is in the picture [RenderEncoded] draws from b, in
+// pixels from the top left corner, and whether the picture shows h: for tests and
+// for anything that points into the picture.
+func Center(b []byte, h hex.Hex) (x, y int, shown bool, err error) {
+	s, err := decode(b)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
+	}
+	p, err := newPicture(s, false, true)
+	if err != nil {
+		return 0, 0, false, err
 	}
 	fx, fy := p.center(h)
-	return int(fx), int(fy), nil
+	return int(fx), int(fy), p.in(h), nil
 }
 
-// Render draws v as a PNG picture.
+// Render draws v as a PNG picture, with nothing of what happened on it: the picture
+// of Encode(v, News{}).
 func Render(v mapview.View) ([]byte, error) {
-	s, err := sceneOf(v)
+	b, err := Encode(v, News{})
 	if err != nil {
 		return nil, err
 	}
-	return render(s)
+	return RenderEncoded(b)
 }
 
-// RenderEncoded draws the view [Encode] gave these bytes for: the picture Render draws
-// of that view, byte for byte.
+// RenderEncoded draws the view and news [Encode] gave these bytes for.
 // The last few pictures are kept: the same bytes give the same picture. The caller
 // must not change the picture it gets.
 func RenderEncoded(b []byte) ([]byte, error) {
@@ -206,69 +240,186 @@ func RenderEncoded(b []byte) ([]byte, error) {
 	})
 }
 
+// MaxBytes is the most a picture may weigh: a mail with one stays light.
+const MaxBytes = 150 << 10
+
+// tries are the ways render draws a picture, the first that fits MaxBytes: every
+// hex's id (where the hexes are large enough), then only the ids of the hexes that
+// matter, then fewer colours for the edges of text and lines. A part of the map wide
+// and full of units spends a hundred KB on hex ids alone.
+var tries = []struct {
+	ids     bool
+	colours int
+}{{true, 256}, {false, 256}, {false, 64}, {false, 32}}
+
 func render(s *scene) ([]byte, error) {
-	p, err := newPicture(s, true)
-	if err != nil {
-		return nil, err
+	var out []byte
+	for i := range tries {
+		b, same, err := renderTry(s, i)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			out = b
+		}
+		if len(out) <= MaxBytes {
+			break
+		}
 	}
-	if err := p.drawBase(); err != nil {
-		return nil, err
-	}
-	p.drawCounters()
-	p.drawLegend()
-	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	img := p.dc.Image().(*image.RGBA)
-	if err := enc.Encode(&b, paletted(img, p.inks(), p.histogram(img))); err != nil {
-		return nil, fmt.Errorf("map picture: %w", err)
-	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
-// newPicture lays the picture out; with canvas, it also makes its canvas and draws the
-// title.
-func newPicture(s *scene, canvas bool) (*picture, error) {
-	p := &picture{s: s, fonts: map[string]font.Face{}}
+// renderTry draws s the way tries[i] says; same reports that this way draws what the
+// way before it did (no ids to leave out), and nothing was drawn.
+func renderTry(s *scene, i int) (b []byte, same bool, err error) {
+	try := tries[i]
+	p, err := newPicture(s, true, try.ids)
+	if err != nil {
+		return nil, false, err
+	}
+	if i > 0 && tries[i-1].ids && !try.ids && try.colours == tries[i-1].colours && !p.couldHaveIDs() {
+		return nil, true, nil
+	}
+	p.drawMap()
+	p.drawNews()
+	p.drawCounters()
+	p.drawLegend()
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
+	img := p.dc.Image().(*image.RGBA)
+	count := map[uint32]int{}
+	countPix(count, img.Pix, 1)
+	if err := enc.Encode(&buf, paletted(img, p.inks(), count, try.colours)); err != nil {
+		return nil, false, fmt.Errorf("map picture: %w", err)
+	}
+	return buf.Bytes(), false, nil
+}
+
+// The picture's bounds: at most MaxWidth pixels wide, for a phone's mail reader to
+// show it whole at its width (the HTML part shows it at max-width 100%), and at least
+// minWidth, room for the title and legend; a map at least minRows half rows tall.
+const (
+	MaxWidth = 1280
+	minWidth = 640
+	minRows  = 10
+	// idScale is the smallest scale at which every hex's id is drawn; below it, only
+	// the ids of the hexes that matter are, over their counters.
+	idScale = 0.9
+)
+
+// focusOf are the hexes that matter to the picture: those with units of either side
+// (the view has only those the side may see; not in a close-up), those that changed,
+// lost units or are the ends of arrows. None means the whole map.
+func focusOf(s *scene) map[hex.Hex]bool {
+	f := map[hex.Hex]bool{}
+	add := func(h hex.Hex) {
+		if s.onMap(h) {
+			f[h] = true
+		}
+	}
+	for h, fs := range s.forces {
+		if len(fs) > 0 && !s.closeUp {
+			add(h)
+		}
+	}
+	for h := range s.changed {
+		add(h)
+	}
+	for h := range s.lost {
+		add(h)
+	}
+	for _, a := range s.arrows {
+		add(a.From)
+		add(a.To)
+	}
+	return f
+}
+
+// couldHaveIDs reports whether the hexes are large enough for every hex's id.
+func (p *picture) couldHaveIDs() bool { return p.k >= idScale }
+
+// newPicture lays the picture out: the part of the map around the hexes that matter,
+// one hex of margin around them, at the largest scale up to 1 that fits MaxWidth;
+// with ids, every hex's id where the hexes are large enough. With canvas, it also
+// makes its canvas and draws the title.
+func newPicture(s *scene, canvas, ids bool) (*picture, error) {
+	p := &picture{s: s, fonts: map[string]font.Face{}, k: 1}
+	p.focus = focusOf(s)
+	// The map's extent, and the extent of what matters with one ring of margin.
+	all := s.hexes()
+	if len(all) == 0 {
+		return nil, fmt.Errorf("map picture: the map has no hexes")
+	}
+	mc0, mc1, mh0, mh1 := math.MaxInt, math.MinInt, math.MaxInt, math.MinInt
+	for _, h := range all {
+		k := p.slot(h)
+		mc0, mc1, mh0, mh1 = min(mc0, h.Col), max(mc1, h.Col), min(mh0, k), max(mh1, k)
+	}
+	p.c0, p.c1, p.h0, p.h1 = mc0, mc1, mh0, mh1
+	if len(p.focus) > 0 {
+		p.c0, p.c1, p.h0, p.h1 = math.MaxInt, math.MinInt, math.MaxInt, math.MinInt
+		for h := range p.focus {
+			ns := s.geo.Grid.Neighbours(h)
+			for _, n := range append(ns[:], h) {
+				if !s.onMap(n) {
+					continue
+				}
+				k := p.slot(n)
+				p.c0, p.c1, p.h0, p.h1 = min(p.c0, n.Col), max(p.c1, n.Col), min(p.h0, k), max(p.h1, k)
+			}
+		}
+	}
+	mapW := func(c0, c1 int, k float64) float64 { return float64(c1-c0+1)*1.5*R*k + R*k/2 }
+	if need := mapW(p.c0, p.c1, 1) + 2*margin; need > MaxWidth {
+		p.k = math.Floor((MaxWidth-2*margin)/mapW(p.c0, p.c1, 1)*1000) / 1000
+	}
+	// Widen a narrow part, then heighten a low one, by whole columns and rows, as
+	// evenly as the map's edges let.
+	for mapW(p.c0, p.c1, p.k)+2*margin < minWidth && (p.c0 > mc0 || p.c1 < mc1) {
+		if p.c1 < mc1 && (p.c1-p.c0)%2 == 0 || p.c0 == mc0 {
+			p.c1++
+		} else {
+			p.c0--
+		}
+	}
+	for p.h1-p.h0 < minRows && (p.h0 > mh0 || p.h1 < mh1) {
+		if p.h1 < mh1 && (p.h1-p.h0)%2 == 0 || p.h0 == mh0 {
+			p.h1++
+		} else {
+			p.h0--
+		}
+	}
+	p.r = R * p.k
+	p.ids = ids && p.couldHaveIDs()
+	cell, id := cellSz, idSize
+	if !p.ids {
+		cell, id = cellSz-1, idSize-1
+	}
 	for _, f := range []struct {
 		key, name string
 		size      float64
-	}{{"id", "regular", idSize}, {"cell", "mono", cellSz}, {"text", "regular", textSz}, {"title", "bold", titleS}, {"place", "bold", idSize}} {
+	}{{"id", "regular", id}, {"cell", "mono", cell}, {"text", "regular", textSz}, {"title", "bold", titleS}, {"place", "bold", idSize}} {
 		ff, err := face(f.name, f.size)
 		if err != nil {
 			return nil, fmt.Errorf("map picture: %w", err)
 		}
 		p.fonts[f.key] = ff
 	}
-	// The map's extent: the slots its hexes occupy.
-	hexes := s.hexes()
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for _, h := range hexes {
-		_, y := p.center(h)
-		minY, maxY = min(minY, y), max(maxY, y)
-	}
-	half := math.Sqrt(3) / 2 * R
-	p.kTop = minY - half
-	ncols := s.geo.Cols[1] - s.geo.Cols[0] + 1
-	p.w = float64(ncols)*1.5*R + R/2 + 2*margin
-	p.mapH = maxY - minY + 2*half
-	p.w = max(p.w, 600)
+	half := math.Sqrt(3) / 2 * p.r
+	p.w = math.Ceil(max(mapW(p.c0, p.c1, p.k)+2*margin, minWidth))
+	p.mapH = float64(p.h1-p.h0)*half + 2*half
 	// Measure the title, then the legend, to size the canvas.
 	measure := gg.NewContext(1, 1)
 	title := p.wrapped(measure, "title", s.title)
-	p.x0 = margin
-	// A whole pixel, so that the cached base (base.go) drawn at 0 is the same pixels.
+	p.x0 = math.Round((p.w - mapW(p.c0, p.c1, p.k)) / 2)
 	p.y0 = math.Round(margin + float64(len(title))*titleS*1.3 + 6)
 	legendH := p.legendHeight(measure)
 	h := p.y0 + p.mapH + legendH + margin
 	if !canvas {
 		return p, nil
 	}
-	// Paper above and below the map: the map's band is the base's (drawBase).
-	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(p.w)), int(math.Ceil(h))))
-	band := p.band()
-	for _, r := range []image.Rectangle{image.Rect(0, 0, img.Rect.Dx(), band.Min.Y), image.Rect(0, band.Max.Y, img.Rect.Dx(), img.Rect.Dy())} {
-		draw.Draw(img, r, image.NewUniform(paper), image.Point{}, draw.Src)
-	}
+	img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
+	draw.Draw(img, img.Rect, image.NewUniform(paper), image.Point{}, draw.Src)
 	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
 		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
@@ -296,11 +447,25 @@ func (p *picture) wrapped(dc *gg.Context, key, s string) []string {
 	return out
 }
 
-func (p *picture) hexPath(x, y float64) {
+func (p *picture) hexPath(x, y float64) { p.hexPathR(x, y, p.r) }
+
+// hairline draws a line one pixel wide from (x1, y1) to (x2, y2) without
+// antialiasing: a pixel a step along its longer axis.
+func (p *picture) hairline(x1, y1, x2, y2 float64, c color.RGBA) {
+	img := p.dc.Image().(*image.RGBA)
+	n := int(math.Ceil(max(math.Abs(x2-x1), math.Abs(y2-y1))))
+	for i := 0; i <= n; i++ {
+		t := float64(i) / float64(max(n, 1))
+		img.SetRGBA(int(math.Round(x1+(x2-x1)*t-0.5)), int(math.Round(y1+(y2-y1)*t-0.5)), c)
+	}
+}
+
+// hexPathR is the path of a hex of radius r centred on x, y.
+func (p *picture) hexPathR(x, y, r float64) {
 	p.dc.NewSubPath()
 	for i := range 6 {
 		a := float64(i) * math.Pi / 3
-		p.dc.LineTo(x+R*math.Cos(a), y+R*math.Sin(a))
+		p.dc.LineTo(x+r*math.Cos(a), y+r*math.Sin(a))
 	}
 	p.dc.ClosePath()
 }
@@ -323,26 +488,29 @@ func (p *picture) forceColour(name string) color.RGBA {
 	return neutral
 }
 
-// drawMap draws what does not change from picture to picture of one map: terrain,
-// grid, hexsides, features, hex ids and places (see drawBase, which caches it).
+// drawMap draws the map the picture shows: terrain, grid, hexsides, features, hex ids
+// and places.
 func (p *picture) drawMap() {
 	s := p.s
-	hexes := s.hexes()
+	hexes := p.shown()
 	dc := p.dc
 	// Terrain fills and patterns, then the grid, the hexsides and the features.
+	// Each fill reaches a little into its neighbours, and the grid is drawn without
+	// antialiasing: the seams and shades of antialiased hex edges were a fifth of the
+	// bytes of a picture, and showed nothing.
 	for _, h := range hexes {
 		x, y := p.center(h)
-		p.hexPath(x, y)
+		p.hexPathR(x, y, p.r+0.75)
 		dc.SetColor(p.terrainColour(s.terrain[h]))
 		dc.Fill()
 	}
 	p.drawTerrainPatterns(hexes)
-	dc.SetLineWidth(1)
-	dc.SetColor(grid)
 	for _, h := range hexes {
 		x, y := p.center(h)
-		p.hexPath(x, y)
-		dc.Stroke()
+		for i := range 6 {
+			a, b := float64(i)*math.Pi/3, float64(i+1)*math.Pi/3
+			p.hairline(x+p.r*math.Cos(a), y+p.r*math.Sin(a), x+p.r*math.Cos(b), y+p.r*math.Sin(b), grid)
+		}
 	}
 	p.drawSides(hexes)
 	p.drawFeatures(hexes)
@@ -351,32 +519,138 @@ func (p *picture) drawMap() {
 	for _, pl := range s.geo.Places {
 		places[pl.Hex] = append(places[pl.Hex], pl.Name)
 	}
-	half := math.Sqrt(3) / 2 * R
+	half := math.Sqrt(3) / 2 * p.r
 	for _, h := range hexes {
 		x, y := p.center(h)
-		p.halo(h.String(), x, y-half+13, "id", idInk)
+		if p.ids {
+			p.halo(h.String(), x, y-half+13, "id", idInk)
+		}
 		if names := places[h]; len(names) > 0 {
 			p.halo(strings.Join(names, ", "), x, y+half-4, "place", ink)
 		}
 	}
 }
 
-// drawCounters draws what the view puts on the map: counters, then arrows over them.
+// drawCounters draws what the view puts on the map: counters, then arrows and the
+// crosses of losses over them. When the hexes are too small for every hex's id, the
+// ids of the hexes that matter are drawn above their counters.
 func (p *picture) drawCounters() {
-	for _, h := range p.s.hexes() {
+	half := math.Sqrt(3) / 2 * p.r
+	// Moves and retreats under the counters, which stay legible where a long move
+	// crosses them; the view's own markers (an Improvised Attack) and attacks over.
+	under := func(a mapview.Arrow) bool { return a.Name == ArrowMove || a.Name == ArrowRetreat }
+	p.drawArrows(under)
+	for _, h := range p.shown() {
+		x, y := p.center(h)
+		if !p.ids && (p.focus[h] || p.s.counters[h] != "") {
+			p.halo(h.String(), x, y-half+10, "id", ink)
+		}
 		if text := p.s.counters[h]; text != "" {
-			x, y := p.center(h)
-			p.drawCounter(x, y+1, text, p.s.forces[h])
+			p.drawCounter(x, y+p.counterDrop(), text, p.s.forces[h])
 		}
 	}
-	p.drawArrows()
+	p.drawArrows(func(a mapview.Arrow) bool { return !under(a) })
+	for _, h := range p.shown() {
+		if p.ids && p.focus[h] {
+			// Again, over an arrow that ends or starts here, without the white
+			// outline that would hide the arrow's head.
+			x, y := p.center(h)
+			p.text(h.String(), x, y-half+13, 0.5, 0, "id", idInk)
+		}
+		if p.s.lost[h] {
+			x, y := p.center(h)
+			if p.s.counters[h] != "" {
+				y += half * 0.62
+			}
+			p.cross(x, y, 6)
+		}
+	}
+}
+
+// counterDrop is how far below its hex's centre a counter is: clear of the hex id
+// above it.
+func (p *picture) counterDrop() float64 {
+	if p.ids {
+		return 2
+	}
+	return 3
+}
+
+// counterSize is a counter's height, and its least width.
+func (p *picture) counterSize() (h, w float64) {
+	if p.ids {
+		return 21, 28
+	}
+	return 18, 28
+}
+
+// counterBox is the size of the counter of text.
+func (p *picture) counterBox(text string) (w, h float64) {
+	h, least := p.counterSize()
+	tw := float64(font.MeasureString(p.fonts["cell"], text)) / 64
+	return max(tw+8, least), h
+}
+
+// reach is how far from the centre of h an arrow along (ux, uy) starts or ends: just
+// outside its counter, or near the centre of a hex without one.
+func (p *picture) reach(h hex.Hex, ux, uy, bare float64) float64 {
+	text := p.s.counters[h]
+	if text == "" {
+		return bare
+	}
+	w, ht := p.counterBox(text)
+	t := math.Inf(1)
+	if ux != 0 {
+		t = w / 2 / math.Abs(ux)
+	}
+	if uy != 0 {
+		t = min(t, ht/2/math.Abs(uy))
+	}
+	return t + 3
+}
+
+// Colours of what happened (News).
+var (
+	changedInk = color.RGBA{0xd6, 0x1a, 0x9c, 0xff} // outline of a changed hex: no map's colour
+	lostInk    = color.RGBA{0xd0, 0x00, 0x00, 0xff} // cross of a loss
+)
+
+// drawNews outlines the hexes that changed since the previous results, inside their
+// borders, under the counters.
+func (p *picture) drawNews() {
+	dc := p.dc
+	for _, h := range p.shown() {
+		if !p.s.changed[h] {
+			continue
+		}
+		x, y := p.center(h)
+		p.hexPathR(x, y, p.r-2.5)
+		dc.SetColor(changedInk)
+		dc.SetLineWidth(4)
+		dc.Stroke()
+	}
+}
+
+// cross draws a bold red X of half size d centred on x, y, on a white outline.
+func (p *picture) cross(x, y, d float64) {
+	dc := p.dc
+	for _, pass := range []struct {
+		c color.Color
+		w float64
+	}{{paper, 6}, {lostInk, 3}} {
+		dc.SetColor(pass.c)
+		dc.SetLineWidth(pass.w)
+		dc.DrawLine(x-d, y-d, x+d, y+d)
+		dc.DrawLine(x-d, y+d, x+d, y-d)
+		dc.Stroke()
+	}
 }
 
 // halo draws s centred on x with its baseline at y, on a white outline so that it
 // reads over any fill or line.
 func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
 	// Eight directions, so that a line crossing the text diagonally (a trench from hex
-	// to hex) leaves no gap in the outline: drawn once a map (base.go).
+	// to hex) leaves no gap in the outline.
 	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, 1}, {-1, 1}, {1, -1}} {
 		p.text(s, x+d[0], y+d[1], 0.5, 0, key, paper)
 	}
@@ -400,9 +674,7 @@ func (p *picture) text(s string, x, y, ax, ay float64, key string, c color.Color
 // one colour a side, split left to right when sides share the hex.
 func (p *picture) drawCounter(x, y float64, text string, forces []string) {
 	dc := p.dc
-	dc.SetFontFace(p.fonts["cell"])
-	tw, _ := dc.MeasureString(text)
-	w, h := max(tw+6, 16), cellSz+6
+	w, h := p.counterBox(text)
 	left, top := x-w/2, y-h/2
 	p.box(left, top, w, h, neutral, ink)
 	for i, f := range forces {
@@ -418,11 +690,15 @@ func (p *picture) drawCounter(x, y float64, text string, forces []string) {
 // then points across it, in reverse legend order so that the first wins on top.
 func (p *picture) drawSides(hexes []hex.Hex) {
 	s := p.s
+	shown := map[hex.Hex]bool{}
+	for _, h := range hexes {
+		shown[h] = true
+	}
 	dc := p.dc
 	for _, point := range []bool{false, true} {
 		for _, h := range hexes {
 			for _, n := range s.geo.Grid.Neighbours(h) {
-				if s.onMap(n) && hex.Compare(n, h) < 0 {
+				if shown[n] && hex.Compare(n, h) < 0 {
 					continue // drawn from n
 				}
 				feats := s.side(h, n)
@@ -442,17 +718,17 @@ func (p *picture) drawSides(hexes []hex.Hex) {
 					if point {
 						// A bar across the hexside, from one hex into the other.
 						w, l := pointStyle(sym.Name)
-						dc.SetLineWidth(w)
-						dc.DrawLine(mx-ux*R*l, my-uy*R*l, mx+ux*R*l, my+uy*R*l)
+						dc.SetLineWidth(max(w*p.k, 2))
+						dc.DrawLine(mx-ux*p.r*l, my-uy*p.r*l, mx+ux*p.r*l, my+uy*p.r*l)
 						dc.Stroke()
 						continue
 					}
 					// Along the hexside: perpendicular to the line between the centres.
-					dc.SetLineWidth(5)
+					dc.SetLineWidth(max(5*p.k, 3))
 					if sym.Name == "wire" {
 						dc.SetDash(4, 3)
 					}
-					dc.DrawLine(mx-uy*R/2, my+ux*R/2, mx+uy*R/2, my-ux*R/2)
+					dc.DrawLine(mx-uy*p.r/2, my+ux*p.r/2, mx+uy*p.r/2, my-ux*p.r/2)
 					dc.Stroke()
 					dc.SetDash()
 				}
@@ -492,7 +768,7 @@ func contains(ss []string, s string) bool {
 
 // item is one legend entry: a swatch and its text.
 type item struct {
-	kind    string // "terrain", "side", "point", "mark", "force", "feature", "arrow"
+	kind    string // "terrain", "side", "point", "mark", "force", "feature", "arrow", "changed", "lost"
 	name    string
 	char    byte
 	colour  color.RGBA
@@ -500,19 +776,55 @@ type item struct {
 	text    string
 }
 
+// items are the legend's entries by row, each only when the picture shows it: the
+// terrain, features and hexsides of the hexes shown, the forces and arrows on them,
+// the marks their counters carry, and what happened.
 func (p *picture) items() [][]item {
 	l := p.s.legend
+	shown := p.shown()
+	terrain, feats, sides, forces, chars := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}, map[rune]bool{}
+	in := map[hex.Hex]bool{}
+	for _, h := range shown {
+		in[h] = true
+	}
+	for _, h := range shown {
+		terrain[p.s.terrain[h]] = true
+		for _, f := range p.s.features[h] {
+			feats[f] = true
+		}
+		for _, n := range p.s.geo.Grid.Neighbours(h) {
+			for _, f := range p.s.side(h, n) {
+				sides[f] = true
+			}
+		}
+		for _, f := range p.s.forces[h] {
+			forces[f] = true
+		}
+		for _, c := range p.s.counters[h] {
+			chars[c] = true
+		}
+	}
+	arrows := map[string]bool{}
+	for _, a := range p.s.arrows {
+		if in[a.From] || in[a.To] {
+			arrows[a.Name] = true
+		}
+	}
 	var out [][]item
 	var row []item
 	for i, s := range l.Terrain {
-		row = append(row, item{"terrain", s.Name, s.Char, colourOf(s.Name, s.Colour, i), patternOf(s), s.Text})
+		if terrain[s.Name] {
+			row = append(row, item{"terrain", s.Name, s.Char, colourOf(s.Name, s.Colour, i), patternOf(s), s.Text})
+		}
 	}
 	out = append(out, row)
 	row = nil
 	features := map[string]bool{}
 	for _, s := range l.Features {
 		features[s.Name] = true
-		row = append(row, item{"feature", s.Name, s.Char, featureColour(s), patternOf(s), s.Text})
+		if feats[s.Name] {
+			row = append(row, item{"feature", s.Name, s.Char, featureColour(s), patternOf(s), s.Text})
+		}
 	}
 	out = append(out, row)
 	row = nil
@@ -521,26 +833,37 @@ func (p *picture) items() [][]item {
 		if s.Point {
 			k = "point"
 		}
-		row = append(row, item{k, s.Name, s.Char, colourOf(s.Name, s.Colour, i), "", s.Text})
+		if sides[s.Name] {
+			row = append(row, item{k, s.Name, s.Char, colourOf(s.Name, s.Colour, i), "", s.Text})
+		}
 	}
 	out = append(out, row)
 	row = nil
 	for i, s := range l.Forces {
-		row = append(row, item{"force", s.Name, s.Char, colourOf(s.Name, s.Colour, i), "", s.Text})
+		if forces[s.Name] {
+			row = append(row, item{"force", s.Name, s.Char, colourOf(s.Name, s.Colour, i), "", s.Text})
+		}
 	}
 	for i, s := range l.Arrows {
-		row = append(row, item{"arrow", s.Name, s.Char, arrowColour(s, i), "", s.Text})
+		if arrows[s.Name] {
+			row = append(row, item{"arrow", s.Name, s.Char, arrowColour(s, i), "", s.Text})
+		}
 	}
 	out = append(out, row)
 	row = nil
-	for _, s := range l.Marks {
-		if s.Name != "" && features[s.Name] {
-			continue // drawn as the feature's pattern, in the legend above
+	for _, s := range append(slices.Clone(l.Marks), l.CounterMarks...) {
+		if s.Name != "" && features[s.Name] || !chars[rune(s.Char)] {
+			continue // drawn as the feature's pattern, in the legend above; or on no counter
 		}
 		row = append(row, item{"mark", s.Name, s.Char, neutral, "", s.Text})
 	}
-	for _, s := range l.CounterMarks {
-		row = append(row, item{"mark", s.Name, s.Char, neutral, "", s.Text})
+	out = append(out, row)
+	row = nil
+	if len(p.s.changed) > 0 {
+		row = append(row, item{kind: "changed", colour: changedInk, text: "changed since the last results"})
+	}
+	if len(p.s.lost) > 0 {
+		row = append(row, item{kind: "lost", colour: lostInk, text: "units lost"})
 	}
 	return append(out, row)
 }
@@ -578,29 +901,13 @@ func (p *picture) legendTitle() string {
 	return "Legend"
 }
 
-// lower is the text after the legend's swatches: places and the key.
-func (p *picture) lower(dc *gg.Context) []string {
-	var lines []string
-	var places []string
-	for _, pl := range p.s.geo.Places {
-		places = append(places, pl.Name+" "+pl.Hex.String())
-	}
-	if len(places) > 0 {
-		lines = append(lines, p.wrapped(dc, "text", "Places: "+strings.Join(places, ", ")+".")...)
-	}
-	for _, k := range p.s.key {
-		lines = append(lines, p.wrapped(dc, "text", k)...)
-	}
-	return lines
-}
-
 func (p *picture) legendHeight(dc *gg.Context) float64 {
 	h := 10 + lineH
 	for _, row := range p.items() {
 		_, rh := p.flow(dc, row, 0)
 		h += rh
 	}
-	return h + float64(len(p.lower(dc)))*lineH + 6
+	return h + 6
 }
 
 func (p *picture) drawLegend() {
@@ -614,10 +921,6 @@ func (p *picture) drawLegend() {
 			p.drawItem(it, at[i][0], at[i][1])
 		}
 		y += rh
-	}
-	for _, l := range p.lower(dc) {
-		p.text(l, margin, y+textSz, 0, 0, "text", ink)
-		y += lineH
 	}
 }
 
@@ -657,6 +960,14 @@ func (p *picture) drawItem(it item, x, y float64) {
 	case "mark":
 		p.box(x, cy-9, swatch, 18, neutral, ink)
 		p.text(string(it.char), x+swatch/2, cy, 0.5, 0.35, "cell", ink)
+	case "changed":
+		p.box(x, cy-8, swatch, 16, paper, grid)
+		p.dc.DrawRectangle(x+2, cy-6, swatch-4, 12)
+		p.dc.SetColor(it.colour)
+		p.dc.SetLineWidth(3)
+		p.dc.Stroke()
+	case "lost":
+		p.cross(x+swatch/2, cy, 6)
 	}
 	p.text(it.text, x+swatch+6, cy, 0, 0.35, "text", ink)
 }
@@ -664,7 +975,7 @@ func (p *picture) drawItem(it item, x, y float64) {
 // inks are the colours the picture draws with: kept in its palette however few pixels
 // have them (an arrow, a lone counter).
 func (p *picture) inks() []color.RGBA {
-	out := []color.RGBA{paper, ink, grid, idInk, neutral}
+	out := []color.RGBA{paper, ink, grid, idInk, neutral, changedInk, lostInk}
 	l := p.s.legend
 	for i, s := range l.Terrain {
 		c := colourOf(s.Name, s.Colour, i)
@@ -685,13 +996,13 @@ func (p *picture) inks() []color.RGBA {
 	return out
 }
 
-// paletted keeps the picture's inks and its commonest other colours, 256 in all, and
+// paletted keeps the picture's inks and its commonest other colours, colours in all, and
 // gives every other pixel (the edges of antialiased text and lines) the nearest of
 // them: a third of the bytes of a full-colour PNG for the largest map, with no visible
 // change, since the fills and inks are few.
 //
 // count is how many pixels of img have each colour (histogram).
-func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int) *image.Paletted {
+func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int, colours int) *image.Paletted {
 	b := img.Bounds()
 	key := func(i int) uint32 { return pixKey(img.Pix, i) }
 	type colourCount struct {
@@ -714,16 +1025,16 @@ func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int) *image.P
 		cs[i] = c.c
 	}
 	rgba := func(c uint32) color.RGBA { return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)} }
-	pal := make(color.Palette, 0, 256)
+	pal := make(color.Palette, 0, colours)
 	in := map[uint32]bool{}
 	for _, c := range inks {
 		k := uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)
-		if count[k] > 0 && !in[k] && len(pal) < 256 {
+		if count[k] > 0 && !in[k] && len(pal) < colours {
 			pal, in[k] = append(pal, c), true
 		}
 	}
 	for _, c := range cs {
-		if len(pal) == 256 {
+		if len(pal) == colours {
 			break
 		}
 		if !in[c] {
@@ -772,38 +1083,4 @@ func countPix(count map[uint32]int, pix []byte, sign int) {
 		n++
 	}
 	count[run] += sign * n
-}
-
-// histogram is how many pixels of img have each colour: the base's, kept with it,
-// corrected by the rows of the map that differ from the base (those with counters
-// and arrows), and the title's and legend's rows counted; every row when the picture
-// has no base.
-func (p *picture) histogram(img *image.RGBA) map[uint32]int {
-	count := map[uint32]int{}
-	if p.base == nil {
-		countPix(count, img.Pix, 1)
-		return count
-	}
-	for c, n := range p.base.hist {
-		count[c] = n
-	}
-	band, base := p.band(), p.base.img
-	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
-		row := img.Pix[img.PixOffset(0, y) : img.PixOffset(0, y)+img.Stride]
-		if y < band.Min.Y || y >= band.Max.Y {
-			countPix(count, row, 1)
-			continue
-		}
-		was := base.Pix[base.PixOffset(0, y-band.Min.Y) : base.PixOffset(0, y-band.Min.Y)+base.Stride]
-		if !bytes.Equal(row, was) {
-			countPix(count, was, -1)
-			countPix(count, row, 1)
-		}
-	}
-	for c, n := range count {
-		if n == 0 {
-			delete(count, c)
-		}
-	}
-	return count
 }

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,20 +41,22 @@ type adapter interface {
 	State(lines []string) (adjudicator.State, error)
 }
 
-// sample is one ruleset's state in mid-game, seen by one side, with where a unit, a
-// marker and a hexside feature are, and the colours that must be there.
+// sample is one ruleset's state in mid-game, seen by one side, after an advance from
+// the state before: where a unit, a marker and a moved unit are, and the colours that
+// must be there.
 type sample struct {
-	name   string
-	rules  adjudicator.Viewer
-	cases  adapter
-	state  []string
-	side   adjudicator.Side
-	unit   hex.Hex // a hex whose counter is the unit side's colour
-	colour color.RGBA
-	marker hex.Hex // a hex with markers only: a neutral counter
-	// side is a hexside with a feature, and the feature's colour
-	sideA, sideB hex.Hex
-	sideColour   color.RGBA
+	name          string
+	rules         adjudicator.Viewer
+	cases         adapter
+	before, after []string
+	side          adjudicator.Side
+	unit          hex.Hex // a hex whose counter is the unit side's colour
+	colour        color.RGBA
+	marker        hex.Hex // a hex with markers only: a neutral counter
+	lost          hex.Hex // a hex where a unit was lost: a red cross
+	// moved is a move the advance made: an arrow from one hex to the other, and the
+	// hex it went to changed.
+	from, to hex.Hex
 }
 
 func samples(t testing.TB) []sample {
@@ -78,52 +81,128 @@ func samples(t testing.TB) []sample {
 	return []sample{
 		{
 			name: "soldiers1918", rules: sr, cases: soldiers1918.CaseAdapter{Rules: sr}, side: soldiers1918.US,
-			state: []string{
+			before: []string{
+				"turn 2", "phase VI", "visibility 11",
+				"unit de-inf 2203 2", "unit de-hmg 2203 1", "unit de-inf 3005 3", "unit de-hmg 2606 1",
+				"unit us-army 2201 4", "unit usmc 3001 3", "unit us-army 4101 2",
+				"carnage us-army 2102 2", "cowed 3005",
+			},
+			after: []string{
 				"turn 2", "phase VII", "visibility 11",
 				"unit de-inf 2203 2", "unit de-hmg 2203 1", "unit de-inf 3005 3", "unit de-hmg 2606 1",
 				"unit us-army 2201 4", "unit usmc 3101 3", "unit us-army 4101 2",
 				"carnage us-army 2102 2", "cowed 3005",
 			},
 			unit: h("2201"), colour: color.RGBA{0xb5, 0xc9, 0x7a, 0xff},
-			marker: h("2102"),
+			marker: h("2102"), from: h("3001"), to: h("3101"),
 		},
 		{
 			name: "mons1914", rules: mr, cases: mons1914.CaseAdapter{Rules: mr}, side: mons1914.BEF,
-			state: []string{
-				"turn 3", "unit IX/75/17 2708", "unit III/8/5 2708", "unit 1/NF 2707", "unit 1/SF 2608",
-				"german 2708", "german 2709",
+			before: []string{
+				"turn 3", "unit IX/75/17 2708", "unit III/8/5 2708", "unit 1/NF 2706", "unit 1/SF 2608",
+				"unit 4/RF 2609", "german 2708", "german 2709",
 			},
-			unit: h("2707"), colour: color.RGBA{0xd9, 0xbb, 0x74, 0xff},
-			marker: h("2709"),
+			after: []string{
+				"turn 3", "unit IX/75/17 2708", "unit III/8/5 2708", "unit 1/NF 2707", "unit 1/SF 2608",
+				"unit 4/RF 2609", "dead 4/RF", "german 2708", "german 2709",
+			},
+			unit: h("2608"), colour: color.RGBA{0xd9, 0xbb, 0x74, 0xff},
+			// No marker-only counters: a German-controlled hex without units has none.
+			lost: h("2609"), from: h("2706"), to: h("2707"),
 		},
 		{
 			name: "teaching", rules: tr, cases: teaching.CaseAdapter{Rules: tr}, side: teaching.American,
-			state: []string{
+			before: []string{
+				"turn 3", "unit mg 0619", "unit army 0612 2 black", "unit marine 0613 blue",
+				"dead army 0611", "smoke 0614", "cut 0516/0517 2",
+			},
+			after: []string{
 				"turn 3", "unit mg 0619", "unit army 0612 2 black", "unit marine 0612 blue",
 				"dead army 0611", "smoke 0614", "cut 0516/0517 2",
 			},
 			unit: h("0619"), colour: color.RGBA{0x9a, 0xa8, 0xb8, 0xff},
-			marker: h("0614"),
+			marker: h("0614"), from: h("0613"), to: h("0612"),
 		},
 		{
 			name: "soissons1918", rules: xr, cases: soissons1918.CaseAdapter{Rules: xr}, side: soissons1918.EN,
-			state: []string{
+			before: []string{
+				"turn 2", "phase en2", "unit 1US 2221", "unit 17/42 2420",
+				"control Soissons de",
+			},
+			after: []string{
 				"turn 2", "phase en2", "unit 1US 2321 improvised=2420", "unit 17/42 2420",
 				"control Soissons de",
 			},
 			unit: h("2321"), colour: color.RGBA{0x8f, 0xb4, 0xe8, 0xff},
-			marker: h("0710"),
+			marker: h("2021"), from: h("2221"), to: h("2321"),
 		},
 	}
 }
 
-func (s sample) view(t testing.TB) mapview.View {
+func (s sample) state(t testing.TB, lines []string) adjudicator.State {
 	t.Helper()
-	st, err := s.cases.State(s.state)
+	st, err := s.cases.State(lines)
 	if err != nil {
 		t.Fatalf("%s: %v", s.name, err)
 	}
-	return s.rules.MapView(st, s.side)
+	return st
+}
+
+// view is the side's view after the advance.
+func (s sample) view(t testing.TB) mapview.View {
+	t.Helper()
+	return s.rules.MapView(s.state(t, s.after), s.side)
+}
+
+// encoded is the view after the advance with what happened, as a results mail
+// carries it.
+func (s sample) encoded(t testing.TB) []byte {
+	t.Helper()
+	after := s.state(t, s.after)
+	news := adjudicator.PictureNews(s.rules, s.state(t, s.before), after, s.side)
+	b, err := mapimage.Encode(s.rules.MapView(after, s.side), news)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// pictureDir, when set, is where the tests write each ruleset's picture, to look at.
+var pictureDir = flag.String("pictures", "", "write each ruleset's picture into this folder")
+
+// render draws the sample's results picture, checks that it is a PNG that a phone
+// shows whole and a mail carries lightly, and returns it decoded and a function that
+// says where a hex's centre is in it (failing when the picture does not show it).
+func (s sample) render(t *testing.T) (image.Image, func(hex.Hex) (float64, float64)) {
+	t.Helper()
+	enc := s.encoded(t)
+	b, err := mapimage.RenderEncoded(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *pictureDir != "" {
+		if err := os.WriteFile(filepath.Join(*pictureDir, s.name+".png"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img := decode(t, b)
+	if w := img.Bounds().Dx(); w > mapimage.MaxWidth || w < 600 {
+		t.Errorf("picture is %d pixels wide, want 600 to %d", w, mapimage.MaxWidth)
+	}
+	if len(b) > 150<<10 {
+		t.Errorf("picture is %d bytes, want at most 150 KB", len(b))
+	}
+	return img, func(h hex.Hex) (float64, float64) {
+		t.Helper()
+		x, y, shown, err := mapimage.Center(enc, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !shown {
+			t.Fatalf("the picture does not show %s", h)
+		}
+		return float64(x), float64(y)
+	}
 }
 
 func decode(t *testing.T, b []byte) image.Image {
@@ -137,9 +216,35 @@ func decode(t *testing.T, b []byte) image.Image {
 
 // near reports whether a pixel within one of (x, y) has colour c.
 func near(img image.Image, x, y int, c color.RGBA) bool {
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			if color.RGBAModel.Convert(img.At(x+dx, y+dy)) == c {
+	return anyNear(img, float64(x), float64(y), 1, c)
+}
+
+// lineSide finds a hexside between two hexes the picture shows that has the line
+// feature name and no other, between hexes of different columns (a slanting hexside,
+// away from hex ids), away from counters.
+func lineSide(t *testing.T, v mapview.View, enc []byte, name string) (hex.Hex, hex.Hex) {
+	t.Helper()
+	m := v.Map
+	shown := func(h hex.Hex) bool {
+		_, _, ok, err := mapimage.Center(enc, h)
+		return err == nil && ok && v.Cells[h] == "" && v.Counters[h] == ""
+	}
+	for _, h := range m.Hexes() {
+		for _, n := range m.Grid.Neighbours(h) {
+			if n.Col != h.Col && m.OnMap(n) && slices.Equal(m.Side(h, n), []string{name}) && shown(h) && shown(n) {
+				return h, n
+			}
+		}
+	}
+	t.Fatalf("no hexside of the picture has only %s", name)
+	return hex.Hex{}, hex.Hex{}
+}
+
+// anyNear reports whether colour c is within r pixels of (x, y).
+func anyNear(img image.Image, x, y float64, r int, c color.RGBA) bool {
+	for dy := -r; dy <= r; dy++ {
+		for dx := -r; dx <= r; dx++ {
+			if color.RGBAModel.Convert(img.At(int(x)+dx, int(y)+dy)) == c {
 				return true
 			}
 		}
@@ -147,27 +252,15 @@ func near(img image.Image, x, y int, c color.RGBA) bool {
 	return false
 }
 
-// lineSide finds a hexside of the view's map that has the line feature name and no
-// other, between hexes of different columns (a slanting hexside, away from hex ids).
-func lineSide(t *testing.T, v mapview.View, name string) (hex.Hex, hex.Hex) {
-	t.Helper()
-	m := v.Map
-	for _, h := range m.Hexes() {
-		for _, n := range m.Grid.Neighbours(h) {
-			if n.Col != h.Col && m.OnMap(n) && slices.Equal(m.Side(h, n), []string{name}) {
-				return h, n
-			}
-		}
-	}
-	t.Fatalf("no hexside of the map has only %s", name)
-	return hex.Hex{}, hex.Hex{}
-}
-
-// TestRender: each ruleset's picture is a PNG of a sensible size, under 300 KB, with
-// the unit's counter in its side's colour, the marker's counter neutral and the hexside
-// feature's colour on its hexside.
+// TestRender: each ruleset's results picture is a PNG at most 1280 pixels wide and
+// 150 KB, of the part of the map around the units, with the unit's counter in its
+// side's colour and at least 28 pixels across, the marker's counter neutral, the
+// hexside feature's colour on its hexside, the hex a unit moved to outlined as
+// changed and an arrow along its move; a hex far from every unit is not drawn.
 func TestRender(t *testing.T) {
 	neutral := color.RGBA{0xfa, 0xfa, 0xf2, 0xff}
+	changed := color.RGBA{0xd6, 0x1a, 0x9c, 0xff}
+	move := color.RGBA{0x12, 0x3c, 0xb8, 0xff}
 	features := map[string]struct {
 		name   string
 		colour color.RGBA
@@ -175,44 +268,55 @@ func TestRender(t *testing.T) {
 		"mons1914": {"canal", color.RGBA{0x1f, 0x5f, 0xb0, 0xff}},
 		"teaching": {"wire", color.RGBA{0x6a, 0x1b, 0x1b, 0xff}},
 	}
+	// far is a hex with no unit near it, left out of the picture.
+	far := map[string]hex.Hex{"mons1914": hex.MustParse("4725"), "teaching": hex.MustParse("0101")}
 	for _, s := range samples(t) {
 		t.Run(s.name, func(t *testing.T) {
-			v := s.view(t)
-			b, err := mapimage.Render(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(b) > 300<<10 {
-				t.Errorf("picture is %d bytes, want under 300 KB", len(b))
-			}
-			img := decode(t, b)
-			cols := v.Map.Cols[1] - v.Map.Cols[0] + 1
-			r0, r1 := v.Map.Rows()
-			minW := int(float64(cols) * 1.5 * mapimage.R)
-			minH := int(float64(r1-r0) * 1.7 * mapimage.R)
-			if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w < minW || w > minW+200 || h < minH || h > minH+1000 {
-				t.Errorf("picture is %dx%d, want about %dx%d and a legend", w, h, minW, minH)
-			}
-			at := func(h hex.Hex) (int, int) {
-				x, y, err := mapimage.Center(v, h)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return x, y
-			}
-			// Inside the counter's box, below its text.
-			if x, y := at(s.unit); !near(img, x, y+8, s.colour) {
+			img, at := s.render(t)
+			// Inside the counter's box, below its text; the box at least 28 across.
+			x, y := at(s.unit)
+			if !near(img, int(x), int(y)+10, s.colour) {
 				t.Errorf("the counter in %s is not %v", s.unit, s.colour)
 			}
-			if x, y := at(s.marker); !near(img, x, y+8, neutral) {
-				t.Errorf("the marker in %s has no neutral counter", s.marker)
+			if !near(img, int(x)-13, int(y)+10, s.colour) || !near(img, int(x)+13, int(y)+10, s.colour) {
+				t.Errorf("the counter in %s is less than 28 pixels across", s.unit)
+			}
+			if s.marker != (hex.Hex{}) {
+				if x, y := at(s.marker); !near(img, int(x), int(y)+10, neutral) {
+					t.Errorf("the marker in %s has no neutral counter", s.marker)
+				}
+			}
+			if s.lost != (hex.Hex{}) {
+				if x, y := at(s.lost); !anyNear(img, x, y, 2, color.RGBA{0xd0, 0x00, 0x00, 0xff}) {
+					t.Errorf("no cross of the unit lost in %s", s.lost)
+				}
 			}
 			if f, ok := features[s.name]; ok {
-				a, b := lineSide(t, v, f.name)
+				v := s.view(t)
+				a, b := lineSide(t, v, s.encoded(t), f.name)
 				xa, ya := at(a)
 				xb, yb := at(b)
-				if !near(img, (xa+xb)/2, (ya+yb)/2, f.colour) {
+				if !near(img, int((xa+xb)/2), int((ya+yb)/2), f.colour) {
 					t.Errorf("hexside %s/%s shows no %s", a, b, f.name)
+				}
+			}
+			x1, y1 := at(s.from)
+			x2, y2 := at(s.to)
+			if !anyNear(img, x1+(x2-x1)*0.5, y1+(y2-y1)*0.5, 2, move) {
+				t.Errorf("no arrow of the move from %s to %s", s.from, s.to)
+			}
+			// The outline runs inside the hex's border: left of its centre, by most
+			// of a hex's radius.
+			r := (x2 - x1) / 1.5
+			if x1 == x2 {
+				r = math.Abs(y2-y1) / math.Sqrt(3)
+			}
+			if !anyNear(img, x2-r*0.88, y2, 3, changed) {
+				t.Errorf("the hex %s a unit moved to is not outlined", s.to)
+			}
+			if h, ok := far[s.name]; ok {
+				if _, _, shown, _ := mapimage.Center(s.encoded(t), h); shown {
+					t.Errorf("the picture shows %s, far from every unit", h)
 				}
 			}
 		})
@@ -220,22 +324,18 @@ func TestRender(t *testing.T) {
 }
 
 // TestGolden guards each ruleset's picture against unintended change: the bytes are
-// those of testdata/NAME.png (rewritten by -update; look at them before committing).
-// Rendering twice gives the same bytes.
+// those of testdata/NAME.png (rewritten by -update; look at them, and at the diff,
+// before committing). Rendering twice gives the same bytes.
 func TestGolden(t *testing.T) {
 	for _, s := range samples(t) {
 		t.Run(s.name, func(t *testing.T) {
-			v := s.view(t)
-			got, err := mapimage.Render(v)
+			enc := s.encoded(t)
+			got, err := mapimage.RenderEncoded(enc)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := mapimage.Render(s.view(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, again) {
-				t.Fatal("two renders of the same view differ")
+			if !bytes.Equal(enc, s.encoded(t)) {
+				t.Fatal("the same view and news encode to different bytes")
 			}
 			path := filepath.Join("testdata", s.name+".png")
 			if *update {
@@ -326,11 +426,11 @@ func TestEncoded(t *testing.T) {
 	for _, s := range samples(t) {
 		t.Run(s.name, func(t *testing.T) {
 			v := s.view(t)
-			enc, err := mapimage.Encode(v)
+			enc, err := mapimage.Encode(v, mapimage.News{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := mapimage.Encode(s.view(t))
+			again, err := mapimage.Encode(s.view(t), mapimage.News{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -350,7 +450,7 @@ func TestEncoded(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"", "{", `{"v":2}`, `{"v":1,"map":{"Cols":[1,2]},"terrain":{"x":["12345"]}}`} {
+	for _, bad := range []string{"", "{", `{"v":2}`, `{"v":1}`, `{"v":2,"map":{"Cols":[1,2]},"terrain":{"x":["12345"]}}`, `{"v":2,"lost":["x"]}`} {
 		if _, err := mapimage.RenderEncoded([]byte(bad)); err == nil {
 			t.Errorf("RenderEncoded(%q) gave no error", bad)
 		}
@@ -361,48 +461,26 @@ func TestEncoded(t *testing.T) {
 // on counters, and a Soissons Improvised Attack marker is an arrow towards its target.
 func TestPatterns(t *testing.T) {
 	for _, s := range samples(t) {
-		v := s.view(t)
-		b, err := mapimage.Render(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img := decode(t, b)
-		at := func(h hex.Hex) (float64, float64) {
-			x, y, err := mapimage.Center(v, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return float64(x), float64(y)
-		}
-		// any reports whether colour c is within r pixels of (x, y).
-		any := func(x, y float64, r int, c color.RGBA) bool {
-			for dy := -r; dy <= r; dy++ {
-				for dx := -r; dx <= r; dx++ {
-					if color.RGBAModel.Convert(img.At(int(x)+dx, int(y)+dy)) == c {
-						return true
-					}
-				}
-			}
-			return false
-		}
+		img, at := s.render(t)
+		any := func(x, y float64, r int, c color.RGBA) bool { return anyNear(img, x, y, r, c) }
 		switch s.name {
 		case "soldiers1918":
-			// The Support Trench runs along row 06 from 1006 to 1806: its colour lies
-			// on the way from 1206 to 1306, and a communication trench's between 1310
-			// and 1311; no counter is drawn where only trenches are.
+			// The Support Trench runs along row 06 from 2606 to 3406: its colour lies
+			// on the way from 2806 to 2906, and a communication trench's between 2804
+			// and 2805; no counter is drawn where only trenches are.
 			support := color.RGBA{0x8a, 0x55, 0x22, 0xff}
 			comm := color.RGBA{0x6b, 0x4a, 0x2a, 0xff}
-			x1, y1 := at(hex.MustParse("1206"))
-			x2, y2 := at(hex.MustParse("1306"))
+			x1, y1 := at(hex.MustParse("2806"))
+			x2, y2 := at(hex.MustParse("2906"))
 			if !any((x1+x2)/2, (y1+y2)/2, 3, support) {
-				t.Error("no Support Trench line between 1206 and 1306")
+				t.Error("no Support Trench line between 2806 and 2906")
 			}
-			x1, y1 = at(hex.MustParse("1310"))
-			x2, y2 = at(hex.MustParse("1311"))
+			x1, y1 = at(hex.MustParse("2804"))
+			x2, y2 = at(hex.MustParse("2805"))
 			if !any((x1+x2)/2, (y1+y2)/2, 3, comm) {
-				t.Error("no communication trench between 1310 and 1311")
+				t.Error("no communication trench between 2804 and 2805")
 			}
-			if x, y := at(hex.MustParse("1506")); any(x, y+8, 1, color.RGBA{0xfa, 0xfa, 0xf2, 0xff}) {
+			if x, y := at(hex.MustParse("3206")); any(x, y+8, 1, color.RGBA{0xfa, 0xfa, 0xf2, 0xff}) {
 				t.Error("a hex with only a trench has a counter")
 			}
 		case "soissons1918":
@@ -416,5 +494,113 @@ func TestPatterns(t *testing.T) {
 				t.Error("the arrow points the wrong way")
 			}
 		}
+	}
+}
+
+// TestChanged: the picture outlines a hex whose counter or forces differ from the
+// view before, and not one whose text-map cell alone differs (a mark the picture does
+// not show, as Mons's German control of an empty hex).
+func TestChanged(t *testing.T) {
+	s := samples(t)[1] // mons1914
+	v := s.view(t)
+	h := hex.MustParse
+	before := v
+	before.Cells = maps.Clone(v.Cells)
+	before.Counters = maps.Clone(v.Counters)
+	before.Forces = maps.Clone(v.Forces)
+	before.Cells[h("2609")] = "g"     // a mark only, not on the picture
+	before.Counters[h("2608")] = "B2" // a counter
+	delete(before.Forces, h("2707"))  // forces
+	before.Counters[h("2707")] = v.Counters[h("2707")]
+	enc, err := mapimage.Encode(v, mapimage.News{Before: &before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := mapimage.RenderEncoded(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, b)
+	magenta := color.RGBA{0xd6, 0x1a, 0x9c, 0xff}
+	at := func(h hex.Hex) (float64, float64) {
+		x, y, ok, err := mapimage.Center(enc, h)
+		if err != nil || !ok {
+			t.Fatalf("%s not shown (%v)", h, err)
+		}
+		return float64(x), float64(y)
+	}
+	_, y1 := at(h("2607"))
+	_, y2 := at(h("2608"))
+	r := math.Abs(y2-y1) / math.Sqrt(3)
+	for _, tc := range []struct {
+		hex  string
+		want bool
+	}{{"2608", true}, {"2707", true}, {"2609", false}, {"2709", false}} {
+		x, y := at(h(tc.hex))
+		if got := anyNear(img, x-r*0.88, y, 3, magenta); got != tc.want {
+			t.Errorf("%s outlined: %v, want %v", tc.hex, got, tc.want)
+		}
+	}
+}
+
+// TestCloseUp: when the units spread over a part of the map too wide for full-size
+// hexes, a second picture shows what happened alone at full size, with every hex id:
+// the move's arrow and hexes, not the far units; a picture drawn at full size anyway
+// needs none, nor does one where what happened is as wide as the map.
+func TestCloseUp(t *testing.T) {
+	s := samples(t)[1] // mons1914
+	s.before = append(slices.Clone(s.before), "unit III/12/5 4701", "unit 2/RI 1327")
+	s.after = append(slices.Clone(s.after), "unit III/12/5 4701", "unit 2/RI 1327")
+	after := s.state(t, s.after)
+	v := s.rules.MapView(after, s.side)
+	news := adjudicator.PictureNews(s.rules, s.state(t, s.before), after, s.side)
+	enc, worth, err := mapimage.CloseUp(v, news)
+	if err != nil || !worth {
+		t.Fatalf("no close-up of a picture of the whole map (%v)", err)
+	}
+	b, err := mapimage.RenderEncoded(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *pictureDir != "" {
+		if err := os.WriteFile(filepath.Join(*pictureDir, "closeup.png"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img := decode(t, b)
+	if w := img.Bounds().Dx(); w > mapimage.MaxWidth || len(b) > mapimage.MaxBytes {
+		t.Errorf("the close-up is %d pixels wide and %d bytes", w, len(b))
+	}
+	at := func(h hex.Hex) (float64, float64, bool) {
+		x, y, shown, err := mapimage.Center(enc, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(x), float64(y), shown
+	}
+	x1, y1, ok1 := at(s.from)
+	x2, y2, ok2 := at(s.to)
+	if !ok1 || !ok2 {
+		t.Fatalf("the close-up does not show the move %s-%s", s.from, s.to)
+	}
+	if math.Abs(y2-y1) < 50 {
+		t.Errorf("the close-up's hexes are %.0f pixels high, not full size", math.Abs(y2-y1))
+	}
+	if !anyNear(img, (x1+x2)/2, (y1+y2)/2, 2, color.RGBA{0x12, 0x3c, 0xb8, 0xff}) {
+		t.Error("no arrow of the move in the close-up")
+	}
+	for _, far := range []string{"4701", "1327"} {
+		if _, _, shown := at(hex.MustParse(far)); shown {
+			t.Errorf("the close-up shows %s, far from what happened", far)
+		}
+	}
+	// What happened far apart: a close-up would be as small as the map.
+	was := append(slices.Clone(s.before), "unit 2/RS 1525", "unit III/FA18/5 4501")
+	wide := append(slices.Clone(s.after), "unit 2/RS 1526", "unit III/FA18/5 4502")
+	if _, worth, err := mapimage.CloseUp(s.rules.MapView(s.state(t, wide), s.side), adjudicator.PictureNews(s.rules, s.state(t, was), s.state(t, wide), s.side)); err != nil || worth {
+		t.Errorf("a close-up of what happened at both ends of the map (%v)", err)
+	}
+	if _, worth, err := mapimage.CloseUp(s.view(t), adjudicator.PictureNews(s.rules, s.state(t, samples(t)[1].before), s.state(t, samples(t)[1].after), s.side)); err != nil || worth {
+		t.Errorf("a close-up of a picture at full size (%v)", err)
 	}
 }

@@ -71,7 +71,7 @@ func (p *picture) drawTerrainPatterns(hexes []hex.Hex) {
 			continue
 		}
 		x, y := p.center(h)
-		p.areaPattern(pt, x, y, darker(p.terrainColour(t), 0.35), 1, h.Col*7+h.Row*3)
+		p.areaPattern(pt, x, y, darker(p.terrainColour(t), 0.35), p.k, h.Col*7+h.Row*3)
 	}
 }
 
@@ -140,6 +140,10 @@ type lineFeature struct {
 // bunkers over everything.
 func (p *picture) drawFeatures(hexes []hex.Hex) {
 	s := p.s
+	shown := map[hex.Hex]bool{}
+	for _, h := range hexes {
+		shown[h] = true
+	}
 	sym := map[string]lineFeature{}
 	for _, f := range s.legend.Features {
 		sym[f.Name] = lineFeature{f.Name, patternOf(f), featureColour(f)}
@@ -167,15 +171,15 @@ func (p *picture) drawFeatures(hexes []hex.Hex) {
 			x, y := p.center(h)
 			joined := false
 			for _, n := range s.geo.Grid.Neighbours(h) {
-				if !s.onMap(n) || !has(n, lf.pattern, lf.colour) {
+				if !shown[n] || !has(n, lf.pattern, lf.colour) {
 					continue
 				}
 				nx, ny := p.center(n)
-				p.linePattern(lf.pattern, x, y, (x+nx)/2, (y+ny)/2, lf.colour, 1)
+				p.linePattern(lf.pattern, x, y, (x+nx)/2, (y+ny)/2, lf.colour, p.k)
 				joined = true
 			}
 			if !joined {
-				p.linePattern(lf.pattern, x-R*0.6, y, x+R*0.6, y, lf.colour, 1)
+				p.linePattern(lf.pattern, x-p.r*0.6, y, x+p.r*0.6, y, lf.colour, p.k)
 			}
 		}
 	}
@@ -186,7 +190,7 @@ func (p *picture) drawFeatures(hexes []hex.Hex) {
 		for _, h := range hexes {
 			if contains(s.features[h], f.Name) {
 				x, y := p.center(h)
-				p.bunker(x, y+15, sym[f.Name].colour, 1)
+				p.bunker(x, y+15*p.k, sym[f.Name].colour, p.k)
 			}
 		}
 	}
@@ -279,22 +283,37 @@ func (p *picture) drawPatternSwatch(it item, x, cy float64) {
 	}
 }
 
-// drawArrows draws each of the view's arrows from its hex towards its target, over
-// the counters: an Improvised Attack marker pointing at its target (Soissons 19.4.1).
-func (p *picture) drawArrows() {
+// drawArrows draws each of the scene's arrows that which picks from its hex towards
+// its target: an Improvised Attack marker pointing at its target (Soissons 19.4.1), a
+// unit's move.
+func (p *picture) drawArrows(which func(mapview.Arrow) bool) {
 	colours := map[string]color.RGBA{}
 	for i, s := range p.s.legend.Arrows {
 		colours[s.Name] = arrowColour(s, i)
 	}
 	for _, a := range p.s.arrows {
+		if !which(a) {
+			continue
+		}
 		x1, y1 := p.center(a.From)
 		x2, y2 := p.center(a.To)
 		c, ok := colours[a.Name]
 		if !ok {
 			c = arrowColour(mapview.Symbol{}, 0)
 		}
-		// From the edge of the counter to well inside the target hex.
-		p.arrow(x1+(x2-x1)*0.3, y1+(y2-y1)*0.3, x1+(x2-x1)*0.78, y1+(y2-y1)*0.78, c)
+		// From the edge of the counter to the edge of the target's counter.
+		l := math.Hypot(x2-x1, y2-y1)
+		if l == 0 {
+			continue
+		}
+		ux, uy := (x2-x1)/l, (y2-y1)/l
+		a0, a1 := p.reach(a.From, ux, uy, 6), p.reach(a.To, ux, uy, 10)
+		if a0+a1 > l-12 {
+			// Counters too close for a whole arrow between them: from the middle of
+			// one to the middle of the other, over them.
+			a0, a1 = l*0.3, l*0.22
+		}
+		p.arrow(x1+ux*a0, y1+uy*a0, x2-ux*a1, y2-uy*a1, c)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/color"
 	"slices"
 	"strings"
 
@@ -13,14 +14,14 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
 
-// scene is everything a picture draws, taken from a [mapview.View]: the map's geometry
+// scene is everything a picture draws, taken from a [mapview.View] (not its Key: the
+// unit list and notes are the text's): the map's geometry
 // (the exported fields of a board.Map, which is all its layout methods use), its
 // terrain, features and hexsides, and what the view puts on it. Unlike a View it
 // survives JSON (see [Encode]), so that a mail can carry the view and the sender draw
 // it later, outside the transaction that queued the mail.
 type scene struct {
 	title, legendTitle string
-	key                []string
 	rowsUp             bool
 	geo                *board.Map // geometry only: Grid, Cols, rows, Default, Places
 	terrain            map[hex.Hex]string
@@ -30,6 +31,11 @@ type scene struct {
 	counters           map[hex.Hex]string // each hex's counter text, "" for none
 	forces             map[hex.Hex][]string
 	arrows             []mapview.Arrow
+	// What happened since the side's previous picture (see [News]): hexes whose
+	// content changed, outlined, and hexes where units were lost, crossed.
+	changed, lost map[hex.Hex]bool
+	// closeUp draws only what happened, not every unit (see [CloseUp]).
+	closeUp bool
 }
 
 // sceneOf takes what the picture draws from v.
@@ -39,10 +45,11 @@ func sceneOf(v mapview.View) (*scene, error) {
 		return nil, fmt.Errorf("map picture: the view has no map")
 	}
 	s := &scene{
-		title: v.Title, legendTitle: v.LegendTitle, key: v.Key, rowsUp: v.RowsUp,
+		title: v.Title, legendTitle: v.LegendTitle, rowsUp: v.RowsUp,
 		geo:     &board.Map{Grid: m.Grid, Cols: m.Cols, OddRows: m.OddRows, EvenRows: m.EvenRows, Default: m.Default, Places: m.Places},
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
 		legend: v.Legend, counters: map[hex.Hex]string{}, forces: v.Forces, arrows: v.Arrows,
+		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{},
 	}
 	for _, h := range m.Hexes() {
 		s.terrain[h] = m.Terrain(h)
@@ -67,6 +74,81 @@ func sceneOf(v mapview.View) (*scene, error) {
 	return s, nil
 }
 
+// News is what happened since the side's previous picture (the previous results),
+// drawn over the view: the picture outlines every hex whose content differs from
+// Before's, draws Moves as arrows and crosses the Lost hexes. Everything in it must
+// be what the side may see: Before is the same side's view, and a ruleset tells
+// only moves and losses the side saw happen. The zero News draws the view alone.
+type News struct {
+	// Before is the side's view the previous results showed; nil compares nothing.
+	Before *mapview.View
+	// Moves are units' moves this phase, from where they were to where they are.
+	Moves []mapview.Arrow
+	// Lost are the hexes where the side saw units lost.
+	Lost []hex.Hex
+}
+
+// Arrow kinds and colours of what happened: the picture's legend explains them.
+const (
+	ArrowMove    = "move"    // a unit moved from one hex to another
+	ArrowRetreat = "retreat" // a unit retreated (or was displaced)
+	ArrowAttack  = "attack"  // fire or combat from one hex at another
+)
+
+var newsArrows = []mapview.Symbol{
+	{Name: ArrowMove, Text: "moved since the last results", Colour: color.RGBA{0x12, 0x3c, 0xb8, 0xff}},
+	{Name: ArrowRetreat, Text: "retreated", Colour: color.RGBA{0x7a, 0x2a, 0xa8, 0xff}},
+	{Name: ArrowAttack, Text: "fire or attack at", Colour: color.RGBA{0xc0, 0x10, 0x10, 0xff}},
+}
+
+// add puts news on the scene: the changed hexes (those whose counter or forces
+// differ from Before's), the moves among the arrows, with their legend
+// entries, and the lost hexes.
+func (s *scene) add(v mapview.View, news News) error {
+	if b := news.Before; b != nil {
+		if b.Map == nil {
+			return fmt.Errorf("map picture: the view before has no map")
+		}
+		counter := func(w mapview.View, h hex.Hex) string {
+			if w.Counters != nil {
+				return w.Counters[h]
+			}
+			return w.Cells[h]
+		}
+		for _, h := range s.hexes() {
+			// What the picture shows: a mark only the text map shows (Mons's German
+			// control of an empty hex) would outline a hex that shows no change.
+			if counter(v, h) != counter(*b, h) || !slices.Equal(v.Forces[h], b.Forces[h]) {
+				s.changed[h] = true
+			}
+		}
+	}
+	for _, h := range news.Lost {
+		if s.onMap(h) {
+			s.lost[h] = true
+		}
+	}
+	if len(news.Moves) == 0 {
+		return nil
+	}
+	s.arrows = slices.Clone(s.arrows)
+	for _, a := range news.Moves {
+		// Units that moved together are one arrow.
+		if !slices.Contains(s.arrows, a) {
+			s.arrows = append(s.arrows, a)
+		}
+	}
+	s.legend.Arrows = slices.Clone(s.legend.Arrows)
+	for _, sym := range newsArrows {
+		used := slices.ContainsFunc(news.Moves, func(a mapview.Arrow) bool { return a.Name == sym.Name })
+		known := slices.ContainsFunc(s.legend.Arrows, func(k mapview.Symbol) bool { return k.Name == sym.Name })
+		if used && !known {
+			s.legend.Arrows = append(s.legend.Arrows, sym)
+		}
+	}
+	return nil
+}
+
 func (s *scene) hexes() []hex.Hex { return s.geo.Hexes() }
 
 func (s *scene) onMap(h hex.Hex) bool { return s.geo.OnMap(h) }
@@ -85,7 +167,9 @@ func (s *scene) halfLower(col int) bool {
 }
 
 // wireVersion is the version of Encode's format; RenderEncoded refuses any other.
-const wireVersion = 1
+// 2: what happened (changed, lost hexes; moves among the arrows), and the picture
+// shows the part of the map that matters, not the whole sheet.
+const wireVersion = 2
 
 // wire is a scene as JSON: hexes as their ids, the terrain and features as lists of
 // hexes by name, hexsides as "a/b". encoding/json writes maps in key order, so the same
@@ -94,7 +178,6 @@ type wire struct {
 	V           int                 `json:"v"`
 	Title       string              `json:"title"`
 	LegendTitle string              `json:"legend_title,omitempty"`
-	Key         []string            `json:"key,omitempty"`
 	RowsUp      bool                `json:"rows_up,omitempty"`
 	Map         board.Map           `json:"map"` // the exported geometry only
 	Terrain     map[string][]string `json:"terrain,omitempty"`
@@ -104,19 +187,62 @@ type wire struct {
 	Counters    map[string]string   `json:"counters,omitempty"`
 	Forces      map[string][]string `json:"forces,omitempty"`
 	Arrows      []mapview.Arrow     `json:"arrows,omitempty"`
+	Changed     []string            `json:"changed,omitempty"`
+	CloseUp     bool                `json:"close_up,omitempty"`
+	Lost        []string            `json:"lost,omitempty"`
+}
+
+// CloseUp is, for a picture of v with news whose hexes are drawn smaller than full
+// size to fit the part of the map with units, a second picture at full size of what
+// happened alone: the changed hexes, the moves and losses, with one hex of margin;
+// worth reports whether there is such a picture (news, and an overview drawn small).
+// A phone shows it whole with counters and hex ids a reader reads without zooming.
+func CloseUp(v mapview.View, news News) (b []byte, worth bool, err error) {
+	s, err := sceneOf(v)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.add(v, news); err != nil {
+		return nil, false, err
+	}
+	all, err := newPicture(s, false, true)
+	if err != nil {
+		return nil, false, err
+	}
+	s.closeUp = true
+	s.title = strings.TrimRight(s.title, "\n") + "\nWhat changed since the last results, close up"
+	if len(focusOf(s)) == 0 || all.couldHaveIDs() {
+		return nil, false, nil
+	}
+	// Only a close-up at (nearly) full size: one as small as the map around the
+	// units would show nothing it does not.
+	if near, err := newPicture(s, false, true); err != nil || !near.couldHaveIDs() {
+		return nil, false, err
+	}
+	b, err = encodeScene(s)
+	return b, err == nil, err
 }
 
 // Encode is v as the picture needs it, in bytes a mail can store (JSON, about 2 KB
-// once deflated): [RenderEncoded] draws from them the picture [Render] draws of v.
-// The same view gives the same bytes.
-func Encode(v mapview.View) ([]byte, error) {
+// once deflated): [RenderEncoded] draws from them the picture [Render] draws of v,
+// with what news says happened drawn on it. The same view and news give the same
+// bytes.
+func Encode(v mapview.View, news News) ([]byte, error) {
 	s, err := sceneOf(v)
 	if err != nil {
 		return nil, err
 	}
-	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, Key: s.key, RowsUp: s.rowsUp,
+	if err := s.add(v, news); err != nil {
+		return nil, err
+	}
+	return encodeScene(s)
+}
+
+// encodeScene is Encode's bytes of s.
+func encodeScene(s *scene) ([]byte, error) {
+	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, RowsUp: s.rowsUp,
 		Map: *s.geo, Terrain: map[string][]string{}, Features: map[string][]string{}, Sides: map[string][]string{},
-		Legend: s.legend, Counters: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows}
+		Legend: s.legend, Counters: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows, CloseUp: s.closeUp}
 	for _, h := range s.hexes() {
 		if t := s.terrain[h]; t != s.geo.Default {
 			w.Terrain[t] = append(w.Terrain[t], h.String())
@@ -133,6 +259,12 @@ func Encode(v mapview.View) ([]byte, error) {
 		}
 		if c, ok := s.counters[h]; ok {
 			w.Counters[h.String()] = c
+		}
+		if s.changed[h] {
+			w.Changed = append(w.Changed, h.String())
+		}
+		if s.lost[h] {
+			w.Lost = append(w.Lost, h.String())
 		}
 	}
 	for h, f := range s.forces {
@@ -157,9 +289,13 @@ func decode(b []byte) (*scene, error) {
 		return nil, fmt.Errorf("map picture: a view of format %d, want %d", w.V, wireVersion)
 	}
 	geo := w.Map
-	s := &scene{title: w.Title, legendTitle: w.LegendTitle, key: w.Key, rowsUp: w.RowsUp, geo: &geo,
+	if geo.Cols == [2]int{} {
+		return nil, fmt.Errorf("map picture: decode the view: it has no map")
+	}
+	s := &scene{title: w.Title, legendTitle: w.LegendTitle, rowsUp: w.RowsUp, geo: &geo,
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
-		legend: w.Legend, counters: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows}
+		legend: w.Legend, counters: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows,
+		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{}, closeUp: w.CloseUp}
 	for _, h := range s.hexes() {
 		s.terrain[h] = geo.Default
 	}
@@ -168,6 +304,8 @@ func decode(b []byte) (*scene, error) {
 		readLists("feature", w.Features, hex.Parse, func(h hex.Hex, f string) { s.features[h] = append(s.features[h], f) }),
 		readLists("hexside", w.Sides, hex.ParseHexside, func(h hex.Hexside, f string) { s.sides[h] = append(s.sides[h], f) }),
 		readLists("counter", byValue(w.Counters), hex.Parse, func(h hex.Hex, c string) { s.counters[h] = c }),
+		readLists("changed hex", map[string][]string{"": w.Changed}, hex.Parse, func(h hex.Hex, _ string) { s.changed[h] = true }),
+		readLists("lost hex", map[string][]string{"": w.Lost}, hex.Parse, func(h hex.Hex, _ string) { s.lost[h] = true }),
 	)
 	for id, f := range w.Forces {
 		h, perr := hex.Parse(id)

@@ -129,7 +129,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	}
 	return mapview.View{
 		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sideName(side), st.T, st.PhaseTitle()),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces,
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Counters: pictureCounters(cells, forces),
 		Key: append([]string{"Units (yours in full; the enemy's top unit only, 6.6):"}, key...),
 	}
 }

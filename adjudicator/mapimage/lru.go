@@ -1,0 +1,63 @@
+package mapimage
+
+import (
+	"slices"
+	"sync"
+)
+
+// pictures are the last pictures RenderEncoded drew, by the hash of their view: the
+// mails of one advance often carry the same view (in Soldiers both sides see the same
+// map, 6.5), and drawing one takes a tenth of a second.
+var pictures = &lru[[]byte]{max: 4}
+
+// lru keeps the last few values made, most recent last. A value is never changed once
+// made, so callers at once may share it; a value asked for while it is being made is
+// waited for, not made twice (the sender builds a few mails at once, and the two
+// results mails of one advance often carry the same view).
+type lru[V any] struct {
+	mu      sync.Mutex
+	max     int
+	entries []*lruEntry[V]
+}
+
+type lruEntry[V any] struct {
+	key   [32]byte
+	ready chan struct{} // closed once val and err are set
+	val   V
+	err   error
+}
+
+// get is the value of key, made by build if it is not kept.
+func (c *lru[V]) get(key [32]byte, build func() (V, error)) (V, error) {
+	c.mu.Lock()
+	for i, e := range c.entries {
+		if e.key == key {
+			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
+			c.mu.Unlock()
+			<-e.ready
+			return e.val, e.err
+		}
+	}
+	e := &lruEntry[V]{key: key, ready: make(chan struct{})}
+	c.entries = append(c.entries, e)
+	if len(c.entries) > c.max {
+		c.entries = c.entries[len(c.entries)-c.max:]
+	}
+	c.mu.Unlock()
+	e.val, e.err = build()
+	close(e.ready)
+	if e.err != nil {
+		// Not kept: the next caller tries again.
+		c.mu.Lock()
+		c.entries = slices.DeleteFunc(c.entries, func(x *lruEntry[V]) bool { return x == e })
+		c.mu.Unlock()
+	}
+	return e.val, e.err
+}
+
+// clear forgets every value (for tests).
+func (c *lru[V]) clear() {
+	c.mu.Lock()
+	c.entries = nil
+	c.mu.Unlock()
+}

@@ -1,0 +1,62 @@
+package mons1914
+
+import (
+	"slices"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// Moves implements adjudicator.Mover: the moves and losses the picture of side's
+// results mail draws. Side sees its own units' moves and losses; of the enemy's (6.6),
+// the moves of a unit it saw on top of its stack before and sees on top after, and
+// units eliminated (the dead pile is known to both sides, 4.5).
+func (r *Rules) Moves(before, after adjudicator.State, side adjudicator.Side) ([]mapview.Arrow, []hex.Hex) {
+	b, a := &game{sc: r.sc, st: before.(*State)}, &game{sc: r.sc, st: after.(*State)}
+	// seen reports whether side sees u of g in its hex: its own, or the top of the
+	// enemy's stack.
+	seen := func(g *game, u *Unit) bool {
+		c := g.counter(u)
+		if c == nil {
+			return false
+		}
+		if sideOf(c) == side {
+			return true
+		}
+		h, err := hex.Parse(u.Hex)
+		return err == nil && g.top(h, g.at(h, sideOf(c))).ID == u.ID
+	}
+	was := map[string]*Unit{}
+	for i := range b.st.Units {
+		was[b.st.Units[i].ID] = &b.st.Units[i]
+	}
+	var moves []mapview.Arrow
+	var lost []hex.Hex
+	for i := range a.st.Units {
+		u := &a.st.Units[i]
+		w, ok := was[u.ID]
+		if !ok || w.Status != OnMap {
+			continue
+		}
+		from, err := hex.Parse(w.Hex)
+		if err != nil {
+			continue
+		}
+		switch {
+		case u.Status == OnMap && u.Hex != w.Hex:
+			to, err := hex.Parse(u.Hex)
+			if err == nil && seen(b, w) && seen(a, u) {
+				moves = append(moves, mapview.Arrow{From: from, To: to, Name: adjudicator.ArrowMove})
+			}
+		case u.Status == Dead:
+			lost = append(lost, from)
+		case u.Status == OnMap && u.Steps < w.Steps && sideOf(a.counter(u)) == side:
+			lost = append(lost, from)
+		}
+	}
+	slices.SortFunc(lost, hex.Compare)
+	return moves, slices.Compact(lost)
+}
+
+var _ adjudicator.Mover = (*Rules)(nil)

@@ -1,0 +1,77 @@
+package adjudicator
+
+import (
+	"fmt"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// Mover is a [Viewer] that can tell, from the states before and after an advance, what
+// side saw happen on the map, for the picture of its results mail to draw: moves
+// (arrows named [ArrowMove], [ArrowRetreat] or [ArrowAttack], from the hex a unit left to the hex it is in) and the hexes
+// where units were lost. It tells nothing side may not see: an enemy unit's move only
+// when side saw the unit where it was and sees it where it is.
+type Mover interface {
+	Moves(before, after State, side Side) (moves []mapview.Arrow, lost []hex.Hex)
+}
+
+// PictureNews is what the picture of side's results mail draws of an advance from
+// before to after: the hexes whose content changed in side's view, and the moves and
+// losses the ruleset tells ([Mover]). A nil before (a MAP reply) draws no news.
+func PictureNews(v Viewer, before, after State, side Side) mapimage.News {
+	if before == nil {
+		return mapimage.News{}
+	}
+	was := v.MapView(before, side)
+	news := mapimage.News{Before: &was}
+	if m, ok := v.(Mover); ok {
+		news.Moves, news.Lost = m.Moves(before, after, side)
+	}
+	return news
+}
+
+// The kinds of a [Mover]'s arrows: the picture draws and explains each.
+const (
+	ArrowMove    = mapimage.ArrowMove
+	ArrowRetreat = mapimage.ArrowRetreat
+	ArrowAttack  = mapimage.ArrowAttack
+)
+
+// pictures are the pictures of mapPictures: the map around the units with what
+// changed drawn on it, and before it, when that map is drawn small (a wide part of
+// the map), a close-up of what changed (mapimage.CloseUp).
+func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading string) ([]store.Picture, error) {
+	view := v.MapView(st, Side(p.Side))
+	news := PictureNews(v, before, st, Side(p.Side))
+	enc, err := mapimage.Encode(view, news)
+	if err != nil {
+		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
+	}
+	alt := "the units on the map and around them"
+	if before != nil {
+		alt = "the units and what changed since the last results"
+	}
+	name := fmt.Sprintf("%s-%s-turn%d", g.Name, p.Side, st.Turn())
+	out := []store.Picture{{
+		Name:   name + ".png",
+		Alt:    fmt.Sprintf("The map of %s for %s, turn %d: %s.", g.Name, p.Side, st.Turn(), alt),
+		Before: heading,
+		View:   enc,
+	}}
+	near, worth, err := mapimage.CloseUp(view, news)
+	if err != nil {
+		return nil, fmt.Errorf("close-up of the map of %s: %w", g.Name, err)
+	}
+	if worth {
+		out = append([]store.Picture{{
+			Name:   name + "-changes.png",
+			Alt:    fmt.Sprintf("What changed on the map of %s for %s since the last results, close up.", g.Name, p.Side),
+			Before: heading,
+			View:   near,
+		}}, out...)
+	}
+	return out, nil
+}
