@@ -360,12 +360,12 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	side := DE
 	switch st.P {
 	case PhaseGermanMove:
-		st.Used = nil
+		st.newPhase(nil)
 	case PhaseGermanCombat:
-		st.Used = slices.DeleteFunc(st.Used, func(w string) bool { return !strings.HasPrefix(w, "marched ") })
+		st.newPhase(func(w string) bool { return strings.HasPrefix(w, "marched ") })
 	case PhaseBritish1:
 		side = BEF
-		st.Used = nil
+		st.newPhase(nil)
 		st.Sequence = "move/fight"
 		how := "default: none declared (5.3)"
 		if seqOrder != nil {
@@ -374,7 +374,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		g.event("5.3", nil, "The British player turn of Game Turn %d goes %s (%s)", st.T, st.Sequence, how)
 	case PhaseBritish2:
 		side = BEF
-		st.Used = nil
+		st.newPhase(nil)
 	case PhaseOver:
 		return out, fmt.Errorf("the game is over")
 	}
