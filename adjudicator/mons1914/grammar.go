@@ -2,6 +2,7 @@ package mons1914
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -41,6 +42,32 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 					return nil, fmt.Errorf("no unit %q: write unit ids as printed, e.g. III/8/5 or 1/NF (2.6)", id)
 				}
 				out = append(out, c.ID)
+			}
+		}
+		return out, nil
+	}
+	// lossIDs reads a loss order's entries: a unit, or a unit and the most steps it
+	// gives, "1/SF:1" (12.12, 10.9, 11.5).
+	lossIDs := func(ws []string) ([]string, error) {
+		var out []string
+		for _, w := range ws {
+			for _, e := range strings.Split(w, ",") {
+				if e == "" {
+					continue
+				}
+				id, n, counted := strings.Cut(e, ":")
+				ids, err := unitIDs([]string{id})
+				if err != nil {
+					return nil, err
+				}
+				if counted {
+					k, err := strconv.Atoi(n)
+					if err != nil || k < 1 || k > 4 {
+						return nil, fmt.Errorf("%q: after the colon, the most steps the unit gives, 1-4 (e.g. 1/SF:1)", e)
+					}
+					ids[0] += ":" + strconv.Itoa(k)
+				}
+				out = append(out, ids...)
 			}
 		}
 		return out, nil
@@ -117,7 +144,11 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 				break
 			}
 		}
-		tailIDs, err := unitIDs(tail)
+		readTail := unitIDs
+		if kw == "BOMBARD" {
+			readTail = lossIDs
+		}
+		tailIDs, err := readTail(tail)
 		if err != nil {
 			return bad("2.6", "%v", err)
 		}
@@ -173,15 +204,18 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
 	case "HIT":
-		ids, err := unitIDs(f[1:])
+		ids, err := lossIDs(f[1:])
 		if err != nil || len(ids) == 0 {
 			return bad("11.5", "want HIT <enemy units, first to lose a step to your defensive fire first>")
 		}
 		it.kind, it.text, it.rule = "hit", "HIT "+strings.Join(ids, " "), "11.5"
 	case "LOSSES":
-		ids, err := unitIDs(f[1:])
-		if err != nil || len(ids) == 0 {
-			return bad("12.12", "want LOSSES <units, first to lose a step first>")
+		ids, err := lossIDs(f[1:])
+		if err != nil && len(f) > 1 {
+			return bad("12.12", "%v", err)
+		}
+		if len(ids) == 0 {
+			return bad("12.12", "want LOSSES <units, first to lose a step first>, a unit with :N giving at most N steps (LOSSES 1/SF:1 4/RF:1)")
 		}
 		it.kind, it.text, it.rule = "losses", "LOSSES "+strings.Join(ids, " "), "12.12"
 	case "BOMBARDMENT", "FIRE", "ATTACK":

@@ -466,7 +466,8 @@ func (r *Rules) applyTops(st *State, tops []adjudicator.Order) {
 }
 
 func (r *Rules) ownUnit(side adjudicator.Side, text string) string {
-	for _, id := range strings.Fields(text)[1:] {
+	for _, e := range strings.Fields(text)[1:] {
+		id, _ := lossEntry(e)
 		if c, ok := r.sc.Counter(id); ok && c.Side == string(side) {
 			return id
 		}
