@@ -35,10 +35,16 @@ type Melee struct {
 	Target    hex.Hex
 	Attackers []string
 	Advance   []string // nil: the default, every surviving attacker the stacking limit allows
-	// Beyond is the optional second hex of 12.13 and BeyondUnits the advanced units
-	// that go on into it.
-	Beyond      hex.Hex
-	BeyondUnits []string
+	// Beyond is 12.13's optional second-hex advance: each leg names a hex next to the
+	// target and the advanced units that go on into it, so that units may each go to a
+	// different empty hex.
+	Beyond []Leg
+}
+
+// Leg is one hex of a second-hex advance and the units going into it (12.13).
+type Leg struct {
+	Hex   hex.Hex
+	Units []string
 }
 
 // String is the order's canonical text.
@@ -47,11 +53,8 @@ func (m Melee) String() string {
 	if m.Advance != nil {
 		s += " ADVANCE " + strings.Join(m.Advance, " ")
 	}
-	if len(m.BeyondUnits) > 0 {
-		if m.Advance == nil {
-			s += " ADVANCE"
-		}
-		s += " BEYOND " + m.Beyond.String() + " " + strings.Join(m.BeyondUnits, " ")
+	for _, l := range m.Beyond {
+		s += " BEYOND " + l.Hex.String() + " " + strings.Join(l.Units, " ")
 	}
 	return s
 }
@@ -499,7 +502,7 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 	} else {
 		g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
 	}
-	if len(m.BeyondUnits) > 0 {
+	if len(m.Beyond) > 0 {
 		g.advanceBeyond(side, m, moved)
 	}
 }
@@ -507,46 +510,56 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 // advanceBeyond is 12.13's optional second hex: "the victorious attacker may then advance
 // any, some or all of his just-advanced units one more hex, from their new location into
 // any immediately adjacent empty hexes", zones of control ignored, terrain prohibitions
-// not.
+// not. Each leg goes to its own hex; a hex is empty if it was when the second-hex
+// advance began (the attacker's own legs may share one, within the stacking limit).
 func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) {
-	to := m.Beyond
-	why := ""
 	// A second-hex advance not made is told to its owner alone: the other side sees
 	// where units are (6.6), not where they were meant to go.
 	own := []adjudicator.Side{side}
-	switch {
-	case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
-		why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
-	case len(g.at(to, "")) > 0:
-		why = fmt.Sprintf("%s is not empty", to)
+	empty := map[hex.Hex]bool{}
+	for _, l := range m.Beyond {
+		empty[l.Hex] = len(g.at(l.Hex, "")) == 0
 	}
-	var went []string
-	for _, id := range m.BeyondUnits {
+	gone := map[string]bool{}
+	for _, l := range m.Beyond {
+		to := l.Hex
+		why := ""
+		switch {
+		case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
+			why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
+		case !empty[to]:
+			why = fmt.Sprintf("%s is not empty", to)
+		}
 		if why != "" {
-			break
-		}
-		u := g.st.unit(id)
-		if !slices.Contains(advanced, id) || u == nil {
-			g.event("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+			g.event("12.13", own, "No second-hex advance into %s: %s (12.13)", to, why)
 			continue
 		}
-		if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
-			g.event("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
-			continue
+		var went []string
+		for _, id := range l.Units {
+			u := g.st.unit(id)
+			switch {
+			case !slices.Contains(advanced, id) || u == nil:
+				g.event("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+				continue
+			case gone[id]:
+				g.event("12.13", own, "%s has already gone on one more hex; the second-hex advance is one hex (12.13)", id)
+				continue
+			}
+			if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
+				g.event("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
+				continue
+			}
+			if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
+				g.event("12.13", own, "%s may not go on to %s: %s", id, to, p)
+				continue
+			}
+			g.place(u, to)
+			gone[id] = true
+			went = append(went, id)
 		}
-		if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
-			g.event("12.13", own, "%s may not go on to %s: %s", id, to, p)
-			continue
+		if len(went) > 0 {
+			g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
 		}
-		g.place(u, to)
-		went = append(went, id)
-	}
-	if why != "" {
-		g.event("12.13", own, "No second-hex advance: %s (12.13)", why)
-		return
-	}
-	if len(went) > 0 {
-		g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
 	}
 }
 

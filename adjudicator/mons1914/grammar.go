@@ -114,9 +114,14 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		tailWord := map[string]string{"BOMBARD": "LOSSES", "MELEE": "ADVANCE"}[kw]
 		var tail []string
 		hasTail := false
+		var legWords []string // MELEE: BEYOND <hex> <units> ..., with or without ADVANCE
 		for i, w := range rest {
 			if orders.EqualFold(w, tailWord) {
 				tail, rest, hasTail = rest[i+1:], rest[:i], true
+				break
+			}
+			if kw == "MELEE" && orders.EqualFold(w, "BEYOND") {
+				legWords, rest = rest[i:], rest[:i]
 				break
 			}
 		}
@@ -124,24 +129,30 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		if err != nil {
 			return bad("2.6", "%v", err)
 		}
-		var beyond hex.Hex
-		var beyondIDs []string
+		var beyond []Leg
 		if kw == "MELEE" {
-			for i, w := range tail {
-				if !orders.EqualFold(w, "BEYOND") {
-					continue
+			// ADVANCE <units> BEYOND <hex> <units> [BEYOND <hex> <units> ...] (12.13)
+			var legs [][]string
+			tail = append(tail, legWords...)
+			for i := len(tail) - 1; i >= 0; i-- {
+				if orders.EqualFold(tail[i], "BEYOND") {
+					legs = append([][]string{tail[i+1:]}, legs...)
+					tail = tail[:i]
 				}
-				if len(tail) < i+3 {
-					return bad("12.13", "want ... ADVANCE <units> BEYOND <hex> <units>")
+			}
+			for _, l := range legs {
+				if len(l) < 2 {
+					return bad("12.13", "want ... ADVANCE <units> BEYOND <hex> <units>, one BEYOND per hex")
 				}
-				if beyond, err = hex.Parse(tail[i+1]); err != nil {
+				h, err := hex.Parse(l[0])
+				if err != nil {
 					return bad("12.13", "%v", err)
 				}
-				if beyondIDs, err = unitIDs(tail[i+2:]); err != nil {
+				us, err := unitIDs(l[1:])
+				if err != nil {
 					return bad("2.6", "%v", err)
 				}
-				tail = tail[:i]
-				break
+				beyond = append(beyond, Leg{Hex: h, Units: us})
 			}
 		}
 		readTail := unitIDs
@@ -160,7 +171,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			it.bombard = Bombard{Target: h, Guns: ids, Losses: tailIDs}
 			it.text = it.bombard.String()
 		} else {
-			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs, Beyond: beyond, BeyondUnits: beyondIDs}
+			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs, Beyond: beyond}
 			it.text = it.melee.String()
 		}
 	case "COMBAT":
