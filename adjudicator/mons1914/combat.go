@@ -235,7 +235,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string, hits map[adjudicator.Side][]string) error {
+func (g *game) melee(side adjudicator.Side, m Melee, sto *standing) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -279,7 +279,10 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	}
 	// 6.6: the combat reveals both stacks.
 	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
-	g.defensiveFire(m.Target, defenders, attackers, policies[other(side)], hits[other(side)])
+	if sto == nil {
+		sto = newStanding()
+	}
+	g.defensiveFire(m.Target, defenders, attackers, sto.policies[other(side)], sto.allot[other(side)], sto.hits[other(side)])
 	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
 	if len(attackers) == 0 {
 		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
@@ -332,12 +335,12 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	fmt.Sscanf(res, "%d/%d", &a, &d)
 	// 12.12: the defender absorbs his losses first; no carry-over.
 	if d > 0 {
-		dl := losses[other(side)]
+		dl := sto.losses[other(side)]
 		lost, ordered := g.loseSteps(defenders, d, dl, "12.12", false)
 		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
 	if a > 0 {
-		al := losses[side]
+		al := sto.losses[side]
 		lost, ordered := g.loseSteps(attackers, a, al, "12.12", false)
 		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
@@ -356,7 +359,14 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 // Losses (11.5), apportioned by the defender, fall only on the participating attackers
 // of the hex fired at: first the units of his standing HIT list, in its order, then the
 // units with the most steps left; none eliminated while another is above one step.
-func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string, hit []string) {
+//
+// Unit by unit (11.2: "he may apportion the defensive fire of his units among the various
+// attacker hexes any way he sees fit"), a standing DEFFIRE <unit> AT <hex> sends that
+// unit's fire into that hex when attackers come from it, and DEFFIRE <unit> HOLD keeps
+// it from firing (11.1 gives "the opportunity to make defensive fire"; 11.2: "It isn't
+// necessary to bring defensive fire against every attacking hex"). An allotment that
+// changes nothing is not named to the attacker (invariant 5).
+func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string, allot map[string]string, hit []string) {
 	byHex := map[string][]*Unit{}
 	var hexes []string
 	for _, u := range attackers {
@@ -400,6 +410,38 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		}
 	default:
 		fire[hexes[0]] = defenders
+	}
+	// The defender's unit-by-unit allotment, over the policy's.
+	where := map[*Unit]string{}
+	for h, us := range fire {
+		for _, u := range us {
+			where[u] = h
+		}
+	}
+	var held []string
+	changed := false
+	for _, u := range defenders {
+		switch a := allot[u.ID]; {
+		case a == "HOLD":
+			held = append(held, u.ID)
+			changed = changed || where[u] != ""
+			delete(where, u)
+		case byHex[a] != nil && where[u] != a:
+			where[u], changed = a, true
+		}
+	}
+	if changed {
+		fire = map[string][]*Unit{}
+		for _, u := range defenders {
+			if h, ok := where[u]; ok {
+				fire[h] = append(fire[h], u)
+			}
+		}
+		alloc = "allotted unit by unit by the defender (as ordered, 11.2)"
+		ownAlloc = ""
+	}
+	if len(held) > 0 {
+		g.event("11.1", nil, "Defensive fire declined in %s (as ordered, 11.1): %s", target, strings.Join(held, " "))
 	}
 	for _, h := range hexes {
 		if len(fire[h]) == 0 {

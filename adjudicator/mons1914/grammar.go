@@ -12,7 +12,7 @@ import (
 // item is one parsed order line.
 type item struct {
 	line    orders.Line
-	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses, hit
+	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses, hit, deffire, deffire-unit
 	text    string // canonical text
 	rule    string
 	move    Move
@@ -210,10 +210,38 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
 	case "DEFFIRE":
-		if len(f) != 2 || (!orders.EqualFold(f[1], "STRONGEST") && !orders.EqualFold(f[1], "SPREAD")) {
-			return bad("11.2", "want DEFFIRE STRONGEST or DEFFIRE SPREAD")
+		want := "want DEFFIRE STRONGEST, DEFFIRE SPREAD, DEFFIRE <units> AT <hex>, DEFFIRE <units> HOLD or DEFFIRE <units> DEFAULT"
+		if len(f) == 2 && (orders.EqualFold(f[1], "STRONGEST") || orders.EqualFold(f[1], "SPREAD")) {
+			it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
+			return it
 		}
-		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
+		// Unit by unit (11.1, 11.2): the units, then AT <hex>, HOLD or DEFAULT.
+		if len(f) < 3 {
+			return bad("11.2", "%s", want)
+		}
+		var units []string
+		what := ""
+		switch last := orders.Upper(f[len(f)-1]); {
+		case last == "HOLD" || last == "DEFAULT":
+			units, what = f[1:len(f)-1], last
+		case len(f) >= 4 && orders.EqualFold(f[len(f)-2], "AT"):
+			h, err := hex.Parse(f[len(f)-1])
+			if err != nil {
+				return bad("11.2", "%v", err)
+			}
+			units, what = f[1:len(f)-2], "AT "+h.String()
+		default:
+			return bad("11.2", "%s", want)
+		}
+		ids, err := unitIDs(units)
+		if err != nil {
+			return bad("2.6", "%v", err)
+		}
+		if len(ids) == 0 {
+			return bad("11.2", "%s", want)
+		}
+		it.kind, it.rule = "deffire-unit", "11.2"
+		it.text = "DEFFIRE " + strings.Join(ids, " ") + " " + what
 	case "HIT":
 		ids, err := lossIDs(f[1:])
 		if err != nil || len(ids) == 0 {

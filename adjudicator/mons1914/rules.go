@@ -201,6 +201,26 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			out = append(out, c)
 			continue
+		case "deffire-unit":
+			// 11.2: the defender apportions his own units' fire; one standing order
+			// per unit, so that a later line for a unit replaces only its own.
+			f := strings.Fields(it.text)
+			what := f[len(f)-1]
+			if f[len(f)-2] == "AT" {
+				f, what = f[:len(f)-1], "AT "+what
+			}
+			if id := r.ownUnit(other(side), strings.Join(f[:len(f)-1], " ")); id != "" {
+				c.Reason = fmt.Sprintf("%s is not yours: DEFFIRE allots the defensive fire of your own units (11.2)", id)
+				out = append(out, c)
+				continue
+			}
+			c.OK, c.Reason = true, "standing order, until replaced"
+			for _, id := range f[1 : len(f)-1] {
+				text := "DEFFIRE " + id + " " + what
+				c.Orders = append(c.Orders, adjudicator.Order{Phase: phaseStand, Side: side, Key: keyDefFire + " " + id, Kind: "standing", Text: text, Summary: "standing order: " + text})
+			}
+			out = append(out, c)
+			continue
 		case "then":
 			afterThen = true
 			c.OK, c.Reason = true, "the lines below are for your second phase (5.3)"
@@ -248,7 +268,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			it := &items[slices.IndexFunc(items, func(x item) bool { return x.line.No == out[k].Line.No })]
 			out[k].OK = true
 			if now {
-				if err := g.execute(side, *it, nil, nil, nil); err != nil {
+				if err := g.execute(side, *it, nil); err != nil {
 					out[k].OK, out[k].Reason = false, err.Error()
 					if re, ok := err.(*ruleErr); ok {
 						out[k].Rule = re.rule
@@ -272,14 +292,28 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	return out
 }
 
+// standing holds both sides' standing orders for combat: loss orders (12.12), the
+// defensive fire policy (11.2) and unit-by-unit allotment (11.1, 11.2: a hex, HOLD or
+// DEFAULT by unit id), and HIT orders (11.5).
+type standing struct {
+	losses, hits map[adjudicator.Side][]string
+	policies     map[adjudicator.Side]string
+	allot        map[adjudicator.Side]map[string]string
+}
+
+func newStanding() *standing {
+	return &standing{losses: map[adjudicator.Side][]string{}, hits: map[adjudicator.Side][]string{},
+		policies: map[adjudicator.Side]string{}, allot: map[adjudicator.Side]map[string]string{}}
+}
+
 // execute carries out one order line on g (check-only when d is nil).
-func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string, hits map[adjudicator.Side][]string) error {
+func (g *game) execute(side adjudicator.Side, it item, sto *standing) error {
 	switch it.kind {
 	case "move":
 		return g.move(side, it.move)
 	case "combat":
 		if it.melee.Attackers != nil {
-			return g.melee(side, it.melee, losses, policies, hits)
+			return g.melee(side, it.melee, sto)
 		}
 		return g.bombard(side, it.bombard)
 	}
@@ -331,9 +365,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	g := &game{sc: r.sc, st: st, d: d}
 	var out adjudicator.Outcome
 	var own, seqOrder *adjudicator.Order
-	losses := map[adjudicator.Side][]string{}
-	policies := map[adjudicator.Side]string{}
-	g0hits := map[adjudicator.Side][]string{}
+	sto := newStanding()
 	var tops []adjudicator.Order
 	for i := range inputs {
 		o := &inputs[i]
@@ -341,11 +373,18 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		case o.Phase == phaseStand && strings.HasPrefix(o.Key, "top "):
 			tops = append(tops, *o)
 		case o.Phase == phaseStand && o.Key == keyLosses:
-			losses[o.Side] = strings.Fields(o.Text)[1:]
+			sto.losses[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Phase == phaseStand && o.Key == keyDefFire:
-			policies[o.Side] = strings.Fields(o.Text)[1]
+			sto.policies[o.Side] = strings.Fields(o.Text)[1]
+		case o.Phase == phaseStand && strings.HasPrefix(o.Key, keyDefFire+" "):
+			// "DEFFIRE <unit> AT <hex>", "... HOLD" or "... DEFAULT" (11.1, 11.2)
+			f := strings.Fields(o.Text)
+			if sto.allot[o.Side] == nil {
+				sto.allot[o.Side] = map[string]string{}
+			}
+			sto.allot[o.Side][f[1]] = f[len(f)-1]
 		case o.Phase == phaseStand && o.Key == keyHit:
-			g0hits[o.Side] = strings.Fields(o.Text)[1:]
+			sto.hits[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
 			seqOrder = o
 		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
@@ -394,7 +433,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			case it.kind == "combat":
 				bombards = append(bombards, it)
 			default:
-				if err := g.execute(side, it, nil, nil, nil); err != nil {
+				if err := g.execute(side, it, nil); err != nil {
 					g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 				} else {
 					g.event(it.rule, []adjudicator.Side{side}, "%s", it.text)
@@ -402,7 +441,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			}
 		}
 		for _, it := range append(bombards, melees...) {
-			if err := g.execute(side, it, losses, policies, g0hits); err != nil {
+			if err := g.execute(side, it, sto); err != nil {
 				// Told to the side that gave it only: the reason may name its units (6.6).
 				g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
