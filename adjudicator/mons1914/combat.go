@@ -191,6 +191,13 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
 	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
+		// 10.9: the bombarding player apportions the losses "among the units within
+		// the targeted hex": the procedure calls for the stack, and 6.6 lets him look
+		// beneath the top unit now, not before (no loss, nothing to apportion, nothing
+		// shown). Both sides read what he chose from.
+		if len(targets) > 1 {
+			g.event("6.6", nil, "The losses in %s are apportioned among the stack (10.9), revealed for it (6.6): %s", b.Target, unitList(g, targets))
+		}
 		applied, ordered := g.loseSteps(targets, n, b.Losses, "10.9", true)
 		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(ordered), strings.Join(applied, "; "))
 	}
