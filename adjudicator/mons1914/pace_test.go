@@ -90,3 +90,29 @@ func TestPaceOfPlay(t *testing.T) {
 		t.Errorf("a German move during British phase 1: %+v", cs[0])
 	}
 }
+
+// TestMoveMoveSecondPhaseSentLate: 5.3's move/move gives the British two movement
+// phases; a unit that moved in the first moves again in the second with its full MF (9.2:
+// "MP may not be accumulated"; each phase is new). The second phase's orders, sent after
+// the first is resolved, are checked against a state that still remembers the first.
+func TestMoveMoveSecondPhaseSentLate(t *testing.T) {
+	r := rules(t)
+	st, err := mons1914.CaseAdapter{Rules: r}.State([]string{"turn 2", "phase b1", "unit 1/NF 4401", "unit 4/RF 4001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, filed := submit(r, st, mons1914.BEF, "SEQUENCE move/move\nMOVE 4/RF 4001-4002\nMOVE 1/NF 4401-4402-4403-4404-4405", nil)
+	out, err := r.Resolve(st, r.Inputs(st, filed), dice.NewScript())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.State.Phase() != mons1914.PhaseBritish2 {
+		t.Fatalf("after phase 1: %s", out.State.PhaseTitle())
+	}
+	for _, line := range []string{"MOVE 1/NF 4405-4406-4407-4507-4506", "MOVE 4/RF 4002-4003"} {
+		cs, _ := submit(r, out.State, mons1914.BEF, line, nil)
+		if len(cs) != 1 || !cs[0].OK {
+			t.Errorf("second movement phase, %q: %+v", line, cs)
+		}
+	}
+}

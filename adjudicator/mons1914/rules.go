@@ -139,7 +139,8 @@ func route(st *State, side adjudicator.Side, kind, seq string, afterThen bool) (
 		if want != first {
 			return "", fmt.Errorf("your sequence %s has no %s phase (5.3)", seq, map[string]string{"move": "movement", "fight": "combat"}[want])
 		}
-		if afterThen {
+		// Sent during the second phase, the lines are for it: THEN is not needed.
+		if afterThen || st.P == PhaseBritish2 {
 			return PhaseBritish2, nil
 		}
 		return PhaseBritish1, nil
@@ -458,6 +459,9 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	case PhaseBritish2:
 		g.endOfTurn()
 	}
+	// The next phase starts afresh, so that orders sent for it are checked against
+	// what has acted in it (nothing yet), not in the phase just resolved (9.2, 9.6).
+	st.newPhase(func(w string) bool { return st.P == PhaseGermanCombat && strings.HasPrefix(w, "marched ") })
 	out.State = st
 	out.Events = g.events
 	return out, nil
