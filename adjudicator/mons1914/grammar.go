@@ -60,6 +60,9 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 				if err != nil {
 					return nil, err
 				}
+				if len(ids) != 1 {
+					return nil, fmt.Errorf("%q: write a unit, or a unit, a colon and the most steps it gives (1/SF:1)", e)
+				}
 				if counted {
 					k, err := strconv.Atoi(n)
 					if err != nil || k < 1 || k > 4 {
