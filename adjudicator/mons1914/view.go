@@ -106,8 +106,8 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	}
 	slices.Sort(key)
 	// The dead piles and the exits are known to both sides (4.3, 4.4, 4.5). Of the
-	// German units still to enter the British know 8.2's schedule, not which units
-	// are left: a list of them, read turn after turn, would tell what entered in each
+	// German units still to enter the British know 8.2's schedule (in Status), not
+	// which units are left: a list of them, read turn after turn, would tell what entered in each
 	// stack, which 6.6 hides ("Neither player may look beneath the top unit of any
 	// enemy stack").
 	piles := map[string][]string{}
@@ -129,9 +129,6 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 		if len(piles[k]) > 0 {
 			key = append(key, fmt.Sprintf("%s, %d: %s", k, len(piles[k]), strings.Join(piles[k], " ")))
 		}
-	}
-	if side == BEF {
-		key = append(key, r.sc.entrySchedule())
 	}
 	return mapview.View{
 		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sideName(side), st.T, st.PhaseTitle()),
@@ -175,6 +172,7 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 	} else {
 		// 6.6: which German units are still off the map is the German's (see MapView).
 		fmt.Fprintf(&b, "German units: %d dead, %d on the map or still to enter (8.2).\n", counts["de"][Dead], counts["de"][OnMap]+counts["de"][Waiting])
+		b.WriteString(mapview.Wrap(r.sc.entrySchedule(), "  "))
 	}
 	sc := g.score(false)
 	fmt.Fprintf(&b, "British units: %d on the map, %d exited, %d dead (%d surrounded, 4.5).\n", counts["bef"][OnMap], sc.Exited, sc.Dead, sc.Surrounded)
