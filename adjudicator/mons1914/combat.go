@@ -35,10 +35,16 @@ type Melee struct {
 	Target    hex.Hex
 	Attackers []string
 	Advance   []string // nil: the default, every surviving attacker the stacking limit allows
-	// Beyond is the optional second hex of 12.13 and BeyondUnits the advanced units
-	// that go on into it.
-	Beyond      hex.Hex
-	BeyondUnits []string
+	// Beyond is 12.13's optional second-hex advance: each leg names a hex next to the
+	// target and the advanced units that go on into it, so that units may each go to a
+	// different empty hex.
+	Beyond []Leg
+}
+
+// Leg is one hex of a second-hex advance and the units going into it (12.13).
+type Leg struct {
+	Hex   hex.Hex
+	Units []string
 }
 
 // String is the order's canonical text.
@@ -47,11 +53,8 @@ func (m Melee) String() string {
 	if m.Advance != nil {
 		s += " ADVANCE " + strings.Join(m.Advance, " ")
 	}
-	if len(m.BeyondUnits) > 0 {
-		if m.Advance == nil {
-			s += " ADVANCE"
-		}
-		s += " BEYOND " + m.Beyond.String() + " " + strings.Join(m.BeyondUnits, " ")
+	for _, l := range m.Beyond {
+		s += " BEYOND " + l.Hex.String() + " " + strings.Join(l.Units, " ")
 	}
 	return s
 }
@@ -188,6 +191,13 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
 	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
+		// 10.9: the bombarding player apportions the losses "among the units within
+		// the targeted hex": the procedure calls for the stack, and 6.6 lets him look
+		// beneath the top unit now, not before (no loss, nothing to apportion, nothing
+		// shown). Both sides read what he chose from.
+		if len(targets) > 1 {
+			g.event("6.6", nil, "The losses in %s are apportioned among the stack (10.9), revealed for it (6.6): %s", b.Target, unitList(g, targets))
+		}
 		applied, ordered := g.loseSteps(targets, n, b.Losses, "10.9", true)
 		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(ordered), strings.Join(applied, "; "))
 	}
@@ -232,7 +242,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string, hits map[adjudicator.Side][]string) error {
+func (g *game) melee(side adjudicator.Side, m Melee, sto *standing) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -276,7 +286,10 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	}
 	// 6.6: the combat reveals both stacks.
 	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
-	g.defensiveFire(m.Target, defenders, attackers, policies[other(side)], hits[other(side)])
+	if sto == nil {
+		sto = newStanding()
+	}
+	g.defensiveFire(m.Target, defenders, attackers, sto.policies[other(side)], sto.allot[other(side)], sto.hits[other(side)])
 	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
 	if len(attackers) == 0 {
 		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
@@ -329,12 +342,12 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 	fmt.Sscanf(res, "%d/%d", &a, &d)
 	// 12.12: the defender absorbs his losses first; no carry-over.
 	if d > 0 {
-		dl := losses[other(side)]
+		dl := sto.losses[other(side)]
 		lost, ordered := g.loseSteps(defenders, d, dl, "12.12", false)
 		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
 	if a > 0 {
-		al := losses[side]
+		al := sto.losses[side]
 		lost, ordered := g.loseSteps(attackers, a, al, "12.12", false)
 		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
@@ -353,7 +366,14 @@ func (g *game) melee(side adjudicator.Side, m Melee, losses map[adjudicator.Side
 // Losses (11.5), apportioned by the defender, fall only on the participating attackers
 // of the hex fired at: first the units of his standing HIT list, in its order, then the
 // units with the most steps left; none eliminated while another is above one step.
-func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string, hit []string) {
+//
+// Unit by unit (11.2: "he may apportion the defensive fire of his units among the various
+// attacker hexes any way he sees fit"), a standing DEFFIRE <unit> AT <hex> sends that
+// unit's fire into that hex when attackers come from it, and DEFFIRE <unit> HOLD keeps
+// it from firing (11.1 gives "the opportunity to make defensive fire"; 11.2: "It isn't
+// necessary to bring defensive fire against every attacking hex"). An allotment that
+// changes nothing is not named to the attacker (invariant 5).
+func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, policy string, allot map[string]string, hit []string) {
 	byHex := map[string][]*Unit{}
 	var hexes []string
 	for _, u := range attackers {
@@ -397,6 +417,38 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		}
 	default:
 		fire[hexes[0]] = defenders
+	}
+	// The defender's unit-by-unit allotment, over the policy's.
+	where := map[*Unit]string{}
+	for h, us := range fire {
+		for _, u := range us {
+			where[u] = h
+		}
+	}
+	var held []string
+	changed := false
+	for _, u := range defenders {
+		switch a := allot[u.ID]; {
+		case a == "HOLD":
+			held = append(held, u.ID)
+			changed = changed || where[u] != ""
+			delete(where, u)
+		case byHex[a] != nil && where[u] != a:
+			where[u], changed = a, true
+		}
+	}
+	if changed {
+		fire = map[string][]*Unit{}
+		for _, u := range defenders {
+			if h, ok := where[u]; ok {
+				fire[h] = append(fire[h], u)
+			}
+		}
+		alloc = "allotted unit by unit by the defender (as ordered, 11.2)"
+		ownAlloc = ""
+	}
+	if len(held) > 0 {
+		g.event("11.1", nil, "Defensive fire declined in %s (as ordered, 11.1): %s", target, strings.Join(held, " "))
 	}
 	for _, h := range hexes {
 		if len(fire[h]) == 0 {
@@ -499,7 +551,7 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 	} else {
 		g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
 	}
-	if len(m.BeyondUnits) > 0 {
+	if len(m.Beyond) > 0 {
 		g.advanceBeyond(side, m, moved)
 	}
 }
@@ -507,46 +559,56 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 // advanceBeyond is 12.13's optional second hex: "the victorious attacker may then advance
 // any, some or all of his just-advanced units one more hex, from their new location into
 // any immediately adjacent empty hexes", zones of control ignored, terrain prohibitions
-// not.
+// not. Each leg goes to its own hex; a hex is empty if it was when the second-hex
+// advance began (the attacker's own legs may share one, within the stacking limit).
 func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) {
-	to := m.Beyond
-	why := ""
 	// A second-hex advance not made is told to its owner alone: the other side sees
 	// where units are (6.6), not where they were meant to go.
 	own := []adjudicator.Side{side}
-	switch {
-	case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
-		why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
-	case len(g.at(to, "")) > 0:
-		why = fmt.Sprintf("%s is not empty", to)
+	empty := map[hex.Hex]bool{}
+	for _, l := range m.Beyond {
+		empty[l.Hex] = len(g.at(l.Hex, "")) == 0
 	}
-	var went []string
-	for _, id := range m.BeyondUnits {
+	gone := map[string]bool{}
+	for _, l := range m.Beyond {
+		to := l.Hex
+		why := ""
+		switch {
+		case !g.sc.Map.OnMap(to) || !g.sc.Map.Grid.Adjacent(m.Target, to):
+			why = fmt.Sprintf("%s is not a hex next to %s", to, m.Target)
+		case !empty[to]:
+			why = fmt.Sprintf("%s is not empty", to)
+		}
 		if why != "" {
-			break
-		}
-		u := g.st.unit(id)
-		if !slices.Contains(advanced, id) || u == nil {
-			g.event("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+			g.event("12.13", own, "No second-hex advance into %s: %s (12.13)", to, why)
 			continue
 		}
-		if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
-			g.event("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
-			continue
+		var went []string
+		for _, id := range l.Units {
+			u := g.st.unit(id)
+			switch {
+			case !slices.Contains(advanced, id) || u == nil:
+				g.event("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+				continue
+			case gone[id]:
+				g.event("12.13", own, "%s has already gone on one more hex; the second-hex advance is one hex (12.13)", id)
+				continue
+			}
+			if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
+				g.event("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
+				continue
+			}
+			if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
+				g.event("12.13", own, "%s may not go on to %s: %s", id, to, p)
+				continue
+			}
+			g.place(u, to)
+			gone[id] = true
+			went = append(went, id)
 		}
-		if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
-			g.event("12.13", own, "%s may not go on to %s: %s", id, to, p)
-			continue
+		if len(went) > 0 {
+			g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
 		}
-		g.place(u, to)
-		went = append(went, id)
-	}
-	if why != "" {
-		g.event("12.13", own, "No second-hex advance: %s (12.13)", why)
-		return
-	}
-	if len(went) > 0 {
-		g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
 	}
 }
 

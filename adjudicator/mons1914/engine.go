@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
@@ -145,13 +147,26 @@ func (g *game) eliminate(u *Unit, rule string) {
 	}
 }
 
-// loseSteps applies n step losses among units, the priority (the choosing player's order)
-// first, then the units with the most steps left. With strict (10.9, 11.5) no unit is
+// lossEntry reads one entry of a loss order: "ID" (every step it can give) or "ID:N"
+// (at most N steps, 12.12: so that a two-step loss can be one step from each of two
+// units).
+func lossEntry(e string) (id string, limit int) {
+	id, n, ok := strings.Cut(e, ":")
+	if !ok {
+		return e, 0
+	}
+	limit, _ = strconv.Atoi(n)
+	return id, limit
+}
+
+// loseSteps applies n step losses among units, the priority (the choosing player's order,
+// entries as lossEntry reads them) first, then the units with the most steps left. With strict (10.9, 11.5) no unit is
 // eliminated while another of them has more than one step; without it (12.12, "as each
 // sees fit") a unit named in the priority takes losses until it is eliminated, and only
 // the default spreads them. It returns what was applied, and whether the priority chose
 // any unit (an order naming none of units played no part).
 func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, strict bool) (out []string, ordered bool) {
+	taken := make([]int, len(priority)) // steps each entry of the priority has given
 	for ; n > 0; n-- {
 		alive := slices.DeleteFunc(slices.Clone(units), func(u *Unit) bool { return u.Status != OnMap })
 		if len(alive) == 0 {
@@ -164,10 +179,12 @@ func (g *game) loseSteps(units []*Unit, n int, priority []string, rule string, s
 			named = func(*Unit) bool { return true }
 		}
 		var target *Unit
-		for _, id := range priority {
+		for i, e := range priority {
+			id, limit := lossEntry(e)
 			for _, u := range alive {
-				if orders.EqualFold(u.ID, id) && named(u) && target == nil {
+				if orders.EqualFold(u.ID, id) && named(u) && target == nil && (limit == 0 || taken[i] < limit) {
 					target, ordered = u, true
+					taken[i]++
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package mons1914
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -11,7 +12,7 @@ import (
 // item is one parsed order line.
 type item struct {
 	line    orders.Line
-	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses, hit
+	kind    string // move, combat (bombard and melee), none-move, none-combat, pass, sequence, then, top, losses, hit, deffire, deffire-unit
 	text    string // canonical text
 	rule    string
 	move    Move
@@ -41,6 +42,35 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 					return nil, fmt.Errorf("no unit %q: write unit ids as printed, e.g. III/8/5 or 1/NF (2.6)", id)
 				}
 				out = append(out, c.ID)
+			}
+		}
+		return out, nil
+	}
+	// lossIDs reads a loss order's entries: a unit, or a unit and the most steps it
+	// gives, "1/SF:1" (12.12, 10.9, 11.5).
+	lossIDs := func(ws []string) ([]string, error) {
+		var out []string
+		for _, w := range ws {
+			for _, e := range strings.Split(w, ",") {
+				if e == "" {
+					continue
+				}
+				id, n, counted := strings.Cut(e, ":")
+				ids, err := unitIDs([]string{id})
+				if err != nil {
+					return nil, err
+				}
+				if len(ids) != 1 {
+					return nil, fmt.Errorf("%q: write a unit, or a unit, a colon and the most steps it gives (1/SF:1)", e)
+				}
+				if counted {
+					k, err := strconv.Atoi(n)
+					if err != nil || k < 1 || k > 4 {
+						return nil, fmt.Errorf("%q: after the colon, the most steps the unit gives, 1-4 (e.g. 1/SF:1)", e)
+					}
+					ids[0] += ":" + strconv.Itoa(k)
+				}
+				out = append(out, ids...)
 			}
 		}
 		return out, nil
@@ -87,9 +117,14 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		tailWord := map[string]string{"BOMBARD": "LOSSES", "MELEE": "ADVANCE"}[kw]
 		var tail []string
 		hasTail := false
+		var legWords []string // MELEE: BEYOND <hex> <units> ..., with or without ADVANCE
 		for i, w := range rest {
 			if orders.EqualFold(w, tailWord) {
 				tail, rest, hasTail = rest[i+1:], rest[:i], true
+				break
+			}
+			if kw == "MELEE" && orders.EqualFold(w, "BEYOND") {
+				legWords, rest = rest[i:], rest[:i]
 				break
 			}
 		}
@@ -97,27 +132,37 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		if err != nil {
 			return bad("2.6", "%v", err)
 		}
-		var beyond hex.Hex
-		var beyondIDs []string
+		var beyond []Leg
 		if kw == "MELEE" {
-			for i, w := range tail {
-				if !orders.EqualFold(w, "BEYOND") {
-					continue
+			// ADVANCE <units> BEYOND <hex> <units> [BEYOND <hex> <units> ...] (12.13)
+			var legs [][]string
+			tail = append(tail, legWords...)
+			for i := len(tail) - 1; i >= 0; i-- {
+				if orders.EqualFold(tail[i], "BEYOND") {
+					legs = append([][]string{tail[i+1:]}, legs...)
+					tail = tail[:i]
 				}
-				if len(tail) < i+3 {
-					return bad("12.13", "want ... ADVANCE <units> BEYOND <hex> <units>")
+			}
+			for _, l := range legs {
+				if len(l) < 2 {
+					return bad("12.13", "want ... ADVANCE <units> BEYOND <hex> <units>, one BEYOND per hex")
 				}
-				if beyond, err = hex.Parse(tail[i+1]); err != nil {
+				h, err := hex.Parse(l[0])
+				if err != nil {
 					return bad("12.13", "%v", err)
 				}
-				if beyondIDs, err = unitIDs(tail[i+2:]); err != nil {
+				us, err := unitIDs(l[1:])
+				if err != nil {
 					return bad("2.6", "%v", err)
 				}
-				tail = tail[:i]
-				break
+				beyond = append(beyond, Leg{Hex: h, Units: us})
 			}
 		}
-		tailIDs, err := unitIDs(tail)
+		readTail := unitIDs
+		if kw == "BOMBARD" {
+			readTail = lossIDs
+		}
+		tailIDs, err := readTail(tail)
 		if err != nil {
 			return bad("2.6", "%v", err)
 		}
@@ -129,7 +174,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			it.bombard = Bombard{Target: h, Guns: ids, Losses: tailIDs}
 			it.text = it.bombard.String()
 		} else {
-			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs, Beyond: beyond, BeyondUnits: beyondIDs}
+			it.melee = Melee{Target: h, Attackers: ids, Advance: tailIDs, Beyond: beyond}
 			it.text = it.melee.String()
 		}
 	case "COMBAT":
@@ -168,20 +213,51 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
 	case "DEFFIRE":
-		if len(f) != 2 || (!orders.EqualFold(f[1], "STRONGEST") && !orders.EqualFold(f[1], "SPREAD")) {
-			return bad("11.2", "want DEFFIRE STRONGEST or DEFFIRE SPREAD")
+		want := "want DEFFIRE STRONGEST, DEFFIRE SPREAD, DEFFIRE <units> AT <hex>, DEFFIRE <units> HOLD or DEFFIRE <units> DEFAULT"
+		if len(f) == 2 && (orders.EqualFold(f[1], "STRONGEST") || orders.EqualFold(f[1], "SPREAD")) {
+			it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
+			return it
 		}
-		it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
+		// Unit by unit (11.1, 11.2): the units, then AT <hex>, HOLD or DEFAULT.
+		if len(f) < 3 {
+			return bad("11.2", "%s", want)
+		}
+		var units []string
+		what := ""
+		switch last := orders.Upper(f[len(f)-1]); {
+		case last == "HOLD" || last == "DEFAULT":
+			units, what = f[1:len(f)-1], last
+		case len(f) >= 4 && orders.EqualFold(f[len(f)-2], "AT"):
+			h, err := hex.Parse(f[len(f)-1])
+			if err != nil {
+				return bad("11.2", "%v", err)
+			}
+			units, what = f[1:len(f)-2], "AT "+h.String()
+		default:
+			return bad("11.2", "%s", want)
+		}
+		ids, err := unitIDs(units)
+		if err != nil {
+			return bad("2.6", "%v", err)
+		}
+		if len(ids) == 0 {
+			return bad("11.2", "%s", want)
+		}
+		it.kind, it.rule = "deffire-unit", "11.2"
+		it.text = "DEFFIRE " + strings.Join(ids, " ") + " " + what
 	case "HIT":
-		ids, err := unitIDs(f[1:])
+		ids, err := lossIDs(f[1:])
 		if err != nil || len(ids) == 0 {
 			return bad("11.5", "want HIT <enemy units, first to lose a step to your defensive fire first>")
 		}
 		it.kind, it.text, it.rule = "hit", "HIT "+strings.Join(ids, " "), "11.5"
 	case "LOSSES":
-		ids, err := unitIDs(f[1:])
-		if err != nil || len(ids) == 0 {
-			return bad("12.12", "want LOSSES <units, first to lose a step first>")
+		ids, err := lossIDs(f[1:])
+		if err != nil && len(f) > 1 {
+			return bad("12.12", "%v", err)
+		}
+		if len(ids) == 0 {
+			return bad("12.12", "want LOSSES <units, first to lose a step first>, a unit with :N giving at most N steps (LOSSES 1/SF:1 4/RF:1)")
 		}
 		it.kind, it.text, it.rule = "losses", "LOSSES "+strings.Join(ids, " "), "12.12"
 	case "BOMBARDMENT", "FIRE", "ATTACK":

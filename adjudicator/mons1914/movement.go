@@ -76,7 +76,17 @@ func (g *game) move(side adjudicator.Side, m Move) error {
 			return refuse("9.2", "%s is named twice", c.ID)
 		}
 		if st.used("moved " + c.ID) {
-			return refuse("9.2", "%s has already moved this phase", c.ID)
+			// 9.6, 9.7: a unit of the stack moving now may go on from where it
+			// halted; once another parent stack has moved, it may not.
+			if st.Origin[c.ID] != st.Parent {
+				return refuse("9.6", "%s has already moved this phase, and its stack may not resume: another stack has moved since (9.6: \"once you begin moving an entirely different parent stack ... you may no longer resume the movement of the earlier stack\")", c.ID)
+			}
+			if st.used("marched "+c.ID) != m.March {
+				return refuse("9.20", "%s goes on in the mode it began its move in (%s)", c.ID, map[bool]string{true: "MARCH", false: "MOVE"}[st.used("marched "+c.ID)])
+			}
+			if u.Status == OnMap && g.zoc(other(side))[hex.MustParse(u.Hex)] {
+				return refuse("7.3", "%s stopped in an enemy zone of control in %s and may not move again this phase", c.ID, u.Hex)
+			}
 		}
 		switch u.Status {
 		case Waiting:
@@ -145,6 +155,27 @@ func (g *game) move(side adjudicator.Side, m Move) error {
 			cost[i] = n * g.sc.TEC.Scale
 		}
 	}
+	// 9.5: units move together only if they began the phase stacked together; a
+	// continuation (9.6, 9.7) is of units from the stack that moved last.
+	origin := ""
+	if entering {
+		origin = fmt.Sprintf("column %s %d", m.Path[0], cost[0]/g.sc.TEC.Scale)
+	}
+	for k, u := range units {
+		o := st.Origin[u.ID]
+		if o == "" {
+			o = origin
+			if !entering {
+				o = "hex " + u.Hex
+			}
+		}
+		if k == 0 {
+			origin = o
+		} else if o != origin {
+			return refuse("9.5", "%s did not begin the phase stacked with %s; to move together, units must begin their side's movement phase already stacked together", u.ID, units[0].ID)
+		}
+		cost[k] += st.Spent[u.ID]
+	}
 	start := 1
 	if entering {
 		start = 0
@@ -199,9 +230,16 @@ func (g *game) move(side adjudicator.Side, m Move) error {
 			g.place(u, h)
 		}
 	}
-	for _, u := range units {
-		st.use("moved " + u.ID)
-		if m.March {
+	if st.Spent == nil {
+		st.Spent, st.Origin = map[string]int{}, map[string]string{}
+	}
+	st.Parent = origin
+	for k, u := range units {
+		st.Spent[u.ID], st.Origin[u.ID] = cost[k], origin
+		if !st.used("moved " + u.ID) {
+			st.use("moved " + u.ID)
+		}
+		if m.March && !st.used("marched "+u.ID) {
 			st.use("marched " + u.ID)
 		}
 		if m.Exit {

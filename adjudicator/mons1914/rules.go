@@ -139,7 +139,8 @@ func route(st *State, side adjudicator.Side, kind, seq string, afterThen bool) (
 		if want != first {
 			return "", fmt.Errorf("your sequence %s has no %s phase (5.3)", seq, map[string]string{"move": "movement", "fight": "combat"}[want])
 		}
-		if afterThen {
+		// Sent during the second phase, the lines are for it: THEN is not needed.
+		if afterThen || st.P == PhaseBritish2 {
 			return PhaseBritish2, nil
 		}
 		return PhaseBritish1, nil
@@ -201,6 +202,26 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			out = append(out, c)
 			continue
+		case "deffire-unit":
+			// 11.2: the defender apportions his own units' fire; one standing order
+			// per unit, so that a later line for a unit replaces only its own.
+			f := strings.Fields(it.text)
+			what := f[len(f)-1]
+			if f[len(f)-2] == "AT" {
+				f, what = f[:len(f)-1], "AT "+what
+			}
+			if id := r.ownUnit(other(side), strings.Join(f[:len(f)-1], " ")); id != "" {
+				c.Reason = fmt.Sprintf("%s is not yours: DEFFIRE allots the defensive fire of your own units (11.2)", id)
+				out = append(out, c)
+				continue
+			}
+			c.OK, c.Reason = true, "standing order, until replaced"
+			for _, id := range f[1 : len(f)-1] {
+				text := "DEFFIRE " + id + " " + what
+				c.Orders = append(c.Orders, adjudicator.Order{Phase: phaseStand, Side: side, Key: keyDefFire + " " + id, Kind: "standing", Text: text, Summary: "standing order: " + text})
+			}
+			out = append(out, c)
+			continue
 		case "then":
 			afterThen = true
 			c.OK, c.Reason = true, "the lines below are for your second phase (5.3)"
@@ -248,7 +269,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			it := &items[slices.IndexFunc(items, func(x item) bool { return x.line.No == out[k].Line.No })]
 			out[k].OK = true
 			if now {
-				if err := g.execute(side, *it, nil, nil, nil); err != nil {
+				if err := g.execute(side, *it, nil); err != nil {
 					out[k].OK, out[k].Reason = false, err.Error()
 					if re, ok := err.(*ruleErr); ok {
 						out[k].Rule = re.rule
@@ -272,14 +293,28 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	return out
 }
 
+// standing holds both sides' standing orders for combat: loss orders (12.12), the
+// defensive fire policy (11.2) and unit-by-unit allotment (11.1, 11.2: a hex, HOLD or
+// DEFAULT by unit id), and HIT orders (11.5).
+type standing struct {
+	losses, hits map[adjudicator.Side][]string
+	policies     map[adjudicator.Side]string
+	allot        map[adjudicator.Side]map[string]string
+}
+
+func newStanding() *standing {
+	return &standing{losses: map[adjudicator.Side][]string{}, hits: map[adjudicator.Side][]string{},
+		policies: map[adjudicator.Side]string{}, allot: map[adjudicator.Side]map[string]string{}}
+}
+
 // execute carries out one order line on g (check-only when d is nil).
-func (g *game) execute(side adjudicator.Side, it item, losses map[adjudicator.Side][]string, policies map[adjudicator.Side]string, hits map[adjudicator.Side][]string) error {
+func (g *game) execute(side adjudicator.Side, it item, sto *standing) error {
 	switch it.kind {
 	case "move":
 		return g.move(side, it.move)
 	case "combat":
 		if it.melee.Attackers != nil {
-			return g.melee(side, it.melee, losses, policies, hits)
+			return g.melee(side, it.melee, sto)
 		}
 		return g.bombard(side, it.bombard)
 	}
@@ -331,9 +366,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	g := &game{sc: r.sc, st: st, d: d}
 	var out adjudicator.Outcome
 	var own, seqOrder *adjudicator.Order
-	losses := map[adjudicator.Side][]string{}
-	policies := map[adjudicator.Side]string{}
-	g0hits := map[adjudicator.Side][]string{}
+	sto := newStanding()
 	var tops []adjudicator.Order
 	for i := range inputs {
 		o := &inputs[i]
@@ -341,11 +374,18 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		case o.Phase == phaseStand && strings.HasPrefix(o.Key, "top "):
 			tops = append(tops, *o)
 		case o.Phase == phaseStand && o.Key == keyLosses:
-			losses[o.Side] = strings.Fields(o.Text)[1:]
+			sto.losses[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Phase == phaseStand && o.Key == keyDefFire:
-			policies[o.Side] = strings.Fields(o.Text)[1]
+			sto.policies[o.Side] = strings.Fields(o.Text)[1]
+		case o.Phase == phaseStand && strings.HasPrefix(o.Key, keyDefFire+" "):
+			// "DEFFIRE <unit> AT <hex>", "... HOLD" or "... DEFAULT" (11.1, 11.2)
+			f := strings.Fields(o.Text)
+			if sto.allot[o.Side] == nil {
+				sto.allot[o.Side] = map[string]string{}
+			}
+			sto.allot[o.Side][f[1]] = f[len(f)-1]
 		case o.Phase == phaseStand && o.Key == keyHit:
-			g0hits[o.Side] = strings.Fields(o.Text)[1:]
+			sto.hits[o.Side] = strings.Fields(o.Text)[1:]
 		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
 			seqOrder = o
 		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
@@ -360,12 +400,12 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	side := DE
 	switch st.P {
 	case PhaseGermanMove:
-		st.Used = nil
+		st.newPhase(nil)
 	case PhaseGermanCombat:
-		st.Used = slices.DeleteFunc(st.Used, func(w string) bool { return !strings.HasPrefix(w, "marched ") })
+		st.newPhase(func(w string) bool { return strings.HasPrefix(w, "marched ") })
 	case PhaseBritish1:
 		side = BEF
-		st.Used = nil
+		st.newPhase(nil)
 		st.Sequence = "move/fight"
 		how := "default: none declared (5.3)"
 		if seqOrder != nil {
@@ -374,7 +414,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		g.event("5.3", nil, "The British player turn of Game Turn %d goes %s (%s)", st.T, st.Sequence, how)
 	case PhaseBritish2:
 		side = BEF
-		st.Used = nil
+		st.newPhase(nil)
 	case PhaseOver:
 		return out, fmt.Errorf("the game is over")
 	}
@@ -394,7 +434,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			case it.kind == "combat":
 				bombards = append(bombards, it)
 			default:
-				if err := g.execute(side, it, nil, nil, nil); err != nil {
+				if err := g.execute(side, it, nil); err != nil {
 					g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 				} else {
 					g.event(it.rule, []adjudicator.Side{side}, "%s", it.text)
@@ -402,7 +442,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			}
 		}
 		for _, it := range append(bombards, melees...) {
-			if err := g.execute(side, it, losses, policies, g0hits); err != nil {
+			if err := g.execute(side, it, sto); err != nil {
 				// Told to the side that gave it only: the reason may name its units (6.6).
 				g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
@@ -419,6 +459,9 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	case PhaseBritish2:
 		g.endOfTurn()
 	}
+	// The next phase starts afresh, so that orders sent for it are checked against
+	// what has acted in it (nothing yet), not in the phase just resolved (9.2, 9.6).
+	st.newPhase(func(w string) bool { return st.P == PhaseGermanCombat && strings.HasPrefix(w, "marched ") })
 	out.State = st
 	out.Events = g.events
 	return out, nil
@@ -466,7 +509,8 @@ func (r *Rules) applyTops(st *State, tops []adjudicator.Order) {
 }
 
 func (r *Rules) ownUnit(side adjudicator.Side, text string) string {
-	for _, id := range strings.Fields(text)[1:] {
+	for _, e := range strings.Fields(text)[1:] {
+		id, _ := lossEntry(e)
 		if c, ok := r.sc.Counter(id); ok && c.Side == string(side) {
 			return id
 		}

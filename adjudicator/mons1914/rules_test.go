@@ -87,10 +87,15 @@ func TestFogOfWar(t *testing.T) {
 	if !strings.Contains(de, "2708 B: 1/SF and more: a stack (6.6)") || strings.Contains(de, "RFA27") {
 		t.Errorf("German map shows more than the top unit of the British stack:\n%s", tail(de))
 	}
-	for _, want := range []string{"Still to enter (8.2), 1: IV/26/7", "Exited (4.4), 1: 2/DG", "Dead, surrounded (4.5: count twice), 1: 1/NF"} {
+	for _, want := range []string{"Exited (4.4), 1: 2/DG", "Dead, surrounded (4.5: count twice), 1: 1/NF"} {
 		if !strings.Contains(de, want) || !strings.Contains(bef, want) {
 			t.Errorf("a map lacks %q", want)
 		}
+	}
+	// Off the map, the German knows his own units still to enter; the British know
+	// 8.2's schedule only (TestBritishNeverSeeBeneathTheTop).
+	if !strings.Contains(de, "Still to enter (8.2), 1: IV/26/7") || strings.Contains(bef, "IV/26/7") || !strings.Contains(r.Status(st, mons1914.BEF), "German entry (8.2;") {
+		t.Errorf("units still to enter: German map\n%s\nBritish map\n%s", tail(de), tail(bef))
 	}
 	if !strings.Contains(bef, "2708 B: 1/SF(2), RFA27") || !strings.Contains(bef, "2707 G: III/12/5") {
 		t.Errorf("British map:\n%s", tail(bef))
@@ -173,6 +178,9 @@ func FuzzCheck(f *testing.F) {
 		"SEQUENCE fight/move", "THEN", "TOP 2708 1/SF", "LOSSES 1/SF", "PASS", "MOVE NONE", "COMBAT NONE",
 		"MOVE 1/NF 2908-", "MELEE 2708 WITH", "BOMBARD x WITH y", "DEFFIRE SPREAD", "DEFFIRE",
 		"MELEE 2708 WITH III/8/5 ADVANCE III/8/5 BEYOND 2709 III/8/5", "MELEE 2708 WITH III/8/5 ADVANCE BEYOND",
+		"MELEE 4006 WITH IX/31/18 16/IX BEYOND 4106 IX/31/18 BEYOND 4007 16/IX", "MELEE 4006 WITH IX/31/18 BEYOND",
+		"LOSSES 1/SF:1 4/RF:1 1/SF", "LOSSES 1/SF:", "LOSSES :1", "HIT IX/31/18:2", "BOMBARD 2708 WITH 2/III LOSSES 1/SF:1",
+		"DEFFIRE 1/NF AT 4105", "DEFFIRE 1/NF 2/DG HOLD", "DEFFIRE 1/NF DEFAULT", "DEFFIRE AT 4105", "DEFFIRE 1/NF AT",
 	} {
 		f.Add(s, true)
 		f.Add(s, false)

@@ -1,6 +1,7 @@
 package mons1914
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -65,10 +66,17 @@ type State struct {
 	Top map[string]string `json:"top,omitempty"`
 	// Used lists what has acted this phase: "moved ID", "fired ID", "meleed ID",
 	// "bombarded HEX", "attacked HEX", "marched ID" (9.2, 10.5, 12.1, 9.20).
-	Used    []string `json:"used,omitempty"`
-	Clock   int      `json:"clock"` // arrival counter
-	Winner  string   `json:"winner,omitempty"`
-	Verdict string   `json:"verdict,omitempty"`
+	Used []string `json:"used,omitempty"`
+	// Spent is the MP each unit has spent this movement phase, Origin the stack it
+	// moves with (the hex it began the phase in, or its place in an entry column), and
+	// Parent the origin of the stack that moved last: 9.6 lets a stack halt, drop units
+	// and resume until another parent stack moves, 9.7 lets the faster units go on.
+	Spent   map[string]int    `json:"spent,omitempty"`
+	Origin  map[string]string `json:"origin,omitempty"`
+	Parent  string            `json:"parent,omitempty"`
+	Clock   int               `json:"clock"` // arrival counter
+	Winner  string            `json:"winner,omitempty"`
+	Verdict string            `json:"verdict,omitempty"`
 }
 
 var _ adjudicator.State = (*State)(nil)
@@ -136,6 +144,8 @@ func (s *State) clone() *State {
 	c.Units = slices.Clone(s.Units)
 	c.German = slices.Clone(s.German)
 	c.Used = slices.Clone(s.Used)
+	c.Spent = maps.Clone(s.Spent)
+	c.Origin = maps.Clone(s.Origin)
 	if s.Top != nil {
 		c.Top = map[string]string{}
 		for k, v := range s.Top {
@@ -152,6 +162,12 @@ func (s *State) unit(id string) *Unit {
 		}
 	}
 	return nil
+}
+
+// newPhase forgets what acted in the last phase, keeping what keep says.
+func (s *State) newPhase(keep func(string) bool) {
+	s.Used = slices.DeleteFunc(s.Used, func(w string) bool { return keep == nil || !keep(w) })
+	s.Spent, s.Origin, s.Parent = nil, nil, ""
 }
 
 func (s *State) used(what string) bool { return slices.Contains(s.Used, what) }

@@ -105,8 +105,11 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 		}
 	}
 	slices.Sort(key)
-	// The dead piles, the exits and the units still to enter are known to both sides
-	// (4.3, 4.4, 4.5, 8.2).
+	// The dead piles and the exits are known to both sides (4.3, 4.4, 4.5). Of the
+	// German units still to enter the British know 8.2's schedule (in Status), not
+	// which units are left: a list of them, read turn after turn, would tell what entered in each
+	// stack, which 6.6 hides ("Neither player may look beneath the top unit of any
+	// enemy stack").
 	piles := map[string][]string{}
 	for i := range st.Units {
 		u := &st.Units[i]
@@ -118,7 +121,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 			piles["Dead, "+sideName(sideOf(c))] = append(piles["Dead, "+sideName(sideOf(c))], u.ID)
 		case u.Status == Exited:
 			piles["Exited (4.4)"] = append(piles["Exited (4.4)"], u.ID)
-		case u.Status == Waiting:
+		case u.Status == Waiting && side == DE:
 			piles["Still to enter (8.2)"] = append(piles["Still to enter (8.2)"], u.ID)
 		}
 	}
@@ -164,7 +167,13 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 		u := &st.Units[i]
 		counts[g.counter(u).Side][u.Status]++
 	}
-	fmt.Fprintf(&b, "German units: %d on the map, %d still to enter, %d dead.\n", counts["de"][OnMap], counts["de"][Waiting], counts["de"][Dead])
+	if side == DE {
+		fmt.Fprintf(&b, "German units: %d on the map, %d still to enter, %d dead.\n", counts["de"][OnMap], counts["de"][Waiting], counts["de"][Dead])
+	} else {
+		// 6.6: which German units are still off the map is the German's (see MapView).
+		fmt.Fprintf(&b, "German units: %d dead, %d on the map or still to enter (8.2).\n", counts["de"][Dead], counts["de"][OnMap]+counts["de"][Waiting])
+		b.WriteString(mapview.Wrap(r.sc.entrySchedule(), "  "))
+	}
 	sc := g.score(false)
 	fmt.Fprintf(&b, "British units: %d on the map, %d exited, %d dead (%d surrounded, 4.5).\n", counts["bef"][OnMap], sc.Exited, sc.Dead, sc.Surrounded)
 	held := 0
@@ -175,4 +184,18 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 	}
 	fmt.Fprintf(&b, "Bridge hexes German-controlled: %d of 6 (4.2). Bavai: %s.\n", held, map[bool]string{true: "German", false: "British"}[sc.Bavai])
 	return b.String()
+}
+
+// entrySchedule is 8.2's schedule as the British know it: which formations enter when and
+// where, not which units are still off the map.
+func (sc *Scenario) entrySchedule() string {
+	var parts []string
+	for _, e := range sc.Entries {
+		who := fmt.Sprintf("%s Corps %dth Division", e.Corps, e.Division)
+		if e.Division == 0 {
+			who = fmt.Sprintf("%s Corps' separate units", e.Corps)
+		}
+		parts = append(parts, fmt.Sprintf("turn %d %s through %s", e.Turn, who, hexList(e.Hexes)))
+	}
+	return "German entry (8.2; which units are still to enter is hidden, 6.6): " + strings.Join(parts, "; ")
 }
