@@ -795,6 +795,25 @@ func (h *handling) enqueue(to []string, game, side, kind, subject, body string, 
 
 // enqueuePictures is enqueue for a mail that carries pictures after its text.
 func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body string, reply bool, pictures []store.Picture, redact ...string) (store.OutMail, error) {
+	if game != "" {
+		// Every mail of a game to one of its players has the game's subject and starts
+		// with what is due from him (What a player reads, DESIGN.md).
+		g, err := h.tx.Game(game)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return store.OutMail{}, err
+		}
+		if err == nil && toPlayer(g, side, to) {
+			rs, err := h.desk.ruleset(g.Ruleset)
+			if err != nil {
+				return store.OutMail{}, err
+			}
+			head, err := h.desk.playerHead(h.tx, g, Side(side))
+			if err != nil {
+				return store.OutMail{}, err
+			}
+			subject, body = PlayerSubject(g.Name, rs, Side(side)), head+"\n\n"+body
+		}
+	}
 	m := store.OutMail{
 		Pictures:    pictures,
 		Redact:      redact,
