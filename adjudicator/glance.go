@@ -56,6 +56,9 @@ const deadlineFormat = "Mon 2 Jan 15:04 MST"
 // thing side saw happen, which names the winner when the game is over.
 func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Time, verdict string) (first, answer string) {
 	if st.Over() {
+		if v, ok := rs.(Verdicter); ok && v.Verdict(st) != "" {
+			verdict = strings.TrimSuffix(strings.Join(strings.Fields(v.Verdict(st)), " "), ".")
+		}
 		if verdict == "" {
 			verdict = "the game has ended"
 		}
@@ -87,31 +90,40 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 		"Nothing is due from you now. You may send orders for a later phase early (HELP)."
 }
 
-// lastVisible is the text of the last event of an advance that side may see, up to its
-// first sentence: at the end of a game, the verdict.
+// lastVisible is the verdict in the last event of an advance that side may see: at the
+// end of a game, the sentence that names the winner.
 func lastVisible(b *batch, side Side) string {
 	for i := len(b.steps) - 1; i >= 0; i-- {
 		evs := b.steps[i].Events
 		for j := len(evs) - 1; j >= 0; j-- {
 			if evs[j].VisibleTo(side) {
-				return firstSentence(evs[j].Text, 160)
+				return verdictOf(evs[j].Text, 160)
 			}
 		}
 	}
 	return ""
 }
 
-// firstSentence cuts text at the end of its first sentence, and at most at max runes.
-func firstSentence(text string, max int) string {
+// verdictWords mark the sentence of a closing event that says who won.
+var verdictWords = regexp.MustCompile(`(?i)\b(wins?|won|draw|victory|drawn)\b`)
+
+// verdictOf picks from text the last sentence that says who won, else its last
+// sentence, and cuts it at max runes.
+func verdictOf(text string, max int) string {
 	text = strings.Join(strings.Fields(text), " ")
-	if i := strings.Index(text, ". "); i >= 0 {
-		text = text[:i]
+	sentences := strings.SplitAfter(text, ". ")
+	pick := strings.TrimSpace(sentences[len(sentences)-1])
+	for i := len(sentences) - 1; i >= 0; i-- {
+		if verdictWords.MatchString(sentences[i]) {
+			pick = strings.TrimSpace(sentences[i])
+			break
+		}
 	}
-	text = strings.TrimSuffix(text, ".")
-	if r := []rune(text); len(r) > max {
-		text = string(r[:max-3]) + "..."
+	pick = strings.TrimSuffix(pick, ".")
+	if r := []rune(pick); len(r) > max {
+		pick = string(r[:max-3]) + "..."
 	}
-	return text
+	return pick
 }
 
 // stripMargin is how many lines of a changed map strip are shown around its changes.
