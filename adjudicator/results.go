@@ -59,7 +59,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		if summary == "" {
 			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
 		}
-		revealed = append(revealed, strings.Join(revealLines(summary, o.Text, o.Salt, o.Commitment), "\n"))
+		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, layout), "\n"))
 	}
 	revealed = append(revealed, groupLines(b.revealed, b.groups)...)
 	for _, s := range b.seedsRevealed {
