@@ -381,7 +381,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	for _, p := range g.Players {
 		adv.journal.MapModes[p.Side] = mapMode(p)
 	}
-	adv.journal.Layout = CurrentLayout
+	adv.journal.Layout = d.layout()
 	// Each side's mail is a pure function of the advance (resultsMail), so the sides'
 	// mails are rendered at once, on as many cores; they are queued in the players'
 	// order.

@@ -72,6 +72,9 @@ type Desk struct {
 	// commands (host.go). Empty: no host by mail.
 	HostAddress  string
 	HostPassHash string
+	// ResultsLayout is the layout of new results mails (LayoutGlance and the rest);
+	// 0 is CurrentLayout. Games in progress keep theirs per advance in the journal.
+	ResultsLayout int
 
 	passwords    passwordCache
 	maps         mapMemo
@@ -795,7 +798,7 @@ func (h *handling) enqueue(to []string, game, side, kind, subject, body string, 
 
 // enqueuePictures is enqueue for a mail that carries pictures after its text.
 func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body string, reply bool, pictures []store.Picture, redact ...string) (store.OutMail, error) {
-	if game != "" {
+	if game != "" && h.desk.layout() >= LayoutGlance {
 		// Every mail of a game to one of its players has the game's subject and starts
 		// with what is due from him (What a player reads, DESIGN.md).
 		g, err := h.tx.Game(game)
@@ -807,7 +810,7 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 			if err != nil {
 				return store.OutMail{}, err
 			}
-			head, err := h.desk.playerHead(h.tx, g, Side(side))
+			head, err := h.desk.playerHead(h.tx, g, Side(side), h.now)
 			if err != nil {
 				return store.OutMail{}, err
 			}

@@ -12,17 +12,27 @@ import (
 
 // The layouts of a results mail, recorded with each advance in the journal
 // ([store.JournalEntry.Layout]) so that replay renders an old game's mails as they were
-// sent (invariant 4).
+// sent (invariant 4). A journal entry without one was written in LayoutOriginal.
 const (
 	// LayoutOriginal is the first layout: the results, the map, then what is due.
-	LayoutOriginal = 0
+	LayoutOriginal = 1
 	// LayoutGlance puts what is due from the player on the first line, leaves out
-	// phases in which he saw nothing happen, shows only the rows of the map that
-	// changed, and gives every mail of a game to one player the same subject.
-	LayoutGlance = 1
+	// phases in which he saw nothing happen, shows only the rows of the map and the
+	// lines of its key that changed, and gives every mail of a game to one player the
+	// same subject.
+	LayoutGlance = 2
 	// CurrentLayout is the layout of the mails of new advances.
 	CurrentLayout = LayoutGlance
 )
+
+// layout is the layout of the results mails of new advances: [Desk.ResultsLayout],
+// else CurrentLayout.
+func (d *Desk) layout() int {
+	if d.ResultsLayout != 0 {
+		return d.ResultsLayout
+	}
+	return CurrentLayout
+}
 
 // resultsTemplate is the template of a results mail in the given layout.
 func resultsTemplate(layout int) string {
@@ -81,7 +91,9 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 		return "Your move: " + st.PhaseTitle() + by, answer
 	}
 	if len(waiting) == 0 {
-		return "Nothing is due from you: " + st.PhaseTitle(), ""
+		// Every order is in: the phase resolves in this same transaction, and its
+		// results are the next mail.
+		return "Waiting for the results of " + st.PhaseTitle() + ": they follow in the next mail", ""
 	}
 	if by != "" {
 		by = ", deadline " + deadline.UTC().Format(deadlineFormat)
@@ -236,7 +248,7 @@ func compactTail(was, now string) string {
 	}
 	same := 0
 	for _, e := range after {
-		if seen[e] || !keyEntry.MatchString(e) {
+		if seen[e] {
 			same++
 			continue
 		}
@@ -250,7 +262,7 @@ func compactTail(was, now string) string {
 
 // playerHead is the first lines of a mail to g's player of side that is not a results
 // mail: what is due from him now, as the transaction sees the game, and how to answer.
-func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side) (string, error) {
+func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side, now time.Time) (string, error) {
 	rs, err := d.ruleset(g.Ruleset)
 	if err != nil {
 		return "", err
@@ -271,8 +283,12 @@ func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side) (string, error) 
 		return "", err
 	}
 	first, answer := headline(rs, st, side, rs.Waiting(st, filed), g.Deadline, "")
-	if !g.PausedAt.IsZero() && !st.Over() {
+	switch {
+	case st.Over():
+	case !g.PausedAt.IsZero():
 		first += " (the host has paused the game: no deadline runs)"
+	case !g.Deadline.IsZero() && !now.Before(g.Deadline):
+		first += " (passed)"
 	}
 	if answer != "" {
 		first += "\n" + answer

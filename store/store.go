@@ -326,7 +326,8 @@ type JournalEntry struct {
 	AuditSeq  uint64 `json:"audit_seq,omitempty"`
 	AuditHead string `json:"audit_head,omitempty"`
 	// Layout is the layout its results mails were written in (adjudicator's
-	// LayoutGlance and the rest); 0 in entries written before layouts were numbered.
+	// LayoutOriginal and the rest); 0 in entries written before layouts were numbered,
+	// which were in LayoutOriginal.
 	Layout int `json:"layout,omitempty"`
 }
 
