@@ -224,12 +224,12 @@ func (g *drivenDemo) mail(e *env, path string, out io.Writer) (int, error) {
 			return fail(n, err)
 		}
 	}
-	over := "[" + g.game + "] Game over"
+	over := gameOver(g.game)
 	for addr, p := range players {
-		if hasSubject(seen[addr], over) {
+		if slices.ContainsFunc(seen[addr], over) {
 			continue
 		}
-		got, err := p.waitFor(ctx, out, func(r received) bool { return strings.Contains(r.Env.Subject, over) })
+		got, err := p.waitFor(ctx, out, over)
 		n += len(got)
 		if err != nil {
 			return fail(n, err)

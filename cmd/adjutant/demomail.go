@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,13 +74,18 @@ func startDaemon(e *env, cfg *Config, logw io.Writer) (*daemon, func() error, er
 	return d, func() error { cancel(); return <-done }, nil
 }
 
-func hasSubject(mails []received, s string) bool {
-	for _, m := range mails {
-		if strings.Contains(m.Env.Subject, s) {
-			return true
-		}
+// gameOver tells a mail of game that says, on its first line, that the game is over.
+func gameOver(game string) func(received) bool {
+	return func(r received) bool {
+		return strings.Contains(r.Env.Subject, "["+game+"]") && strings.HasPrefix(r.Env.Text, "Game over: ")
 	}
-	return false
+}
+
+// invitationTo tells the invitation to game.
+func invitationTo(game string) func(received) bool {
+	return func(r received) bool {
+		return strings.Contains(r.Env.Subject, "["+game+"]") && strings.Contains(r.Env.Text, "You are invited to play game "+game+":")
+	}
 }
 
 // playByMail plays the sample game between two scripted players over the embedded IMAP
@@ -132,9 +138,6 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 		res.mails[addr] = append(res.mails[addr], got...)
 		res.delivered += len(got)
 	}
-	subjectIs := func(s string) func(received) bool {
-		return func(r received) bool { return strings.Contains(r.Env.Subject, s) }
-	}
 	// The match (4.2): the sample game, then the return game with the sides switched.
 	for n, g := range sampleMatch() {
 		if n > 0 {
@@ -145,7 +148,7 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 			d.poke()
 		}
 		for addr, p := range players {
-			got, err := p.waitFor(ctx, out, subjectIs("["+g.name+"] You are invited"))
+			got, err := p.waitFor(ctx, out, invitationTo(g.name))
 			collect(addr, got)
 			if err != nil {
 				return res, err
@@ -164,12 +167,12 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 				return res, err
 			}
 		}
-		over := "[" + g.name + "] Game over"
+		over := gameOver(g.name)
 		for addr, p := range players {
-			if hasSubject(res.mails[addr], over) {
+			if slices.ContainsFunc(res.mails[addr], over) {
 				continue
 			}
-			got, err := p.waitFor(ctx, out, subjectIs(over))
+			got, err := p.waitFor(ctx, out, over)
 			collect(addr, got)
 			if err != nil {
 				return res, err

@@ -10,7 +10,7 @@ import (
 // and the replay agree.
 func TestDemoMonsPipe(t *testing.T) {
 	out := mustCLI(t, nil, "demo", "--ruleset", "mons1914", "--pipe")
-	for _, want := range []string{"Subject: [mons] Game over", "End of Game Turn 14 (4.3)", "audit of mons verified", "replay of mons matches"} {
+	for _, want := range []string{"\nGame over: ", "End of Game Turn 14 (4.3)", "audit of mons verified", "replay of mons matches"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}

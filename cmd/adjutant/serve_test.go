@@ -140,7 +140,7 @@ func TestGameByMail(t *testing.T) {
 	}
 	for _, addr := range []string{sampleUS, sampleDE} {
 		mails := res.mails[addr]
-		if len(mails) < 8 || !strings.Contains(mails[len(mails)-1].Env.Subject, "Game over") {
+		if len(mails) < 8 || !strings.HasPrefix(mails[len(mails)-1].Env.Text, "Game over: ") {
 			t.Errorf("%s received %d mails, the last %q; want the whole game", addr, len(mails), mails[len(mails)-1].Env.Subject)
 		}
 		for _, m := range mails {
@@ -170,7 +170,7 @@ func checkPictures(t *testing.T, mails map[string][]received) {
 	with, without := 0, 0
 	for addr, ms := range mails {
 		for _, m := range ms {
-			if !strings.Contains(m.Env.Subject, "Results") && !strings.Contains(m.Env.Subject, "results") {
+			if !strings.Contains(m.Env.Text, "\n== Map ==\n") {
 				continue
 			}
 			e, err := message.Read(bytes.NewReader(m.Raw))
