@@ -3,6 +3,8 @@ package adjudicator
 import (
 	"errors"
 	"fmt"
+	netmail "net/mail"
+	"slices"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/store"
@@ -12,6 +14,16 @@ import (
 // player it was for is marked as bouncing, and the other players are told, so that
 // nobody waits on a player who never got the mail and no deadline gives him default
 // orders silently. The bounce itself is never answered (invariant 7).
+//
+// Marking a player stops the deadlines from giving him default orders, so a bounce is
+// believed only when it proves itself (issue 19): its VERP address carries the store's
+// tag of that mail, which only the store and the mail's own envelope know (an address
+// of the old, untagged form, or a guessed number, marks nobody), and its delivery status
+// report (RFC 3464) says delivery to the address the mail went to failed. An auto-reply
+// (a vacation notice) also comes back to the VERP address, with the right tag, but it
+// carries no such report and marks nobody: it shows the mail was delivered, and an
+// absence is what ABSENT UNTIL, with its limit, is for. A delay warning (Action:
+// delayed) marks nobody either: the mail may still arrive.
 func (h *handling) bounce() (string, error) {
 	m := h.msg
 	out, err := h.tx.OutMailAt(m.BounceOf)
@@ -20,6 +32,14 @@ func (h *handling) bounce() (string, error) {
 		return Ignored + ": bounce of a mail of no game", nil
 	} else if err != nil {
 		return "", err
+	}
+	if !h.desk.Store.Identity().ValidBounceTag(m.BounceOf, out.MessageID, m.BounceTag) {
+		h.desk.log().Warn("bounce not believed: its return address does not carry the store's tag of the mail", "id", m.ID, "outbox", m.BounceOf, "tagged", m.BounceTag != "")
+		return Ignored + ": bounce without the tag of the mail it names", nil
+	}
+	if len(out.To) != 1 || !slices.ContainsFunc(m.BounceFailed, func(a string) bool { return strings.EqualFold(a, bareAddress(out.To[0])) }) {
+		h.desk.log().Info("bounce not believed: its delivery report does not say that delivery to the mail's recipient failed", "id", m.ID, "outbox", m.BounceOf, "failed", len(m.BounceFailed))
+		return Ignored + ": bounce that reports no failed delivery to the mail's recipient", nil
 	}
 	g, err := h.tx.Game(out.Game)
 	if errors.Is(err, store.ErrNotFound) {
@@ -70,4 +90,13 @@ func (h *handling) bounce() (string, error) {
 		}
 	}
 	return Ignored + ": bounce; " + out.Side + " marked bouncing", nil
+}
+
+// bareAddress is the address of a recipient as the outbox keeps it (an address, or a
+// name and an address).
+func bareAddress(to string) string {
+	if a, err := netmail.ParseAddress(to); err == nil {
+		return a.Address
+	}
+	return strings.TrimSpace(to)
 }

@@ -37,8 +37,13 @@ type Message struct {
 	OwnMail         bool // carries the daemon's own marker header
 	TooLarge        bool // over the size limit: refused unread
 	// BounceOf is the outbox number of the mail an automated message (a bounce) names
-	// through its VERP address; 0 when none.
-	BounceOf uint64
+	// through its VERP address; 0 when none. BounceTag is that address's tag, which the
+	// desk checks against the store's (store.Identity.ValidBounceTag); BounceFailed the
+	// recipients the bounce's delivery status report says failed, one of which must be
+	// the address the mail went to.
+	BounceOf     uint64
+	BounceTag    string
+	BounceFailed []string
 	// Unreadable says why no text could be found in the mail (MIME nested too deep,
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
@@ -75,6 +80,12 @@ type Desk struct {
 	// ResultsLayout is the layout of new results mails (LayoutGlance and the rest);
 	// 0 is CurrentLayout. Games in progress keep theirs per advance in the journal.
 	ResultsLayout int
+	// PasswordKey keys the password verifiers kept in the store (verifier.go), which
+	// recognise a right password without bcrypt however many wrong ones came before
+	// it. The daemon reads it from a file beside the store (store.LoadKey), never from
+	// the store. Nil: no verifier is made or read, and passwords are checked by bcrypt
+	// within the hourly budget of MaxFailedChecks failures a player.
+	PasswordKey []byte
 
 	passwords    passwordCache
 	maps         mapMemo
@@ -307,16 +318,18 @@ type handling struct {
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
-// was checked against and the result.
+// was checked against, the result, and the game whose player it was ("" for the host).
 type passwordVerdict struct {
 	hash string
 	ok   bool
+	game string
 }
 
 // precheck checks the password of m against the player it names, in a read
 // transaction and outside any write.
 func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error) {
-	if m.Automated || m.OwnMail || m.TooLarge || m.From == "" {
+	if m.Automated || m.OwnMail || m.TooLarge || m.Unreadable != "" || m.From == "" {
+		// Refused unread: no password is checked, so none is counted as wrong.
 		return passwordVerdict{}, nil
 	}
 	lines, _ := orders.Split(m.Text)
@@ -324,7 +337,17 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 		if d.HostPassHash == "" {
 			return passwordVerdict{}, nil
 		}
-		return passwordVerdict{hash: d.HostPassHash, ok: d.checkPassword(store.Player{PassHash: d.HostPassHash}, pw)}, nil
+		var v string
+		if len(d.PasswordKey) > 0 {
+			err := d.Store.Read(ctx, func(tx store.Tx) (err error) {
+				v, err = tx.Verifier(hostVerifierName)
+				return err
+			})
+			if err != nil {
+				return passwordVerdict{}, fmt.Errorf("read the host password's verifier: %w", err)
+			}
+		}
+		return passwordVerdict{hash: d.HostPassHash, ok: d.checkVerified(d.HostPassHash, v, pw)}, nil
 	}
 	cmd := readCommands(lines)
 	name := cmd.game
@@ -337,10 +360,11 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 	if hash, ok := d.passwords.opened(d, name, m.From, cmd.password); ok {
 		// This password opened this game for this sender before: no need to read the
 		// game (the transaction still compares hash with the player's).
-		return passwordVerdict{hash: hash, ok: true}, nil
+		return passwordVerdict{hash: hash, ok: true, game: name}, nil
 	}
 	var player store.Player
 	var found bool
+	var verifier string
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		if done, err := tx.Processed(m.ID); err != nil || done {
 			return err
@@ -351,13 +375,15 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 		} else if err != nil {
 			return err
 		}
-		player, found = findPlayer(g, m.From)
-		return nil
+		if player, found = findPlayer(g, m.From); found {
+			verifier, err = tx.Verifier(verifierName(name, player.Side))
+		}
+		return err
 	})
 	if err != nil || !found {
 		return passwordVerdict{}, err
 	}
-	v := passwordVerdict{hash: player.PassHash, ok: d.checkPassword(player, cmd.password)}
+	v := passwordVerdict{hash: player.PassHash, ok: d.checkVerified(player.PassHash, verifier, cmd.password), game: name}
 	if v.ok {
 		d.passwords.rememberOpened(d, name, m.From, cmd.password, player.PassHash)
 	}
@@ -365,12 +391,49 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 }
 
 // passwordOK is the password check inside the transaction: the verdict made before it,
-// unless the player's password changed in between.
+// unless the player's password changed in between. A right password leaves a current
+// verifier in the store, for the player of an older store, or of a new key.
 func (h *handling) passwordOK(p store.Player, password string) bool {
-	if h.pre.hash != "" && h.pre.hash == p.PassHash {
-		return h.pre.ok
+	name := ""
+	if h.pre.game != "" {
+		name = verifierName(h.pre.game, p.Side)
 	}
-	return h.desk.checkPassword(p, password)
+	return h.verifiedOK(name, p.PassHash, password)
+}
+
+// verifiedOK is passwordOK for the password of hash whose verifier is kept under name
+// (none when "").
+func (h *handling) verifiedOK(name, hash, password string) bool {
+	var ok bool
+	if h.pre.hash != "" && h.pre.hash == hash {
+		ok = h.pre.ok
+	} else {
+		var v string
+		if name != "" && len(h.desk.PasswordKey) > 0 {
+			v, _ = h.tx.Verifier(name) // none read: checked by bcrypt, as without a key
+		}
+		ok = h.desk.checkVerified(hash, v, password)
+	}
+	if ok && name != "" {
+		h.keepVerifier(name, hash, password)
+	}
+	return ok
+}
+
+// keepVerifier stores the verifier of a password just found right, unless the store
+// has it already (nearly always: nothing is written then).
+func (h *handling) keepVerifier(name, hash, password string) {
+	v := h.desk.verifier(hash, password)
+	if v == "" {
+		return
+	}
+	if cur, err := h.tx.Verifier(name); err == nil && cur == v {
+		return
+	}
+	if err := h.tx.PutVerifier(name, v); err != nil {
+		// Not fatal: the next right password is checked by bcrypt and tries again.
+		h.desk.log().Warn("password verifier not kept", "err", err)
+	}
 }
 
 var (
@@ -497,6 +560,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 		return h.hostMail(pw, lines, ignored)
 	}
 	cmd := readCommands(lines)
+	if !validPassword(cmd.password) {
+		return h.refuse("bad-password", badPassword)
+	}
 	name := cmd.game
 	if name == "" {
 		name = gameFromSubject(m.Subject)
@@ -549,7 +615,12 @@ func sideMatches(d *Desk, g store.Game, written, side string) bool {
 	return err == nil && string(s) == side
 }
 
-const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders. (After 10 wrong passwords for one player in an hour, no password of his is checked until the hour is over.)"
+const authRefusal = "Adjutant could not accept your mail: the game name, your address and your password must match a game you play. Nothing was changed. Send HELP for how to write orders."
+
+// badPassword answers a PASSWORD line that holds a control character, or a character
+// the mail could not decode: no password holds one, so it is refused unchecked (and
+// counted nowhere), with what a password may hold.
+const badPassword = "Adjutant could not accept your mail: its PASSWORD line holds a control character or a character that could not be decoded, which no password holds. A password is the one from your invitation: letters, digits and punctuation, written as it is. Nothing was changed. Send HELP for how to write orders."
 
 func findPlayer(g store.Game, addr string) (store.Player, bool) {
 	for _, p := range g.Players {
@@ -560,26 +631,38 @@ func findPlayer(g store.Game, addr string) (store.Player, bool) {
 	return store.Player{}, false
 }
 
+// checkPassword checks a player's password without a verifier.
 func (d *Desk) checkPassword(p store.Player, password string) bool {
-	if password == "" || p.PassHash == "" {
+	return d.checkVerified(p.PassHash, "", password)
+}
+
+// checkVerified checks password against the bcrypt hash, through the verifier v when
+// it is current (verifier.go): then the answer costs an HMAC, right or wrong, and
+// counts nothing. Without a current verifier, bcrypt decides within the budget of
+// MaxFailedChecks failures a player and hour.
+func (d *Desk) checkVerified(hash, v, password string) bool {
+	if password == "" || hash == "" || !validPassword(password) {
 		return false
 	}
-	if d.passwords.known(d, p.PassHash, password) {
+	if d.verifierCurrent(v, hash) {
+		return d.verifies(v, hash, password)
+	}
+	if d.passwords.known(d, hash, password) {
 		return true
 	}
 	now := d.now()
-	if !d.passwords.mayCheck(p.PassHash, now) {
+	if !d.passwords.mayCheck(hash, now) {
 		// A flood of guesses for this player: no more bcrypt for him this hour, so that
 		// the flood cannot take the CPU other players' mail needs. A password already
 		// accepted since the daemon started (above) still opens.
 		return false
 	}
 	d.bcryptChecks.Add(1)
-	if bcrypt.CompareHashAndPassword([]byte(p.PassHash), []byte(password)) != nil {
-		d.passwords.failed(p.PassHash, now)
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+		d.passwords.failed(hash, now)
 		return false
 	}
-	d.passwords.remember(d, p.PassHash, password)
+	d.passwords.remember(d, hash, password)
 	return true
 }
 
@@ -711,6 +794,14 @@ func (d *Desk) hashPassword(password string) (string, error) {
 
 // refuse answers an unauthenticated sender (a refusal, or general help), within the
 // limits of [Desk.RefusalLimit].
+//
+// An address that plays in some game (or the host's) is a registered one: it gets the
+// player's limit whatever the refusal (an unreadable mail, no game named, a wrong
+// password), and is not counted against the hourly cap of all refusals, so that
+// neither a stranger's flood nor mails forged in a player's name can silence the
+// answers a real player needs. When the limit first stops the answers to a registered
+// address in a window, the address is told once, so that a player whose address is
+// forged learns of it and that his own mails are still accepted.
 func (h *handling) refuse(kind, text string) (string, error) {
 	d := h.desk
 	limit, window := d.RefusalLimit, d.RefusalWindow
@@ -720,26 +811,35 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	if window == 0 {
 		window = time.Hour
 	}
-	if !h.player {
+	registered, err := h.registered()
+	if err != nil {
+		return "", err
+	}
+	if !registered {
 		limit, window = 1, 24*time.Hour // a stranger, or a forged sender
 	}
 	capacity := d.RefusalCap
 	if capacity == 0 {
 		capacity = 30
 	}
-	within, err := h.count(h.msg.From, limit, window)
+	n, within, err := h.count(h.msg.From, limit, window)
 	if err != nil {
 		return "", err
 	}
 	if !within {
+		if registered && n == limit+1 {
+			return h.tellThrottled(n, window)
+		}
 		d.log().Warn("refusal throttled", "from", h.msg.From)
 		return Throttled, nil
 	}
-	if within, err = h.count(allRefusals, capacity, time.Hour); err != nil {
-		return "", err
-	} else if !within {
-		d.log().Warn("refusal dropped: the hourly cap of all refusals is reached", "from", h.msg.From, "cap", capacity)
-		return Throttled, nil
+	if !registered {
+		if _, within, err = h.count(allRefusals, capacity, time.Hour); err != nil {
+			return "", err
+		} else if !within {
+			d.log().Warn("refusal dropped: the hourly cap of all refusals is reached", "from", h.msg.From, "cap", capacity)
+			return Throttled, nil
+		}
 	}
 	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": d.Address})
 	if err != nil {
@@ -754,25 +854,68 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	return Refused + ": " + kind, nil
 }
 
-// allRefusals is the throttle key that counts every refusal, whoever it went to. It is
-// no address, since it has no "@".
+// registered reports whether the sender plays in some game, or is the host.
+func (h *handling) registered() (bool, error) {
+	d := h.desk
+	if h.player || (d.HostAddress != "" && strings.EqualFold(h.msg.From, d.HostAddress)) {
+		return true, nil
+	}
+	plays, err := h.tx.Plays(h.msg.From)
+	if err != nil {
+		return false, fmt.Errorf("look up sender: %w", err)
+	}
+	return plays, nil
+}
+
+// tellThrottled tells a registered address, once a window, that its refusals stop: the
+// n-th mail refused this window is the one that is not answered with its refusal.
+func (h *handling) tellThrottled(n int, window time.Duration) (string, error) {
+	d := h.desk
+	d.log().Warn("refusals throttled; the address is told once", "from", h.msg.From, "refused", n)
+	text := fmt.Sprintf("Adjutant has refused %d mails from your address since %s (a wrong password, "+
+		"no game named, or a mail it could not read), and answers no more of them until %s. "+
+		"If you did not send them, someone is sending mail in your name: Adjutant acts only on "+
+		"mails with your password, and your own mails with the right password are still "+
+		"accepted and answered as usual. Nothing was changed.",
+		n, h.windowStart().Format("15:04 MST"), h.windowStart().Add(window).Format("15:04 MST"))
+	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": d.Address})
+	if err != nil {
+		return "", err
+	}
+	if _, err := h.enqueue([]string{h.msg.From}, "", "", "throttled", "Adjutant: mails refused from your address", body, false); err != nil {
+		return "", err
+	}
+	return Throttled + ": sender told", nil
+}
+
+// windowStart is when the refusal window of the sender started.
+func (h *handling) windowStart() time.Time {
+	th, err := h.tx.Throttle(h.msg.From)
+	if err != nil || th.WindowStart.IsZero() {
+		return h.now
+	}
+	return th.WindowStart
+}
+
+// allRefusals is the throttle key that counts every refusal to an unregistered
+// address, whoever it went to. It is no address, since it has no "@".
 const allRefusals = "*all refusals*"
 
-// count counts one more refusal under key and reports whether it is within limit per
-// window.
-func (h *handling) count(key string, limit int, window time.Duration) (bool, error) {
+// count counts one more refusal under key and reports how many there were in this
+// window and whether that is within limit.
+func (h *handling) count(key string, limit int, window time.Duration) (int, bool, error) {
 	th, err := h.tx.Throttle(key)
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
 	if h.now.Sub(th.WindowStart) >= window {
 		th = store.Throttle{WindowStart: h.now}
 	}
 	th.Count++
 	if err := h.tx.PutThrottle(key, th); err != nil {
-		return false, err
+		return 0, false, err
 	}
-	return th.Count <= limit, nil
+	return th.Count, th.Count <= limit, nil
 }
 
 // maxSubject is the longest subject Adjutant writes, in runes: far below the 998
@@ -867,8 +1010,12 @@ func threadRefs(root string, ids ...string) []string {
 
 // messageID derives a stable Message-ID from the cause of a mail, so that a retried
 // transaction or a resent mail carries the same id (invariant 2).
+//
+// The store's identity is part of the hash: two installations that create a game of
+// the same name for the same player would otherwise send different invitations with one
+// Message-ID, and a mail provider that drops duplicates would drop the second.
 func (d *Desk) messageID(cause, kind, side string, to []string) string {
-	sum := sha256.Sum256([]byte(cause + "\x00" + kind + "\x00" + side + "\x00" + strings.Join(to, ",")))
+	sum := sha256.Sum256([]byte(d.Store.Identity().ID + "\x00" + cause + "\x00" + kind + "\x00" + side + "\x00" + strings.Join(to, ",")))
 	domain := "adjutant.invalid"
 	if _, dom, ok := strings.Cut(d.Address, "@"); ok && dom != "" {
 		domain = dom

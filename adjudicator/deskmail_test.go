@@ -219,8 +219,9 @@ func TestBounceMatchedByVERP(t *testing.T) {
 			invite = m
 		}
 	}
+	tag := f.db.Identity().BounceTag(invite.Seq, invite.MessageID)
 	out, mails := f.sendMsg(adjudicator.Message{ID: "bounce1@mx", From: "mailer-daemon@mx.example", Automated: true,
-		AutomatedReason: "delivery status report", BounceOf: invite.Seq, Text: "550 no such user"})
+		AutomatedReason: "delivery status report", BounceOf: invite.Seq, BounceTag: tag, BounceFailed: []string{de}, Text: "550 no such user"})
 	if !strings.Contains(out, "de marked bouncing") {
 		t.Fatalf("bounce: %q", out)
 	}
@@ -228,7 +229,7 @@ func TestBounceMatchedByVERP(t *testing.T) {
 		t.Fatalf("mails after the bounce: %+v; want one to the US and one to the host saying the German's mail bounces", mails)
 	}
 	// A second bounce of the same says nothing more.
-	if _, mails := f.sendMsg(adjudicator.Message{ID: "bounce2@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: invite.Seq}); len(mails) != 0 {
+	if _, mails := f.sendMsg(adjudicator.Message{ID: "bounce2@mx", From: "mailer-daemon@mx.example", Automated: true, BounceOf: invite.Seq, BounceTag: tag, BounceFailed: []string{de}}); len(mails) != 0 {
 		t.Errorf("a second bounce sent %d mails", len(mails))
 	}
 	// The US sends his set-up; the German, bouncing, gets no default at the deadline.

@@ -131,6 +131,8 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 				if pw, err = d.newPassword(); err != nil {
 					return nil, err
 				}
+			} else if !validPassword(pw) {
+				return nil, fmt.Errorf("side %s: a password may not hold control characters", s.ID)
 			}
 			if hash, err = d.hashPassword(pw); err != nil {
 				return nil, err
@@ -175,6 +177,9 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		}
 		d.setDeadline(&g, now)
 		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		if err := d.keepVerifiers(tx, g, derefGame(first), creds); err != nil {
 			return err
 		}
 		turnSeed, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil)

@@ -480,13 +480,11 @@ func (d *Desk) isHostMail(from string, lines []orders.Line) (string, bool) {
 	return "", false
 }
 
-// hostPasswordOK checks the host password against HostPassHash (bcrypt); the verdict
-// made before the transaction is used when there is one.
+// hostPasswordOK checks the host password against HostPassHash, through its verifier
+// as a player's is (verifier.go); the verdict made before the transaction is used when
+// there is one.
 func (h *handling) hostPasswordOK(password string) bool {
-	if h.pre.hash != "" && h.pre.hash == h.desk.HostPassHash {
-		return h.pre.ok
-	}
-	return h.desk.checkPassword(store.Player{PassHash: h.desk.HostPassHash}, password)
+	return h.verifiedOK(hostVerifierName, h.desk.HostPassHash, password)
 }
 
 // hostMail carries out the host's commands, each line on its own: a line refused

@@ -104,9 +104,19 @@ type Envelope struct {
 	// lines and signatures are kept.
 	Text string
 	// BounceOf is the outbox number a VERP address in To, Delivered-To, X-Original-To
-	// or Envelope-To names ("adjutant+b-42@..." gives 42): for a bounce, the mail that
-	// could not be delivered. 0 when there is none.
-	BounceOf uint64
+	// or Envelope-To names ("adjutant+b-42-<tag>@..." gives 42): for a bounce, the mail
+	// that could not be delivered. 0 when there is none. BounceTag is that address's
+	// tag, lower-cased ("" for an address of the old form, "adjutant+b-42@...", which
+	// is believed no more): only the store that sent the mail can tell whether it is
+	// right (store.Identity.ValidBounceTag).
+	BounceOf  uint64
+	BounceTag string
+	// BounceFailed lists, for a mail to a VERP address, the recipients its delivery
+	// status reports (message/delivery-status parts, RFC 3464) say could not be
+	// reached: the Final-Recipient and Original-Recipient of each recipient whose
+	// Action is "failed", bare and lower-cased. Nil when there is no such report (an
+	// auto-reply, a delay warning).
+	BounceFailed []string
 	// Unreadable says, in words for the sender, why Text is empty: MIME nested too
 	// deep, too many parts, a broken boundary, or no text part at all. "" when text
 	// was found (and for a message refused with ErrTooLarge, whose body is not read).
@@ -188,27 +198,33 @@ func parse(raw []byte, complete bool) (*Envelope, error) {
 	}
 
 	readHeaderFields(env, h)
-	env.BounceOf = verpNumber(h)
+	env.BounceOf, env.BounceTag = verpNumber(h)
 	if complete {
 		bodyText(env, h, body)
+		if env.BounceOf != 0 {
+			env.BounceFailed = failedRecipients(h, body)
+		}
 	}
 	return env, nil
 }
 
-// verpAddress finds the outbox number in a VERP address (see VERP).
-var verpAddress = regexp.MustCompile(`(?i)\+b-([0-9]{1,19})@`)
+// verpAddress finds the outbox number and the tag in a VERP address (see VERP); the
+// tag is missing in an address of the old form.
+var verpAddress = regexp.MustCompile(`(?i)\+b-([0-9]{1,19})(?:-([0-9a-f]{16}))?@`)
 
-func verpNumber(h message.Header) uint64 {
+// verpNumber returns the outbox number and the tag (lower case, or "") of the first
+// VERP address of the delivery headers or To.
+func verpNumber(h message.Header) (uint64, string) {
 	for _, field := range []string{"Delivered-To", "X-Original-To", "Envelope-To", "To"} {
 		for _, v := range h.Values(field) {
 			if m := verpAddress.FindStringSubmatch(v); m != nil {
 				if n, err := strconv.ParseUint(m[1], 10, 64); err == nil {
-					return n
+					return n, strings.ToLower(m[2])
 				}
 			}
 		}
 	}
-	return 0
+	return 0, ""
 }
 
 // traceFields are the header fields that relays and delivery add to a message on its

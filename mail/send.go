@@ -71,10 +71,11 @@ type SMTPConfig struct {
 	// From is the game mailbox address, From and envelope sender of every mail.
 	From string
 	// NoVERP sends every mail with From as its envelope sender. By default each mail's
-	// envelope sender is From with "+b-<outbox number>" added to its local part (VERP),
-	// so that a bounce, which goes to the envelope sender, says which mail and player
-	// it is about. Turn it off only for a mailbox that does not receive plus-addressed
-	// mail (Postfix and Dovecot do with recipient_delimiter = +).
+	// envelope sender is From with "+b-<outbox number>-<tag>" added to its local part
+	// (VERP, see [VERP]), so that a bounce, which goes to the envelope sender, says which
+	// mail and player it is about, in a way nobody else can forge. Turn it off only for
+	// a mailbox that does not receive plus-addressed mail (Postfix and Dovecot do with
+	// recipient_delimiter = +); then no bounce marks a player.
 	NoVERP bool
 	// FromName is the display name of From ("Adjutant" when empty), so that players'
 	// mail clients show who wrote.
@@ -330,7 +331,7 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("build %s: from %q: %w", id, s.Config.From, err)
 	}
-	if env := VERP(s.Config.From, m.Seq); env != "" && !s.Config.NoVERP {
+	if env := s.envelopeSender(m); env != "" {
 		if err := msg.EnvelopeFrom(env); err != nil {
 			return nil, fmt.Errorf("build %s: envelope sender %q: %w", id, env, err)
 		}
@@ -914,20 +915,30 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 	}
 }
 
-// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
-// server's reply; no code at all means the connection itself failed.
-// VERP returns the envelope sender of outbox mail seq: from with "+b-<seq>" added to its
-// local part ("adjutant+b-42@example.org"), or "" when from is no plain address.
-func VERP(from string, seq uint64) string {
+// VERP returns the envelope sender of outbox mail seq signed with tag (the store's
+// [store.Identity.BounceTag] of the mail): from with "+b-<seq>-<tag>" added to its local
+// part ("adjutant+b-42-0123456789abcdef@example.org"), or "" when from is no plain
+// address or there is no tag. The tag is what makes a bounce believable: the outbox
+// number alone is sequential, and anybody could mail a bounce naming it.
+func VERP(from string, seq uint64, tag string) string {
 	a, err := netmail.ParseAddress(from)
-	if err != nil || seq == 0 {
+	if err != nil || seq == 0 || tag == "" {
 		return ""
 	}
 	local, domain, ok := strings.Cut(a.Address, "@")
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("%s+b-%d@%s", local, seq, domain)
+	return fmt.Sprintf("%s+b-%d-%s@%s", local, seq, tag, domain)
+}
+
+// envelopeSender is the VERP address m is sent from, or "" for the plain From (NoVERP,
+// or a sender without a store to sign with).
+func (s *Sender) envelopeSender(m store.OutMail) string {
+	if s.Config.NoVERP || s.Store == nil {
+		return ""
+	}
+	return VERP(s.Config.From, m.Seq, s.Store.Identity().BounceTag(m.Seq, m.MessageID))
 }
 
 // midData reports whether err is the session ending without an SMTP reply while a mail's
@@ -944,6 +955,8 @@ func midData(err error) bool {
 	return false
 }
 
+// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
+// server's reply; no code at all means the connection itself failed.
 func smtpClassify(err error) sendOutcome {
 	var se *gomail.SendError
 	if !errors.As(err, &se) {

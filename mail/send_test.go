@@ -105,12 +105,14 @@ func TestSenderDrainOnceSendsInOrderWithHeaders(t *testing.T) {
 
 	// The first: a mail of the desk (no game), auto-generated.
 	h, text := sendParse(t, got[0].Raw)
-	// The envelope sender is VERP: the game address with the outbox number (issue 9).
-	if got[0].From != "game+b-1@adjutant.example" || !sendEqual(got[0].To, []string{"bob@example.net"}) {
-		t.Errorf("envelope = %q -> %q, want game+b-1@adjutant.example", got[0].From, got[0].To)
+	// The envelope sender is VERP: the game address with the outbox number (issue 9)
+	// and the store's tag of the mail (issue 19).
+	id := db.Identity()
+	if want := "game+b-1-" + id.BounceTag(1, queued[0].MessageID) + "@adjutant.example"; got[0].From != want || !sendEqual(got[0].To, []string{"bob@example.net"}) {
+		t.Errorf("envelope = %q -> %q, want %s", got[0].From, got[0].To, want)
 	}
-	if got[1].From != "game+b-2@adjutant.example" {
-		t.Errorf("second envelope sender = %q, want game+b-2@adjutant.example", got[1].From)
+	if want := "game+b-2-" + id.BounceTag(2, queued[1].MessageID) + "@adjutant.example"; got[1].From != want {
+		t.Errorf("second envelope sender = %q, want %s", got[1].From, want)
 	}
 	for name, want := range map[string]string{
 		"From":           `"Adjutant" <game@adjutant.example>`,

@@ -42,6 +42,11 @@ func bodyText(env *Envelope, h message.Header, body []byte) {
 	w := &walker{}
 	w.visit(root, err, 0)
 	switch {
+	case w.havePlain && w.plainDamaged, !w.havePlain && w.haveHTML && w.htmlDamaged:
+		// What decodes before the damage is a part of the mail, which could run
+		// orders without the lines after them, or read a cut password as wrong.
+		env.Unreadable = "the encoding of its text is damaged (its base64 could not be decoded)"
+		return
 	case w.havePlain:
 		env.Text = w.plain
 	case w.haveHTML:
@@ -63,7 +68,9 @@ type walker struct {
 	havePlain bool
 	html      string
 	haveHTML  bool
-	report    string
+	// The text part taken could not be decoded whole.
+	plainDamaged, htmlDamaged bool
+	report                    string
 	// What stopped the walk from reading all of the tree, for Envelope.Unreadable.
 	tooDeep, tooMany, broken, noBoundary bool
 }
@@ -151,20 +158,30 @@ func (w *walker) visit(e *message.Entity, newErr error, depth int) {
 	}
 	switch {
 	case mt == "text/plain" && !w.havePlain:
-		s := plainText(readText(e, newErr, params), params)
-		if strings.TrimSpace(s) != "" {
-			w.plain, w.havePlain = s, true
+		text, damaged := readText(e, newErr, params)
+		s := plainText(text, params)
+		if strings.TrimSpace(s) != "" || damaged {
+			w.plain, w.havePlain, w.plainDamaged = s, true, damaged
 		}
 	case mt == "text/html" && !w.haveHTML && !w.havePlain:
-		w.html, w.haveHTML = readText(e, newErr, params), true
+		w.html, w.htmlDamaged = readText(e, newErr, params)
+		w.haveHTML = true
 	}
 }
 
 // readText reads a text part and returns it as a string in UTF-8 (possibly
 // still holding invalid sequences, which the callers replace). A read error
-// (bad base64, a truncated part) keeps what was read before it.
-func readText(e *message.Entity, newErr error, params map[string]string) string {
-	data, _ := io.ReadAll(e.Body)
+// keeps what was read before it; damaged says the part is base64 that could
+// not be decoded whole (a bad character, or a last group cut short: the decoder
+// reports the latter as an unexpected EOF, as a cut multipart is reported).
+func readText(e *message.Entity, newErr error, params map[string]string) (text string, damaged bool) {
+	data, err := io.ReadAll(e.Body)
+	damaged = err != nil && strings.EqualFold(strings.TrimSpace(e.Header.Get("Content-Transfer-Encoding")), "base64")
+	return decodeText(e, newErr, params, data), damaged
+}
+
+// decodeText turns the bytes of a text part into UTF-8 by its charset.
+func decodeText(e *message.Entity, newErr error, params map[string]string, data []byte) string {
 	label := strings.ToLower(strings.TrimSpace(params["charset"]))
 
 	// go-message converted the body iff its own (strict) parse of the
@@ -272,10 +289,12 @@ func normalizeNewlines(s string) string {
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
-// cleanText removes control characters (C0, DEL, C1) other than tab and
-// newline. They mean nothing in orders, and would otherwise travel into logs
-// (terminal escapes) and into quoted lines of replies (NUL is not allowed in
-// SMTP data).
+// cleanText replaces control characters (C0, DEL, C1) other than tab and
+// newline with U+FFFD. They mean nothing in orders, and would otherwise travel
+// into logs (terminal escapes) and into quoted lines of replies (NUL is not
+// allowed in SMTP data). Replaced, not removed: removed, "pass\x00word" would
+// read as the password "password" and "HOLD\x002301" as an order nobody
+// wrote; the desk refuses a password with U+FFFD, and quotes the line.
 func cleanText(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -292,7 +311,7 @@ func cleanText(s string) string {
 	}
 	return strings.Map(func(r rune) rune {
 		if isControl(r) && r != '\n' && r != '\t' {
-			return -1
+			return '\uFFFD'
 		}
 		return r
 	}, s)

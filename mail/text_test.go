@@ -49,7 +49,7 @@ func TestTextFromHTML(t *testing.T) {
 		{"broken markup", "<p>unclosed <b>bold <div", "unclosed bold\n"},
 		{"attribute junk", `<p a="<b>" b='>'>x</p>`, "x\n"},
 		{"invalid UTF-8", "caf\xe9", "caf\uFFFD\n"},
-		{"control characters", "a\x00b\x07c\x1b[0m", "abc[0m\n"},
+		{"control characters", "a\x00b\x07c\x1b[0m", "a\uFFFDb\uFFFDc\uFFFD[0m\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@
 //
 //	meta                      "schema" -> schema version, 8-byte big-endian
 //	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
+//	                          "store-secret" -> the store's secret, 32 random bytes ([Identity])
 //	games                     game name -> Game (JSON)
 //	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
 //	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
@@ -20,6 +21,9 @@
 //	                          picture's view in view_z; pictures are dropped once the mail is sent)
 //	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
+//	addresses                 address NUL game -> nothing: who plays where (kept by PutGame)
+//	game-addresses            game -> its players' addresses, one a line (to undo the above)
+//	verifiers                 name -> password verifier (the desk's: a player's, the host's)
 //
 // Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
 // records can be walked, exported or deleted together.
@@ -81,6 +85,8 @@ type Store interface {
 	Read(ctx context.Context, fn func(Tx) error) error
 	// Write runs fn in a read-write transaction, committed only when fn returns nil.
 	Write(ctx context.Context, fn func(Tx) error) error
+	// Identity returns the store's identity, the same for the life of the store.
+	Identity() Identity
 }
 
 // Tx is one transaction on the store.
@@ -147,6 +153,16 @@ type Tx interface {
 	// PurgeThrottles deletes the throttle records whose window started before the given
 	// time, and says how many it deleted.
 	PurgeThrottles(before time.Time) (int, error)
+
+	// Plays reports whether address is a player's in some game (as PutGame last
+	// stored it), without reading any game.
+	Plays(address string) (bool, error)
+	// Verifier returns the password verifier kept under name ("" when none);
+	// PutVerifier keeps one. The desk makes and reads them (they recognise a
+	// password without bcrypt); the store keeps the bytes and knows nothing of their
+	// use.
+	Verifier(name string) (string, error)
+	PutVerifier(name, v string) error
 }
 
 // Pictures reports whether the player's results mails and MAP replies carry a
@@ -411,7 +427,8 @@ type Throttle struct {
 
 // DB is the bbolt implementation of [Store].
 type DB struct {
-	bolt *bolt.DB
+	bolt     *bolt.DB
+	identity Identity
 }
 
 var _ Store = (*DB)(nil)
@@ -452,6 +469,9 @@ func Open(path string) (*DB, error) {
 				return err
 			}
 		}
+		if err := openPlayerBuckets(tx); err != nil {
+			return err
+		}
 		meta := tx.Bucket(bucketMeta)
 		if v := meta.Get(keySchema); v != nil {
 			if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
@@ -465,7 +485,12 @@ func Open(path string) (*DB, error) {
 		b.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &DB{bolt: b}, nil
+	id, err := openIdentity(b)
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &DB{bolt: b, identity: id}, nil
 }
 
 // Close closes the file.
@@ -649,6 +674,9 @@ func (t *btx) Game(name string) (Game, error) {
 func (t *btx) PutGame(g Game) error {
 	if g.Name == "" {
 		return errors.New("put game: empty name")
+	}
+	if err := t.indexPlayers(g); err != nil {
+		return err
 	}
 	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), g)
 }

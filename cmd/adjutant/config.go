@@ -60,7 +60,7 @@ type SMTPSection struct {
 	Password     string `toml:"password" doc:"Password. Better: password_env or password_file." example:""`
 	PasswordEnv  string `toml:"password_env" doc:"Name of an environment variable holding the password." example:"ADJUTANT_SMTP_PASSWORD"`
 	PasswordFile string `toml:"password_file" doc:"File holding the password (trailing newline ignored)." example:""`
-	NoVERP       bool   `toml:"no_verp" doc:"Send with the game address itself as envelope sender. By default it is the address with +b-<number> added (VERP), so that a bounce says which mail and player it is about; turn this on only if the mailbox does not receive plus-addressed mail." example:"false"`
+	NoVERP       bool   `toml:"no_verp" doc:"Send with the game address itself as envelope sender. By default it is the address with +b-<number>-<tag> added (VERP, the tag signed with the store's secret), so that a bounce says which mail and player it is about and nobody else can forge one; turn this on only if the mailbox does not receive plus-addressed mail (then no bounce marks a player)." example:"false"`
 }
 
 // Duration is a time.Duration written as "30s" or "5m" in the file.

@@ -360,7 +360,13 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 		db.Close()
 		return nil, nil, err
 	}
+	key, err := store.LoadKey(c.db + ".key")
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
 	desk := &adjudicator.Desk{
+		PasswordKey:  key,
 		Store:        db,
 		Rulesets:     rs,
 		Address:      c.address,
@@ -454,6 +460,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		InReplyTo: env.InReplyTo, References: env.References,
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
 		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
+		BounceTag: env.BounceTag, BounceFailed: env.BounceFailed,
 	}
 }
 

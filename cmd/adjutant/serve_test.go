@@ -405,7 +405,7 @@ func TestAutoResponderNoLoop(t *testing.T) {
 			}
 			want := 1 // the invitation
 			if naive {
-				want += 3 // refusals, then throttled
+				want += 4 // 3 refusals, one notice that refusals stop (issue 19), then throttled
 			}
 			if received != want {
 				t.Errorf("the auto-responding mailbox received %d mails, want %d", received, want)
