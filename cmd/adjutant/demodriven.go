@@ -66,11 +66,8 @@ func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scr
 	return g.script(i, st)
 }
 
-func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
-	out := e.stdout
-	if quiet {
-		out = io.Discard
-	}
+func (g *drivenDemo) play(e *env, o demoOpts) error {
+	keep, pipe, out := o.keep, o.pipe, o.mailsOut(e)
 	dir, err := os.MkdirTemp("", "adjutant-"+g.rs.Name()+"-")
 	if err != nil {
 		return err
@@ -128,7 +125,11 @@ func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
 		}
 		sum.WriteString(line)
 	}
-	fmt.Fprintf(e.stdout, "%s\n%s demo complete in %s: %d mails.\n%s", strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
+	account, err := demoFinish(e, path, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s%s\n%s demo complete in %s: %d mails.\n%s", account, strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
 	return nil
 }
 

@@ -14,7 +14,7 @@ import (
 // invitation.
 func TestDemoMailsReadOnAPhone(t *testing.T) {
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	res, err := playByMail(e, "", io.Discard)
+	res, err := playByMail(e, demoOpts{quiet: true})
 	if err != nil {
 		t.Fatal(err)
 	}

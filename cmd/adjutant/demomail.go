@@ -22,6 +22,7 @@ type mailGame struct {
 	mails     map[string][]received // by player address, in arrival order
 	delivered int
 	summary   string
+	account   string // the short account of the game and where its mails are
 	elapsed   time.Duration
 	db        string
 }
@@ -90,7 +91,8 @@ func invitationTo(game string) func(received) bool {
 
 // playByMail plays the sample game between two scripted players over the embedded IMAP
 // and SMTP servers, with the daemon in between, printing each mail as it is delivered.
-func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
+func playByMail(e *env, o demoOpts) (*mailGame, error) {
+	keep, out := o.keep, o.mailsOut(e)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Minute)
 	defer cancel()
@@ -198,5 +200,8 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 	}
 	res.summary = sum.String() + checked
 	res.elapsed = time.Since(start)
+	if res.account, err = demoFinish(e, db, o); err != nil {
+		return res, err
+	}
 	return res, nil
 }

@@ -45,10 +45,10 @@ func teachingDemo() (*drivenDemo, error) {
 
 // demoTeaching plays the teaching game to its end, by mail or through pipe mode,
 // printing every mail, then verifies the audit trail and replays the game.
-func demoTeaching(e *env, keep string, quiet, pipe bool) error {
+func demoTeaching(e *env, o demoOpts) error {
 	g, err := teachingDemo()
 	if err != nil {
 		return err
 	}
-	return g.play(e, keep, quiet, pipe)
+	return g.play(e, o)
 }

@@ -39,7 +39,7 @@ func teachingMails(t *testing.T) []outMailJSON {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "t.db")
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	if err := demoTeaching(e, db, true, true); err != nil {
+	if err := demoTeaching(e, demoOpts{keep: db, quiet: true, pipe: true}); err != nil {
 		t.Fatal(err)
 	}
 	mails, err := outboxOf(e, db)
@@ -190,7 +190,7 @@ func TestTeachingMailsHideTheDecks(t *testing.T) {
 func TestTeachingDemoByMail(t *testing.T) {
 	var out bytes.Buffer
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard, cost: 4}
-	if err := demoTeaching(e, filepath.Join(t.TempDir(), "t.db"), true, false); err != nil {
+	if err := demoTeaching(e, demoOpts{keep: filepath.Join(t.TempDir(), "t.db"), quiet: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"demo complete", "audit of sample verified", "replay of sample matches"} {

@@ -134,7 +134,7 @@ func ordersFor(pass, body string) string {
 // TestGameByMail plays the whole sample game over IMAP and SMTP: the demo itself.
 func TestGameByMail(t *testing.T) {
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	res, err := playByMail(e, "", io.Discard)
+	res, err := playByMail(e, demoOpts{quiet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
