@@ -35,6 +35,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlotItems$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzClosingText$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
+	$(GO) test -run '^$$' -fuzz '^FuzzRuns$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
+	$(GO) test -run '^$$' -fuzz '^FuzzTypography$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseScenarioMap$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
@@ -43,6 +45,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSentLog$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
+	$(GO) test -run '^$$' -fuzz '^FuzzScrub$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzTextFromHTML$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzBounce$$' -fuzztime $(FUZZTIME) ./mail/

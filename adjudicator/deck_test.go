@@ -251,6 +251,18 @@ func TestResignRevealsTheDeckSeed(t *testing.T) {
 	if _, err := desk.Handle(ctx, adjudicator.Message{ID: "r1@p", From: de, Subject: "x", Text: "GAME g1\nPASSWORD " + passD + "\nRESIGN"}); err != nil {
 		t.Fatal(err)
 	}
+	var answer []store.OutMail
+	if err := db.Read(ctx, func(tx store.Tx) error {
+		var err error
+		answer, err = tx.Outbox()
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	code := resignCodeIn(t, answer[len(answer)-1].Body) // resigning asks for the code first
+	if _, err := desk.Handle(ctx, adjudicator.Message{ID: "r2@p", From: de, Subject: "x", Text: "GAME g1\nPASSWORD " + passD + "\nRESIGN " + code}); err != nil {
+		t.Fatal(err)
+	}
 	var entries []store.AuditEntry
 	if err := db.Read(ctx, func(tx store.Tx) error {
 		var err error

@@ -48,6 +48,9 @@ type Message struct {
 	// broken boundaries, too many parts, no text part); "" when the text was read.
 	Unreadable string
 	Arrived    time.Time
+	// Date is the sender's Date: header (zero when it had none): never the order of
+	// arrival, only the check that a host mail is not an old one sent again (hostreplay.go).
+	Date time.Time
 }
 
 // Desk is the game-agnostic adjudicator desk. The zero value is not usable; set Store,
@@ -126,7 +129,12 @@ func (d *Desk) log() *slog.Logger {
 func (d *Desk) ruleset(name string) (Ruleset, error) {
 	rs, ok := d.Rulesets[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown ruleset %q", name)
+		names := make([]string, 0, len(d.Rulesets))
+		for n := range d.Rulesets {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("unknown ruleset %q (the rulesets are %s)", name, strings.Join(names, ", "))
 	}
 	return rs, nil
 }
@@ -315,6 +323,8 @@ type handling struct {
 	pre  passwordVerdict
 	// player says the sender plays in the game the mail names, for the refusal limits.
 	player bool
+	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
+	secrets *scrubber
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
@@ -591,14 +601,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	// Only now, with the ruleset's keywords known, can closing text be told from orders.
 	kept, closing := orders.ClosingText(lines, append(rs.Keywords(), deskKeywords...))
 	cmd = readCommands(kept)
-	return h.submit(ctx, rs, player, cmd, mergeIgnored(ignored, closing))
-}
-
-// mergeIgnored lists the lines Split and ClosingText set aside in the order of the mail.
-func mergeIgnored(a, b []orders.Ignored) []orders.Ignored {
-	out := append(append([]orders.Ignored(nil), a...), b...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].No < out[j].No })
-	return out
+	// The lines Split and ClosingText set aside, in the order of the mail, a quoted block
+	// or a run of closing text as one.
+	return h.submit(ctx, rs, player, cmd, orders.Runs(append(ignored, closing...), kept))
 }
 
 // sideMatches reports whether a mail's SIDE line, if any, names the player's side, by
@@ -965,8 +970,8 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
-		Subject:     subject,
-		Body:        body,
+		Subject:     h.scrub(subject),
+		Body:        h.scrubBody(kind, body),
 		Game:        game,
 		Side:        side,
 		Kind:        kind,

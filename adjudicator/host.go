@@ -494,6 +494,24 @@ func (h *handling) hostMail(password string, lines []orders.Line, ignored []orde
 	if h.desk.HostPassHash == "" || !h.hostPasswordOK(password) {
 		return h.refuse("refused", authRefusal)
 	}
+	why, key, err := h.hostReplay(lines)
+	if err != nil {
+		return "", err
+	}
+	if why != "" {
+		body, err := render("refusal.txt", map[string]any{"Text": "Adjutant did not carry out your host commands: " + why + ". Nothing was changed.", "Address": h.desk.Address})
+		if err != nil {
+			return "", err
+		}
+		if _, err := h.enqueue([]string{h.msg.From}, "", "", "host", replySubject(h.msg.Subject), body, true); err != nil {
+			return "", err
+		}
+		h.desk.log().Info("host mail not carried out", "id", h.msg.ID, "date", h.msg.Date, "arrived", h.msg.Arrived)
+		return Refused + ": host mail not carried out", nil
+	}
+	if err := h.markHostMail(key); err != nil {
+		return "", err
+	}
 	var views []lineView
 	var sections []section
 	done, refused := 0, 0
@@ -627,9 +645,10 @@ func ParseSpan(s string) (time.Duration, error) {
 
 // request is a player's ABSENT or RESIGN line, checked; apply carries it out.
 type request struct {
-	line   orders.Line
-	reason string // why refused; "" when accepted
-	apply  func() (string, error)
+	line    orders.Line
+	reason  string // why refused; "" when accepted
+	verdict string // the verdict when done, "" for "ok"
+	apply   func() (string, error)
 }
 
 // checkRequests checks a player's ABSENT UNTIL and RESIGN lines against the game.
@@ -641,11 +660,31 @@ func (h *handling) checkRequests(rs Ruleset, side Side, lines []orders.Line) []r
 		case h.game.Over:
 			r.reason = "the game is over"
 		case l.Is("RESIGN") && len(l.Fields) == 1:
+			// Resigning cannot be undone: it asks for the code first (resign.go).
+			r.verdict = "NOT DONE YET"
 			r.apply = func() (string, error) {
-				if _, err := h.end(h.game.Name, side); err != nil {
+				p, _ := playerOf(h.game, side)
+				code, err := h.resignCode(h.game.Name, p, h.now)
+				if err != nil {
 					return "", err
 				}
-				return "you have resigned; the game is over and every player is told", nil
+				return fmt.Sprintf("resigning cannot be undone, so Adjutant asks you to confirm it. To resign (the game ends at once and the other side wins), send within %d days a mail with your password and this line: RESIGN %s", ResignCodeDays, code), nil
+			}
+		case l.Is("RESIGN") && (len(l.Fields) == 2 || (len(l.Fields) == 3 && l.Is("RESIGN", "CONFIRM"))):
+			p, _ := playerOf(h.game, side)
+			ok, err := h.resignCodeOK(h.game.Name, p, l.Fields[len(l.Fields)-1])
+			switch {
+			case err != nil:
+				r.apply = func() (string, error) { return "", err }
+			case !ok:
+				r.reason = fmt.Sprintf("this is not the code Adjutant sent you for this game, or it is older than %d days: send RESIGN alone for a new one", ResignCodeDays)
+			default:
+				r.apply = func() (string, error) {
+					if _, err := h.end(h.game.Name, side); err != nil {
+						return "", err
+					}
+					return "you have resigned; the game is over and every player is told", nil
+				}
 			}
 		case l.Is("ABSENT", "UNTIL") && len(l.Fields) == 3:
 			until, err := h.absence(side, l.Fields[2])
@@ -655,7 +694,7 @@ func (h *handling) checkRequests(rs Ruleset, side Side, lines []orders.Line) []r
 			}
 			r.apply = func() (string, error) { return h.absent(rs, side, until) }
 		default:
-			r.reason = "expected ABSENT UNTIL <date>, e.g. ABSENT UNTIL 2026-12-01, or RESIGN alone on its line"
+			r.reason = "expected ABSENT UNTIL <date>, e.g. ABSENT UNTIL 2026-12-01, RESIGN alone on its line, or RESIGN <code> with the code it answers"
 		}
 		out = append(out, r)
 	}
@@ -809,6 +848,9 @@ func (h *handling) applyRequests(reqs []request, refused bool, lines []lineView)
 				return nil, err
 			}
 			v.Reason = report
+			if r.verdict != "" {
+				v.Verdict = r.verdict
+			}
 		}
 		lines = append(lines, v)
 	}

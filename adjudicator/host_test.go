@@ -2,6 +2,8 @@ package adjudicator_test
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -293,11 +295,52 @@ func TestAbsentUntil(t *testing.T) {
 	}
 }
 
+// TestResign: RESIGN alone ends nothing and answers with a code; RESIGN <code> from the
+// same player, within ResignCodeDays, ends the game. Another side's code, a wrong one
+// or an old one is refused and changes nothing.
 func TestResign(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour})
+	before := f.snapshot()
 	out, mails := f.orders("us", passU, "RESIGN")
+	if out != adjudicator.Handled || len(mails) != 1 || f.game().Over || f.snapshot() != before {
+		t.Fatalf("RESIGN alone: %q, %d mails, over %v; want an answer and nothing changed", out, len(mails), f.game().Over)
+	}
+	code := resignCodeIn(t, mails[0].Body)
+	if !strings.Contains(mails[0].Body, "NOT DONE YET") {
+		t.Errorf("the answer does not say the resignation is not done:\n%s", mails[0].Body)
+	}
+	// The same code all day; the German's is another.
+	f.now = f.now.Add(3 * time.Hour)
+	if _, again := f.orders("us", passU, "RESIGN"); resignCodeIn(t, again[0].Body) != code {
+		t.Error("the code changed within the day")
+	}
+	_, deMails := f.orders("de", passD, "RESIGN")
+	deCode := resignCodeIn(t, deMails[0].Body)
+	if deCode == code {
+		t.Fatal("both sides got the same code")
+	}
+	for _, tc := range []struct{ side, pass, line string }{
+		{"de", passD, "RESIGN " + code},   // the other side's code
+		{"us", passU, "RESIGN " + deCode}, // the other side's code
+		{"us", passU, "RESIGN 7K3Q-M2XD-PW4A-9HTB"},
+		{"us", passU, "RESIGN NOW"},
+	} {
+		if out, m := f.orders(tc.side, tc.pass, tc.line); out != adjudicator.Refused+": orders" || f.game().Over || !strings.Contains(m[0].Body, "not the code") {
+			t.Errorf("%s %q: %q, over %v", tc.side, tc.line, out, f.game().Over)
+		}
+	}
+	// Too old: the code was issued a day more than ResignCodeDays ago.
+	saved := f.now
+	f.now = f.now.Add((adjudicator.ResignCodeDays + 1) * 24 * time.Hour)
+	if out, _ := f.orders("us", passU, "RESIGN "+code); out != adjudicator.Refused+": orders" || f.game().Over {
+		t.Errorf("a code %d days old: %q", adjudicator.ResignCodeDays+1, out)
+	}
+	// Within the days (ResignCodeDays to the hour after it was mailed), copied in lower
+	// case without dashes, after CONFIRM.
+	f.now = saved.Add(adjudicator.ResignCodeDays * 24 * time.Hour)
+	out, mails = f.orders("us", passU, "RESIGN CONFIRM "+strings.ToLower(strings.ReplaceAll(code, "-", "")))
 	if out != adjudicator.Handled {
-		t.Fatalf("RESIGN: %q", out)
+		t.Fatalf("RESIGN <code>: %q\n%s", out, mails[0].Body)
 	}
 	if told := to(mails, de); len(told) != 1 || !strings.Contains(told[0].Body, "the US player has resigned; German wins") {
 		t.Errorf("the German is not told: %+v", told)
@@ -308,9 +351,28 @@ func TestResign(t *testing.T) {
 	if g := f.game(); !g.Over || g.Ended != "the US player resigned" {
 		t.Errorf("game after RESIGN: over %v, %q", g.Over, g.Ended)
 	}
-	if out, _ := f.orders("de", passD, "RESIGN"); out != adjudicator.Refused+": orders" {
+	if out, _ := f.orders("de", passD, "RESIGN "+deCode); out != adjudicator.Refused+": orders" {
 		t.Errorf("RESIGN of a finished game: %q", out)
 	}
+}
+
+var resignCode = regexp.MustCompile(`RESIGN\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})`)
+
+// resignCodeIn finds the code an answer to RESIGN gives.
+func resignCodeIn(t *testing.T, body string) string {
+	t.Helper()
+	m := resignCode.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no RESIGN code in:\n%s", body)
+	}
+	return m[1]
+}
+
+// host sends a mail from the host address, dated now.
+func (f *fixture) host(subject, text string) (string, []store.OutMail) {
+	f.t.Helper()
+	f.n++
+	return f.sendMsg(adjudicator.Message{ID: fmt.Sprintf("h%d@club.example", f.n), From: hostAddr, Subject: subject, Text: text, Date: f.now})
 }
 
 // hostFixture is a fixture whose desk takes host mail.
@@ -327,7 +389,7 @@ func hostFixture(t *testing.T) *fixture {
 func TestHostByMail(t *testing.T) {
 	f := hostFixture(t)
 	was := f.game().Deadline
-	out, mails := f.send(hostAddr, "host", "HOST PASSWORD "+hostPass+"\nGAMES\nEXTEND g1 2d\nPAUSE nope\nADDRESS g1 de de9@players.example\nRESEND g1 de\n")
+	out, mails := f.host("host", "HOST PASSWORD "+hostPass+"\nGAMES\nEXTEND g1 2d\nPAUSE nope\nADDRESS g1 de de9@players.example\nRESEND g1 de\n")
 	if out != adjudicator.Handled+": host, 3 done, 2 refused" {
 		t.Fatalf("host mail: %q", out)
 	}
@@ -353,7 +415,7 @@ func TestHostByMail(t *testing.T) {
 			t.Errorf("line longer than 78: %q", l)
 		}
 	}
-	out, _ = f.send(hostAddr, "host", "HOST PASSWORD "+hostPass+"\nPAUSE g1\nRESUME g1\nEND g1\n")
+	out, _ = f.host("host", "HOST PASSWORD "+hostPass+"\nPAUSE g1\nRESUME g1\nEND g1\n")
 	if out != adjudicator.Handled+": host, 3 done, 0 refused" || !f.game().Over {
 		t.Errorf("PAUSE, RESUME, END: %q", out)
 	}
@@ -397,5 +459,62 @@ func TestParseSpan(t *testing.T) {
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseSpan(%q) = %v, %v; want %v ok=%v", tc.in, got, err, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestHostMailTakesEffectOnce: a host mail sent again under a new Message-ID (the same
+// commands, the same Date) is refused and changes nothing, as is one whose Date is more
+// than a day from its arrival or missing; the host is told why. The same commands in a
+// new mail are carried out.
+func TestHostMailTakesEffectOnce(t *testing.T) {
+	f := hostFixture(t)
+	ctx := context.Background()
+	was := f.game().Deadline
+	mail := func(id, text string, date, arrived time.Time) (string, []store.OutMail) {
+		t.Helper()
+		return f.sendMsg(adjudicator.Message{ID: id, From: hostAddr, Subject: "extend", Text: text, Date: date, Arrived: arrived})
+	}
+	const extend = "HOST PASSWORD " + hostPass + "\nEXTEND g1 24h\n"
+	if out, _ := mail("h1@club.example", extend, f.now.Add(-time.Minute), time.Time{}); out != adjudicator.Handled+": host, 1 done, 0 refused" {
+		t.Fatalf("first host mail: %q", out)
+	}
+	once := was.Add(24 * time.Hour)
+	for _, tc := range []struct {
+		name, id, text string
+		date, arrived  time.Time
+		why            string
+	}{
+		{"the same mail, a new Message-ID", "h2@club.example", extend, f.now.Add(-time.Minute), time.Time{}, "were handled already"},
+		{"written another way", "h3@club.example", "host password " + hostPass + "\n  extend  G1 24H \n# again\n", f.now.Add(-time.Minute), time.Time{}, "were handled already"},
+		{"an old Date", "h4@club.example", extend, f.now.Add(-25 * time.Hour), time.Time{}, "more than a day apart"},
+		{"a Date ahead", "h5@club.example", extend, f.now.Add(25 * time.Hour), time.Time{}, "more than a day apart"},
+		{"no Date", "h6@club.example", extend, time.Time{}, time.Time{}, "no Date: header"},
+		{"arrived long after its Date", "h7@club.example", extend, f.now.Add(-time.Minute), f.now.Add(2 * 24 * time.Hour), "more than a day apart"},
+	} {
+		before := f.snapshot()
+		out, mails := mail(tc.id, tc.text, tc.date, tc.arrived)
+		reply := to(mails, hostAddr)
+		if out != adjudicator.Refused+": host mail not carried out" || len(mails) != 1 || len(reply) != 1 {
+			t.Errorf("%s: %q, %d mails", tc.name, out, len(mails))
+			continue
+		}
+		if body := strings.Join(strings.Fields(reply[0].Body), " "); !strings.Contains(body, "did not carry out your host commands: ") || !strings.Contains(body, tc.why) {
+			t.Errorf("%s: the host is not told %q:\n%s", tc.name, tc.why, reply[0].Body)
+		}
+		if f.snapshot() != before || !f.game().Deadline.Equal(once) {
+			t.Errorf("%s changed the game: deadline %v, want %v", tc.name, f.game().Deadline, once)
+		}
+	}
+	// The same commands in a new mail (a new Date) are done again.
+	if out, _ := mail("h8@club.example", extend, f.now, time.Time{}); out != adjudicator.Handled+": host, 1 done, 0 refused" || !f.game().Deadline.Equal(once.Add(24*time.Hour)) {
+		t.Errorf("the same commands in a new mail: %q, deadline %v", out, f.game().Deadline)
+	}
+	// Two copies in one batch: one is done.
+	copyOf := func(id string) adjudicator.Message {
+		return adjudicator.Message{ID: id, From: hostAddr, Subject: "x", Text: "HOST PASSWORD " + hostPass + "\nEXTEND g1 1h\n", Date: f.now.Add(time.Second)}
+	}
+	outs, err := f.desk.HandleBatch(ctx, []adjudicator.Message{copyOf("b1@club.example"), copyOf("b2@club.example")})
+	if err != nil || len(outs) != 2 || outs[0] != adjudicator.Handled+": host, 1 done, 0 refused" || outs[1] != adjudicator.Refused+": host mail not carried out" {
+		t.Errorf("two copies in one batch: %q, %v", outs, err)
 	}
 }

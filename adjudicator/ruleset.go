@@ -189,3 +189,25 @@ type Dealer interface {
 	// Deal shuffles the decks of a new game from d, before any side sees the game.
 	Deal(st State, d *dice.Dealer) (State, error)
 }
+
+// Describer is a ruleset that describes itself in its own words: to a host choosing a
+// game (adjutant rulesets) and to the players its invitation goes to.
+type Describer interface {
+	// Rulebook names the printed rules the ruleset adjudicates, e.g. "Soldiers:
+	// Decision in the Trenches, 1918, Strategy & Tactics 280 (rulebook 001)".
+	Rulebook() string
+	// DefaultOrders says what Defaults gives a side that sent no orders by a deadline
+	// (a game created with --no-orders default), in the ruleset's words: a phrase that
+	// follows "the game goes on with", e.g. "no plot, the scenario's deployment, no
+	// move, no fire".
+	DefaultOrders() string
+}
+
+// DefaultOrdersOf is rs's DefaultOrders, or the desk's words for them when rs does not
+// describe its own.
+func DefaultOrdersOf(rs Ruleset) string {
+	if d, ok := rs.(Describer); ok {
+		return d.DefaultOrders()
+	}
+	return "the ruleset's default orders (HELP says which)"
+}

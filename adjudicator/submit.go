@@ -65,9 +65,10 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		return "", err
 	}
 
+	ignored, moreIgnored := listIgnored(ignored)
 	view := map[string]any{
 		"Game": g.Name, "Side": sideName(rs, side), "Address": player.Address,
-		"Ignored": ignored, "Title": rs.Title(),
+		"Ignored": ignored, "MoreIgnored": moreIgnored, "Title": rs.Title(),
 	}
 	var lines []lineView
 	for _, l := range cmd.deskLines {
@@ -175,8 +176,9 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		}
 		g = h.game
 	}
+	lines, unlisted := listLines(lines)
 	sortLines(lines)
-	view["Lines"] = lines
+	view["Lines"], view["Unlisted"] = lines, unlisted
 	view["Sealed"] = sealed
 
 	// The opponents hear that orders were sealed, with one commitment for them all

@@ -19,9 +19,15 @@ import (
 // every line as its own <p class=MsoNormal>, Gmail every line as a <div>, and
 // one order a line must survive both.
 //
+// Text the reader does not see is not read (htmlstyle.go): elements with the
+// hidden attribute or styled display:none, visibility:hidden, font-size 0,
+// opacity 0, text the colour of its background (white on an unset one), and
+// those a <style> rule hides by tag, class or id. A RESIGN nobody saw in the
+// mail he sent must not end his game.
+//
 // It uses the x/net/html tokenizer, not the tree parser: mail HTML is often
-// broken, and a token stream with a few counters copes with anything without
-// building a tree.
+// broken, and a token stream with a few counters and a bounded stack of open
+// elements copes with anything without building a tree.
 func TextFromHTML(src string) string {
 	src = strings.ToValidUTF8(src, "\uFFFD")
 	c := &htmlConv{}
@@ -35,15 +41,23 @@ func TextFromHTML(src string) string {
 			c.blockBoundary()
 			return c.result()
 		case html.TextToken:
-			if c.skip == 0 {
-				c.text(string(z.Text()))
+			switch {
+			case c.inStyle:
+				c.addRules(string(z.Text()))
+			case c.skip == 0:
+				c.reconstruct()
+				if c.shown() {
+					c.text(string(z.Text()))
+				}
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
+			name, hasAttr := z.TagName()
+			c.open(string(name), z, hasAttr)
 			c.startTag(string(name), tt == html.SelfClosingTagToken)
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			c.endTag(string(name))
+			c.close(string(name))
 		}
 	}
 }
@@ -59,6 +73,205 @@ type htmlConv struct {
 	pre          int             // <pre> depth
 	preStart     bool            // just after <pre>: a leading newline is dropped
 	skip         int             // depth inside elements whose text is not shown
+	stack        []frame         // the open elements, for what they hide
+	overflow     int             // elements opened beyond maxDepth: their text is not read
+	inStyle      bool            // inside <style>: its text is rules
+	rules        map[string][]cssRule
+	nRules       int
+	// active are the formatting elements (<b>, <font>, ...) ended by the end of an
+	// element around them: a browser opens them again before the next text, so
+	// what they hide stays hidden ("<p><b hidden>x</p><p>RESIGN" hides RESIGN).
+	active []frame
+}
+
+// maxDepth bounds the open elements followed; text nested deeper is not read
+// (no mail client writes such HTML). endSearch bounds how far down an end tag
+// looks for its element, so that broken HTML costs no more than linear time.
+const (
+	maxDepth  = 512
+	endSearch = 64
+)
+
+// voidElements have no content and no end tag.
+var voidElements = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "keygen": true, "link": true, "meta": true,
+	"param": true, "source": true, "track": true, "wbr": true,
+}
+
+// top is the innermost open element's state (a visible one at the top level).
+func (c *htmlConv) top() frame {
+	if len(c.stack) == 0 {
+		return frame{}
+	}
+	return c.stack[len(c.stack)-1]
+}
+
+// shown reports whether text here is seen by the reader.
+func (c *htmlConv) shown() bool {
+	f := c.top()
+	return c.overflow == 0 && f.visible()
+}
+
+// open follows a start tag: the elements it ends (as browsers end an open <p>
+// at a block), and the element it opens with what it hides, read from its
+// attributes and the style sheets so far.
+func (c *htmlConv) open(name string, z *html.Tokenizer, hasAttr bool) {
+	if name == "style" {
+		c.inStyle = true
+	}
+	if skippedElements[name] || voidElements[name] {
+		return
+	}
+	c.impliedEnd(name)
+	if c.overflow > 0 || len(c.stack) >= maxDepth {
+		c.overflow++
+		return
+	}
+	f := c.top()
+	f.name = name
+	var style, id string
+	var classes []string
+	for hasAttr {
+		var k, v []byte
+		k, v, hasAttr = z.TagAttr()
+		switch string(k) {
+		case "style":
+			style = string(v)
+		case "hidden":
+			f.none = true
+		case "class":
+			classes = strings.Fields(strings.ToLower(string(v)))
+		case "id":
+			id = strings.ToLower(string(v))
+		case "bgcolor":
+			if col, ok := parseColor(string(v)); ok {
+				f.bg = col
+			}
+		case "color", "text":
+			// <font color> and <body text>.
+			if col, ok := parseColor(string(v)); ok && (name == "font" || name == "body") {
+				f.color = col
+			}
+		}
+	}
+	if c.nRules > 0 {
+		keys := append([]string{name}, "#"+id)
+		for _, cl := range classes {
+			keys = append(keys, "."+cl)
+		}
+		for _, k := range keys {
+			for _, r := range c.rules[k] {
+				if r.matches(name, classes, id) {
+					f.applyStyle(r.decls)
+				}
+			}
+		}
+	}
+	f.applyStyle(style)
+	c.stack = append(c.stack, f)
+}
+
+// impliedEnd pops the elements a start tag of name ends without their end tag.
+func (c *htmlConv) impliedEnd(name string) {
+	popIf := func(names ...string) {
+		if n := len(c.stack); n > 0 && c.overflow == 0 {
+			for _, want := range names {
+				if c.stack[n-1].name == want {
+					c.stack = c.stack[:n-1]
+					return
+				}
+			}
+		}
+	}
+	switch {
+	case name == "li":
+		popIf("p")
+		popIf("li")
+	case name == "dt" || name == "dd":
+		popIf("p")
+		popIf("dt", "dd")
+	case name == "td" || name == "th":
+		popIf("td", "th")
+	case name == "tr":
+		popIf("td", "th")
+		popIf("tr")
+	case name == "option":
+		popIf("option")
+	case blockElements[name]:
+		popIf("p")
+	}
+}
+
+// close follows an end tag: it ends the innermost open element of its name, and
+// those inside it; an end tag of no open element is ignored.
+func (c *htmlConv) close(name string) {
+	if name == "style" {
+		c.inStyle = false
+	}
+	if skippedElements[name] || voidElements[name] {
+		return
+	}
+	if c.overflow > 0 {
+		c.overflow--
+		return
+	}
+	for i := len(c.stack) - 1; i >= 0 && i >= len(c.stack)-endSearch; i-- {
+		if c.stack[i].name == name {
+			for _, f := range c.stack[i+1:] {
+				if formattingElements[f.name] && len(c.active) < maxActive {
+					c.active = append(c.active, f)
+				}
+			}
+			c.stack = c.stack[:i]
+			return
+		}
+	}
+	// The end tag of a formatting element no longer open ends it for good.
+	for i := len(c.active) - 1; i >= 0; i-- {
+		if c.active[i].name == name {
+			c.active = append(c.active[:i], c.active[i+1:]...)
+			return
+		}
+	}
+}
+
+// formattingElements are those a browser reopens after an element around them
+// ended (the HTML standard's "active formatting elements").
+var formattingElements = map[string]bool{
+	"a": true, "b": true, "big": true, "code": true, "em": true, "font": true, "i": true,
+	"nobr": true, "s": true, "small": true, "strike": true, "strong": true, "tt": true, "u": true,
+}
+
+// maxActive bounds the formatting elements kept to reopen.
+const maxActive = 16
+
+// reconstruct reopens the formatting elements ended around them, before text.
+func (c *htmlConv) reconstruct() {
+	for _, f := range c.active {
+		if len(c.stack) >= maxDepth {
+			break
+		}
+		c.stack = append(c.stack, f)
+	}
+	c.active = c.active[:0]
+}
+
+// addRules keeps the rules of a <style> element, filed for the elements to find.
+func (c *htmlConv) addRules(sheet string) {
+	if c.nRules >= maxCSSRules {
+		return
+	}
+	if c.rules == nil {
+		c.rules = map[string][]cssRule{}
+	}
+	for _, r := range parseCSS(nil, sheet) {
+		if c.nRules >= maxCSSRules {
+			break
+		}
+		c.rules[r.key()] = append(c.rules[r.key()], r)
+		c.nRules++
+	}
 }
 
 // maxQuotePrefix bounds the ">" written before a quoted line. Deeper
@@ -94,6 +307,9 @@ var blockElements = map[string]bool{
 }
 
 func (c *htmlConv) startTag(name string, selfClosing bool) {
+	if c.top().none && !skippedElements[name] {
+		return // an element not shown breaks no line
+	}
 	switch {
 	case skippedElements[name]:
 		if !selfClosing || rawTextElements[name] {
@@ -124,6 +340,9 @@ func (c *htmlConv) startTag(name string, selfClosing bool) {
 }
 
 func (c *htmlConv) endTag(name string) {
+	if c.top().none && !skippedElements[name] {
+		return
+	}
 	switch {
 	case skippedElements[name]:
 		if c.skip > 0 {

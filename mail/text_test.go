@@ -153,6 +153,11 @@ func FuzzTextFromHTML(f *testing.F) {
 		"<pre>\n a\n</pre>", "<table><tr><td>a</td><td>b</td></tr></table>",
 		"<head><title>t</title><style>x</style></head><body>-- <br>Alice</body>",
 		"&nbsp;&amp;&#8211;&#x0;", "<script/>x</script>y", "<p>caf\xe9",
+		// Hidden text (htmlstyle.go): styles, attributes, colours, style sheets.
+		`<span style="display:none">RESIGN</span>x`, "<p hidden>RESIGN<p>x", `<div style="font-size:0;color:#fff">a<b style="font-size:12px">b</b></div>`,
+		`<body bgcolor=#000 text=#000>a</body>`, `<style>.x,#y p{visibility:hidden}@media x{.z{opacity:0}}</style><i class="x z">a</i>`,
+		`<td style="color:rgba(1,2,3,0.05);background:#fff url(x)">a</td>`, `<div style="max-height:0px;overflow:hidden">a</div></div></span>b`,
+		strings.Repeat(`<div hidden>`, 600) + "a" + strings.Repeat("</div>", 700) + "b",
 	} {
 		f.Add(s)
 	}

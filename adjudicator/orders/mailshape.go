@@ -104,7 +104,7 @@ func ClosingText(lines []Line, keywords []string) (kept []Line, closing []Ignore
 		last++
 	}
 	for _, l := range lines[last+1:] {
-		closing = append(closing, Ignored{No: l.No, Text: MaskSecret(l.Text), Why: "not an order (closing text)"})
+		closing = append(closing, Ignored{No: l.No, Text: MaskSecret(l.Text), Why: closingWhy, kind: closingKind})
 	}
 	return lines[:last+1], closing
 }
@@ -232,5 +232,5 @@ const TooMany = 500
 
 // TooManyLines says why a submission of n command lines is refused.
 func TooManyLines(n int) string {
-	return fmt.Sprintf("your mail has %d command lines; Adjutant reads at most %d in one mail. Nothing was changed: send your orders in several mails, or fewer lines.", n, TooMany)
+	return fmt.Sprintf("your mail has %s command lines; Adjutant reads at most %d in one mail. Nothing was changed: send your orders in several mails, or fewer lines.", Thousands(n), TooMany)
 }

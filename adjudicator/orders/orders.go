@@ -93,11 +93,22 @@ func (l Line) Rest(n int) string {
 	return strings.Join(l.Fields[n:], " ")
 }
 
-// Ignored is a line that was deliberately not executed, and why.
+// Ignored is a line that was deliberately not executed, and why; after [Runs], a run of
+// such lines from No to Last.
 type Ignored struct {
 	No   int
+	Last int // the last line of a run (Runs); 0: line No alone
 	Text string
 	Why  string
+	kind string // what Runs merges: quoteKind, closingKind or "" (never merged)
+}
+
+// Where names the lines: "line 12" or "lines 12-214".
+func (ig Ignored) Where() string {
+	if ig.Last > ig.No {
+		return fmt.Sprintf("lines %d-%d", ig.No, ig.Last)
+	}
+	return fmt.Sprintf("line %d", ig.No)
 }
 
 // Split turns a mail's text into command lines. Quoted lines and reply attributions
@@ -126,14 +137,14 @@ func Split(text string) (lines []Line, ignored []Ignored) {
 			// 10:00, Adjutant <" / "adjutant@example.org> wrote:"): its first half is the
 			// line just before, unless that line was an order.
 			if n := len(lines); n > 0 && lines[n-1].No == no-1 && attributionStart(lines[n-1].Text) {
-				ignored = append(ignored, Ignored{No: no - 1, Text: lines[n-1].Text, Why: "reply attribution: not an order"})
+				ignored = append(ignored, Ignored{No: no - 1, Text: lines[n-1].Text, Why: attributionWhy, kind: quoteKind})
 				lines = lines[:n-1]
 			}
-			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: "reply attribution: not an order"})
+			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: attributionWhy, kind: quoteKind})
 			continue
 		}
 		if strings.HasPrefix(trimmed, ">") {
-			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: "quoted from an earlier mail: never executed"})
+			ignored = append(ignored, Ignored{No: no, Text: trimmed, Why: quotedWhy, kind: quoteKind})
 			continue
 		}
 		if c := strings.IndexByte(trimmed, '#'); c >= 0 {
@@ -148,6 +159,8 @@ func Split(text string) (lines []Line, ignored []Ignored) {
 			}
 			break
 		}
+		// Typography a phone or Outlook substitutes (4209–4210) reads as ASCII.
+		trimmed = strings.TrimSpace(Typography(trimmed))
 		lines = append(lines, Line{No: no, Text: trimmed, Fields: strings.Fields(trimmed)})
 	}
 	return lines, ignored

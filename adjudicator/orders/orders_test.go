@@ -106,7 +106,8 @@ func TestParsePath(t *testing.T) {
 }
 
 func FuzzSplit(f *testing.F) {
-	for _, s := range []string{"GAME x\nPASSWORD y\nPLOT TURN 1 4300x3\n", "> q\n-- \nsig", "END\nx", "#\n\r\n", "\xff\xfe"} {
+	for _, s := range []string{"GAME x\nPASSWORD y\nPLOT TURN 1 4300x3\n", "> q\n-- \nsig", "END\nx", "#\n\r\n", "\xff\xfe",
+		"MOVE 4/DC 4209–4210\n", "PLOT TURN １ ４３００x3\u00a0４４００x2\n", "PASSWORD a–b\nМOVE 2300—2301\n", "\u00a0\u2013\u00a0\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -217,7 +217,7 @@ func TestCancelEarlyAndKinds(t *testing.T) {
 		{"CANCEL BOMBARD 2612", "withdrawn: BOMBARD 2612 H1 (18 July PM, Entente step 1)"},
 		{"CANCEL PREPARE ALL", "withdrawn: PREPARE 2US (18 July PM, Entente step 2)"},
 		{"CANCEL BOMBARD ALL", "withdrawn: BOMBARD 2614 H1 (18 July PM, Entente step 1)"},
-		{"CANCEL PASS", "withdrawn: PASS (18 July PM, German step 1)"},
+		{"CANCEL PASS", "withdrawn: PASS (18 July PM, Entente step 1)"},
 	}
 	for _, tt := range tests {
 		if why := d.ok(soissons1918.EN, tt.mail); why[0] != tt.want {
@@ -296,11 +296,43 @@ func TestCancelAfterResolution(t *testing.T) {
 	d.ok(soissons1918.DE, "PASS")
 	d.resolve(1)
 	got := d.refused(soissons1918.EN, "CANCEL ASSAULT 1")
-	if want := "you have no ASSAULT 1 on file that is not resolved yet (STATUS lists your orders on file); orders for 18 July PM, Entente step 1 were resolved with it and can no longer be withdrawn"; got != want {
+	if want := "you have no ASSAULT 1 on file that is not resolved yet (STATUS lists your orders on file); orders for 18 July PM, Entente step 1 were resolved with it and can no longer be withdrawn; nothing of this mail is filed, so your orders on file stand as they were: attack 1: ATTACK 2614 WITH 2US (18 July PM, Entente step 2)"; got != want {
 		t.Errorf("CANCEL ASSAULT 1 after step 1:\n%q\nwant\n%q", got, want)
 	}
 	// The ATTACK sent early for step 2 is still the player's to withdraw.
 	if why := d.ok(soissons1918.EN, "CANCEL ATTACK 1"); !strings.HasPrefix(why[0], "withdrawn: attack 1: ATTACK 2614 WITH 2US") {
 		t.Errorf("CANCEL ATTACK 1 in step 2: %q", why[0])
+	}
+}
+
+// TestCancelInARefusedMail: a mail with a refused line files nothing, its CANCEL lines
+// included (the desk's rule). Its verdicts must not read as if the withdrawal had
+// happened: the CANCEL line says what stays on file, its other correct lines what
+// they would have done, and the refused line what of the side's orders on file
+// stands (issue 21: a CANCEL PASS in a mail with one refused line did nothing, and
+// the player could not take the PASS back).
+func TestCancelInARefusedMail(t *testing.T) {
+	d := newDesk(t, "turn 2", "phase en1", "unit 1US 2510 prepare", "unit XX 2413", "unit 17/42 2610")
+	d.ok(soissons1918.EN, "PASS\nMOVE 1US 2510-2410")
+	checked := d.mail(soissons1918.EN, "CANCEL PASS\nASSAULT 2610 WITH 1US\nBOMBARD 2610 H2")
+	want := []struct {
+		ok     bool
+		reason string
+	}{
+		{true, "NOT withdrawn, as line 3 is refused and a mail with a refused line changes nothing: PASS (18 July PM, Entente step 1) stays on file"},
+		{true, "would be for NOW, the step the game is at: 18 July PM, Entente step 1"},
+		{false, "; nothing of this mail is filed, so your orders on file stand as they were: PASS (18 July PM, Entente step 1); MOVE 1US 2510-2410 (18 July PM, Entente step 2)"},
+	}
+	for i, c := range checked {
+		if c.OK != want[i].ok || !strings.Contains(c.Reason, want[i].reason) {
+			t.Errorf("line %q: ok %v, %q; want ok %v and %q", c.Line.Text, c.OK, c.Reason, want[i].ok, want[i].reason)
+		}
+	}
+	if got := d.summaries(soissons1918.EN); !slices.Equal(got, []string{"PASS", "MOVE 1US 2510-2410"}) {
+		t.Errorf("orders on file: %q", got)
+	}
+	// Without the refused line the CANCEL is carried out.
+	if why := d.ok(soissons1918.EN, "CANCEL PASS\nASSAULT 2610 WITH 1US"); why[0] != "withdrawn: PASS (18 July PM, Entente step 1)" {
+		t.Errorf("CANCEL PASS alone: %q", why[0])
 	}
 }

@@ -26,6 +26,7 @@ type game struct {
 	lossWhy  string            // whether the last loss taker came from an order or the default
 	seg      *segmentState     // the combat segment being resolved or checked (20)
 	rlog     retreatLog        // the current combat segment's retreats (retreat.go)
+	sudden   string            // the Sudden Death event not yet told (3.2: stopped)
 }
 
 func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
@@ -216,36 +217,42 @@ func (g *game) strength(u *Unit) int {
 	return g.counter(u).SP - u.Losses
 }
 
-// stackProblem says why side's units in h break 16's limits, or "".
+// stackProblem says why side's units in h break 16's limits, or "". 16 lets a player
+// stack "any one division counter", "up to three regiments of the same division
+// and/or remnants, in any combination" or "up to 6 SP (regardless of formation or
+// nationality)": three kinds of stack, any one of which is within the limits (HELP).
+// Read as three limits all at once, no division could stack at all (every one has 9
+// SP or more, 2.3.1), 3.1's "Up to three regiments of the same division may stack in
+// the same hex" would set up 9 SP in a hex that the first move must thin, and
+// "regardless of formation or nationality" would have nothing to allow.
 func (g *game) stackProblem(us []*Unit) string {
-	divs, regs, sp := 0, map[string]bool{}, 0
-	others := 0
+	divs, regs, sp, n := 0, map[string]bool{}, 0, 0
 	for _, u := range us {
 		c := g.counter(u)
+		if !c.Combat() {
+			continue // HQs and tank groups do not count (10, 9)
+		}
+		n++
+		sp += g.strength(u)
 		switch {
 		case c.Kind == KindDivision:
 			divs++
-		case c.Kind == KindRegiment:
-			others++
-			sp += g.strength(u)
-			if !u.Remnant {
-				regs[c.Division] = true
-			}
+		case !u.Remnant:
+			regs[c.Division] = true
 		}
+	}
+	if n == 0 || sp <= 6 || (divs == 1 && n == 1) || (divs == 0 && n <= 3 && len(regs) <= 1) {
+		return ""
 	}
 	switch {
 	case divs > 1:
-		return "two divisions in one hex (16: \"any one division counter\")"
-	case divs == 1 && others > 0:
-		return "a division with regiments or remnants (16)"
-	case others > 3:
-		return fmt.Sprintf("%d regiments and remnants, at most three (16)", others)
-	case len(regs) > 1:
-		return "regiments of different divisions (16: \"up to three regiments of the same division\")"
-	case sp > 6:
-		return fmt.Sprintf("%d SP, at most 6 (16)", sp)
+		return fmt.Sprintf("two divisions in one hex with %d SP (16: \"any one division counter\", or up to 6 SP)", sp)
+	case divs == 1:
+		return fmt.Sprintf("a division with other units, %d SP (16: \"any one division counter\", or up to 6 SP)", sp)
+	case n > 3:
+		return fmt.Sprintf("%d regiments and remnants with %d SP (16: at most three of one division, or up to 6 SP)", n, sp)
 	}
-	return ""
+	return fmt.Sprintf("regiments of different divisions with %d SP (16: \"up to three regiments of the same division\", or up to 6 SP)", sp)
 }
 
 // stackAfter says why side's units in h would break 16 once us join them, or "".
@@ -284,10 +291,13 @@ func (g *game) markers(side string, improvised bool) int {
 }
 
 // place puts a unit on the map and takes control of a town it enters (3.3); an
-// Entente unit entering a Sudden Death location ends the game (3.2).
+// Entente unit entering a Sudden Death location ends the game (3.2). HQs count: 2.3.1
+// calls them units ("Corps HQs are non-combat units"), and neither 3.2 ("an Entente
+// unit occupies") nor 3.3 ("The last side to occupy") leaves them out. Tank groups
+// move with their division and are never placed alone.
 func (g *game) place(u *Unit, h hex.Hex) {
 	u.Where, u.Hex = OnMap, h.String()
-	if !g.counter(u).Combat() {
+	if g.counter(u).Kind == KindTank {
 		return
 	}
 	side := g.sideOf(u)
@@ -298,9 +308,20 @@ func (g *game) place(u *Unit, h hex.Hex) {
 		}
 		if side == EN && t.Circle == "red" && !g.st.Sudden {
 			g.st.Sudden = true
-			g.event("3.2", nil, "Sudden Death: %s enters %s, a red location; the game ends (3.2, 3.4)", u.ID, t.Name)
+			g.sudden = fmt.Sprintf("Sudden Death: %s enters %s, a red location; the game ends at once (3.2, 3.4)", u.ID, t.Name)
 		}
 	}
+}
+
+// stopped reports whether the game has ended by Sudden Death (3.2: "the game is
+// immediately terminated"), so that nothing more of the step is carried out. The
+// Sudden Death event is told here, after the order that caused it.
+func (g *game) stopped() bool {
+	if g.sudden != "" {
+		g.event("3.2", nil, "%s", g.sudden)
+		g.sudden = ""
+	}
+	return g.st.Sudden
 }
 
 func sideName(s string) string {

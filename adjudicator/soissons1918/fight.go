@@ -86,6 +86,11 @@ func (g *game) combatSegment(side string, items []item) {
 	}
 	list, errs := g.planSegment(side, ds)
 	for i, it := range items {
+		if g.stopped() {
+			// 3.2: "the game is immediately terminated".
+			g.event("3.2", []adjudicator.Side{adjudicator.Side(side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", it.text)
+			continue
+		}
 		// A combat not carried out is told to the attacker alone: at the table it is
 		// never designated (20: "Combat is designated and resolved one combat at a
 		// time"), and the defender sees only the combats fought (invariant 5).

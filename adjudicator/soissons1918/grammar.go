@@ -71,7 +71,25 @@ type item struct {
 	bombard Bombard
 	combat  Declaration // ASSAULT, ATTACK (20)
 	cancel  cancelSpec  // CANCEL
+	turn    int         // PASS <turn>: the turn named, 0 for PASS alone
 	err     error
+}
+
+// parseTurn reads a turn as turnName writes it: "18 July PM" (3.2: 18 July AM to 23
+// July PM; AM, PM, night).
+func parseTurn(f []string) (int, error) {
+	want := fmt.Errorf("%q: want PASS alone (the step the game is at), or PASS and a turn as STATUS writes it, e.g. PASS 18 July PM", strings.Join(f, " "))
+	if len(f) != 3 || !orders.EqualFold(f[1], "JULY") {
+		return 0, want
+	}
+	day, err := strconv.Atoi(f[0])
+	part := map[string]int{"AM": 0, "PM": 1, "NIGHT": 2}
+	p, ok := part[orders.Upper(f[2])]
+	t := (day-18)*3 + p + 1
+	if err != nil || !ok || t < 1 || t > LastTurn {
+		return 0, want
+	}
+	return t, nil
 }
 
 // parseLine reads one order line.
@@ -117,20 +135,37 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "PLACE":
 		it.rule = "3.1"
 		if len(f) != 3 {
-			return bad("3.1", "want PLACE <unit> <hex>")
+			return bad("3.1", "want PLACE <unit> <hex>, or PLACE <tank group> <division>|BOX")
 		}
 		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
 			return bad("3.1", "want PLACE <unit> <hex>: %v", err)
+		}
+		if c, _ := sc.Counter(it.units[0]); c.Kind == KindTank {
+			// 3.1: tank groups are attached to a division, or left in the box.
+			if d, ok := sc.Counter(f[2]); ok && d.Kind == KindDivision && d.Side == EN {
+				it.target = d.ID
+			} else if orders.EqualFold(f[2], "BOX") {
+				it.target = "BOX"
+			} else {
+				return bad("3.1", "%q: a tank group is placed on an Entente division (PLACE T1 1US) or left in the Tank Assets box (PLACE T1 BOX), 3.1", f[2])
+			}
+			it.kind, it.text = kPlace, fmt.Sprintf("PLACE %s %s", it.units[0], it.target)
+			break
 		}
 		if it.at, err = oneHex(f[2]); err != nil {
 			return bad("3.1", "%v", err)
 		}
 		it.kind, it.text = kPlace, fmt.Sprintf("PLACE %s %s", it.units[0], it.at)
 	case "PASS":
-		if len(f) != 1 {
-			return bad("4.2", "want PASS alone")
-		}
+		// PASS alone answers the step the game is at; PASS 18 July PM a step of that
+		// turn (Check: passKey).
 		it.kind, it.text, it.rule = kPass, "PASS", "4.2"
+		if len(f) > 1 {
+			if it.turn, err = parseTurn(f[1:]); err != nil {
+				return bad("4.2", "%v", err)
+			}
+			it.text = "PASS " + turnName(it.turn)
+		}
 	case "ATTACK", "ASSAULT":
 		it.rule = map[string]string{"ASSAULT": "20.2", "ATTACK": "20.2"}[kw]
 		if it.combat, err = sc.parseCombat(f); err != nil {

@@ -71,13 +71,13 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	// placed arrive by default (18.1), then the segments that follow.
 	done := map[int]bool{}
 	for i, s := range list {
-		if rank(p, s.side, s.it.kind) > 1 {
+		if rank(p, s.side, s.it.kind) > 1 || g.stopped() {
 			break
 		}
 		done[i] = true
 		g.do(s)
 	}
-	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) {
+	if len(p) > 2 && (p[2:] == StepOne || p[2:] == StepNight) && !g.stopped() {
 		g.defaultReinforcements(phasing(p))
 	}
 	// The combats of the segment are resolved together, in the order declared (20).
@@ -91,18 +91,23 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 	for i, s := range list {
 		switch {
 		case done[i]:
+		case fought && (s.it.kind == kAssault || s.it.kind == kAttack):
+			// resolved, or told not carried out, with the first of the segment
+		case g.stopped():
+			// 3.2: "the game is immediately terminated".
+			g.event(s.it.rule, []adjudicator.Side{adjudicator.Side(s.side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", s.it.text)
+			continue
 		case s.it.kind == kAssault || s.it.kind == kAttack:
-			if !fought {
-				g.combatSegment(s.side, fights)
-				fought = true
-			}
+			g.combatSegment(s.side, fights)
+			fought = true
 		default:
 			g.do(s)
 		}
-		if i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind) {
+		if !g.stopped() && (i == len(list)-1 || rank(p, list[i+1].side, list[i+1].it.kind) != rank(p, s.side, s.it.kind)) {
 			g.endMovement(s.side, s.it.kind)
 		}
 	}
+	g.stopped()
 	return g.finish()
 }
 
@@ -119,6 +124,9 @@ func (g *game) apply(side string, it item) error {
 	case kSetup:
 		g.placeDefaults(side)
 	case kPlace:
+		if it.target != "" {
+			return g.placeTank(side, it.units[0], it.target)
+		}
 		return g.placeUnit(side, it.units[0], it.at)
 	case kPass:
 	case kReinforce:
@@ -143,13 +151,60 @@ func (g *game) apply(side string, it item) error {
 	return nil
 }
 
-// placeDefaults puts side's units on their default set-up hexes (3.1), once.
+// placeDefaults puts side's units on their default set-up hexes (3.1), once, and
+// attaches the Entente's tank groups as shipped (data/armies.txt), which his PLACE
+// orders for tank groups then change.
 func (g *game) placeDefaults(side string) {
+	first := false
 	for _, c := range g.sc.Counters {
 		if u := g.st.unit(c.ID); c.Side == side && c.OnStart && u.Where == Waiting {
 			g.place(u, c.Start)
+			first = true
 		}
 	}
+	if !first || side != EN {
+		return
+	}
+	for _, c := range g.sc.Counters {
+		if c.Kind == KindTank && c.Attach != "" {
+			t, d := g.st.unit(c.ID), g.st.unit(c.Attach)
+			if t.Where == Box && d.Where == OnMap && d.Tank == "" {
+				t.Where, t.Hex, d.Tank = OnMap, d.Hex, c.ID
+			}
+		}
+	}
+}
+
+// placeTank attaches a tank group at set-up (3.1: "The Entente player attaches all,
+// some or none of his tank groups available in the Tank Asset Box to a division of his
+// choosing, regardless of the sector. Tank groups may not be placed on an empty hex.
+// Only one tank group may be attached to a single division"), or leaves it in the box
+// (to BOX).
+func (g *game) placeTank(side, id, to string) error {
+	g.placeDefaults(side)
+	t, err := g.own(side, id)
+	if err != nil {
+		return err
+	}
+	if t.Where != Box && t.Where != OnMap {
+		return fmt.Errorf("%s is not available at start: it arrives in the Tank Assets box later (18.1)", id)
+	}
+	if to != "BOX" {
+		d := g.st.unit(to)
+		if d.Where != OnMap {
+			return fmt.Errorf("%s is not on the map at set-up (18: it arrives later)", to)
+		}
+		if d.Tank != "" && d.Tank != id {
+			return fmt.Errorf("%s has %s already (3.1: \"Only one tank group may be attached to a single division\"); PLACE %s BOX or elsewhere first", to, d.Tank, d.Tank)
+		}
+	}
+	g.detach(t)
+	t.Where, t.Hex = Box, ""
+	if to != "BOX" {
+		d := g.st.unit(to)
+		t.Where, t.Hex, d.Tank = OnMap, d.Hex, id
+	}
+	return nil
 }
 
 // placeUnit moves one of side's set-up units to h (3.1) and says what 3.1 finds wrong
@@ -162,9 +217,9 @@ func (g *game) placeUnit(side, id string, h hex.Hex) error {
 	}
 	c := g.counter(u)
 	if !c.OnStart {
-		return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement; tank groups start in the box, 3.1)", id)
+		return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement)", id)
 	}
-	g.place(u, h)
+	g.moveTo(u, h) // its tank group with it (19)
 	for _, p := range g.sc.SetupProblems(side, g.positions()) {
 		if p.Unit == u.ID {
 			return fmt.Errorf("%s", p.Text)
@@ -196,21 +251,24 @@ func (g *game) completeSetup(side string) {
 		g.event("3.1", nil, "the German player has set up")
 		return
 	}
-	for _, c := range g.sc.Counters {
-		if c.Kind == KindTank && c.Attach != "" {
-			t, d := g.st.unit(c.ID), g.st.unit(c.Attach)
-			if d.Where == OnMap && d.Tank == "" {
-				t.Where, t.Hex, d.Tank = OnMap, d.Hex, c.ID
-			}
-		}
-	}
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
 		if u.Where == OnMap && g.counter(u).Kind == KindDivision && g.adjacentEnemy(u) && g.markers(EN, false) < g.sc.Prepare[EN] {
 			u.Prepare = true
 		}
 	}
-	g.event("3.1", nil, "the Entente player has set up; tank groups attached as shipped (data/armies.txt); Prepare markers on every division next to a German unit")
+	var tanks []string
+	for i := range g.st.Units {
+		if u := &g.st.Units[i]; u.Tank != "" {
+			tanks = append(tanks, u.Tank+" on "+u.ID)
+		}
+	}
+	slices.Sort(tanks)
+	attached := "no tank group attached"
+	if len(tanks) > 0 {
+		attached = "tank groups attached: " + strings.Join(tanks, ", ")
+	}
+	g.event("3.1", nil, "the Entente player has set up; %s; Prepare markers on every division next to a German unit", attached)
 }
 
 // adjacentEnemy reports whether an enemy unit is next to u.
@@ -505,16 +563,7 @@ func (g *game) move(side string, it item) error {
 		}
 		cost += mp
 		if !isolatedBefore {
-			saved := map[*Unit]string{}
-			for _, u := range us {
-				saved[u] = u.Hex
-				u.Hex = to.String()
-			}
-			iso := g.isolated(side, to)
-			for u, h := range saved {
-				u.Hex = h
-			}
-			if iso {
+			if g.isolatedIn(side, us, to) {
 				return fmt.Errorf("%s would be isolated in %s (15.2)", strings.Join(it.units, ","), to)
 			}
 		}
@@ -548,8 +597,12 @@ func (g *game) move(side string, it item) error {
 
 // displaceHQs is 10: "If an enemy unit enters a hex containing a Corps HQ alone, the HQ
 // immediately conducts a four-hexes retreat movement. It is marked with a retreat
-// marker and flipped to its artillery used side". The retreat follows the HQ's supply
-// line traced without the entering units (21), four hexes or as far as it goes.
+// marker and flipped to its artillery used side". The retreat obeys 21: it follows the
+// HQ's supply path, traced without the entering units and ignoring threat zones ("Threat
+// Zones do not affect retreat in any way"), four hexes or as far as it goes; an HQ
+// with no such path goes first through enemy ZOC to the nearest hex with one ("if the
+// unit is isolated, it must move through enemy directly towards the closest hex where
+// it is no longer isolated").
 func (g *game) displaceHQs(h hex.Hex) {
 	for _, hq := range g.at(h, "") {
 		c := g.counter(hq)
@@ -563,14 +616,18 @@ func (g *game) displaceHQs(h hex.Hex) {
 		for _, u := range g.at(h, other(side)) {
 			entering[u.ID] = true
 		}
-		dist := g.edgeDistances(side, entering)
-		cur := h
+		saved := g.hide(entering)
+		dist := g.retreatDistances(side)
 		path := []hex.Hex{h}
-		for range 4 {
-			d, ok := dist[cur]
-			if cur == h {
-				d, ok = g.startDist(dist, h)
+		if _, ok := g.startDist(dist, h); !ok {
+			if exits := g.towardsSupply(side, h, dist); len(exits) > 0 {
+				path = exits[0].path
 			}
+		}
+		g.unhide(saved)
+		cur := path[len(path)-1]
+		for len(path) < 5 {
+			d, ok := g.startDist(dist, cur)
 			if !ok || d == 0 {
 				break
 			}
@@ -598,10 +655,7 @@ func (g *game) displaceHQs(h hex.Hex) {
 		// line; failing that it is eliminated.
 		ez := g.zoc(other(side))
 		for n := 0; (cur == h || ez[cur]) && n < len(dist); n++ {
-			d, ok := dist[cur]
-			if cur == h {
-				d, ok = g.startDist(dist, h)
-			}
+			d, ok := g.startDist(dist, cur)
 			next, found := cur, false
 			for _, nb := range g.sc.Map.Grid.Neighbours(cur) {
 				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, other(side))) == 0 {
@@ -749,18 +803,45 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 	}
 	ignore := g.movedThisTurn(other(side))
 	dist := g.edgeDistances(side, ignore)
-	end := path[len(path)-1]
-	for i := 1; i < len(path); i++ {
+	last := path[len(path)-1]
+	isolated := g.isolated(side, start)
+	// k > 0: the unit has no supply line to conform to, and path[:k+1] is its way
+	// through enemy ZOC to the nearest hex with one (21, 13.1); the rest of the path
+	// conforms to the line from there.
+	k, throughZOC := 0, false
+	if _, ok := g.startDist(dist, start); !ok && isolated {
+		exits, ez := g.zocExits(side, start, dist, ignore)
+		if len(exits) == 0 {
+			return fmt.Errorf("no supply line from %s to trace the fall back along, and no way to one even through enemy ZOC (19.6, 21)", start)
+		}
+		k = len(exits[0].path) - 1
+		if len(path)-1 < k || !slices.ContainsFunc(exits, func(e end) bool { return e.at == path[k] }) {
+			return fmt.Errorf("%s is isolated with no supply line to follow: its fall back goes first, through enemy ZOC if need be, to the nearest hex with one, %d hex(es) away (21, 13.1), e.g. %s", start, k, pathString(exits[0].path))
+		}
+		for i := 1; i <= k; i++ {
+			if g.aisne(path[i-1], path[i]) {
+				return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", path[i-1], path[i])
+			}
+			if len(g.combatAt(path[i], other(side))) > 0 && !g.allIgnored(path[i], other(side), ignore) {
+				return fmt.Errorf("%s holds enemy units", path[i])
+			}
+			throughZOC = throughZOC || ez[path[i]]
+		}
+		if i := slices.IndexFunc(exits, func(e end) bool { return !e.zoc }); throughZOC && i >= 0 {
+			return fmt.Errorf("%s enters an enemy ZOC, which a retreat may do \"only if not possible otherwise\" (13.1): %s does not", pathString(path[:k+1]), pathString(exits[i].path))
+		}
+	}
+	for i := k + 1; i < len(path); i++ {
 		if g.aisne(path[i-1], path[i]) {
 			return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", path[i-1], path[i])
 		}
 		d0, ok0 := dist[path[i-1]]
-		if i == 1 {
-			d0, ok0 = g.startDist(dist, start)
+		if i == k+1 {
+			d0, ok0 = g.startDist(dist, path[k])
 		}
 		d1, ok1 := dist[path[i]]
-		if i == 1 && !ok0 {
-			return fmt.Errorf("no supply line from %s to trace the fall back along (19.6)", start)
+		if i == k+1 && !ok0 {
+			return fmt.Errorf("no supply line from %s to trace the fall back along (19.6)", path[k])
 		}
 		onLine := ok1 && d1 == d0-1
 		if i < len(path)-1 && !onLine {
@@ -781,10 +862,13 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s holds enemy units", path[i])
 		}
 	}
-	for _, n := range g.sc.Map.Grid.Neighbours(end) {
+	for _, n := range g.sc.Map.Grid.Neighbours(last) {
 		if len(g.combatAt(n, other(side))) > 0 {
-			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", end, n)
+			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", last, n)
 		}
+	}
+	if isolated && g.isolatedIn(side, us, last) {
+		return fmt.Errorf("%s would still be isolated in %s: an isolated unit falls back \"to a position where it is no longer isolated\" (15.3)", strings.Join(ids, ","), last)
 	}
 	n := len(path) - 1
 	for _, u := range us {
@@ -797,16 +881,51 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 		case u.Retreat && n >= 2, !u.Retreat && n >= 4:
 			up = 1
 		}
+		if throughZOC {
+			up++ // 13.1: "at the cost of an additional disruption level"
+		}
 		g.disrupt(u, up)
 		u.Retreat = true
 		if g.counter(u).Kind == KindHQ {
 			u.ArtUsed = true // 10, 19.6
 		}
 		g.moved[u.ID] = true
-		g.moveTo(u, end)
+		g.moveTo(u, last)
 	}
-	g.event("19.6", nil, "%s fall(s) back %s (%d hexes)", strings.Join(ids, ","), pathString(path), n)
+	how := ""
+	if throughZOC {
+		how = "; through enemy ZOC, as it had no other way out (13.1, 21): disruption +1"
+	}
+	g.event("19.6", nil, "%s fall(s) back %s (%d hexes%s)", strings.Join(ids, ","), pathString(path), n, how)
 	return nil
+}
+
+// zocExits is the first leg of the fall back of a unit of side in from that has no
+// supply line to conform to: 19.6 makes a fall back obey "all retreat rules", 21 sends
+// an isolated unit "through enemy [ZOC] directly towards the closest hex where it is
+// no longer isolated", and 13.1 lets a retreat, the fall back included, through enemy
+// ZOC "only if not possible otherwise". As for the rest of the fall back, the enemy
+// units that moved this turn are ignored (19.6). ez is the enemy ZOC so traced.
+func (g *game) zocExits(side string, from hex.Hex, dist map[hex.Hex]int, ignore map[string]bool) (exits []end, ez map[hex.Hex]bool) {
+	saved := g.hide(ignore)
+	defer g.unhide(saved)
+	return g.towardsSupply(side, from, dist), g.zoc(other(side))
+}
+
+// isolatedIn reports whether units us of side would be isolated in h (15), their own
+// ZOC there negating the enemy threat zones it reaches (14).
+func (g *game) isolatedIn(side string, us []*Unit, h hex.Hex) bool {
+	saved := map[*Unit]string{}
+	for _, u := range us {
+		saved[u] = u.Hex
+		u.Hex = h.String()
+	}
+	defer func() {
+		for u, w := range saved {
+			u.Hex = w
+		}
+	}()
+	return g.isolated(side, h)
 }
 
 func (g *game) allIgnored(h hex.Hex, side string, ignore map[string]bool) bool {

@@ -574,11 +574,12 @@ func (g *game) standingText(side, key string) string {
 
 // removeExcess brings side's stack in h within the limits of 16 when a movement or a
 // retreat left it over: "the owning player immediately eliminates sufficient SP of
-// his choice". Whole units go when a count limit is broken (one division; three
-// regiments of one division and remnants); SP go as losses when only the 6 SP limit
-// is. The choice is the owner's standing LOSSES order (the units named there give up
-// SP first), else the default of HELP: the fewest SP eliminated, then the weakest
-// units first. It returns the ids of the units eliminated.
+// his choice". The stack is brought to one of 16's kinds (stackProblem): whole units
+// go to leave one division, or three regiments of one division and remnants; SP go as
+// losses to bring it to 6 SP; or some units go and the rest lose SP. The choice is
+// the owner's standing LOSSES order (the units named there give up SP first), else
+// the default of HELP: the fewest SP eliminated, then the fewest units, then the
+// strongest first. It returns the ids of the units eliminated.
 func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 	us := g.combatAt(h, side)
 	if g.stackProblem(us) == "" {
@@ -615,9 +616,6 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 				keep = append(keep, u)
 			}
 		}
-		if p := g.stackProblem(keep); p != "" && !strings.Contains(p, "SP, at most") {
-			continue
-		}
 		unnamed, sp, ranks := 0, 0, 0
 		for _, u := range drop {
 			if rank(u) == len(order) {
@@ -626,9 +624,19 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 			sp += g.strength(u)
 			ranks += rank(u)
 		}
-		cost := []int{sp, len(drop), ranks}
+		losses := 0
+		if g.stackProblem(keep) != "" {
+			// The rest brought to 6 SP by losses (16: "up to 6 SP").
+			for _, u := range keep {
+				losses += g.strength(u)
+			}
+			losses -= 6
+		}
+		// Equal SP: whole units rather than losses (a remnant rather than a step of a
+		// regiment).
+		cost := []int{sp + losses, losses, len(drop), ranks}
 		if len(order) > 0 {
-			cost = []int{unnamed, ranks, sp}
+			cost = []int{unnamed, ranks, sp + losses, losses}
 		}
 		if !found || slices.Compare(cost, bestCost) < 0 {
 			found, gone, bestCost = true, drop, cost

@@ -181,7 +181,7 @@ func TestStackingWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st0, err := CaseAdapter{Rules: r}.State([]string{"turn 2", "phase de2", "unit 17/42 2121", "unit 32/241 2221", "unit 131/42 2321"})
+	st0, err := CaseAdapter{Rules: r}.State([]string{"turn 2", "phase de2", "unit 17/42 2121", "unit 32/241 2221", "unit 471/241 2221", "unit 131/42 2321"})
 	if err != nil {
 		t.Fatal(err)
 	}

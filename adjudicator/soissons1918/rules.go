@@ -234,16 +234,65 @@ func stepTitle(key string) string {
 	return (&State{T: n, P: p}).PhaseTitle()
 }
 
-// passKey is the step a PASS is for: the first step from now that waits for side and
-// has nothing from it yet, so that a side may pass several steps ahead.
-func passKey(st *State, side string, filed []adjudicator.Order, taken []string) (string, error) {
+// passKey is the step a PASS is for. PASS alone answers the step the game is at, and
+// never a later one: sent with orders held for later steps, it means "nothing (more)
+// for now", not "pass my next step". PASS <turn> (turn > 0) answers the first step of
+// that turn, from now on, that waits for side and has nothing from it yet (filed, or
+// taken by this mail's other lines), so that several such lines pass several steps.
+func passKey(st *State, side string, turn int, filed []adjudicator.Order, taken []string) (string, error) {
+	if turn == 0 {
+		if waits(st.P, side) {
+			return phaseKey(st.T, st.P), nil
+		}
+		next := ""
+		for _, k := range upcoming(st) {
+			if _, s, _ := strings.Cut(k, "."); waits(s, side) {
+				t, _ := strconv.Atoi(strings.Split(k, ".")[0])
+				next = fmt.Sprintf("; to pass your next step, %s, name its turn: PASS %s", shortStep(k), turnName(t))
+				break
+			}
+		}
+		return "", fmt.Errorf("PASS alone answers the step the game is at, %s, which does not wait for you%s", shortStep(phaseKey(st.T, st.P)), next)
+	}
 	for _, k := range upcoming(st) {
-		_, s, _ := strings.Cut(k, ".")
-		if waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
+		t, s, _ := strings.Cut(k, ".")
+		if n, _ := strconv.Atoi(t); n == turn && waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
 			return k, nil
 		}
 	}
-	return "", fmt.Errorf("no step is waiting for you")
+	return "", fmt.Errorf("no step of %s from now on waits for you with nothing from you yet (orders are taken for this turn and the next; STATUS lists yours)", turnName(turn))
+}
+
+// nextStep is the step the game is at, if it waits for side, else the next one that
+// does.
+func nextStep(st *State, side string) string {
+	for _, k := range upcoming(st) {
+		if _, s, _ := strings.Cut(k, "."); waits(s, side) {
+			return k
+		}
+	}
+	return phaseKey(st.T, st.P)
+}
+
+// forStep says, for the order check, which step an order is for, in words a player
+// checks at a glance: NOW, LATER THIS TURN or NEXT TURN, then the step.
+func forStep(st *State, key string, pass bool) string {
+	t, _ := strconv.Atoi(strings.Split(key, ".")[0])
+	when, held := "NOW, the step the game is at", ""
+	switch {
+	case key == phaseKey(st.T, st.P):
+	case t == st.T:
+		when, held = "LATER THIS TURN", "; checked in full then"
+	default:
+		when, held = "NEXT TURN", "; checked in full then"
+	}
+	switch {
+	case pass:
+		return "passes " + when + ": " + stepTitle(key)
+	case held == "":
+		return "for " + when + ": " + stepTitle(key)
+	}
+	return "held for " + when + ": " + stepTitle(key) + held
 }
 
 // waits reports whether step p waits for side.
@@ -355,7 +404,14 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 		key, err := route(st, string(side), it.kind)
 		if it.kind == kPass {
-			key, err = passKey(st, string(side), live, keys)
+			key, err = passKey(st, string(side), it.turn, live, keys)
+		}
+		if it.kind == kTank && it.target == "REMOVE" && side == EN {
+			// 9.4: "Tank groups may be voluntarily removed from play by the Entente
+			// player at any time"; 19.3: "at any time during the Maneuver phase in order
+			// to allow the infantry division it is stacked with to enter a ravine hex":
+			// in the step the game is at, before its moves (rank), when it waits for him.
+			key, err = nextStep(st, string(side)), nil
 		}
 		if err != nil {
 			c.Reason = err.Error()
@@ -363,11 +419,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 		keys[i] = key
 		c.OK = true
+		c.Reason = forStep(st, key, it.kind == kPass)
 		if key == cur {
 			now = append(now, i)
-			c.Reason = "accepted for " + st.PhaseTitle()
-		} else {
-			c.Reason = "held for " + stepTitle(key) + "; checked in full then"
 		}
 	}
 	// Orders for the current step are tried in the order they will be resolved (4.2).
@@ -405,6 +459,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			}
 		}
 	}
+	notFiled(side, items, out, liveOrders(filed))
 	for i := range out {
 		if out[i].OK && out[i].Orders == nil {
 			key, summary := items[i].text, items[i].text
@@ -419,6 +474,43 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 	}
 	return out
+}
+
+// notFiled rewords the verdicts of a mail with a refused line, which the desk files
+// nothing of: its correct lines say what they would have done, a CANCEL that the
+// withdrawal did not happen, and the first refused line what stands of the side's
+// orders on file (live), so that no earlier order stays on file unsaid.
+func notFiled(side adjudicator.Side, items []item, out []adjudicator.Checked, live []adjudicator.Order) {
+	first := slices.IndexFunc(out, func(c adjudicator.Checked) bool { return !c.OK })
+	if first < 0 {
+		return
+	}
+	no := out[first].Line.No
+	for i := range out {
+		switch {
+		case !out[i].OK:
+		case items[i].kind == kCancel:
+			what := strings.TrimPrefix(out[i].Reason, "withdrawn: ")
+			out[i].Reason = fmt.Sprintf("NOT withdrawn, as line %d is refused and a mail with a refused line changes nothing: %s stays on file", no, what)
+		default:
+			out[i].Reason = "would be " + out[i].Reason
+		}
+	}
+	var stands []string
+	for _, o := range live {
+		if o.Side == side && o.Phase != phaseStanding && o.Kind != kWithdrawn {
+			stands = append(stands, fmt.Sprintf("%s (%s)", o.Summary, shortStep(o.Phase)))
+		}
+	}
+	const most = 8
+	switch n := len(stands); {
+	case n == 0:
+		out[first].Reason += "; nothing of this mail is filed, and you have no orders on file for the steps to come"
+		return
+	case n > most:
+		stands = append(stands[:most], fmt.Sprintf("and %d more (STATUS lists them)", n-most))
+	}
+	out[first].Reason += "; nothing of this mail is filed, so your orders on file stand as they were: " + strings.Join(stands, "; ")
 }
 
 // trial is a game on a copy of st, for trying orders in the check.

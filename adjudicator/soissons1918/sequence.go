@@ -148,7 +148,9 @@ func (g *game) reorganize() {
 }
 
 // forcedFallBacks moves side's isolated units that did not fall back (15.3) along
-// their fall back path until they are no longer isolated and not next to an enemy.
+// their fall back path until they are no longer isolated and not next to an enemy. A
+// unit with no supply line to follow goes first, through enemy ZOC if need be, to the
+// nearest hex with one (21, 13.1: zocExits).
 func (g *game) forcedFallBacks(side string) {
 	ignore := g.movedThisTurn(other(side))
 	for i := range g.st.Units {
@@ -162,12 +164,18 @@ func (g *game) forcedFallBacks(side string) {
 		}
 		dist := g.edgeDistances(side, ignore)
 		path := []hex.Hex{h}
-		ok := false
-		for cur := h; ; {
-			d, on := dist[cur]
-			if cur == h {
-				d, on = g.startDist(dist, h)
+		if _, on := g.startDist(dist, h); !on {
+			if exits, _ := g.zocExits(side, h, dist, ignore); len(exits) > 0 {
+				path = exits[0].path
 			}
+		}
+		ok := false
+		for cur := path[len(path)-1]; ; {
+			if cur != h && !g.isolatedIn(side, []*Unit{u}, cur) && !g.nextToEnemy(side, cur) && g.stackAfter(cur, side, []*Unit{u}) == "" {
+				ok = true
+				break
+			}
+			d, on := g.startDist(dist, cur)
 			if !on || d == 0 {
 				break
 			}
@@ -184,11 +192,6 @@ func (g *game) forcedFallBacks(side string) {
 			}
 			path = append(path, next)
 			cur = next
-			if g.isolated(side, cur) || g.nextToEnemy(side, cur) || g.stackAfter(cur, side, []*Unit{u}) != "" {
-				continue
-			}
-			ok = true
-			break
 		}
 		if !ok || g.fallBack(side, []string{u.ID}, path) != nil {
 			g.event("15.3", nil, "%s in %s is isolated and finds no fall back to a supplied hex", u.ID, h)
@@ -331,7 +334,9 @@ func (g *game) VP() (int, []string) {
 		best := -1
 		for i := range g.st.Units {
 			u := &g.st.Units[i]
-			if u.Where != OnMap || g.sideOf(u) != EN || !g.counter(u).Combat() {
+			// 3.3: "the closest Entente unit": an HQ is one (2.3.1), a tank group
+			// stands with its division.
+			if u.Where != OnMap || g.sideOf(u) != EN {
 				continue
 			}
 			for _, h := range t.Hexes {

@@ -124,6 +124,9 @@ func other(side string) string {
 	return DE
 }
 
+// TurnName is "18 July AM" for turn 1 (3.2), as PASS names a turn (HELP).
+func TurnName(t int) string { return turnName(t) }
+
 // turnName is "18 July AM" for turn 1 (3.2).
 func turnName(t int) string {
 	if t < 1 {

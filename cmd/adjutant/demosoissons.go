@@ -57,8 +57,9 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 	withdraw := 0
 	key := func(t int, step, side string) string { return fmt.Sprintf("%d.%s.%s", t, step, side) }
 	// passes answers, with PASS lines, side's steps of turn t from step on (after
-	// skip of them) that nothing answered yet (4.2: "each PASS line fills the next
-	// step that waits for you").
+	// skip of them) that nothing answered yet: PASS alone for the step the game is at,
+	// PASS and the turn's name for each later one (HELP: "PASS 18 July PM fills your
+	// next open step of that turn").
 	passes := func(t int, from, side string, skip int) string {
 		var b strings.Builder
 		on := false
@@ -75,7 +76,11 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 				skip--
 				continue
 			}
-			b.WriteString("PASS\n")
+			if p == from {
+				b.WriteString("PASS\n")
+			} else {
+				b.WriteString("PASS " + soissons1918.TurnName(t) + "\n")
+			}
 		}
 		return b.String()
 	}

@@ -16,35 +16,13 @@ import (
 // refusal any stranger gets, word for word, and nothing shows the password.
 func TestHostByMailThroughPipe(t *testing.T) {
 	const host, hostPW = "host@club.example", "club-host-password"
-	dir := t.TempDir()
-	db := filepath.Join(dir, "games.db")
-	path := filepath.Join(dir, "adjutant.toml")
-	hash, err := bcrypt.GenerateFromPassword([]byte(hostPW), 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeClubConfig(t, path, fmt.Sprintf("address = %q\ndatabase = %q\nhost_address = %q\nhost_password_hash = %q\n", sampleAddress, db, host, hash))
-	t.Setenv("ADJUTANT_ADDRESS", "")
-	mustCLI(t, nil, "game", "new", "--config", path, "--name", sampleGame, "--deadline", "48h",
-		"--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE)
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	path, db, handleAs := hostClub(t, host, hostPW)
 	var outputs strings.Builder
 	handle := func(id, from, body string) outMailJSON {
 		t.Helper()
-		before := len(outbox(t, db))
-		out := mustCLI(t, eml(scripted{From: from, Subject: "host", Body: body}, sampleAddress, id, now), "handle", "--config", path)
+		reply, out := handleAs(id, from, "host", body, time.Now())
 		outputs.WriteString(out)
-		mails := outbox(t, db)
-		var reply []outMailJSON
-		for _, m := range mails[before:] {
-			if m.InReplyTo == id {
-				reply = append(reply, m)
-			}
-		}
-		if len(reply) != 1 {
-			t.Fatalf("%d replies to %s (%s)", len(reply), id, strings.TrimSpace(out))
-		}
-		return reply[0]
+		return reply
 	}
 	before := strings.TrimSpace(mustCLI(t, nil, "games", "--config", path))
 	r := handle("host-1@club.example", host, "HOST PASSWORD "+hostPW+"\nEXTEND sample 1d\nGAMES\nPAUSE sample\n")
@@ -72,6 +50,76 @@ func TestHostByMailThroughPipe(t *testing.T) {
 		t.Error("handle printed the host password")
 	}
 }
+
+// hostClub creates the sample game in a store whose configuration takes host mail from
+// host with the password hostPW. handle feeds a mail dated date to `adjutant handle`
+// and returns the one reply to it and what handle printed. A host mail's Date must be
+// within a day of its arrival, which pipe mode takes from the clock: date is near now.
+func hostClub(t *testing.T, host, hostPW string) (path, db string, handle func(id, from, subject, body string, date time.Time) (outMailJSON, string)) {
+	dir := t.TempDir()
+	db = filepath.Join(dir, "games.db")
+	path = filepath.Join(dir, "adjutant.toml")
+	hash, err := bcrypt.GenerateFromPassword([]byte(hostPW), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeClubConfig(t, path, fmt.Sprintf("address = %q\ndatabase = %q\nhost_address = %q\nhost_password_hash = %q\n", sampleAddress, db, host, hash))
+	t.Setenv("ADJUTANT_ADDRESS", "")
+	mustCLI(t, nil, "game", "new", "--config", path, "--name", sampleGame, "--deadline", "48h",
+		"--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE)
+	handle = func(id, from, subject, body string, date time.Time) (outMailJSON, string) {
+		t.Helper()
+		before := len(outbox(t, db))
+		out := mustCLI(t, eml(scripted{From: from, Subject: subject, Body: body}, sampleAddress, id, date), "handle", "--config", path)
+		var reply []outMailJSON
+		for _, m := range outbox(t, db)[before:] {
+			if m.InReplyTo == id {
+				reply = append(reply, m)
+			}
+		}
+		if len(reply) != 1 {
+			t.Fatalf("%d replies to %s (%s)", len(reply), id, strings.TrimSpace(out))
+		}
+		return reply[0], out
+	}
+	return path, db, handle
+}
+
+// TestHostMailOnceThroughPipe: the host's mail fed to `handle` again with a new
+// Message-ID does not extend the deadline a second time, nor does one dated two days
+// ago; the host is told why. The host password, written in the subject and as the
+// argument of EXTEND, is in no stored mail and nothing handle printed.
+func TestHostMailOnceThroughPipe(t *testing.T) {
+	const host, hostPW = "host@club.example", "Host-Secret-Pw-42"
+	path, db, handle := hostClub(t, host, hostPW)
+	before := deadlineIn(t, mustCLI(t, nil, "games", "--config", path))
+	date := time.Now().Add(-time.Minute)
+	body := "HOST PASSWORD " + hostPW + "\nEXTEND sample 1d\nEXTEND sample " + hostPW + "\n"
+	var printed strings.Builder
+	first, out := handle("host-1@club.example", host, "extend "+hostPW, body, date)
+	printed.WriteString(out)
+	again, out := handle("host-1-resent@club.example", host, "extend "+hostPW, body, date)
+	printed.WriteString(out)
+	old, out := handle("host-2@club.example", host, "extend", "HOST PASSWORD "+hostPW+"\nEXTEND sample 1d\n", date.Add(-48*time.Hour))
+	printed.WriteString(out)
+	if after := deadlineIn(t, mustCLI(t, nil, "games", "--config", path)); after.Sub(before) != 24*time.Hour {
+		t.Errorf("the deadline moved by %v, want 24h once", after.Sub(before))
+	}
+	if !strings.Contains(first.Body, "line 2: EXTEND sample 1d") || !strings.Contains(flat(again.Body), "were handled already") || !strings.Contains(flat(old.Body), "more than a day apart") {
+		t.Errorf("replies:\n%s\n---\n%s\n---\n%s", first.Body, again.Body, old.Body)
+	}
+	for _, m := range outbox(t, db) {
+		if strings.Contains(m.Subject+m.Body, hostPW) {
+			t.Errorf("the mail to %v shows the host password:\nSubject: %s\n%s", m.To, m.Subject, m.Body)
+		}
+	}
+	if strings.Contains(printed.String(), hostPW) {
+		t.Error("handle printed the host password")
+	}
+}
+
+// flat is s with its runs of white space one space: a wrapped mail read as one line.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // writeClubConfig writes a configuration of the given top-level keys and mail servers
 // that host commands never reach: no mail password is set or looked for.
@@ -142,5 +190,37 @@ func TestHostCommandsOnTheFile(t *testing.T) {
 	}
 	if out := run("games"); !strings.Contains(out, "g (soldiers1918): over: ended by the host") || !strings.Contains(out, "de: new@regiment.example") {
 		t.Errorf("games:\n%s", out)
+	}
+}
+
+// TestHiddenResignThroughPipe: an HTML-only mail whose RESIGN lines the reader cannot
+// see (display:none, white on white, font-size 0, a <style> class) is answered for
+// what it shows (STATUS) and the game goes on; a visible RESIGN only asks for the code.
+func TestHiddenResignThroughPipe(t *testing.T) {
+	path, db, _ := hostClub(t, "host@club.example", "club-host-password")
+	html := func(id, body string) string {
+		t.Helper()
+		raw := "From: " + sampleUS + "\r\nTo: " + sampleAddress + "\r\nSubject: [" + sampleGame + "] orders\r\nDate: " +
+			time.Now().Format(time.RFC1123Z) + "\r\nMessage-ID: <" + id + ">\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" +
+			"<html><head><style>.q { display: none }</style></head><body><div>GAME " + sampleGame + "</div><div>PASSWORD " + samplePassUS + "</div>" + body + "</body></html>\r\n"
+		before := len(outbox(t, db))
+		mustCLI(t, []byte(raw), "handle", "--config", path)
+		var got []string
+		for _, m := range outbox(t, db)[before:] {
+			got = append(got, m.Subject+"\n"+m.Body)
+		}
+		return strings.Join(got, "\n====\n")
+	}
+	mails := html("hidden-1@aef.example", `<div style="display:none">RESIGN</div><p><span style="color:#ffffff">RESIGN</span></p>`+
+		`<div style="font-size:0">RESIGN</div><div class="q">RESIGN</div><div>STATUS</div>`)
+	if strings.Contains(mails, "RESIGN") || !strings.Contains(mails, "line 3: STATUS") {
+		t.Errorf("the hidden RESIGN lines were read:\n%s", mails)
+	}
+	mails = html("visible-1@aef.example", `<div>RESIGN</div>`)
+	if !strings.Contains(mails, "NOT DONE YET") {
+		t.Errorf("a visible RESIGN does not ask for its code:\n%s", mails)
+	}
+	if games := mustCLI(t, nil, "games", "--config", path); strings.Contains(games, "over") {
+		t.Errorf("the game ended:\n%s", games)
 	}
 }

@@ -155,8 +155,13 @@ func TestMailShapes(t *testing.T) {
 			if tt.never != "" && strings.Contains(body, tt.never) {
 				t.Errorf("an order from the quoted original was filed (%q):\n%s", tt.never, body)
 			}
-			for _, no := range tt.closing {
-				if want := fmt.Sprintf("line %d: not an order (closing text)", no); !strings.Contains(body, want) {
+			// The closing lines are one run, told once.
+			if n := len(tt.closing); n > 0 {
+				want := fmt.Sprintf("line %d: not an order (closing text)", tt.closing[0])
+				if n > 1 {
+					want = fmt.Sprintf("lines %d-%d: not an order (closing text)", tt.closing[0], tt.closing[n-1])
+				}
+				if !strings.Contains(body, want) {
 					t.Errorf("reply does not say %q:\n%s", want, body)
 				}
 			}
@@ -196,7 +201,7 @@ func TestMailShapeRefusals(t *testing.T) {
 		{
 			name: "a long s is no S: ſtatuſ is not STATUS", outcome: "refused",
 			raw:  plain("longs@x", "GAME shapes\nPASSWORD us-secret-pw\nſtatuſ\nſetup default\nPLOT TURN 1 NONE\n"),
-			want: []string{"line 3: ſtatuſ\n      REFUSED: unknown order", "line 4: ſetup default\n      REFUSED: unknown order"},
+			want: []string{"line 3: <U+017F>tatu<U+017F>\n      REFUSED: unknown order", "line 4: <U+017F>etup default\n      REFUSED: unknown order"},
 		},
 		{
 			name: "a dotless i is no I: sıde is not SIDE", outcome: "refused",
@@ -206,7 +211,7 @@ func TestMailShapeRefusals(t *testing.T) {
 		{
 			name: "a Cyrillic PASSWORD line is masked", outcome: "refused",
 			raw:  plain("cyrillic@x", "GAME shapes\nPASSWORD us-secret-pw\nРАSSWORD hunter2-secret\nPLOT TURN 1 NONE\n"),
-			want: []string{"РАSSWORD ********"},
+			want: []string{"<U+0420><U+0410>SSWORD ********"}, // Cyrillic Р and А, shown
 			not:  []string{"hunter2-secret"},
 		},
 		{

@@ -2,6 +2,7 @@
 //
 //	adjutant demo [--pipe]             play the sample match over the embedded IMAP and SMTP
 //	                                   servers (or through pipe mode) and print every mail
+//	adjutant rulesets                  list the games this binary adjudicates: sides, options
 //	adjutant game new --config F ...   create a game and queue the invitations
 //	adjutant serve --config F          the daemon: IMAP in, SMTP out, deadlines on its clock
 //	adjutant config sample|check       an annotated sample configuration; check one and log in
@@ -70,16 +71,27 @@ type env struct {
 	served *served
 }
 
-const usage = `usage: adjutant <command> [flags]
+// usage is the text of "adjutant help", with the rulesets this binary adjudicates as
+// rulesets() registers them.
+func usage() string {
+	list := "(the rulesets could not be loaded)"
+	if rs, err := rulesets(); err == nil {
+		list = rulesetSummary(rs)
+	}
+	return strings.Replace(usageText, "{{rulesets}}", list, 1)
+}
+
+const usageText = `usage: adjutant <command> [flags]
 
 commands:
   demo            play the sample Soldiers 1918 match (two games, 4.2): two
                   scripted players mail the daemon over embedded IMAP and SMTP
                   servers on 127.0.0.1, every mail printed; --pipe plays the
                   same match through pipe mode (adjutant handle) instead;
-                  --ruleset mons1914 or teaching plays a game of that ruleset
+                  --ruleset R plays a game of another ruleset
+  rulesets        list the rulesets: title, rulebook, side ids, options
   game new        create a game: --config FILE --name N --player side=ADDR ...
-                  [--deadline 48h] [--absence-limit 336h]
+                  [--ruleset R] [--deadline 48h] [--absence-limit 336h]
   game end        end a game, every player told: --config FILE --game G
   games           list the games: phase, deadline, whom each awaits
   deadline        move a game's deadline: --config FILE --game G
@@ -120,6 +132,10 @@ tick, audit, replay, map) go to it through its control socket (the
 config's control_socket, else the database file name with .sock added);
 otherwise they open the file. "adjutant <command> -h" lists a command's
 flags.
+
+rulesets (game new --ruleset R, with --player ID=ADDR for each side id;
+"adjutant rulesets" tells more of each):
+{{rulesets}}
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -129,7 +145,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func runEnv(e *env, args []string) int {
 	e.args = args
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usage)
+		fmt.Fprint(e.stderr, usage())
 		return 2
 	}
 	var err error
@@ -190,8 +206,10 @@ func runEnv(e *env, args []string) int {
 		err = cmdResend(e, rest)
 	case "bench":
 		err = cmdBench(e, rest)
+	case "rulesets":
+		err = cmdRulesets(e, rest)
 	case "help", "-h", "--help":
-		fmt.Fprint(e.stdout, usage)
+		fmt.Fprint(e.stdout, usage())
 		return 0
 	default:
 		err = usageError(fmt.Sprintf("unknown command %q", cmd))
@@ -205,7 +223,7 @@ func runEnv(e *env, args []string) int {
 		return int(ec) // a command run by the daemon, its output written
 
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "adjutant: %s\n\n%s", ue, usage)
+		fmt.Fprintf(e.stderr, "adjutant: %s\n\n%s", ue, usage())
 		return 2
 	case errors.Is(err, flag.ErrHelp):
 		return 2
@@ -405,7 +423,7 @@ func cmdGameNew(e *env, args []string) error {
 		options                          list
 	)
 	flags := func(fs *flag.FlagSet) {
-		ruleset = fs.String("ruleset", soldiers1918.Name, "the ruleset")
+		ruleset = fs.String("ruleset", soldiers1918.Name, "the ruleset; --player gives an address for each of its side ids:\n"+registered(rulesetSummary)+"\n")
 		name = fs.String("name", "", "the game's name (required)")
 		fs.Var(players, "player", "side=ADDRESS, once per side (required)")
 		fs.Var(passwords, "password", "side=PASSWORD, optional; generated when missing")
@@ -420,6 +438,9 @@ func cmdGameNew(e *env, args []string) error {
 	check := func() error {
 		if *name == "" {
 			return usageError("game new: --name is required")
+		}
+		if err := knownRuleset(*ruleset); err != nil {
+			return err
 		}
 		if *absence <= 0 {
 			*absence = -1 // the desk's "no absence"
@@ -461,6 +482,7 @@ func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator
 		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
 		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
 		BounceTag: env.BounceTag, BounceFailed: env.BounceFailed,
+		Date: env.Date,
 	}
 }
 

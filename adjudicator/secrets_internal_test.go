@@ -1,0 +1,42 @@
+package adjudicator
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzScrub: whatever a mail's subject and text and whatever a reply holds, scrubbing
+// never panics and keeps valid text valid; and a password of six characters or more
+// given on a PASSWORD line is in no reply scrubbed with that mail's secrets, however
+// it is written there (any case, anywhere).
+func FuzzScrub(f *testing.F) {
+	for _, s := range []struct {
+		subject, text, pw, reply string
+		at                       uint
+	}{
+		{"Re: [g1] pw-us-1", "GAME g1\nFIRE pw-us-1", "pw-us-1", "line 3: FIRE \n      REFUSED: \"\": no such hex", 13},
+		{"", "HOST PASSWORD the host password\n> HOST PASSWORD x\nEXTEND g1 the  host\npassword", "Secret-99", "EXTEND g1 the\n    host password", 3},
+		{"pw: Quoted-Secret-9", "> Password:Quoted-Secret-9 # mine", "Quoted-Secret-9", "Quoted-\n    Secret-9", 0},
+		{"passwort=ünïcødé-pw", "PASSWORD ünïcødé-pw", "aaaaaa", "ÜNÏCØDÉ-PW aaaaaaa", 5},
+	} {
+		f.Add(s.subject, s.text, s.pw, s.reply, s.at)
+	}
+	f.Fuzz(func(t *testing.T, subject, text, pw, reply string, at uint) {
+		h := &handling{msg: Message{Subject: subject, Text: text}}
+		if got := h.scrub(reply); utf8.ValidString(reply) && !utf8.ValidString(got) {
+			t.Fatalf("scrub(%q) = %q, not UTF-8", reply, got)
+		}
+		if len(pw) < shortSecret || len(pw) > 72 || strings.ContainsFunc(pw, func(r rune) bool { return r <= ' ' || r > '~' || r == '*' || r == '#' }) {
+			return
+		}
+		h = &handling{msg: Message{Subject: subject, Text: text + "\nPASSWORD " + pw + "\n"}}
+		cut := int(at % uint(len(reply)+1))
+		for _, written := range []string{pw, strings.ToUpper(pw), strings.ToLower(pw)} {
+			shown := reply[:cut] + written + reply[cut:]
+			if got := h.scrub(shown); strings.Contains(strings.ToLower(got), strings.ToLower(pw)) {
+				t.Fatalf("password %q still in %q (from %q)", pw, got, shown)
+			}
+		}
+	})
+}
