@@ -15,21 +15,6 @@ func firstLine(body string) string {
 	return line
 }
 
-// outboxOf reads every mail in the outbox.
-func outboxOf(t *testing.T, db *store.DB) []store.OutMail {
-	t.Helper()
-	var out []store.OutMail
-	err := db.Read(context.Background(), func(tx store.Tx) error {
-		var err error
-		out, err = tx.Outbox()
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestEveryMailToAPlayerSaysWhatIsDue plays the sample game to its end and reads every
 // mail to its players as a phone shows them: the first line says what is due from him
 // ("Your move", "Waiting for", "Game over"), and every mail of the game to one player has
