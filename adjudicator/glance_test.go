@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
-	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // firstLine is the first line of a mail's body: what is due from its reader.
