@@ -424,7 +424,7 @@ func TestHeldOrdersAndDeadlines(t *testing.T) {
 		_, mails := f.orders("de", passD, "STATUS")
 		return mails[0].Body
 	}
-	if s := status(); !strings.Contains(s, "Turn 1, Phase II") || !strings.Contains(s, "Waiting for orders from: German") {
+	if s := status(); !strings.HasPrefix(s, "Your move: Turn 1, Phase II") {
 		t.Fatalf("after set-up, status:\n%s", s)
 	}
 	// STATUS lists a player's own orders on file, never the other side's.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,11 +47,18 @@ func floodDesk(db store.Store, key []byte, now func() time.Time) *Desk {
 }
 
 // handleAll hands the desk each text from the sender and returns the outcomes.
+// sent counts the mails handleAll sent, so that each has a Date of its own.
+var sent atomic.Int64
+
 func handleAll(t *testing.T, d *Desk, from string, texts ...string) []string {
 	t.Helper()
 	var outs []string
 	for _, text := range texts {
-		out, err := d.Handle(t.Context(), Message{ID: fmt.Sprintf("%d-%s@x", time.Now().UnixNano(), from), From: from, Text: text})
+		// Each mail its own Date, as mail programs write them: a host mail takes effect
+		// once for its commands and Date (hostreplay.go).
+		sent.Add(1)
+		date := d.now().Add(time.Duration(sent.Load()) * time.Second)
+		out, err := d.Handle(t.Context(), Message{ID: fmt.Sprintf("%d-%s@x", time.Now().UnixNano(), from), From: from, Text: text, Date: date})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -82,7 +82,7 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 		if w != side {
 			continue
 		}
-		answer = fmt.Sprintf("Reply with your orders for %s; send HELP for every order, with examples.", st.PhaseTitle())
+		answer = "Reply with your orders; HELP lists them, with examples."
 		if p, ok := rs.(Prompter); ok {
 			if text := strings.TrimSpace(p.Prompt(st, side)); text != "" {
 				answer = text + " HELP lists every order."
@@ -99,7 +99,7 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 		by = ", deadline " + deadline.UTC().Format(deadlineFormat)
 	}
 	return fmt.Sprintf("Waiting for %s (%s%s)", strings.Join(sortedSides(rs, waiting), " and "), st.PhaseTitle(), by),
-		"Nothing is due from you now. You may send orders for a later phase early (HELP)."
+		"Nothing is due from you now; orders for later phases may be sent early."
 }
 
 // lastVisible is the verdict in the last event of an advance that side may see: at the

@@ -257,15 +257,20 @@ func FormatRoll(r dice.Roll) string {
 
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
+	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
+	if !glance {
+		fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
+	}
 	if st.Over() || g.Over {
 		b.WriteString("The game is over.\n")
 		if g.Ended != "" {
 			fmt.Fprintf(&b, "It was not played to its end: %s.\n", g.Ended)
 		}
 	} else {
-		fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
-		if len(waiting) > 0 {
+		if !glance {
+			fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
+		}
+		if len(waiting) > 0 && !glance {
 			fmt.Fprintf(&b, "Waiting for orders from: %s.\n", strings.Join(sortedSides(rs, waiting), ", "))
 		}
 		if !g.Deadline.IsZero() {
