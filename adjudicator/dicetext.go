@@ -237,7 +237,7 @@ func revealLine(summary, text, salt, commitment string, layout int) []string {
 		strings.ContainsAny(text, "\n\r") || strings.Contains(text, "  ") || len(salt) != 32 {
 		return revealLines(summary, text, salt, commitment)
 	}
-	return []string{text, "  salt " + salt + "; SHA-256 of the line, \"|\" and the salt:", "  " + commitment}
+	return []string{text, "  salt " + salt + "; SHA-256 of line, \"|\", salt:", "  " + commitment}
 }
 
 // groupLines show, once for each mail whose sealed orders are among revealed, the

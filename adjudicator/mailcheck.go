@@ -120,7 +120,7 @@ var (
 	groupBlock  = regexp.MustCompile(`(?m)^` + groupHead + `\n  ([0-9a-f]{64})\n` + groupListHead + `\n((?:  [0-9a-f]{64}(?:\n|$))+)`)
 	revealBlock = regexp.MustCompile(`(?m)^(.+), text:\n((?:    .*\n)+)  salt \(hashed as these \d+ characters\): (\S*)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})$`)
 	// revealShort is revealBlock's short form (revealLine): the order's one line of text.
-	revealShort = regexp.MustCompile(`(?m)^(\S[^\n]*)\n  salt ([0-9a-f]{32}); SHA-256 of the line, "\|" and the salt:\n  ([0-9a-f]{64})$`)
+	revealShort = regexp.MustCompile(`(?m)^(\S[^\n]*)\n  salt ([0-9a-f]{32}); SHA-256 of line, "\|", salt:\n  ([0-9a-f]{64})$`)
 	diceGame    = regexp.MustCompile(`(?m)^Game "([^"]*)"`)
 	phaseLine   = regexp.MustCompile(`^Turn (\d+), phase "([^"]*)", orders digest:$`)
 	digestLine  = regexp.MustCompile(`^  ([0-9a-f]{64})$`)

@@ -75,10 +75,12 @@ func startDaemon(e *env, cfg *Config, logw io.Writer) (*daemon, func() error, er
 	return d, func() error { cancel(); return <-done }, nil
 }
 
-// gameOver tells a mail of game that says, on its first line, that the game is over.
+// gameOver tells the results mail of game that says, on its first line, that the game
+// is over.
 func gameOver(game string) func(received) bool {
 	return func(r received) bool {
-		return strings.Contains(r.Env.Subject, "["+game+"]") && strings.HasPrefix(r.Env.Text, "Game over: ")
+		// The results mail, not an order check sent after the last advance.
+		return strings.Contains(r.Env.Subject, "["+game+"]") && strings.HasPrefix(r.Env.Text, "Game over: ") && strings.Contains(r.Env.Text, "\n== Map ==\n")
 	}
 }
 

@@ -476,12 +476,12 @@ func TestKilledBetweenCommitAndFlag(t *testing.T) {
 		t.Errorf("%d replies to the message, want exactly 1", replies)
 	}
 	// One effect: the plot was filed once (one notice to the German).
-	notices, _ := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Subject, "sealed") })
+	notices, _ := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Text, "player has sealed orders") })
 	time.Sleep(300 * time.Millisecond)
 	moreDE, _ := r.de.fetchNew(r.ctx)
 	n := 0
 	for _, m := range append(notices, moreDE...) {
-		if strings.Contains(m.Env.Subject, "sealed") {
+		if strings.Contains(m.Env.Text, "player has sealed orders") {
 			n++
 		}
 	}
@@ -595,7 +595,7 @@ func TestInvitationNamesTheServedMailbox(t *testing.T) {
 		done <- runEnv(e, []string{"serve", "--config", path})
 	}()
 	us := &player{addr: sampleUS, password: "us-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
-	got, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Subject, "invited") })
+	got, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Text, "You are invited") })
 	cancel()
 	<-done
 	if err != nil {
