@@ -52,7 +52,8 @@ func demoFinish(e *env, path string, o demoOpts) (string, error) {
 		if code := runEnv(&sub, []string{"outbox", "--db", path, "--address", sampleAddress, "--maildir", dir}); code != 0 {
 			return "", fmt.Errorf("write the mails to %s: %s", dir, out.String())
 		}
-		fmt.Fprintf(&b, "Every mail, as the players received it: %s (mutt -f %s)\n", strings.TrimSpace(out.String()), dir)
+		n, _, _ := strings.Cut(strings.TrimSpace(out.String()), " ")
+		fmt.Fprintf(&b, "Every mail as the players received it (%s mails), in the Maildir\n  %s\n(mutt -f DIR, or Thunderbird or any Maildir reader, opens it)\n", n, dir)
 	}
 	return b.String(), nil
 }

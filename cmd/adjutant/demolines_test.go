@@ -32,7 +32,7 @@ func TestDemoMailsReadOnAPhone(t *testing.T) {
 				t.Errorf("%q: From %q has no display name", m.Env.Subject, from)
 			}
 			game := strings.TrimPrefix(m.Env.Subject[:strings.IndexByte(m.Env.Subject, ']')], "[")
-			if strings.Contains(m.Env.Subject, "You are invited") {
+			if strings.Contains(m.Env.Text, "You are invited to play game") {
 				roots[game] = m.Env.MessageID
 				continue
 			}
