@@ -472,7 +472,7 @@ func (k *benchSink) data(r io.Reader) error {
 		irt = strings.Trim(strings.TrimSpace(m.Header.Get("In-Reply-To")), "<>")
 		if irt != "" && strings.HasPrefix(irt, "bench-") {
 			switch {
-			case !bytes.Contains(raw, []byte("password accepted.")):
+			case !bytes.Contains(raw, []byte("Password: accepted.")):
 				bad = irt + ": " + m.Header.Get("Subject")
 			case bytes.Contains(raw, []byte("YOUR ORDERS WERE REFUSED")):
 				bad = irt + ": orders refused"

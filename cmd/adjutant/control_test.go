@@ -92,7 +92,7 @@ func TestHostCommandsWhileServing(t *testing.T) {
 		t.Errorf("handle with a wrong flag through the socket: exit %d, want 2", code)
 	}
 	if _, err := r.us.waitFor(r.ctx, nil, func(m received) bool {
-		return strings.Contains(m.Env.Subject, "[second]") && strings.Contains(m.Env.Text, "password accepted")
+		return strings.Contains(m.Env.Subject, "[second]") && strings.Contains(m.Env.Text, "Password: accepted")
 	}); err != nil {
 		t.Errorf("no reply to the piped mail: %v", err)
 	}
