@@ -10,11 +10,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -148,8 +151,12 @@ func (d *Desk) randomHex(n int) (string, error) {
 }
 
 // Handle handles one inbound message: exactly one effect per message id (invariant 1),
-// every effect and every reply in one transaction (invariant 2). It returns what was done;
-// an error means handling itself failed and nothing was committed.
+// every effect and every reply in one transaction (invariant 2). It returns what was done.
+// A failure that no retry of the same mail can mend (a bug it sets off, in the rules or
+// the desk) sets the message aside (setAside) and is an outcome, not an error, so that
+// one mail cannot stop the mailbox; an error means a failure that may pass ([Temporary]:
+// the store locked, the disk full, a lost connection, ctx cancelled), and nothing was
+// committed: the message is to be handled again later.
 func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 	m, err := d.intake(m)
 	if err != nil {
@@ -158,7 +165,10 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 	// The password check (bcrypt, tens of ms) runs before the write transaction, so that
 	// the store's single writer (which the sender's "mark sent" also waits for) is never
 	// held while it runs.
-	pre, err := d.precheck(ctx, m)
+	pre, err := d.safePrecheck(ctx, m)
+	if err != nil && !Temporary(err) {
+		return d.setAside(ctx, m, "", err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("handle message %s: %w", m.ID, err)
 	}
@@ -167,7 +177,7 @@ func (d *Desk) Handle(ctx context.Context, m Message) (string, error) {
 		outcome, game, err = d.handleIn(ctx, tx, m, pre)
 		return err
 	})
-	if errors.Is(err, ErrAdjudication) {
+	if err != nil && !Temporary(err) {
 		return d.setAside(ctx, m, game, err)
 	}
 	if err != nil {
@@ -221,7 +231,8 @@ func (d *Desk) HandleBatch(ctx context.Context, ms []Message) ([]string, error) 
 	return d.handleEach(ctx, ms)
 }
 
-// handleEach handles messages one by one, stopping at the first error.
+// handleEach handles messages one by one, stopping at the first error (a temporary one:
+// Handle sets the others aside).
 func (d *Desk) handleEach(ctx context.Context, ms []Message) ([]string, error) {
 	var outcomes []string
 	for _, m := range ms {
@@ -232,6 +243,17 @@ func (d *Desk) handleEach(ctx context.Context, ms []Message) ([]string, error) {
 		outcomes = append(outcomes, o)
 	}
 	return outcomes, nil
+}
+
+// safePrecheck is precheck with a panic turned into an error, so that a bug in reading
+// one mail sets that mail aside instead of stopping the daemon.
+func (d *Desk) safePrecheck(ctx context.Context, m Message) (v passwordVerdict, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = passwordVerdict{}, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return d.precheck(ctx, m)
 }
 
 // intake checks and normalises a message before it is handled.
@@ -279,38 +301,113 @@ func (d *Desk) handleIn(ctx context.Context, tx store.Tx, m Message, pre passwor
 // resolving): a bug in the rules, which no retry of the same mail can mend.
 var ErrAdjudication = errors.New("adjudication failed")
 
-// setAside records a message whose adjudication failed as processed, changing nothing
-// else, and tells its sender, so that one bad game cannot hold up the mailbox. The
-// error goes to the host's log without its text, which may quote sealed orders.
-func (d *Desk) setAside(ctx context.Context, m Message, game string, cause error) (string, error) {
-	d.log().Error("adjudication failed; message set aside, game unchanged", "id", m.ID, "game", game, "cause", errorKind(cause))
-	outcome := "failed: adjudication error"
-	err := d.Store.Write(ctx, func(tx store.Tx) error {
-		h := &handling{desk: d, tx: tx, msg: m, now: d.now()}
-		if !m.Automated && !m.OwnMail && m.From != "" {
-			body, err := render("refusal.txt", map[string]any{"Address": d.Address,
-				"Text": "Adjutant could not adjudicate your mail because of an internal error. Nothing was changed and your orders were not filed; the host has been told. Please send them again later."})
-			if err != nil {
-				return err
-			}
-			if _, err := h.enqueue([]string{m.From}, game, "", "failed", replySubject(m.Subject), body, true); err != nil {
-				return err
-			}
+// Temporary reports whether err is a failure that may pass if the same message is
+// handled again later: the store locked by another process, closed, or at its size
+// limit ([store.Temporary]); a full disk or quota; a lost or refused connection or a
+// timeout (a [net.Error], an errno of the network); ctx cancelled or past its deadline.
+// Every other error is the message's own, or a bug it sets off: retrying it would stop
+// the mailbox at that message for ever.
+func Temporary(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded),
+		store.Temporary(err), errors.As(err, &ne):
+		return true
+	}
+	for _, errno := range temporaryErrnos {
+		if errors.Is(err, errno) {
+			return true
 		}
-		return tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: game, Outcome: outcome})
-	})
+	}
+	return false
+}
+
+// temporaryErrnos are the system errors of a full disk, of I/O that may be retried,
+// and of a lost connection.
+var temporaryErrnos = []error{
+	syscall.ENOSPC, syscall.EDQUOT, syscall.EIO, syscall.EROFS, syscall.EAGAIN, syscall.EINTR, syscall.ENOMEM,
+	syscall.EMFILE, syscall.ENFILE, syscall.ECONNRESET, syscall.ECONNREFUSED, syscall.ECONNABORTED, syscall.EPIPE,
+	syscall.ETIMEDOUT, syscall.EHOSTUNREACH, syscall.ENETUNREACH, syscall.ENETDOWN, syscall.ESTALE,
+}
+
+// setAside records a message whose handling failed for good as processed, changing
+// nothing else, and tells its sender, so that one bad mail (or a bug it sets off) cannot
+// hold up the mailbox. The host finds it in the log at error level and in the message's
+// processed record, whose outcome says "failed:" and what failed; neither holds a
+// ruleset's error text or anything written in the mail (a password, an order that may
+// be sealed).
+func (d *Desk) setAside(ctx context.Context, m Message, game string, cause error) (string, error) {
+	kind, detail, outcome := errorKind(cause), "", "failed: adjudication error"
+	if !errors.Is(cause, ErrAdjudication) {
+		detail = scrubError(cause, m)
+		outcome = "failed: " + kind + ": " + detail
+	}
+	d.log().Error("message set aside; game unchanged", "id", m.ID, "from", m.From, "game", game, "cause", kind, "err", detail)
+	reply := !m.Automated && !m.OwnMail && m.From != "" && !strings.EqualFold(m.From, d.Address)
+	write := func(reply bool) error {
+		return d.Store.Write(ctx, func(tx store.Tx) error {
+			h := &handling{desk: d, tx: tx, msg: m, now: d.now()}
+			if reply {
+				body, err := render("refusal.txt", map[string]any{"Address": d.Address,
+					"Text": "Adjutant could not handle your mail because of an internal error. Nothing was changed and your orders were not filed; the host has been told. Please send them again later."})
+				if err != nil {
+					return err
+				}
+				if _, err := h.enqueue([]string{m.From}, game, "", "failed", replySubject(m.Subject), body, true); err != nil {
+					return err
+				}
+			}
+			return tx.MarkProcessed(m.ID, store.Processed{At: h.now, Game: game, Outcome: outcome})
+		})
+	}
+	err := write(reply)
+	if err != nil && reply && !Temporary(err) {
+		// The reply itself cannot be queued (the bug may be in it): the message is set
+		// aside all the same, unanswered, so that it stops nothing.
+		d.log().Error("message set aside without a reply", "id", m.ID, "err", scrubError(err, m))
+		err = write(false)
+	}
 	if err != nil {
 		return "", fmt.Errorf("set aside message %s: %w", m.ID, err)
 	}
 	return outcome, nil
 }
 
-// errorKind names an adjudication failure for the log without its details.
+// errorKind names a failure for the log and the processed record, without a
+// ruleset's details (which may quote sealed orders).
 func errorKind(err error) string {
-	if strings.Contains(err.Error(), "panic:") {
+	switch {
+	case strings.Contains(err.Error(), "panic:") && errors.Is(err, ErrAdjudication):
 		return "panic in the ruleset"
+	case errors.Is(err, ErrAdjudication):
+		return "error from the ruleset"
+	case strings.Contains(err.Error(), "panic:"):
+		return "panic in the desk"
 	}
-	return "error from the ruleset"
+	return "internal error"
+}
+
+// maxErrorDetail bounds the error text the host is shown of a mail set aside.
+const maxErrorDetail = 300
+
+// scrubError is err's text for the host without any word of the mail's text or subject
+// (a password or an order it may quote), one line, cut to maxErrorDetail bytes.
+func scrubError(err error, m Message) string {
+	text := strings.Join(strings.Fields(err.Error()), " ")
+	words := append(strings.Fields(m.Text), strings.Fields(m.Subject)...)
+	sort.Slice(words, func(i, j int) bool { return len(words[i]) > len(words[j]) })
+	for _, w := range words {
+		if len(w) >= 3 {
+			text = strings.ReplaceAll(text, w, "...")
+		}
+	}
+	if len(text) > maxErrorDetail {
+		text = strings.ToValidUTF8(text[:maxErrorDetail], "") + "..."
+	}
+	return text
 }
 
 // handling is the work of one message inside its transaction.

@@ -80,6 +80,12 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 	default:
 		return nil, fmt.Errorf("no-orders policy %q: expected wait or default", ng.NoOrders)
 	}
+	if err := CheckSpan("deadline", ng.PhaseLength); err != nil {
+		return nil, err
+	}
+	if err := CheckSpan("grace", ng.Grace); err != nil {
+		return nil, err
+	}
 	for name := range ng.Options {
 		if _, ok := rs.OptionNames()[name]; !ok {
 			return nil, fmt.Errorf("option %q: %s has no such optional rule", name, rs.Name())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +26,48 @@ import (
 // DefaultAbsenceLimit is how long in all a player may be absent in one game when the
 // host set no other limit (njudge's default allows absences of a similar length).
 const DefaultAbsenceLimit = 14 * 24 * time.Hour
+
+// MaxAhead is how far ahead of now a deadline, the end of an absence, a phase's length
+// or a grace period may be set. Beyond the sense of it, a bound keeps every date the
+// desk computes from them (a deadline moved on by a pause, an absence added to those
+// before) far inside what the store can write (years 0 to 9999).
+const MaxAhead = 365 * 24 * time.Hour
+
+// latestTime is the latest instant the store can write (JSON times end at year 9999).
+var latestTime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+
+// addTime is t+d, saturating at the years the store can write instead of leaving them.
+func addTime(t time.Time, d time.Duration) time.Time {
+	sum := t.Add(d)
+	switch {
+	case d > 0 && (sum.Before(t) || sum.After(latestTime)):
+		return latestTime
+	case d < 0 && (sum.After(t) || sum.Year() < 1):
+		return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return sum
+}
+
+// addSpan is a+b for spans that are not negative, saturating instead of overflowing
+// into a negative span (which would pass any "at most" check).
+func addSpan(a, b time.Duration) time.Duration {
+	if a > 0 && b > math.MaxInt64-a {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// aheadLimit is the latest time that may be set at now (MaxAhead from now).
+func aheadLimit(now time.Time) time.Time { return addTime(now, MaxAhead) }
+
+// CheckSpan refuses a phase length or grace period longer than MaxAhead, or negative;
+// what names the setting in the error.
+func CheckSpan(what string, d time.Duration) error {
+	if d < 0 || d > MaxAhead {
+		return fmt.Errorf("%s %s: expected a length of time from 0 to %d days", what, d, MaxAhead/(24*time.Hour))
+	}
+	return nil
+}
 
 // GameInfo is one line of the host's list of games.
 type GameInfo struct {
@@ -258,10 +301,13 @@ func (h *handling) extend(name string, extend time.Duration, at time.Time) (stri
 		if from.IsZero() || from.Before(h.now) {
 			from = h.now
 		}
-		deadline = from.Add(extend)
+		deadline = addTime(from, extend)
 	}
 	if !deadline.After(h.now) {
 		return "", fmt.Errorf("deadline %s: it has passed", deadline.Format(time.RFC3339))
+	}
+	if limit := aheadLimit(h.now); deadline.After(limit) {
+		return "", fmt.Errorf("deadline %s: a deadline may be at most a year ahead (until %s)", deadline.Format(time.RFC3339), limit.Format(timeFormat))
 	}
 	moveDeadline(&g, deadline, h.now)
 	if err := h.tx.PutGame(g); err != nil {
@@ -280,10 +326,10 @@ func (h *handling) extend(name string, extend time.Duration, at time.Time) (stri
 // the late notice.
 func moveDeadline(g *store.Game, deadline, now time.Time) {
 	before := g.Deadline.Sub(g.RemindAt)
-	if g.Deadline.IsZero() || g.RemindAt.IsZero() || before <= 0 {
+	if g.Deadline.IsZero() || g.RemindAt.IsZero() || before <= 0 || before > deadline.Sub(now) {
 		before = deadline.Sub(now) / 4
 	}
-	g.Deadline, g.RemindAt = deadline, deadline.Add(-before)
+	g.Deadline, g.RemindAt = deadline, addTime(deadline, -before)
 	g.Reminded, g.LateNotified = false, false
 }
 
@@ -318,9 +364,14 @@ func (h *handling) resume(name string) (string, error) {
 	// The time the game stood still is given back: the deadline moves on by it. A
 	// deadline set by a phase resolved during the pause counted from the pause's start
 	// (see setDeadline), so it too runs its full length from now.
+	// The shift saturates, and the deadline is kept within a year of now: a deadline
+	// set far ahead before the bound existed must not keep the game from resuming.
 	if !g.Deadline.IsZero() {
 		shift := h.now.Sub(g.PausedAt)
-		g.Deadline, g.RemindAt = g.Deadline.Add(shift), g.RemindAt.Add(shift)
+		g.Deadline, g.RemindAt = addTime(g.Deadline, shift), addTime(g.RemindAt, shift)
+		if limit := aheadLimit(h.now); g.Deadline.After(limit) {
+			moveDeadline(&g, limit, h.now)
+		}
 	}
 	g.PausedAt = time.Time{}
 	if err := h.tx.PutGame(g); err != nil {
@@ -632,13 +683,13 @@ func (h *handling) hostLine(l orders.Line) (string, *section, error) {
 // or a number of days ("2d").
 func ParseSpan(s string) (time.Duration, error) {
 	if n, ok := strings.CutSuffix(strings.ToLower(s), "d"); ok {
-		if days, err := strconv.Atoi(n); err == nil && days > 0 && days <= 365 {
+		if days, err := strconv.Atoi(n); err == nil && days > 0 && days <= int(MaxAhead/(24*time.Hour)) {
 			return time.Duration(days) * 24 * time.Hour, nil
 		}
-	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
+	} else if d, err := time.ParseDuration(s); err == nil && d > 0 && d <= MaxAhead {
 		return d, nil
 	}
-	return 0, fmt.Errorf("%q: expected a length of time such as 24h, 90m or 2d", s)
+	return 0, fmt.Errorf("%q: expected a length of time such as 24h, 90m or 2d, at most %d days", s, MaxAhead/(24*time.Hour))
 }
 
 // --- The players' requests ------------------------------------------------------------
@@ -712,6 +763,9 @@ func (h *handling) absence(side Side, date string) (time.Time, error) {
 	if !until.After(h.now) {
 		return time.Time{}, fmt.Errorf("%s has passed", date)
 	}
+	if limit := aheadLimit(h.now); day.After(limit) {
+		return time.Time{}, fmt.Errorf("%s: an absence may end at most a year ahead (until %s)", date, limit.Format("Mon 2 Jan 2006"))
+	}
 	limit := h.game.AbsenceLimit
 	if limit == 0 {
 		limit = DefaultAbsenceLimit
@@ -724,7 +778,7 @@ func (h *handling) absence(side Side, date string) (time.Time, error) {
 	if p.AbsentUntil.After(from) {
 		from = p.AbsentUntil
 	}
-	if more := until.Sub(from); more > 0 && p.AbsenceUsed+more > limit {
+	if more := until.Sub(from); more > 0 && addSpan(p.AbsenceUsed, more) > limit {
 		left := limit - p.AbsenceUsed
 		return time.Time{}, fmt.Errorf("this game allows %s of absence in all and you have %s left; ask the host for more", days(limit), days(max(left, 0)))
 	}
@@ -756,7 +810,7 @@ func (h *handling) absent(rs Ruleset, side Side, until time.Time) (string, error
 			from = g.Players[i].AbsentUntil
 		}
 		if more := until.Sub(from); more > 0 {
-			g.Players[i].AbsenceUsed += more
+			g.Players[i].AbsenceUsed = addSpan(g.Players[i].AbsenceUsed, more)
 		}
 		g.Players[i].AbsentUntil = until
 	}

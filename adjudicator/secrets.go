@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/templates"
 )
 
 // A password, the player's or the host's, appears in no mail Adjutant writes, wherever
@@ -184,7 +185,30 @@ func (sc *scrubber) scrub(s string) string {
 		b.WriteString(s[last:])
 		s = b.String()
 	}
-	return s
+	return rewrapMasked(s)
+}
+
+// rewrapMasked wraps again, at 78 columns, a line that masking a secret cut over two
+// lines has joined: a reply stays readable on a phone. Other lines are left as they are.
+func rewrapMasked(s string) string {
+	if !strings.Contains(s, secretMask) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	changed := false
+	for i, l := range lines {
+		if utf8.RuneCountInString(l) <= 78 || !strings.Contains(l, secretMask) {
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		pad := strings.Repeat(" ", indent)
+		lines[i] = pad + strings.ReplaceAll(templates.Wrap(78-indent, 2, l[indent:]), "\n", "\n"+pad)
+		changed = true
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(lines, "\n")
 }
 
 // compact is s in lower case without its white space.

@@ -3,6 +3,7 @@ package adjudicator_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -84,6 +85,11 @@ func TestPasswordMaskedWhole(t *testing.T) {
 	body := to(mails, hostAddr)[0].Body
 	if strings.Contains(body, "qqqqqqqqqq") || !strings.Contains(strings.Join(strings.Fields(body), " "), `EXTEND g1 ******** REFUSED: "********": expected`) {
 		t.Errorf("a long password cut over two lines is shown:\n%s", body)
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if n := utf8.RuneCountInString(l); n > 78 {
+			t.Errorf("masking joined a wrapped line into %d columns: %q", n, l)
+		}
 	}
 	hash, _ = bcrypt.GenerateFromPassword([]byte("g"), 4)
 	f.desk.HostPassHash = string(hash)

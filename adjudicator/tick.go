@@ -43,9 +43,14 @@ func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
 			}
 			return err
 		})
-		if errors.Is(err, ErrAdjudication) {
-			// One game's broken rules must not stop the others' deadlines.
-			d.log().Error("deadline of a game failed; game unchanged", "game", name, "cause", errorKind(err))
+		if err != nil && !Temporary(err) {
+			// One game's broken rules, or a bug its state sets off, must not stop the
+			// others' deadlines; a ruleset's error text may quote sealed orders.
+			detail := ""
+			if !errors.Is(err, ErrAdjudication) {
+				detail = scrubError(err, Message{})
+			}
+			d.log().Error("deadline of a game failed; game unchanged", "game", name, "cause", errorKind(err), "err", detail)
 			report = append(report, fmt.Sprintf("%s: deadline processing failed (%s); game unchanged", name, errorKind(err)))
 			continue
 		}

@@ -18,7 +18,10 @@ package mail
 // before an earlier one that failed. The Handler should therefore return an
 // error only for failures that may go away (a store that cannot write); a
 // message it refuses (unreadable, too large, bad orders) is an answer to
-// commit, not an error.
+// commit, not an error. A failure of one message that no retry can mend is
+// returned wrapped by [Permanent]: that message is left unseen and skipped
+// until the next connection, and the pass goes on with the next one, so that
+// one message never holds up the others.
 //
 // Implementation notes on go-imap v2.0.0-beta.8:
 //   - The client has no contexts and no time limit on waiting for a
@@ -357,6 +360,17 @@ func intakeSleep(ctx context.Context, d time.Duration, closed <-chan struct{}) b
 	}
 }
 
+// Permanent marks a Handler's error as one that no retry of the same message
+// can mend: the intake leaves the message unseen (nothing of it was
+// committed), skips it until it connects again, and goes on with the next
+// message instead of stopping the pass.
+func Permanent(err error) error { return &permanentError{err} }
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
 // intakeHandlerError is a Handler's error for one message.
 type intakeHandlerError struct {
 	uid uint32
@@ -384,6 +398,9 @@ type imapConn struct {
 
 	idle, move, uidPlus bool // server capabilities
 	swept               bool // the first pass, which also takes \Seen messages, is done
+	// skipped are the messages whose Handler failed for good (Permanent) on this
+	// connection: left unseen, tried again only on the next connection.
+	skipped map[imap.UID]bool
 }
 
 // connect dials, logs in, makes sure MoveTo exists and selects the mailbox.
@@ -644,8 +661,12 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 		uids = data.AllUIDs()
 		return nil
 	})
-	if err != nil || len(uids) == 0 {
+	if err != nil {
 		return 0, err
+	}
+	uids = slices.DeleteFunc(uids, func(u imap.UID) bool { return ic.skipped[u] })
+	if len(uids) == 0 {
+		return 0, nil
 	}
 	slices.Sort(uids)
 
@@ -679,6 +700,21 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 		}
 		n, err := ic.deliverGroup(ctx, ds)
 		handled += n
+		var perm *permanentError
+		if errors.As(err, &perm) && n < len(ds) {
+			// This message alone failed for good: skip it, and hand over the rest of
+			// its group (not handled yet) before the messages after the group.
+			if ic.skipped == nil {
+				ic.skipped = map[imap.UID]bool{}
+			}
+			ic.skipped[imap.UID(ds[n].UID)] = true
+			rest := make([]imap.UID, 0, len(ds)-n-1+len(uids))
+			for _, d := range ds[n+1:] {
+				rest = append(rest, imap.UID(d.UID))
+			}
+			uids = append(rest, uids...)
+			continue
+		}
 		if err != nil {
 			return handled, err
 		}
@@ -898,8 +934,13 @@ func (ic *imapConn) deliverGroup(ctx context.Context, ds []*Delivery) (int, erro
 	took := time.Since(start)
 	if herr != nil {
 		d := ds[committed]
-		ic.log.Warn("imap message not handled; left unseen", "uid", d.UID, "size", d.Size, "too_large", d.TooLarge,
-			"outcome", "handler error", "err", herr)
+		if errors.As(herr, new(*permanentError)) {
+			ic.log.Error("imap message not handled, for good; left unseen and skipped until the next connection", "uid", d.UID,
+				"size", d.Size, "too_large", d.TooLarge, "outcome", "handler failed for good", "err", herr)
+		} else {
+			ic.log.Warn("imap message not handled; left unseen", "uid", d.UID, "size", d.Size, "too_large", d.TooLarge,
+				"outcome", "handler error", "err", herr)
+		}
 		herr = &intakeHandlerError{uid: d.UID, err: herr}
 	}
 	if committed == 0 {

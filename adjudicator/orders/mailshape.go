@@ -128,6 +128,10 @@ func startsWithDigit(l Line) bool {
 	return len(l.Text) > 0 && l.Text[0] >= '0' && l.Text[0] <= '9'
 }
 
+// passTurn is Soissons' order passing a turn's steps ("PASS 18 July PM", 4.2), which
+// names a day, not a password.
+var passTurn = regexp.MustCompile(`(?i)^PASS [0-9]{1,2} [a-z]+( (AM|PM|night))?$`)
+
 // MaskSecret returns line as it may be quoted back to a player: a line whose first word
 // resembles PASSWORD (any case, with a colon or "=", misspelt, or written with Cyrillic
 // or Greek look-alike letters) is cut to that word and asterisks, so that a password is
@@ -142,7 +146,7 @@ func MaskSecret(line string) string {
 	if cut > 0 {
 		word = word[:cut]
 	}
-	if !resemblesPassword(word) {
+	if !resemblesPassword(word) || passTurn.MatchString(strings.Join(fields, " ")) {
 		return line
 	}
 	// A word alone, no longer than PASSWORD and with nothing after it, hides no secret

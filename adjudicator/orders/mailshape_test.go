@@ -111,6 +111,10 @@ func TestMaskSecret(t *testing.T) {
 		{"PASSWORD:secret", "PASSWORD ********"},
 		{"PASSWORDsecret", "********"}, // glued: the whole word may be the secret
 		{"pass hunter2", "pass ********"},
+		// Soissons' PASS for a named turn (4.2) names a day, not a password.
+		{"PASS 18 July PM", "PASS 18 July PM"},
+		{"pass 19 july night", "pass 19 july night"},
+		{"PASS 18 July hunter2", "PASS ********"},
 		{"Thanks, Bob", "Thanks, Bob"},
 		{"", ""},
 	}

@@ -17,8 +17,17 @@ import (
 // (black out of reach, blue under light fire, none under heavy fire: rule 2 lets the
 // Germans fire only at chipped units); the Germans shell the largest American stacks
 // and fire at whatever chipped unit each of their units can kill. It returns "" when
-// side has nothing to send.
+// side has nothing to send. It sends each turn in one mail (BotOrdersAt with stop
+// false).
 func (r *Rules) BotOrders(s adjudicator.State, side Side) string {
+	return r.BotOrdersAt(s, side, false)
+}
+
+// BotOrdersAt is BotOrders at a pace: with stop, the bot stops to see every result it
+// may see before the next step (STOP AFTER ARTILLERY when it fires shells, STOP AFTER
+// HAND TO HAND when its moves bring on hand to hand), and sends the rest of the turn
+// in the following mails.
+func (r *Rules) BotOrdersAt(s adjudicator.State, side Side, stop bool) string {
 	st := s.(*State)
 	if actor(st) != side {
 		return ""
@@ -26,10 +35,10 @@ func (r *Rules) BotOrders(s adjudicator.State, side Side) string {
 	switch st.P {
 	case PhaseGermanSetup, PhaseAmericanSetup:
 		return "SETUP DEFAULT\n"
-	case PhaseAmerican:
-		return r.botAmerican(st)
-	case PhaseGerman:
-		return r.botGerman(st)
+	case PhaseAmerican, PhaseAmericanMove, PhaseAmericanWire:
+		return r.botAmerican(st, stop)
+	case PhaseGerman, PhaseGermanFire:
+		return r.botGerman(st, stop)
 	}
 	return ""
 }
@@ -44,7 +53,7 @@ func (r *Rules) near(st *State, side Side, h hex.Hex, d int) bool {
 	return false
 }
 
-func (r *Rules) botAmerican(st *State) string {
+func (r *Rules) botAmerican(st *State, stop bool) string {
 	var lines []string
 	g := r.sc.Map.Grid
 	var mgs []hex.Hex
@@ -57,6 +66,7 @@ func (r *Rules) botAmerican(st *State) string {
 	// a unit with smoke in its hex may not fire, rule 2).
 	for i, h := range mgs {
 		switch {
+		case st.P != PhaseAmerican: // fired already, before a stop
 		case i >= MaxShells:
 		case !r.near(st, American, h, 2):
 			lines = append(lines, "SHELL HE "+h.String())
@@ -64,8 +74,14 @@ func (r *Rules) botAmerican(st *State) string {
 			lines = append(lines, "SHELL SMOKE "+h.String())
 		}
 	}
+	if stop && len(lines) > 0 {
+		return joinLines(append(lines, "STOP AFTER ARTILLERY"))
+	}
 	plan := st.clone()
 	moved, may := map[int]bool{}, r.mayMove(plan)
+	if st.P == PhaseAmericanWire {
+		may = nil // movement is over
+	}
 	var hexes []hex.Hex
 	for _, u := range plan.Units {
 		if !u.Dead && u.side() == American && !slices.Contains(hexes, u.Hex) {
@@ -119,6 +135,9 @@ func (r *Rules) botAmerican(st *State) string {
 				lines = append(lines, it.canonical())
 			}
 		}
+	}
+	if stop && st.P != PhaseAmericanWire && len(r.forecast(plan)) > 0 {
+		return joinLines(append(lines, "STOP AFTER HAND TO HAND"))
 	}
 	// Cut every wire hexside next to a live American after the moves.
 	used := plan.markersUsed()
@@ -188,7 +207,7 @@ func joinLines(lines []string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-func (r *Rules) botGerman(st *State) string {
+func (r *Rules) botGerman(st *State, stop bool) string {
 	var lines []string
 	type stack struct {
 		h hex.Hex
@@ -209,10 +228,13 @@ func (r *Rules) botGerman(st *State) string {
 	})
 	shells := 0
 	for _, s := range stacks {
-		if shells < MaxShells && !r.near(st, German, s.h, 2) {
+		if st.P == PhaseGerman && shells < MaxShells && !r.near(st, German, s.h, 2) {
 			lines = append(lines, "SHELL HE "+s.h.String())
 			shells++
 		}
+	}
+	if stop && shells > 0 {
+		return joinLines(append(lines, "STOP AFTER ARTILLERY"))
 	}
 	fired := map[string]bool{}
 	for _, g := range st.Units {

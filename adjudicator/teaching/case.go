@@ -21,7 +21,9 @@ import (
 // STATE lines (any order):
 //
 //	turn N                       the game turn (default 1)
-//	phase P                      setup-de, setup-us, us (the default), de or over
+//	phase P                      setup-de, setup-us, us (the default), us-move,
+//	                             us-wire, de, de-fire or over (us-move: the American
+//	                             stopped after his artillery, and so on)
 //	option NAME                  an option, as at game new (mix-NAME picks a mix)
 //	unit KIND HEX [N] [CHIP]     N (default 1) live units; KIND inf, mg, army, marine;
 //	                             CHIP black or blue (Americans only)
@@ -86,8 +88,8 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 			}
 			st.T = n
 		case "phase":
-			if len(f) != 2 || !slices.Contains([]string{PhaseGermanSetup, PhaseAmericanSetup, PhaseAmerican, PhaseGerman, PhaseOver}, f[1]) {
-				bad("want phase setup-de|setup-us|us|de|over")
+			if len(f) != 2 || !slices.Contains([]string{PhaseGermanSetup, PhaseAmericanSetup, PhaseAmerican, PhaseAmericanMove, PhaseAmericanWire, PhaseGerman, PhaseGermanFire, PhaseOver}, f[1]) {
+				bad("want phase setup-de|setup-us|us|us-move|us-wire|de|de-fire|over")
 				continue
 			}
 			st.P = f[1]

@@ -11,10 +11,18 @@
 // # Phases
 //
 // setup-de (the German sets up first), setup-us, then for each game turn N the American
-// turn "us" (artillery, movement, hand to hand, wire, chips: one mail) and the German
-// turn "de" (artillery, fire: one mail). The German turn of turn 1 is played without
-// him: rules 1 and 2 allow no German artillery, rifle or MG fire on the first turn.
-// Orders are filed for "N.us" or "N.de" and a second mail replaces the first. The game
+// turn "us" (artillery, movement, hand to hand, wire, chips) and the German turn "de"
+// (artillery, fire). The German turn of turn 1 is played without him: rules 1 and 2
+// allow no German artillery, rifle or MG fire on the first turn. Orders are filed for
+// "N.<phase>" and a second mail replaces the first.
+//
+// A turn is one mail, or more at the player's choice: the sequence plays each step on
+// what the steps before it left, so a mail may end with STOP AFTER ARTILLERY (either
+// side) or STOP AFTER HAND TO HAND (the American), and the turn waits after that step
+// in phase "us-move" (steps 3-5), "us-wire" (steps 4-5) or "de-fire" (step 2) for the
+// player's next mail, with the desk's deadline and PASS as its default. A mail that
+// does not stop may still hold a move that only a German its shells may kill forbids:
+// it is accepted for now and judged when step 3 comes. The game
 // ends when every German MG is dead, when no live American is left (not printed), or at
 // a turn limit the host chose (not printed); the score is the American casualties.
 //

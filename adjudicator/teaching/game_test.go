@@ -27,17 +27,25 @@ type played struct {
 	rolls  []dice.Roll
 	deals  []dice.Deal // the shuffles at creation, then every card and reshuffle
 	phases int
+	waits  map[int]int // game turn: the steps at which the game waited for a mail
 }
 
 // playBots plays a game to its end with the bots' orders and a stream per phase from
 // seed, checking every mail as the desk does.
 func playBots(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed dice.Seed) played {
 	t.Helper()
+	return playBotsAt(t, r, opts, seed, false)
+}
+
+// playBotsAt is playBots with bots that, with stop, stop to see every result they may
+// see (BotOrdersAt).
+func playBotsAt(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed dice.Seed, stop bool) played {
+	t.Helper()
 	st, err := r.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p played
+	p := played{waits: map[int]int{}}
 	// The desk deals the decks from the game's deck seed when it creates the game.
 	deckSeed := dice.Seed{0xde, seed[0]}
 	dealer := dice.NewDealer(deckSeed, "g")
@@ -51,7 +59,8 @@ func playBots(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed di
 			t.Fatalf("no end after %d phases: %s", p.phases, st.PhaseTitle())
 		}
 		for _, side := range r.Waiting(st, filed) {
-			text := r.BotOrders(st, side)
+			p.waits[st.Turn()]++
+			text := r.BotOrdersAt(st, side, stop)
 			lines, _ := orders.Split(text)
 			for _, c := range r.Check(st, side, lines, filed) {
 				if !c.OK {
@@ -179,5 +188,53 @@ func checkDeals(t *testing.T, seed dice.Seed, deals []dice.Deal, final *teaching
 		if got := order[string(side)]; strings.Join(got, " ") != strings.Join(dk.Order, " ") {
 			t.Errorf("deck %s: re-derived %v, the state's sealed order %v", side, got, dk.Order)
 		}
+	}
+}
+
+// TestBotPace plays the same games with bots that send each turn in one mail and with
+// bots that stop to see every result (STOP AFTER): the first wait twice a game turn
+// (once on turn 1, where the German does nothing), the second at most five times (the
+// American's artillery, movement and wire, the German's artillery and fire) and more
+// often than the first, and both play every step to the game's end.
+func TestBotPace(t *testing.T) {
+	r := rules(t)
+	for i := range 3 {
+		var seed dice.Seed
+		seed[0] = byte(i)
+		fast := playBotsAt(t, r, adjudicator.Options{teaching.OptTurns24: true}, seed, false)
+		slow := playBotsAt(t, r, adjudicator.Options{teaching.OptTurns24: true}, seed, true)
+		if !fast.final.Over() || !slow.final.Over() {
+			t.Fatalf("seed %d: a game did not end", i)
+		}
+		for turn, n := range fast.waits {
+			want := 2
+			switch turn {
+			case 0:
+				want = 2 // the two set-ups
+			case 1:
+				want = 1
+			}
+			if n != want && turn != fast.final.Turn() {
+				t.Errorf("seed %d, one mail a turn: turn %d waited %d times, want %d", i, turn, n, want)
+			}
+		}
+		more, stops := 0, 0
+		for turn, n := range slow.waits {
+			if turn > 0 && n > 5 {
+				t.Errorf("seed %d, stopping: turn %d waited %d times, more than 5", i, turn, n)
+			}
+			if n > fast.waits[turn] {
+				more++
+			}
+		}
+		for _, e := range slow.events {
+			if strings.HasPrefix(e.Text, "You stop here (STOP AFTER)") {
+				stops++
+			}
+		}
+		if more == 0 || stops == 0 {
+			t.Errorf("seed %d: the stopping bots waited longer in %d turns, stopped %d times", i, more, stops)
+		}
+		t.Logf("seed %d: waits per turn, one mail: %v; stopping: %v", i, fast.waits, slow.waits)
 	}
 }

@@ -11,11 +11,19 @@ import (
 )
 
 // keywords are the first words of the game's orders.
-var keywords = []string{"SETUP", "PLACE", "PASS", "SHELL", "MOVE", "CUT", "CHIP", "FIRE"}
+var keywords = []string{"SETUP", "PLACE", "PASS", "SHELL", "MOVE", "CUT", "CHIP", "FIRE", "STOP"}
+
+// The steps a player may stop after (STOP AFTER), to see their results before he
+// sends the orders of the steps that follow.
+const (
+	StopArtillery  = "artillery"
+	StopHandToHand = "hand-to-hand"
+)
 
 // item is one parsed order line. Which fields are set depends on Verb.
 type item struct {
-	Verb  string    // SETUP, PLACE, PASS, SHELL, MOVE, CUT, CHIP, FIRE
+	Verb  string    // SETUP, PLACE, PASS, SHELL, MOVE, CUT, CHIP, FIRE, STOP
+	Stop  string    // STOP: StopArtillery or StopHandToHand
 	Kind  string    // PLACE: inf, mg, army, marine; MOVE, CHIP: army, marine or ""
 	Chip  string    // MOVE: the chip filter ("black", "blue", "plain", ""); CHIP and FIRE: the chip
 	Shell string    // SHELL: he or smoke
@@ -33,6 +41,8 @@ func (it item) canonical() string {
 		return "SETUP DEFAULT"
 	case "PASS":
 		return "PASS"
+	case "STOP":
+		return "STOP AFTER " + map[string]string{StopArtillery: "ARTILLERY", StopHandToHand: "HAND TO HAND"}[it.Stop]
 	case "PLACE":
 		return fmt.Sprintf("PLACE %s %s %d", orders.Upper(it.Kind), hexList(it.From), it.N)
 	case "SHELL":
@@ -100,6 +110,15 @@ func parse(l orders.Line) (item, error) {
 	case "PASS":
 		if len(f) != 1 {
 			return it, errors.New("expected PASS alone on its line")
+		}
+	case "STOP":
+		switch w := strings.Join(f[1:], " "); {
+		case orders.EqualFold(w, "AFTER ARTILLERY"):
+			it.Stop = StopArtillery
+		case orders.EqualFold(w, "AFTER HAND TO HAND"), orders.EqualFold(w, "AFTER HAND-TO-HAND"), orders.EqualFold(w, "AFTER MOVEMENT"):
+			it.Stop = StopHandToHand
+		default:
+			return it, errors.New("expected STOP AFTER ARTILLERY or STOP AFTER HAND TO HAND (or STOP AFTER MOVEMENT, the same)")
 		}
 	case "PLACE":
 		if len(f) < 3 {

@@ -6,7 +6,7 @@ func (r *Rules) Rulebook() string {
 }
 
 // DefaultOrders implements adjudicator.Describer: Defaults sends SETUP DEFAULT in the
-// set-up and PASS after it.
+// set-up and PASS after it, for a turn or for the steps a player stopped before.
 func (r *Rules) DefaultOrders() string {
-	return "the default set-up (SETUP DEFAULT), then PASS for the turn: nothing that turn (no artillery, no move, no fire)"
+	return "the default set-up (SETUP DEFAULT), then PASS for the turn: nothing that turn (no artillery, no move, no fire); after a STOP AFTER, PASS for the steps left (no move, no wire, chips as they are; no German fire)"
 }

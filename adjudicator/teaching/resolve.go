@@ -88,8 +88,12 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	}
 	var items []item
 	for _, o := range inputs {
-		// The desk says in the results when default orders were used.
+		// The desk says in the results when default orders were used; the events say
+		// which steps they decided, and which the player's mail did.
 		res.out.Consumed = append(res.out.Consumed, o.ID())
+		if st.T > 0 {
+			res.source(o)
+		}
 		for i, text := range strings.Split(o.Text, "\n") {
 			it, err := parse(orders.Line{No: i + 1, Text: text, Fields: strings.Fields(text)})
 			if err != nil {
@@ -109,8 +113,14 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		}
 	case PhaseAmerican:
 		res.americanTurn(items)
+	case PhaseAmericanMove:
+		res.americanMove(items)
+	case PhaseAmericanWire:
+		res.americanWire(items)
 	case PhaseGerman:
 		res.germanTurn(items)
+	case PhaseGermanFire:
+		res.germanFire(items)
 	default:
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
 	}
@@ -125,6 +135,35 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 	}
 	res.out.State = st
 	return res.out, nil
+}
+
+// source tells the player whose order o is which steps it decided, and whether it came
+// from his mail or from the default for a silent side (HELP: PASS).
+func (res *resolution) source(o adjudicator.Order) {
+	switch {
+	case o.Kind == kindDefault:
+		res.ownerOnly(o.Side, "sequence", "%s: by default, no mail by the deadline: PASS.", res.st.PhaseTitle())
+	case res.st.P != PhaseAmerican && res.st.P != PhaseGerman:
+		// A step the player stopped before: played from the mail he sent after.
+		res.ownerOnly(o.Side, "sequence", "%s: from your mail, sent after the results.", res.st.PhaseTitle())
+	}
+}
+
+// stopAfter returns the step after which the mail stops (STOP AFTER), "" for none.
+func stopAfter(items []item) string {
+	for _, it := range items {
+		if it.Verb == "STOP" {
+			return it.Stop
+		}
+	}
+	return ""
+}
+
+// waitFor ends a step the player stops after: the game waits for his next mail in
+// phase next, and the results tell him so.
+func (res *resolution) waitFor(side Side, next string) {
+	res.st.P = next
+	res.ownerOnly(side, "sequence", "You stop here (STOP AFTER): send your orders for %s; without them by the deadline, PASS.", res.st.PhaseTitle())
 }
 
 func byVerb(items []item, verb string) []item {
@@ -268,6 +307,17 @@ func (res *resolution) americanTurn(items []item) {
 	if res.checkEnd() {
 		return
 	}
+	if stopAfter(items) == StopArtillery {
+		res.waitFor(American, PhaseAmericanMove)
+		return
+	}
+	res.americanMove(items)
+}
+
+// americanMove plays steps 3 to 5 of the American turn: movement and hand to hand, then
+// wire and chips unless the mail stops after hand to hand.
+func (res *resolution) americanMove(items []item) {
+	st := res.st
 	// Movement (rule 3).
 	moved, may := map[int]bool{}, res.r.mayMove(st)
 	type done struct {
@@ -339,6 +389,16 @@ func (res *resolution) americanTurn(items []item) {
 	if res.checkEnd() {
 		return
 	}
+	if stopAfter(items) == StopHandToHand {
+		res.waitFor(American, PhaseAmericanWire)
+		return
+	}
+	res.americanWire(items)
+}
+
+// americanWire plays steps 4 and 5 of the American turn, wire and chips, and ends it.
+func (res *resolution) americanWire(items []item) {
+	st := res.st
 	// Wire (rule 4).
 	for _, it := range byVerb(items, "CUT") {
 		if err := res.r.canCut(st, it.Side); err != nil {
@@ -448,6 +508,18 @@ func (res *resolution) germanTurn(items []item) {
 		if res.checkEnd() {
 			return
 		}
+		if stopAfter(items) == StopArtillery {
+			res.waitFor(German, PhaseGermanFire)
+			return
+		}
+	}
+	res.germanFire(items)
+}
+
+// germanFire plays step 2 of the German turn (none on turn 1) and ends the game turn.
+func (res *resolution) germanFire(items []item) {
+	st := res.st
+	if st.T > 1 {
 		fired := map[string]bool{}
 		for _, it := range byVerb(items, "FIRE") {
 			res.fire(it, fired)

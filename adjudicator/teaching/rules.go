@@ -3,11 +3,13 @@ package teaching
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
@@ -134,13 +136,19 @@ func phaseKey(st *State) string { return fmt.Sprintf("%d.%s", st.T, st.P) }
 
 const orderKey = "turn"
 
+// kindDefault is the Kind of the orders Defaults gives, so that the results say which
+// steps were played from a player's mail and which from the default.
+const kindDefault = "default"
+
 // actor is the side the current phase waits for, "" for none.
 func actor(st *State) Side {
 	switch st.P {
 	case PhaseGermanSetup:
 		return German
-	case PhaseAmericanSetup, PhaseAmerican:
+	case PhaseAmericanSetup, PhaseAmerican, PhaseAmericanMove, PhaseAmericanWire:
 		return American
+	case PhaseGermanFire:
+		return German
 	case PhaseGerman:
 		if st.T == 1 {
 			return "" // rules 1, 2: no German artillery, rifle or MG fire on the first turn
@@ -187,8 +195,8 @@ func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adj
 	if st.T == 0 {
 		text = "SETUP DEFAULT"
 	}
-	return []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders", Text: text,
-		Summary: "default orders (none by the deadline): " + text}}
+	return []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: kindDefault, Text: text,
+		Summary: fmt.Sprintf("default orders (none by the deadline) for %s: %s", st.PhaseTitle(), text)}}
 }
 
 // Check implements adjudicator.Ruleset. A mail holds all of a side's orders for its
@@ -228,9 +236,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	switch st.P {
 	case PhaseGermanSetup, PhaseAmericanSetup:
 		r.checkSetup(st, side, items, out)
-	case PhaseAmerican:
+	case PhaseAmerican, PhaseAmericanMove, PhaseAmericanWire:
 		r.checkAmerican(st, items, out)
-	case PhaseGerman:
+	case PhaseGerman, PhaseGermanFire:
 		r.checkGerman(st, items, out)
 	}
 	for _, c := range out {
@@ -246,6 +254,51 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	last.Orders = []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders",
 		Text: strings.Join(text, "\n"), Summary: fmt.Sprintf("%s orders for %s", sideName(side), st.PhaseTitle())}}
 	return out
+}
+
+// stepVerbs are the orders of the steps that follow each STOP AFTER.
+var stepVerbs = map[string][]string{StopArtillery: {"MOVE", "CUT", "CHIP", "FIRE"}, StopHandToHand: {"CUT", "CHIP"}}
+
+// checkStops checks a mail's STOP AFTER line (the game waits after that step for the
+// player's next mail) and refuses the orders of the steps after it: they go in that
+// next mail, written after the results are seen.
+func checkStops(st *State, items []item, out []adjudicator.Checked) {
+	stop := -1
+	for i, it := range items {
+		if !out[i].OK || it.Verb != "STOP" {
+			continue
+		}
+		c := &out[i]
+		c.Rule = "sequence"
+		switch {
+		case stop >= 0:
+			c.OK, c.Reason = false, "one STOP AFTER a mail: the next mail may stop again"
+			continue
+		case st.P == PhaseAmericanMove && it.Stop == StopArtillery:
+			c.OK, c.Reason = false, "your artillery has fired already: STOP AFTER HAND TO HAND, or send the rest of the turn"
+			continue
+		case actor(st) == German && it.Stop == StopHandToHand:
+			c.OK, c.Reason = false, "hand to hand is the American's (rule 3): the German may STOP AFTER ARTILLERY"
+			continue
+		}
+		stop = i
+		next := "movement, wire and chips (steps 3-5)"
+		switch {
+		case actor(st) == German:
+			next = "rifle and MG fire (step 2)"
+		case it.Stop == StopHandToHand:
+			next = "wire and chips (steps 4-5)"
+		}
+		c.Reason = fmt.Sprintf("the turn stops after %s: its results are mailed to you, and the game waits for your next mail with your %s; by the deadline without one: PASS for them", strings.ReplaceAll(it.Stop, "-", " "), next)
+	}
+	if stop < 0 {
+		return
+	}
+	for i, it := range items {
+		if out[i].OK && slices.Contains(stepVerbs[items[stop].Stop], it.Verb) {
+			out[i].OK, out[i].Reason = false, fmt.Sprintf("you stop after %s (line %d): send %s in your next mail, when you have seen the results", strings.ReplaceAll(items[stop].Stop, "-", " "), out[stop].Line.No, it.Verb)
+		}
+	}
 }
 
 // refuseVerbs refuses the items whose verb the phase does not take.
@@ -326,11 +379,21 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 // is played: artillery (whose cards are not turned yet: each shell's possible landing
 // hexes are listed), movement, wire, chips.
 func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked) {
-	refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP"}, "the American turn")
+	switch st.P {
+	case PhaseAmerican:
+		refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP", "STOP"}, "the American turn")
+	case PhaseAmericanMove:
+		refuseVerbs(items, out, []string{"PASS", "MOVE", "CUT", "CHIP", "STOP"}, "steps 3-5 of the American turn (your artillery has fired)")
+	case PhaseAmericanWire:
+		refuseVerbs(items, out, []string{"PASS", "CUT", "CHIP"}, "steps 4-5 of the American turn (movement and hand to hand are over)")
+	}
+	checkStops(st, items, out)
 	plan := st.clone()
 	moved, may := map[int]bool{}, r.mayMove(plan)
 	var shells shellCheck
 	lastMove := -1
+	shellReach := r.heReach(items, out)
+	var mustDie []hex.Hex // Germans a provisional move needs dead by step 3
 	for i, it := range items {
 		if !out[i].OK {
 			continue
@@ -338,12 +401,28 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 		c := &out[i]
 		switch it.Verb {
 		case "PASS":
-			c.Reason, c.Rule = "no artillery, no movement, no wire cutting, chips as they are", "sequence"
+			c.Reason, c.Rule = map[string]string{
+				PhaseAmerican:     "no artillery, no movement, no wire cutting, chips as they are",
+				PhaseAmericanMove: "no movement, no wire cutting, chips as they are",
+				PhaseAmericanWire: "no wire cutting, chips as they are",
+			}[st.P], "sequence"
 		case "SHELL":
 			shells.check(r, plan, American, it, c)
 		case "MOVE":
 			c.Rule = "3"
-			if _, err := r.move(plan, it, moved, may); err != nil {
+			n, err := r.move(plan, it, moved, may)
+			if err != nil && n == 0 {
+				// Step 3 meets the position after step 1's shells: a move that only
+				// a German the shells may kill forbids is accepted for now, and
+				// resolution judges it then (sequence, rules 1 and 3).
+				if why, gone, ok := r.provisionalMove(plan, it, moved, may, shellReach); ok {
+					mustDie = append(mustDie, gone...)
+					c.Reason = fmt.Sprintf("%d unit(s) %s: accepted for now, checked again when step 3 comes: as things stand, %v; %s. If it is still illegal then, it is not carried out and the units stay in %s with their chips", it.N, pathWords(it), err, why, it.Path[0])
+					lastMove = i
+					continue
+				}
+			}
+			if err != nil {
 				c.OK, c.Reason = false, err.Error()
 				continue
 			}
@@ -355,8 +434,15 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 		}
 	}
 	if lastMove >= 0 && out[lastMove].OK {
-		if f := r.forecast(plan); len(f) > 0 {
-			out[lastMove].Reason += ". Then, if no shell changes it: " + strings.Join(f, "; ")
+		// A provisional move is carried out only if its Germans are dead by then.
+		fc := plan.clone()
+		fc.Units = slices.DeleteFunc(fc.Units, func(u *Unit) bool { return u.side() == German && slices.Contains(mustDie, u.Hex) })
+		if f := r.forecast(fc); len(f) > 0 {
+			out[lastMove].Reason += ". Then, if no shell changes it"
+			if len(mustDie) > 0 {
+				out[lastMove].Reason += " but for the German(s) the moves above need dead"
+			}
+			out[lastMove].Reason += ": " + strings.Join(f, "; ")
 		}
 	}
 	for _, h := range plan.overstacked() {
@@ -399,6 +485,66 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 			}
 		}
 	}
+}
+
+// heReach lists the hexes where an HE shell of the mail may land, whatever its card
+// (rule 1): the Germans there may be dead when step 3 comes.
+func (r *Rules) heReach(items []item, out []adjudicator.Checked) []hex.Hex {
+	var reach []hex.Hex
+	for i, it := range items {
+		if !out[i].OK || it.Verb != "SHELL" || it.Shell != "he" {
+			continue
+		}
+		for _, rank := range ranks {
+			if h := r.sc.Land(it.Hex, rank); r.sc.Map.OnMap(h) && !slices.Contains(reach, h) {
+				reach = append(reach, h)
+			}
+		}
+	}
+	return reach
+}
+
+// provisionalMove judges a move the position before the artillery forbids against the
+// position where every German the mail's HE shells may kill is dead. When it is legal
+// there, it moves the units in plan (so that the later lines are checked after it) and
+// says which Germans must die first.
+func (r *Rules) provisionalMove(plan *State, it item, moved, may map[int]bool, reach []hex.Hex) (string, []hex.Hex, bool) {
+	alt := plan.clone()
+	var gone []hex.Hex
+	for _, g := range plan.Units {
+		if g.side() == German && !g.Dead && slices.Contains(reach, g.Hex) && r.touches(it.Path, g.Hex) {
+			gone = append(gone, g.Hex)
+			alt.Units = slices.DeleteFunc(alt.Units, func(u *Unit) bool { return u.ID == g.ID })
+		}
+	}
+	if len(gone) == 0 {
+		return "", nil, false
+	}
+	altMoved := maps.Clone(moved)
+	if _, err := r.move(alt, it, altMoved, may); err != nil {
+		return "", nil, false
+	}
+	byID := map[int]*Unit{}
+	for _, u := range alt.Units {
+		byID[u.ID] = u
+	}
+	for _, u := range plan.Units {
+		if altMoved[u.ID] && !moved[u.ID] {
+			u.Hex, u.Chip = byID[u.ID].Hex, byID[u.ID].Chip
+			moved[u.ID] = true
+		}
+	}
+	return fmt.Sprintf("it is legal if your shells of step 1 kill the German(s) in %s first", hexList(gone)), gone, true
+}
+
+// touches reports whether h is on the path or next to a hex of it.
+func (r *Rules) touches(path []hex.Hex, h hex.Hex) bool {
+	for _, p := range path {
+		if p == h || r.sc.Map.Grid.Adjacent(p, h) {
+			return true
+		}
+	}
+	return false
 }
 
 func pathWords(it item) string {
@@ -462,7 +608,12 @@ func (r *Rules) shellCases(st *State, side Side, it item) string {
 
 // checkGerman checks a German turn: artillery (cards not turned yet) and fire.
 func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) {
-	refuseVerbs(items, out, []string{"PASS", "SHELL", "FIRE"}, "the German turn")
+	if st.P == PhaseGermanFire {
+		refuseVerbs(items, out, []string{"PASS", "FIRE"}, "step 2 of the German turn (your artillery has fired)")
+	} else {
+		refuseVerbs(items, out, []string{"PASS", "SHELL", "FIRE", "STOP"}, "the German turn")
+	}
+	checkStops(st, items, out)
 	var shells shellCheck
 	fired := map[string]bool{}
 	for i, it := range items {
@@ -473,6 +624,9 @@ func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) 
 		switch it.Verb {
 		case "PASS":
 			c.Reason, c.Rule = "no artillery, no fire", "sequence"
+			if st.P == PhaseGermanFire {
+				c.Reason = "no fire"
+			}
 		case "SHELL":
 			shells.check(r, st, German, it, c)
 		case "FIRE":

@@ -350,3 +350,75 @@ func TestNoDealerNoCard(t *testing.T) {
 		t.Errorf("Resolve without a dealer: %v", err)
 	}
 }
+
+// TestStepDefaults: a player who stopped after a step and sent nothing by the deadline
+// gets PASS for the steps left (HELP, PACE OF PLAY), and the results tell him that
+// those steps were played by default.
+func TestStepDefaults(t *testing.T) {
+	r := rules(t)
+	tests := []struct {
+		phase, next string
+		side        adjudicator.Side
+	}{
+		{teaching.PhaseAmericanMove, teaching.PhaseGerman, teaching.American},
+		{teaching.PhaseAmericanWire, teaching.PhaseGerman, teaching.American},
+		{teaching.PhaseGermanFire, teaching.PhaseAmerican, teaching.German},
+	}
+	for _, tt := range tests {
+		t.Run(tt.phase, func(t *testing.T) {
+			st := caseState(t, r, "turn 2", "phase "+tt.phase, "unit mg 0619", "unit army 0610 2 black")
+			if w := r.Waiting(st, nil); len(w) != 1 || w[0] != tt.side {
+				t.Fatalf("Waiting = %v, want %s", w, tt.side)
+			}
+			defs := r.Defaults(st, tt.side, nil)
+			if len(defs) != 1 || defs[0].Text != "PASS" || !strings.Contains(defs[0].Summary, st.PhaseTitle()) {
+				t.Fatalf("Defaults = %+v", defs)
+			}
+			if w := r.Waiting(st, defs); len(w) != 0 {
+				t.Fatalf("Waiting after the defaults = %v", w)
+			}
+			out, err := r.Resolve(st, r.Inputs(st, defs), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.State.Phase() != tt.next {
+				t.Errorf("phase after the default: %s, want %s", out.State.Phase(), tt.next)
+			}
+			told := false
+			for _, e := range out.Events {
+				told = told || (strings.Contains(e.Text, "by default, no mail by the deadline: PASS") && e.VisibleTo(tt.side) && !e.VisibleTo(other(tt.side)))
+			}
+			if !told {
+				t.Errorf("no event tells the %s alone that the steps were played by default: %v", tt.side, out.Events)
+			}
+		})
+	}
+}
+
+func other(s adjudicator.Side) adjudicator.Side {
+	if s == teaching.American {
+		return teaching.German
+	}
+	return teaching.American
+}
+
+// TestProvisionalMoveSaysSo: a move only a German the mail's shells may kill forbids
+// is accepted for now, and the order check says when it is judged again and what
+// happens if it is illegal then; it forecasts no hand to hand with the German the move
+// needs dead.
+func TestProvisionalMoveSaysSo(t *testing.T) {
+	r := rules(t)
+	st := caseState(t, r, "turn 2", "unit mg 0619", "unit inf 0614", "unit marine 0611 black")
+	cs := check(r, st, teaching.American, "SHELL HE 0614\nMOVE MARINE 0611-0612-0613-0713")
+	if len(cs) != 2 || !cs[1].OK {
+		t.Fatalf("verdicts: %+v", cs)
+	}
+	for _, want := range []string{"accepted for now, checked again when step 3 comes", "kill the German(s) in 0614 first", "not carried out and the units stay in 0611"} {
+		if !strings.Contains(cs[1].Reason, want) {
+			t.Errorf("the verdict %q lacks %q", cs[1].Reason, want)
+		}
+	}
+	if strings.Contains(cs[1].Reason, "hand to hand at 0614") {
+		t.Errorf("the verdict forecasts a hand to hand with the German the move needs dead: %q", cs[1].Reason)
+	}
+}

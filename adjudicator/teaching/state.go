@@ -32,6 +32,13 @@ const (
 	PhaseAmerican      = "us"
 	PhaseGerman        = "de"
 	PhaseOver          = "over"
+	// The steps a player who stops to see a result sends in a mail of their own
+	// (STOP AFTER): American movement, hand to hand, wire and chips (steps 3-5) after
+	// his artillery; wire and chips (steps 4-5) after hand to hand; German fire (step
+	// 2) after his artillery.
+	PhaseAmericanMove = "us-move"
+	PhaseAmericanWire = "us-wire"
+	PhaseGermanFire   = "de-fire"
 )
 
 // Chips (rule 5).
@@ -96,6 +103,12 @@ func (st *State) PhaseTitle() string {
 		return fmt.Sprintf("turn %d, American turn (rules 1, 3-5)", st.T)
 	case PhaseGerman:
 		return fmt.Sprintf("turn %d, German turn (rules 1, 2)", st.T)
+	case PhaseAmericanMove:
+		return fmt.Sprintf("turn %d, American turn, steps 3-5: movement, wire, chips (rules 3-5)", st.T)
+	case PhaseAmericanWire:
+		return fmt.Sprintf("turn %d, American turn, steps 4-5: wire, chips (rules 4, 5)", st.T)
+	case PhaseGermanFire:
+		return fmt.Sprintf("turn %d, German turn, step 2: rifle and MG fire (rule 2)", st.T)
 	}
 	return "game over"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
@@ -11,12 +12,57 @@ import (
 // Soldiers 1918 sample's: the American is the US player.
 const teachingGame = "sample"
 
-// teachingDemo is the teaching game of the demo: the ruleset's bots (BotOrders) play
-// it, the turn limit of 24 (an option, not printed) making sure it ends.
-func teachingDemo() (*drivenDemo, error) {
+// teachingPace counts the steps at which the demo game waited for a mail, by game
+// turn: the pace of play (issue 21) in the two styles the demo plays.
+type teachingPace struct {
+	waits map[int][]string // game turn: the phases that waited for a mail
+}
+
+// stops reports whether the players of turn stop to see every result they may see
+// (STOP AFTER): the even turns; on the odd turns each sends his turn in one mail.
+func (teachingPace) stops(turn int) bool { return turn%2 == 0 }
+
+// saw records that the game waited for a mail in st. A refused mail, sent again in
+// the same phase, is the same wait.
+func (p *teachingPace) saw(st adjudicator.State) {
+	if ws := p.waits[st.Turn()]; !slices.Contains(ws, st.Phase()) {
+		p.waits[st.Turn()] = append(ws, st.Phase())
+	}
+}
+
+// mean is the waits per game turn in the turns of one style from turn 2 to the last
+// whole turn (turn 1 has no German turn, the last may end mid-turn), and the turns
+// counted.
+func (p *teachingPace) mean(stop bool, last int) (float64, int) {
+	sum, n := 0, 0
+	for turn := 2; turn < last; turn++ {
+		if p.stops(turn) == stop && len(p.waits[turn]) > 0 {
+			sum += len(p.waits[turn])
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return float64(sum) / float64(n), n
+}
+
+// summary is the lines the demo adds to its closing summary.
+func (p *teachingPace) summary(last int) string {
+	fast, nf := p.mean(false, last)
+	slow, ns := p.mean(true, last)
+	return fmt.Sprintf("Waits per game turn, one mail a turn: %.1f (%d odd turns; turn 1: %d).\n"+
+		"Waits per game turn, stopping to see every result: %.1f (%d even turns).\n",
+		fast, nf, len(p.waits[1]), slow, ns)
+}
+
+// teachingDemo is the teaching game of the demo: the ruleset's bots (BotOrdersAt) play
+// it, the turn limit of 24 (an option, not printed) making sure it ends; the players
+// send odd turns in one mail and stop after every step they may on even turns.
+func teachingDemo() (*drivenDemo, *teachingPace, error) {
 	rs, err := teaching.New()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g := &drivenDemo{
 		game: teachingGame, rs: rs,
@@ -24,6 +70,7 @@ func teachingDemo() (*drivenDemo, error) {
 			"--player", "us=" + sampleUS, "--player", "de=" + sampleDE, "--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE},
 		players: map[adjudicator.Side]demoPlayer{teaching.American: {sampleUS, samplePassUS}, teaching.German: {sampleDE, samplePassDE}},
 	}
+	pace := &teachingPace{waits: map[int][]string{}}
 	g.script = func(i int, st adjudicator.State) (scripted, bool, error) {
 		switch {
 		case st.Over():
@@ -32,7 +79,10 @@ func teachingDemo() (*drivenDemo, error) {
 			return scripted{}, false, fmt.Errorf("demo: %s has not ended after %d mails", g.game, maxDemoMails)
 		}
 		for _, s := range rs.Sides() {
-			if body := rs.BotOrders(st, s.ID); body != "" {
+			if body := rs.BotOrdersAt(st, s.ID, pace.stops(st.Turn())); body != "" {
+				if st.Turn() > 0 {
+					pace.saw(st)
+				}
 				p := g.players[s.ID]
 				return scripted{From: p.addr, Subject: fmt.Sprintf("[%s] %s", g.game, st.PhaseTitle()),
 					Body: fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", g.game, p.pass, body)}, true, nil
@@ -40,15 +90,24 @@ func teachingDemo() (*drivenDemo, error) {
 		}
 		return scripted{}, false, fmt.Errorf("demo: %s waits for nobody in %s", g.game, st.PhaseTitle())
 	}
-	return g, nil
+	return g, pace, nil
 }
 
 // demoTeaching plays the teaching game to its end, by mail or through pipe mode,
-// printing every mail, then verifies the audit trail and replays the game.
+// printing every mail, then verifies the audit trail and replays the game, and ends
+// with the waits per game turn in both styles of play.
 func demoTeaching(e *env, o demoOpts) error {
-	g, err := teachingDemo()
+	g, pace, err := teachingDemo()
 	if err != nil {
 		return err
 	}
-	return g.play(e, o)
+	if err := g.play(e, o); err != nil {
+		return err
+	}
+	last := 0
+	for turn := range pace.waits {
+		last = max(last, turn)
+	}
+	_, err = fmt.Fprint(e.stdout, pace.summary(last))
+	return err
 }

@@ -198,6 +198,40 @@ func TestTeachingDemoByMail(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
 	}
+	// The pace of play, measured in the game just played: one mail a turn waits for
+	// the American and the German (turn 1: the American alone); stopping waits more,
+	// and at most five times (two artillery steps, movement, wire, German fire).
+	fast := regexp.MustCompile(`Waits per game turn, one mail a turn: (\d+\.\d) \((\d+) odd turns; turn 1: (\d+)\)\.`).FindStringSubmatch(out.String())
+	slow := regexp.MustCompile(`Waits per game turn, stopping to see every result: (\d+\.\d) \((\d+) even turns\)\.`).FindStringSubmatch(out.String())
+	if fast == nil || slow == nil {
+		t.Fatalf("demo output lacks the waits per game turn:\n%s", out.String())
+	}
+	s, _ := strconv.ParseFloat(slow[1], 64)
+	if fast[1] != "2.0" || fast[3] != "1" || fast[2] == "0" || slow[2] == "0" || s <= 2 || s > 5 {
+		t.Errorf("waits per game turn: one mail a turn %s (%s turns, turn 1: %s), stopping %s (%s turns)", fast[1], fast[2], fast[3], slow[1], slow[2])
+	}
+}
+
+// TestTeachingPaceMean: the waits per turn of a style count the whole turns of that
+// style from turn 2, not turn 1 (no German turn) nor the last (it may end mid-turn).
+func TestTeachingPaceMean(t *testing.T) {
+	p := &teachingPace{waits: map[int][]string{
+		1: {"us"}, 2: {"us", "us-move", "de", "de-fire"}, 3: {"us", "de"},
+		4: {"us", "us-move", "us-wire", "de", "de-fire"}, 5: {"us", "de"}, 6: {"us"},
+	}}
+	tests := []struct {
+		stop  bool
+		mean  float64
+		turns int
+	}{
+		{false, 2, 2},
+		{true, 4.5, 2},
+	}
+	for _, tt := range tests {
+		if m, n := p.mean(tt.stop, 6); m != tt.mean || n != tt.turns {
+			t.Errorf("mean(stop %v) = %v over %d turns, want %v over %d", tt.stop, m, n, tt.mean, tt.turns)
+		}
+	}
 }
 
 func newDeckForTest() []string {

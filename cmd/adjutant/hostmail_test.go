@@ -162,12 +162,14 @@ func TestHostCommandsOnTheFile(t *testing.T) {
 	t.Setenv("ADJUTANT_ADDRESS", sampleAddress)
 	run := func(args ...string) string { t.Helper(); return mustCLI(t, nil, append(args, base...)...) }
 	run("game", "new", "--name", "g", "--deadline", "48h", "--player", "us="+sampleUS, "--player", "de="+sampleDE)
+	// A deadline may be at most a year ahead: a month from now, at a fixed time of day.
+	at := time.Now().UTC().AddDate(0, 1, 0).Truncate(24 * time.Hour).Add(15*time.Hour + 4*time.Minute + 5*time.Second)
 	for _, tc := range []struct {
 		args []string
 		want string
 		mail string // what the first mail it queued says, under the game's subject
 	}{
-		{[]string{"deadline", "--game", "g", "--at", "2030-01-02T15:04:05Z"}, "g: deadline 2030-01-02T15:04:05Z", "the host has set the deadline to Wed 2 Jan 2030 15:04 UTC"},
+		{[]string{"deadline", "--game", "g", "--at", at.Format(time.RFC3339)}, "g: deadline " + at.Format(time.RFC3339), "the host has set the deadline to " + at.Format("Mon 2 Jan 2006 15:04 MST")},
 		{[]string{"pause", "--game", "g"}, "g: paused", "the host has paused the game"},
 		{[]string{"resume", "--game", "g"}, "g: resumed", "the host has resumed the game"},
 		{[]string{"player", "--game", "g", "--side", "de", "--address", "new@regiment.example"}, "g: de now played from new@regiment.example", "You now play German in game g"},

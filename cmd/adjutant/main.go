@@ -109,9 +109,11 @@ commands:
                   print its host_password_hash
   handle          handle one message from standard input: --config FILE;
                   exit 0 once it is handled and its reply queued (whatever
-                  the orders said), 2 on a wrong command line, 75
+                  the orders said; a mail that sets off an internal error is
+                  answered and set aside), 2 on a wrong command line, 75
                   (EX_TEMPFAIL: the MTA keeps the mail and retries) when it
-                  could not be handled now, e.g. the disk is full; while
+                  could not be handled now, e.g. the disk is full, 70 when it
+                  can never be handled (returned to its sender); while
                   serve runs, the daemon handles it (control socket)
   outbox          print the outbox: --config FILE [--json] [--unsent]
   tick            process reminders and deadlines: --config FILE [--now T]
@@ -163,6 +165,14 @@ func runEnv(e *env, args []string) int {
 		}
 	case "handle":
 		err = cmdHandle(e, rest)
+		var failed deskFailure
+		if errors.As(err, &failed) && !adjudicator.Temporary(err) {
+			// The desk could not even set the mail aside, and no retry would mend it:
+			// EX_SOFTWARE, so that the mail system returns it to its sender with this
+			// error instead of retrying it for days in front of every later mail.
+			fmt.Fprintf(e.stderr, "adjutant: %v (exit %d: the mail cannot be handled and is returned)\n", err, exitSoftware)
+			return exitSoftware
+		}
 		if err != nil && !errors.As(err, new(usageError)) && !errors.Is(err, flag.ErrHelp) && !errors.As(err, new(exitCode)) {
 			// EX_TEMPFAIL: Postfix, procmail and .forward keep the mail and try again,
 			// where any other code bounces the player's orders.
@@ -237,6 +247,18 @@ func runEnv(e *env, args []string) int {
 // could not handle the message for a reason that may pass (the store is locked by a
 // running daemon, the disk is full, the file cannot be opened).
 const exitTempFail = 75
+
+// exitSoftware is sysexits.h's EX_SOFTWARE, the exit code of `adjutant handle` when the
+// desk failed on the message for good and could not even set it aside (Desk.Handle sets
+// aside, answered, every message it fails on for good; this is the failure of that).
+const exitSoftware = 70
+
+// deskFailure is an error of Desk.Handle itself, as opposed to reading the message or
+// opening the store: only it may be a failure for good (see exitSoftware).
+type deskFailure struct{ err error }
+
+func (f deskFailure) Error() string { return f.err.Error() }
+func (f deskFailure) Unwrap() error { return f.err }
 
 type usageError string
 
@@ -520,7 +542,7 @@ func cmdHandle(e *env, args []string) error {
 		}
 		outcome, err := desk.Handle(e.ctx, msg)
 		if err != nil {
-			return err
+			return deskFailure{err}
 		}
 		fmt.Fprintln(e.stdout, outcome)
 		return nil

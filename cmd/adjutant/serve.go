@@ -118,7 +118,7 @@ func (d *daemon) handle(ctx context.Context, dl mail.Delivery) error {
 	}
 	outcome, err := d.desk.Handle(ctx, msg)
 	if err != nil {
-		return err
+		return intakeError(err)
 	}
 	d.log.Info("mail handled", "uid", dl.UID, "outcome", outcome)
 	if d.killAfter > 0 && d.committed.Add(1) >= d.killAfter {
@@ -159,7 +159,17 @@ func (d *daemon) handleBatch(ctx context.Context, dls []mail.Delivery) (int, err
 	if err == nil {
 		err = readErr
 	}
-	return len(outcomes), err
+	return len(outcomes), intakeError(err)
+}
+
+// intakeError tells the intake whether a mail's failure may pass (it stops the pass, to
+// be retried) or not (the desk could not even set the mail aside: the intake skips it
+// and goes on with the next mail).
+func intakeError(err error) error {
+	if err != nil && !adjudicator.Temporary(err) {
+		return mail.Permanent(err)
+	}
+	return err
 }
 
 func (d *daemon) poke() {
