@@ -220,7 +220,7 @@ func demoPipe(e *env, o demoOpts) error {
 	if err != nil {
 		return err
 	}
-	account, err := demoFinish(e, path, o)
+	account, err := demoFinish(e, path, o, sampleGame, sampleReturn)
 	if err != nil {
 		return err
 	}

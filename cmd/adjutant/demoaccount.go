@@ -6,6 +6,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // demoOpts are the choices of `adjutant demo`.
@@ -28,8 +30,9 @@ func (o demoOpts) mailsOut(e *env) io.Writer {
 
 // demoFinish writes every mail of the demo's store to the Maildir (a new folder unless
 // one was named, none with --quiet), and gives the short account of the game to print
-// before the summary: what the players read, a line an event of the game.
-func demoFinish(e *env, path string, o demoOpts) (string, error) {
+// before the summary: what the players read, a line an event of the game, and how often
+// each of paced (the games whose pace the demo does not tell itself) waited for mail.
+func demoFinish(e *env, path string, o demoOpts, paced ...string) (string, error) {
 	dir := o.maildir
 	if dir == "" && !o.quiet {
 		var err error
@@ -53,6 +56,11 @@ func demoFinish(e *env, path string, o demoOpts) (string, error) {
 			return "", fmt.Errorf("write the mails to %s: %s", dir, out.String())
 		}
 		n, _, _ := strings.Cut(strings.TrimSpace(out.String()), " ")
+		pace, err := demoPace(e, path, paced...)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(pace)
 		fmt.Fprintf(&b, "Every mail as the players received it (%s mails), in the Maildir\n  %s\n(mutt -f DIR, or Thunderbird or any Maildir reader, opens it)\n", n, dir)
 	}
 	return b.String(), nil
@@ -136,4 +144,49 @@ func invited(mails []outMailJSON) []string {
 		out = append(out, m.Side+" "+m.To[0])
 	}
 	return out
+}
+
+// demoPace says how often a game of the demo waited for a player's mail, per game turn,
+// from its journal: as its players sent their orders (each advance is one wait: the
+// phase resolved when the last order it needed came in), and as players who stop to
+// see every result would (each phase that resolved a player's orders would be a wait
+// of its own).
+func demoPace(e *env, path string, games ...string) (string, error) {
+	db, err := store.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("read the demo's journal: %w", err)
+	}
+	defer db.Close()
+	var b strings.Builder
+	for _, game := range games {
+		var journal []store.JournalEntry
+		if err := db.Read(e.ctx, func(tx store.Tx) error {
+			var err error
+			journal, err = tx.Journal(game)
+			return err
+		}); err != nil {
+			return "", err
+		}
+		turns := map[int]bool{}
+		advances, phases := 0, 0
+		for _, j := range journal {
+			if len(j.Steps) == 0 {
+				continue
+			}
+			advances++
+			for _, s := range j.Steps {
+				turns[s.Turn] = true
+				if len(s.Orders) > 0 {
+					phases++
+				}
+			}
+		}
+		if len(turns) == 0 {
+			continue
+		}
+		n := float64(len(turns))
+		fmt.Fprintf(&b, "%s: waits for a player's mail per game turn (%d turns): %.1f as its players\nsent their orders, %.1f for players who stop to see every result\n",
+			game, len(turns), float64(advances)/n, float64(phases)/n)
+	}
+	return b.String(), nil
 }

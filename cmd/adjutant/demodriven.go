@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,7 +126,11 @@ func (g *drivenDemo) play(e *env, o demoOpts) error {
 		}
 		sum.WriteString(line)
 	}
-	account, err := demoFinish(e, path, o)
+	var paced []string
+	if g.rs.Name() != teaching.Name { // the teaching demo plays both paces and tells them
+		paced = append(paced, g.game)
+	}
+	account, err := demoFinish(e, path, o, paced...)
 	if err != nil {
 		return err
 	}

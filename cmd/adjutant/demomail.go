@@ -202,7 +202,7 @@ func playByMail(e *env, o demoOpts) (*mailGame, error) {
 	}
 	res.summary = sum.String() + checked
 	res.elapsed = time.Since(start)
-	if res.account, err = demoFinish(e, db, o); err != nil {
+	if res.account, err = demoFinish(e, db, o, sampleGame, sampleReturn); err != nil {
 		return res, err
 	}
 	return res, nil
