@@ -381,6 +381,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	for _, p := range g.Players {
 		adv.journal.MapModes[p.Side] = mapMode(p)
 	}
+	adv.journal.Layout = d.layout()
 	// Each side's mail is a pure function of the advance (resultsMail), so the sides'
 	// mails are rendered at once, on as many cores; they are queued in the players'
 	// order.
@@ -397,7 +398,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 				}
 			}()
 			mode := mapMode(p)
-			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature)
+			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature, adv.journal.Layout)
 			// SET MAP NONE: no map in the results, as text or as a picture.
 			if r.err == nil && mode != "none" {
 				r.pictures, r.err = mapPictures(g, adv.rs, adv.before, adv.state, p, "== Map ==")

@@ -83,6 +83,9 @@ type Desk struct {
 	// commands (host.go). Empty: no host by mail.
 	HostAddress  string
 	HostPassHash string
+	// ResultsLayout is the layout of new results mails (LayoutGlance and the rest);
+	// 0 is CurrentLayout. Games in progress keep theirs per advance in the journal.
+	ResultsLayout int
 	// PasswordKey keys the password verifiers kept in the store (verifier.go), which
 	// recognise a right password without bcrypt however many wrong ones came before
 	// it. The daemon reads it from a file beside the store (store.LoadKey), never from
@@ -1040,6 +1043,25 @@ func (h *handling) enqueue(to []string, game, side, kind, subject, body string, 
 
 // enqueuePictures is enqueue for a mail that carries pictures after its text.
 func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body string, reply bool, pictures []store.Picture, redact ...string) (store.OutMail, error) {
+	if game != "" && h.desk.layout() >= LayoutGlance {
+		// Every mail of a game to one of its players has the game's subject and starts
+		// with what is due from him (What a player reads, DESIGN.md).
+		g, err := h.tx.Game(game)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return store.OutMail{}, err
+		}
+		if err == nil && toPlayer(g, side, to) {
+			rs, err := h.desk.ruleset(g.Ruleset)
+			if err != nil {
+				return store.OutMail{}, err
+			}
+			head, err := h.desk.playerHead(h.tx, g, Side(side), h.now)
+			if err != nil {
+				return store.OutMail{}, err
+			}
+			subject, body = PlayerSubject(g.Name, rs, Side(side)), head+"\n\n"+body
+		}
+	}
 	m := store.OutMail{
 		Pictures:    pictures,
 		Redact:      redact,

@@ -424,7 +424,7 @@ func TestHeldOrdersAndDeadlines(t *testing.T) {
 		_, mails := f.orders("de", passD, "STATUS")
 		return mails[0].Body
 	}
-	if s := status(); !strings.Contains(s, "Turn 1, Phase II") || !strings.Contains(s, "Waiting for orders from: German") {
+	if s := status(); !strings.HasPrefix(s, "Your move: Turn 1, Phase II") {
 		t.Fatalf("after set-up, status:\n%s", s)
 	}
 	// STATUS lists a player's own orders on file, never the other side's.
@@ -501,8 +501,8 @@ func TestWaitPolicy(t *testing.T) {
 		t.Fatalf("Tick = %v, %v", report, err)
 	}
 	late := to(f.outbox(), de)
-	if !strings.Contains(late[len(late)-1].Subject, "Deadline passed") {
-		t.Errorf("no late notice: %q", late[len(late)-1].Subject)
+	if m := late[len(late)-1]; m.Kind != "late" || !strings.HasPrefix(m.Body, "Your move: ") || !strings.Contains(strings.Split(m.Body, "\n\n")[0], "(passed)") {
+		t.Errorf("no late notice, or one that does not say on its first line that the deadline passed: %s %q", m.Kind, m.Body)
 	}
 	if report, _ := f.desk.Tick(context.Background(), f.now.Add(time.Hour)); len(report) != 0 {
 		t.Errorf("late notice sent twice: %v", report)

@@ -228,6 +228,18 @@ func revealLines(summary, text, salt, commitment string) []string {
 		"  "+commitment)
 }
 
+// revealLine is revealLines for an order whose text is one short line and its own
+// summary (a Soissons MOVE): the text, then its salt and commitment, in three lines.
+// Other orders, and every order in mails of layouts before LayoutGlance, take the long
+// form.
+func revealLine(summary, text, salt, commitment string, layout int) []string {
+	if layout < LayoutGlance || summary != text || len(text) > 76 || strings.TrimSpace(text) != text ||
+		strings.ContainsAny(text, "\n\r") || strings.Contains(text, "  ") || len(salt) != 32 {
+		return revealLines(summary, text, salt, commitment)
+	}
+	return []string{text, "  salt " + salt + "; SHA-256 of line, \"|\", salt:", "  " + commitment}
+}
+
 // groupLines show, once for each mail whose sealed orders are among revealed, the
 // commitment the other side was mailed for them all and the commitments it is made of
 // (GroupCommitment), so that each revealed order's commitment is checked against a

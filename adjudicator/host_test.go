@@ -192,7 +192,7 @@ func TestEndGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	mails := f.since(n)
-	if len(to(mails, us)) != 1 || len(to(mails, de)) != 1 || !strings.Contains(mails[0].Subject, "Game over: ended by the host") {
+	if len(to(mails, us)) != 1 || len(to(mails, de)) != 1 || firstLine(mails[0].Body) != "Game over: ended by the host" {
 		t.Errorf("end told: %+v", mails)
 	}
 	g := f.game()

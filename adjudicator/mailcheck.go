@@ -119,6 +119,8 @@ var (
 	seedBlock   = regexp.MustCompile(`(?m)^(?:#\d+ )?Turn (\d+): seed \(32 bytes, written in hex\)\n  ([0-9a-f]{64})\n  SHA-256 of the 32 bytes \(not of their hex\), its commitment:\n  ([0-9a-f]{64})$`)
 	groupBlock  = regexp.MustCompile(`(?m)^` + groupHead + `\n  ([0-9a-f]{64})\n` + groupListHead + `\n((?:  [0-9a-f]{64}(?:\n|$))+)`)
 	revealBlock = regexp.MustCompile(`(?m)^(.+), text:\n((?:    .*\n)+)  salt \(hashed as these \d+ characters\): (\S*)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})$`)
+	// revealShort is revealBlock's short form (revealLine): the order's one line of text.
+	revealShort = regexp.MustCompile(`(?m)^(\S[^\n]*)\n  salt ([0-9a-f]{32}); SHA-256 of line, "\|", salt:\n  ([0-9a-f]{64})$`)
 	diceGame    = regexp.MustCompile(`(?m)^Game "([^"]*)"`)
 	phaseLine   = regexp.MustCompile(`^Turn (\d+), phase "([^"]*)", orders digest:$`)
 	digestLine  = regexp.MustCompile(`^  ([0-9a-f]{64})$`)
@@ -169,11 +171,18 @@ func (c *mailChecker) mail(body string) error {
 			grouped[h] = true
 		}
 	}
+	type reveal struct{ what, text, salt, commitment string }
+	var reveals []reveal
 	for _, m := range revealBlock.FindAllStringSubmatch(body, -1) {
-		text := revealedText(m[2])
-		sum := sha256.Sum256([]byte(text + "|" + m[3]))
-		if got := hex.EncodeToString(sum[:]); got != m[4] || !(c.wasPublished(m[4]) || grouped[m[4]]) {
-			return fmt.Errorf("%s: text and salt hash to %s, the commitment is %s (mailed before: %v)", m[1], got, m[4], c.wasPublished(m[4]) || grouped[m[4]])
+		reveals = append(reveals, reveal{m[1], revealedText(m[2]), m[3], m[4]})
+	}
+	for _, m := range revealShort.FindAllStringSubmatch(body, -1) {
+		reveals = append(reveals, reveal{m[1], m[1], m[2], m[3]})
+	}
+	for _, r := range reveals {
+		sum := sha256.Sum256([]byte(r.text + "|" + r.salt))
+		if got := hex.EncodeToString(sum[:]); got != r.commitment || !(c.wasPublished(r.commitment) || grouped[r.commitment]) {
+			return fmt.Errorf("%s: text and salt hash to %s, the commitment is %s (mailed before: %v)", r.what, got, r.commitment, c.wasPublished(r.commitment) || grouped[r.commitment])
 		}
 		c.res.Sealed++
 	}

@@ -173,7 +173,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			if !ok {
 				mode = "full" // written before SET MAP existed
 			}
-			subject, body, err := resultsMail(g, rs, mapsOf(rs, before, st), st, Side(sent.Side), mode, b, waiting, j.Now, signature)
+			subject, body, err := resultsMail(g, rs, mapsOf(rs, before, st), st, Side(sent.Side), mode, b, waiting, j.Now, signature, j.Layout)
 			if err != nil {
 				return rep, err
 			}

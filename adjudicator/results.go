@@ -31,7 +31,10 @@ type stepView struct {
 // only the strips that differ from the earlier one's. signature is
 // the signed chain head of the advance (signatureText), the same for every side, or
 // empty.
-func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string) (string, string, error) {
+//
+// layout is the journal's [store.JournalEntry.Layout]: the mail is rendered as it was
+// when that advance was resolved, so that replay compares like with like.
+func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string, layout int) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -45,6 +48,9 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 			}
 			sv.Events = append(sv.Events, ev)
 		}
+		if layout >= LayoutGlance && len(sv.Events) == 0 {
+			continue // a phase in which nothing this side may see happened
+		}
 		steps = append(steps, sv)
 	}
 	var revealed, seeds, commits []string
@@ -53,7 +59,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		if summary == "" {
 			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
 		}
-		revealed = append(revealed, strings.Join(revealLines(summary, o.Text, o.Salt, o.Commitment), "\n"))
+		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, layout), "\n"))
 	}
 	revealed = append(revealed, groupLines(b.revealed, b.groups)...)
 	for _, s := range b.seedsRevealed {
@@ -79,14 +85,24 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		"DeckSeed":      deckSeed,
 		"Signature":     signature,
 		"Notes":         b.notes,
-		"Map":           mapSection(maps, side, mode),
+		"Map":           mapSection(maps, side, mode, layout),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
 		"Status":        rs.Status(st, side),
 	}
-	body, err := render("results.txt", view)
+	if layout >= LayoutGlance {
+		deadline := time.Time{}
+		if g.PhaseLength > 0 {
+			deadline = now.Add(g.PhaseLength)
+		}
+		view["Headline"], view["Answer"] = headline(rs, st, side, waiting, deadline, lastVisible(b, side))
+	}
+	body, err := render(resultsTemplate(layout), view)
 	if err != nil {
 		return "", "", err
+	}
+	if layout >= LayoutGlance {
+		return PlayerSubject(g.Name, rs, side), body, nil
 	}
 	subject := fmt.Sprintf("[%s] Results: %s", g.Name, lastTitle(b))
 	if st.Over() {
@@ -110,7 +126,7 @@ func mapsOf(rs Ruleset, before, after State) mapRenderer {
 }
 
 // mapSection renders the map of a results mail as the player chose with SET MAP.
-func mapSection(maps mapRenderer, side Side, mode string) string {
+func mapSection(maps mapRenderer, side Side, mode string, layout int) string {
 	switch mode {
 	case "full":
 		return maps(true, side)
@@ -134,6 +150,9 @@ func mapSection(maps mapRenderer, side Side, mode string) string {
 		if i < len(was.strips) && was.strips[i] == s {
 			continue
 		}
+		if layout >= LayoutGlance && i < len(was.strips) {
+			s = cropStrip(was.strips[i], s)
+		}
 		b.WriteString(s)
 		shown++
 	}
@@ -144,7 +163,11 @@ func mapSection(maps mapRenderer, side Side, mode string) string {
 	if shown < len(now.strips) {
 		fmt.Fprintf(&b, "Only the %d strip(s) of %d where something changed are shown (SET MAP\nCHANGES); send MAP for the whole map, SET MAP FULL to have it always.\n\n", shown, len(now.strips))
 	}
-	b.WriteString(now.tail)
+	if layout >= LayoutGlance {
+		b.WriteString(compactTail(was.tail, now.tail))
+	} else {
+		b.WriteString(now.tail)
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -234,15 +257,20 @@ func FormatRoll(r dice.Roll) string {
 
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
+	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
+	if !glance {
+		fmt.Fprintf(&b, "Game %s (%s), you play %s.\n", g.Name, rs.Title(), sideName(rs, side))
+	}
 	if st.Over() || g.Over {
 		b.WriteString("The game is over.\n")
 		if g.Ended != "" {
 			fmt.Fprintf(&b, "It was not played to its end: %s.\n", g.Ended)
 		}
 	} else {
-		fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
-		if len(waiting) > 0 {
+		if !glance {
+			fmt.Fprintf(&b, "Now: %s.\n", st.PhaseTitle())
+		}
+		if len(waiting) > 0 && !glance {
 			fmt.Fprintf(&b, "Waiting for orders from: %s.\n", strings.Join(sortedSides(rs, waiting), ", "))
 		}
 		if !g.Deadline.IsZero() {

@@ -160,6 +160,13 @@ type MapLayerer interface {
 	MapWith(st State, side Side, layers []string) string
 }
 
+// Verdicter is a ruleset that says how a finished game ended ("The British player
+// wins."): the first line of every mail of the game once it is over.
+type Verdicter interface {
+	// Verdict is how the game ended, in a sentence or two; "" while it goes on.
+	Verdict(st State) string
+}
+
 // Matcher is a ruleset whose games pair into matches, sides switched for the second
 // game (Soldiers 1918 4.2). The desk uses it when a host creates a game as the second of
 // a match.

@@ -29,6 +29,8 @@ for t, s, c in re.findall(r"Turn (\d+): seed \(32 bytes, written in hex\)\n  (\w
 for what, lines, salt, c in re.findall(r"(?m)^(.+), text:\n((?:    .*\n)+)  salt \(.*\): (\w*)\n.*\n  (\w+)", text):
     plain = re.sub(r"\n      ", " ", lines).replace("\n    ", "\n")[4:-1]
     check(H((plain + "|" + salt).encode()) == c, what)
+for plain, salt, c in re.findall(r'(?m)^(\S.*)\n  salt (\w{32}); SHA-256 of line, "\|", salt:\n  (\w{64})$', text):
+    check(H((plain + "|" + salt).encode()) == c, plain)
 for g, lst in re.findall(r"Sealed in one mail, the other side told the commitment\n  (\w+)\nSHA-256 of these commitments, one a line:\n((?:  \w{64}\n?)+)", text):
     check(H("\n".join(lst.split()).encode()) == g and re.search(r"one a line:\n  %s\n" % g, text), "sealed orders of one mail: " + g[:16])
 game = field(re.search(r'(?m)^Game "([^"]*)"', text).group(1))

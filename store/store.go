@@ -341,6 +341,10 @@ type JournalEntry struct {
 	// results mails carry and sign them (empty in journals from before signing).
 	AuditSeq  uint64 `json:"audit_seq,omitempty"`
 	AuditHead string `json:"audit_head,omitempty"`
+	// Layout is the layout its results mails were written in (adjudicator's
+	// LayoutOriginal and the rest); 0 in entries written before layouts were numbered,
+	// which were in LayoutOriginal.
+	Layout int `json:"layout,omitempty"`
 }
 
 // JournalStep is one resolved phase: which turn and phase, and the orders it used.

@@ -58,7 +58,7 @@ func TestBounceUnderServe(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	de := &player{addr: sampleDE, password: "de-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
-	got, err := de.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Subject, "invited") })
+	got, err := de.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Text, "You are invited") })
 	if err != nil {
 		t.Fatalf("no invitation: %v\n%s", err, logs)
 	}
@@ -102,7 +102,7 @@ func TestBounceUnderServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	us := &player{addr: sampleUS, password: "us-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
-	if _, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Subject, "bounces") }); err != nil {
+	if _, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Text, "player bounces") }); err != nil {
 		t.Fatalf("the US player was not told of the real bounce: %v\n%s", err, logs)
 	}
 }

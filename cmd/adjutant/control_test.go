@@ -108,7 +108,9 @@ func TestHostCommandsWhileServing(t *testing.T) {
 	}
 	// The players hear of it by mail: the invitation and the new deadline, sent by the
 	// daemon.
-	if _, err := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Subject, "[second] Deadline") }); err != nil {
+	if _, err := r.de.waitFor(r.ctx, nil, func(m received) bool {
+		return strings.Contains(m.Env.Subject, "[second]") && strings.Contains(m.Env.Text, "the host has set the deadline")
+	}); err != nil {
 		t.Errorf("no mail of the new deadline: %v", err)
 	}
 	logs := r.logs.String()

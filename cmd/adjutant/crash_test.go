@@ -186,7 +186,7 @@ func TestCrashHarness(t *testing.T) {
 				}
 				replies[id][m.Env.MessageID] = true
 			}
-			if strings.Contains(m.Env.Subject, " sealed") {
+			if strings.Contains(m.Env.Text, " player has sealed orders") {
 				if notices[addr] == nil {
 					notices[addr] = map[string]bool{}
 				}

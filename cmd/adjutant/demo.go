@@ -99,41 +99,40 @@ func cmdDemo(e *env, args []string) error {
 	fs := newFlags(e, "demo")
 	keep := fs.String("db", "", "keep the game in this bbolt file (default: a temporary file)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
+	verbose := fs.Bool("verbose", false, "print every mail as it is delivered, instead of a line an event")
+	maildir := fs.String("maildir", "", "write every mail to this Maildir, for mutt or Thunderbird (default: a new folder, whose path is printed; none with --quiet)")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
 	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914, teaching or soissons1918")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	o := demoOpts{keep: *keep, quiet: *quiet, pipe: *pipe, verbose: *verbose, maildir: *maildir}
 	switch *ruleset {
 	case "mons1914":
-		return demoMons(e, *keep, *quiet, *pipe)
+		return demoMons(e, o)
 	case teaching.Name:
-		return demoTeaching(e, *keep, *quiet, *pipe)
+		return demoTeaching(e, o)
 	case "soissons1918":
-		return demoSoissons(e, *keep, *quiet, *pipe)
+		return demoSoissons(e, o)
 	case "soldiers1918":
 	default:
 		return usageError(fmt.Sprintf("demo: no demo of ruleset %q: soldiers1918, mons1914, teaching or soissons1918", *ruleset))
 	}
 	if !*pipe {
-		out := e.stdout
-		if *quiet {
-			out = io.Discard
-		}
-		res, err := playByMail(e, *keep, out)
+		res, err := playByMail(e, o)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "%s\nDemo complete in %s: %d mails delivered to the players over IMAP.\n%s", strings.Repeat("=", 78), res.elapsed.Round(time.Millisecond), res.delivered, res.summary)
+		fmt.Fprintf(e.stdout, "%s%s\nDemo complete in %s: %d mails delivered to the players over IMAP.\n%s", res.account, strings.Repeat("=", 78), res.elapsed.Round(time.Millisecond), res.delivered, res.summary)
 		return nil
 	}
-	return demoPipe(e, *keep, *quiet)
+	return demoPipe(e, o)
 }
 
 // demoPipe plays the sample match (4.2) through pipe mode in a temporary store, printing
 // every mail as it is queued, then the audit verification and the replay of each game.
-func demoPipe(e *env, keep string, quiet bool) error {
-	path := keep
+func demoPipe(e *env, o demoOpts) error {
+	path, quiet := o.keep, !o.verbose || o.quiet
 	if path == "" {
 		dir, err := os.MkdirTemp("", "adjutant-demo-")
 		if err != nil {
@@ -221,7 +220,11 @@ func demoPipe(e *env, keep string, quiet bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s\nDemo complete: %d mails queued.\n%s%s", strings.Repeat("=", 78), printed, summary.String(), checked)
+	account, err := demoFinish(e, path, o, sampleGame, sampleReturn)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s%s\nDemo complete: %d mails queued.\n%s%s", account, strings.Repeat("=", 78), printed, summary.String(), checked)
 	return nil
 }
 

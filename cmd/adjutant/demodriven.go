@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"io"
 	"os"
 	"path/filepath"
@@ -66,11 +67,8 @@ func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scr
 	return g.script(i, st)
 }
 
-func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
-	out := e.stdout
-	if quiet {
-		out = io.Discard
-	}
+func (g *drivenDemo) play(e *env, o demoOpts) error {
+	keep, pipe, out := o.keep, o.pipe, o.mailsOut(e)
 	dir, err := os.MkdirTemp("", "adjutant-"+g.rs.Name()+"-")
 	if err != nil {
 		return err
@@ -128,7 +126,15 @@ func (g *drivenDemo) play(e *env, keep string, quiet, pipe bool) error {
 		}
 		sum.WriteString(line)
 	}
-	fmt.Fprintf(e.stdout, "%s\n%s demo complete in %s: %d mails.\n%s", strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
+	var paced []string
+	if g.rs.Name() != teaching.Name { // the teaching demo plays both paces and tells them
+		paced = append(paced, g.game)
+	}
+	account, err := demoFinish(e, path, o, paced...)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s%s\n%s demo complete in %s: %d mails.\n%s", account, strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
 	return nil
 }
 
@@ -224,12 +230,12 @@ func (g *drivenDemo) mail(e *env, path string, out io.Writer) (int, error) {
 			return fail(n, err)
 		}
 	}
-	over := "[" + g.game + "] Game over"
+	over := gameOver(g.game)
 	for addr, p := range players {
-		if hasSubject(seen[addr], over) {
+		if slices.ContainsFunc(seen[addr], over) {
 			continue
 		}
-		got, err := p.waitFor(ctx, out, func(r received) bool { return strings.Contains(r.Env.Subject, over) })
+		got, err := p.waitFor(ctx, out, over)
 		n += len(got)
 		if err != nil {
 			return fail(n, err)

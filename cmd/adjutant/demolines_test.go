@@ -14,7 +14,7 @@ import (
 // invitation.
 func TestDemoMailsReadOnAPhone(t *testing.T) {
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	res, err := playByMail(e, "", io.Discard)
+	res, err := playByMail(e, demoOpts{quiet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestDemoMailsReadOnAPhone(t *testing.T) {
 				t.Errorf("%q: From %q has no display name", m.Env.Subject, from)
 			}
 			game := strings.TrimPrefix(m.Env.Subject[:strings.IndexByte(m.Env.Subject, ']')], "[")
-			if strings.Contains(m.Env.Subject, "You are invited") {
+			if strings.Contains(m.Env.Text, "You are invited to play game") {
 				roots[game] = m.Env.MessageID
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ type mailGame struct {
 	mails     map[string][]received // by player address, in arrival order
 	delivered int
 	summary   string
+	account   string // the short account of the game and where its mails are
 	elapsed   time.Duration
 	db        string
 }
@@ -73,18 +75,26 @@ func startDaemon(e *env, cfg *Config, logw io.Writer) (*daemon, func() error, er
 	return d, func() error { cancel(); return <-done }, nil
 }
 
-func hasSubject(mails []received, s string) bool {
-	for _, m := range mails {
-		if strings.Contains(m.Env.Subject, s) {
-			return true
-		}
+// gameOver tells the results mail of game that says, on its first line, that the game
+// is over.
+func gameOver(game string) func(received) bool {
+	return func(r received) bool {
+		// The results mail, not an order check sent after the last advance.
+		return strings.Contains(r.Env.Subject, "["+game+"]") && strings.HasPrefix(r.Env.Text, "Game over: ") && strings.Contains(r.Env.Text, "\n== Map ==\n")
 	}
-	return false
+}
+
+// invitationTo tells the invitation to game.
+func invitationTo(game string) func(received) bool {
+	return func(r received) bool {
+		return strings.Contains(r.Env.Subject, "["+game+"]") && strings.Contains(r.Env.Text, "You are invited to play game "+game+":")
+	}
 }
 
 // playByMail plays the sample game between two scripted players over the embedded IMAP
 // and SMTP servers, with the daemon in between, printing each mail as it is delivered.
-func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
+func playByMail(e *env, o demoOpts) (*mailGame, error) {
+	keep, out := o.keep, o.mailsOut(e)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Minute)
 	defer cancel()
@@ -132,9 +142,6 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 		res.mails[addr] = append(res.mails[addr], got...)
 		res.delivered += len(got)
 	}
-	subjectIs := func(s string) func(received) bool {
-		return func(r received) bool { return strings.Contains(r.Env.Subject, s) }
-	}
 	// The match (4.2): the sample game, then the return game with the sides switched.
 	for n, g := range sampleMatch() {
 		if n > 0 {
@@ -145,7 +152,7 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 			d.poke()
 		}
 		for addr, p := range players {
-			got, err := p.waitFor(ctx, out, subjectIs("["+g.name+"] You are invited"))
+			got, err := p.waitFor(ctx, out, invitationTo(g.name))
 			collect(addr, got)
 			if err != nil {
 				return res, err
@@ -164,12 +171,12 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 				return res, err
 			}
 		}
-		over := "[" + g.name + "] Game over"
+		over := gameOver(g.name)
 		for addr, p := range players {
-			if hasSubject(res.mails[addr], over) {
+			if slices.ContainsFunc(res.mails[addr], over) {
 				continue
 			}
-			got, err := p.waitFor(ctx, out, subjectIs(over))
+			got, err := p.waitFor(ctx, out, over)
 			collect(addr, got)
 			if err != nil {
 				return res, err
@@ -195,5 +202,8 @@ func playByMail(e *env, keep string, out io.Writer) (*mailGame, error) {
 	}
 	res.summary = sum.String() + checked
 	res.elapsed = time.Since(start)
+	if res.account, err = demoFinish(e, db, o, sampleGame, sampleReturn); err != nil {
+		return res, err
+	}
 	return res, nil
 }

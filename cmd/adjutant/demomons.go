@@ -180,10 +180,10 @@ func monsDemo() (*drivenDemo, error) {
 
 // demoMons plays the Mons sample game, by mail or through pipe mode, printing every mail,
 // then verifies the audit trail and replays the game.
-func demoMons(e *env, keep string, quiet, pipe bool) error {
+func demoMons(e *env, o demoOpts) error {
 	g, err := monsDemo()
 	if err != nil {
 		return err
 	}
-	return g.play(e, keep, quiet, pipe)
+	return g.play(e, o)
 }

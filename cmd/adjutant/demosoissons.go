@@ -21,7 +21,7 @@ const (
 )
 
 // demoSoissons plays all 17 turns of Soissons 1918, by mail or through pipe mode.
-func demoSoissons(e *env, keep string, quiet, pipe bool) error {
+func demoSoissons(e *env, o demoOpts) error {
 	rs, err := soissons1918.New()
 	if err != nil {
 		return err
@@ -34,7 +34,7 @@ func demoSoissons(e *env, keep string, quiet, pipe bool) error {
 		players: map[adjudicator.Side]demoPlayer{"en": {soissonsEN, soissonsPassEN}, "de": {soissonsDE, soissonsPassDE}},
 		script:  soissonsScript(rs, soissonsGame),
 	}
-	return g.play(e, keep, quiet, pipe)
+	return g.play(e, o)
 }
 
 // soissonsScript is the demo, written as the game goes: both sides set up by default;

@@ -96,12 +96,12 @@ func teachingDemo() (*drivenDemo, *teachingPace, error) {
 // demoTeaching plays the teaching game to its end, by mail or through pipe mode,
 // printing every mail, then verifies the audit trail and replays the game, and ends
 // with the waits per game turn in both styles of play.
-func demoTeaching(e *env, keep string, quiet, pipe bool) error {
+func demoTeaching(e *env, o demoOpts) error {
 	g, pace, err := teachingDemo()
 	if err != nil {
 		return err
 	}
-	if err := g.play(e, keep, quiet, pipe); err != nil {
+	if err := g.play(e, o); err != nil {
 		return err
 	}
 	last := 0

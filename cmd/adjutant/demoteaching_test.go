@@ -39,7 +39,7 @@ func teachingMails(t *testing.T) []outMailJSON {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "t.db")
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	if err := demoTeaching(e, db, true, true); err != nil {
+	if err := demoTeaching(e, demoOpts{keep: db, quiet: true, pipe: true}); err != nil {
 		t.Fatal(err)
 	}
 	mails, err := outboxOf(e, db)
@@ -66,10 +66,10 @@ func TestTeachingDecksFromMails(t *testing.T) {
 			continue
 		}
 		bodies = append(bodies, m.Body)
-		if strings.Contains(m.Subject, "Game over") {
+		if m.Kind == "results" && strings.HasPrefix(m.Body, "Game over: ") {
 			over = unwrap(m.Body)
 		}
-		if !strings.Contains(m.Subject, "Results") && !strings.Contains(m.Subject, "Game over") {
+		if m.Kind != "results" {
 			continue
 		}
 		for _, line := range strings.Split(unwrap(m.Body), "\n") {
@@ -146,7 +146,7 @@ func TestTeachingMailsHideTheDecks(t *testing.T) {
 	mails := teachingMails(t)
 	var over string
 	for _, m := range mails {
-		if strings.Contains(m.Subject, "Game over") {
+		if m.Kind == "results" && strings.HasPrefix(m.Body, "Game over: ") {
 			over = unwrap(m.Body)
 			break
 		}
@@ -159,7 +159,7 @@ func TestTeachingMailsHideTheDecks(t *testing.T) {
 	checked := 0
 	turned := [2]int{}
 	for _, m := range mails {
-		if strings.Contains(m.Subject, "Game over") {
+		if m.Kind == "results" && strings.HasPrefix(m.Body, "Game over: ") {
 			break
 		}
 		body := strings.ReplaceAll(unwrap(m.Body), "["+strings.Join(newDeckForTest(), " ")+"]", "[a new deck]")
@@ -174,7 +174,7 @@ func TestTeachingMailsHideTheDecks(t *testing.T) {
 				}
 			}
 		}
-		if strings.Contains(m.Subject, "Results") && slices.Contains(m.To, sampleUS) {
+		if m.Kind == "results" && slices.Contains(m.To, sampleUS) {
 			// Cards turned so far are public: the runs checked start after them.
 			turned[0] += strings.Count(body, "\n[1] American turns ") + strings.Count(body, "the American turns ")
 			turned[1] += strings.Count(body, "\n[1] German turns ")
@@ -190,7 +190,7 @@ func TestTeachingMailsHideTheDecks(t *testing.T) {
 func TestTeachingDemoByMail(t *testing.T) {
 	var out bytes.Buffer
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard, cost: 4}
-	if err := demoTeaching(e, filepath.Join(t.TempDir(), "t.db"), true, false); err != nil {
+	if err := demoTeaching(e, demoOpts{keep: filepath.Join(t.TempDir(), "t.db"), quiet: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"demo complete", "audit of sample verified", "replay of sample matches"} {

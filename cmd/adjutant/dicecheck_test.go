@@ -34,7 +34,7 @@ func checkRollsFromMails(t *testing.T, mails []outMailJSON, flags []string, game
 					continue
 				}
 				bodies = append(bodies, m.Body)
-				if strings.Contains(m.Subject, "Results") || strings.Contains(m.Subject, "Game over") {
+				if m.Kind == "results" {
 					results++
 				}
 			}

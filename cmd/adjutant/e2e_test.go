@@ -310,12 +310,12 @@ security = "none"
 		}
 		panic("unreachable")
 	}
-	subjectHas := func(s string) func(received) bool {
-		return func(r received) bool { return strings.Contains(r.Env.Subject, s) }
+	textHas := func(s string) func(received) bool {
+		return func(r received) bool { return strings.Contains(r.Env.Text, s) }
 	}
 
 	for _, k := range []string{sampleUS, sampleDE} {
-		await(players[k], "the invitation", time.Minute, subjectHas("You are invited"))
+		await(players[k], "the invitation", time.Minute, textHas("You are invited"))
 	}
 	invited := time.Now()
 	script := sampleScript()
@@ -335,7 +335,7 @@ security = "none"
 		t.Logf("mail %d/%d answered in %v: %q", i+1, len(script), time.Since(t0).Round(time.Millisecond), reply.Env.Subject)
 	}
 	for _, k := range []string{sampleUS, sampleDE} {
-		await(players[k], "the end of the game", time.Minute, subjectHas("Game over"))
+		await(players[k], "the end of the game", time.Minute, func(r received) bool { return strings.HasPrefix(r.Env.Text, "Game over: ") })
 	}
 	played := time.Now()
 

@@ -162,7 +162,7 @@ func TestSixTurnGameByPipe(t *testing.T) {
 	}
 	// The last results mail says the game is over, with the 4.2 penetration.
 	last := us[len(us)-1]
-	if last.Subject != "[sample] Game over" || !strings.Contains(last.Body, "penetration") {
+	if !strings.HasPrefix(last.Subject, "[sample] ") || !strings.HasPrefix(last.Body, "Game over: ") || !strings.Contains(last.Body, "penetration") {
 		t.Errorf("last mail to the US: %q\n%s", last.Subject, last.Body)
 	}
 
@@ -297,9 +297,9 @@ func TestMatchByPipe(t *testing.T) {
 	var first, second, verdict string
 	for _, m := range mails {
 		switch {
-		case m.Game == "first" && m.Subject == "[first] Game over" && m.Side == "us":
+		case m.Game == "first" && m.Kind == "results" && strings.HasPrefix(m.Body, "Game over: ") && m.Side == "us":
 			first = m.Body
-		case m.Game == "second" && m.Subject == "[second] Game over" && m.Side == "us":
+		case m.Game == "second" && m.Kind == "results" && strings.HasPrefix(m.Body, "Game over: ") && m.Side == "us":
 			second = m.Body
 		}
 		if m.Game == "second" && strings.Contains(strings.Join(strings.Fields(m.Body), " "), "the first game holds") {

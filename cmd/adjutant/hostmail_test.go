@@ -167,20 +167,20 @@ func TestHostCommandsOnTheFile(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
-		mail string // the subject of a mail it queued
+		mail string // what the first mail it queued says, under the game's subject
 	}{
-		{[]string{"deadline", "--game", "g", "--at", at.Format(time.RFC3339)}, "g: deadline " + at.Format(time.RFC3339), "[g] Deadline: " + at.Format("Mon 2 Jan 2006 15:04 MST")},
-		{[]string{"pause", "--game", "g"}, "g: paused", "[g] Game paused"},
-		{[]string{"resume", "--game", "g"}, "g: resumed", "[g] Game resumed"},
-		{[]string{"player", "--game", "g", "--side", "de", "--address", "new@regiment.example"}, "g: de now played from new@regiment.example", "[g] You play German"},
-		{[]string{"game", "end", "--game", "g"}, "g: over (ended by the host)", "[g] Game over: ended by the host"},
+		{[]string{"deadline", "--game", "g", "--at", at.Format(time.RFC3339)}, "g: deadline " + at.Format(time.RFC3339), "the host has set the deadline to " + at.Format("Mon 2 Jan 2006 15:04 MST")},
+		{[]string{"pause", "--game", "g"}, "g: paused", "the host has paused the game"},
+		{[]string{"resume", "--game", "g"}, "g: resumed", "the host has resumed the game"},
+		{[]string{"player", "--game", "g", "--side", "de", "--address", "new@regiment.example"}, "g: de now played from new@regiment.example", "You now play German in game g"},
+		{[]string{"game", "end", "--game", "g"}, "g: over (ended by the host)", "Game over: ended by the host"},
 	} {
 		n := len(outbox(t, db))
 		if out := run(tc.args...); strings.TrimSpace(out) != tc.want {
 			t.Errorf("%v printed %q, want %q", tc.args, out, tc.want)
 		}
 		mails := outbox(t, db)[n:]
-		if len(mails) == 0 || mails[0].Subject != tc.mail {
+		if len(mails) == 0 || !strings.HasPrefix(mails[0].Subject, "[g] Soldiers: Decision in the Trenches, 1918: ") || !strings.Contains(flat(mails[0].Body), tc.mail) {
 			t.Errorf("%v queued %+v, want %q", tc.args, mails, tc.mail)
 		}
 	}

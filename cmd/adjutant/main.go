@@ -594,11 +594,32 @@ type outMailJSON struct {
 
 func cmdOutbox(e *env, args []string) error {
 	var asJSON, unsent *bool
+	var maildir *string
 	return hostCommand(e, "outbox", args, func(fs *flag.FlagSet) {
 		asJSON = fs.Bool("json", false, "print a JSON array")
 		unsent = fs.Bool("unsent", false, "only mails not yet sent")
-	}, nil, func(_ *adjudicator.Desk, db store.Store) error {
-		return printOutbox(e, db, *asJSON, *unsent)
+		maildir = fs.String("maildir", "", "write each mail, as it is sent, to this Maildir (made if missing) instead of printing it")
+	}, nil, func(desk *adjudicator.Desk, db store.Store) error {
+		if *maildir == "" {
+			return printOutbox(e, db, *asJSON, *unsent)
+		}
+		var mails []store.OutMail
+		if err := db.Read(e.ctx, func(tx store.Tx) error {
+			var err error
+			mails, err = tx.Outbox()
+			return err
+		}); err != nil {
+			return err
+		}
+		if *unsent {
+			mails = slices.DeleteFunc(mails, func(m store.OutMail) bool { return m.Sent })
+		}
+		n, err := writeMaildir(db, mails, desk.Address, *maildir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%d mails written to %s\n", n, filepath.Join(*maildir, "new"))
+		return nil
 	})
 }
 

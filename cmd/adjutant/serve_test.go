@@ -134,13 +134,13 @@ func ordersFor(pass, body string) string {
 // TestGameByMail plays the whole sample game over IMAP and SMTP: the demo itself.
 func TestGameByMail(t *testing.T) {
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
-	res, err := playByMail(e, "", io.Discard)
+	res, err := playByMail(e, demoOpts{quiet: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, addr := range []string{sampleUS, sampleDE} {
 		mails := res.mails[addr]
-		if len(mails) < 8 || !strings.Contains(mails[len(mails)-1].Env.Subject, "Game over") {
+		if len(mails) < 8 || !strings.HasPrefix(mails[len(mails)-1].Env.Text, "Game over: ") {
 			t.Errorf("%s received %d mails, the last %q; want the whole game", addr, len(mails), mails[len(mails)-1].Env.Subject)
 		}
 		for _, m := range mails {
@@ -170,7 +170,7 @@ func checkPictures(t *testing.T, mails map[string][]received) {
 	with, without := 0, 0
 	for addr, ms := range mails {
 		for _, m := range ms {
-			if !strings.Contains(m.Env.Subject, "Results") && !strings.Contains(m.Env.Subject, "results") {
+			if !strings.Contains(m.Env.Text, "\n== Map ==\n") {
 				continue
 			}
 			e, err := message.Read(bytes.NewReader(m.Raw))
@@ -478,12 +478,12 @@ func TestKilledBetweenCommitAndFlag(t *testing.T) {
 		t.Errorf("%d replies to the message, want exactly 1", replies)
 	}
 	// One effect: the plot was filed once (one notice to the German).
-	notices, _ := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Subject, "sealed") })
+	notices, _ := r.de.waitFor(r.ctx, nil, func(m received) bool { return strings.Contains(m.Env.Text, "player has sealed orders") })
 	time.Sleep(300 * time.Millisecond)
 	moreDE, _ := r.de.fetchNew(r.ctx)
 	n := 0
 	for _, m := range append(notices, moreDE...) {
-		if strings.Contains(m.Env.Subject, "sealed") {
+		if strings.Contains(m.Env.Text, "player has sealed orders") {
 			n++
 		}
 	}
@@ -597,7 +597,7 @@ func TestInvitationNamesTheServedMailbox(t *testing.T) {
 		done <- runEnv(e, []string{"serve", "--config", path})
 	}()
 	us := &player{addr: sampleUS, password: "us-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
-	got, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Subject, "invited") })
+	got, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Text, "You are invited") })
 	cancel()
 	<-done
 	if err != nil {

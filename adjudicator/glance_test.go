@@ -1,0 +1,100 @@
+package adjudicator_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+)
+
+// firstLine is the first line of a mail's body: what is due from its reader.
+func firstLine(body string) string {
+	line, _, _ := strings.Cut(body, "\n")
+	return line
+}
+
+// TestEveryMailToAPlayerSaysWhatIsDue plays the sample game to its end and reads every
+// mail to its players as a phone shows them: the first line says what is due from him
+// ("Your move", "Waiting for", "Game over"), and every mail of the game to one player has
+// one subject, so that a client that threads by subject keeps the game together (What a
+// player reads, DESIGN.md).
+func TestEveryMailToAPlayerSaysWhatIsDue(t *testing.T) {
+	desk, db, mails := benchDesk(t, 1)
+	handleAll(t, desk, mails)
+	subjects := map[string]string{}
+	var results, over int
+	for _, m := range outboxOf(t, db) {
+		if m.Game == "" || m.Side == "" {
+			continue
+		}
+		first := firstLine(m.Body)
+		if !strings.HasPrefix(first, "Your move: ") && !strings.HasPrefix(first, "Waiting for ") && !strings.HasPrefix(first, "Game over: ") {
+			t.Errorf("%s mail to %s starts %q: want what is due from him", m.Kind, m.To[0], first)
+		}
+		if s, ok := subjects[m.To[0]]; ok && s != m.Subject {
+			t.Errorf("%s mail to %s has subject %q, an earlier one %q", m.Kind, m.To[0], m.Subject, s)
+		}
+		subjects[m.To[0]] = m.Subject
+		if m.Kind == "results" {
+			results++
+		}
+		if strings.HasPrefix(first, "Game over: ") && strings.Contains(m.Body, "penetration") {
+			over++
+		}
+	}
+	if len(subjects) != 2 || results == 0 || over < 2 {
+		t.Errorf("subjects %v, %d results mails, %d mails saying the game is over with its verdict: want both players' mails, results, and the verdict to each", subjects, results, over)
+	}
+	if want := "[bench0000] Soldiers: Decision in the Trenches, 1918: US"; !containsValue(subjects, want) {
+		t.Errorf("subjects %v: want %q", subjects, want)
+	}
+}
+
+func containsValue(m map[string]string, v string) bool {
+	for _, x := range m {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGamesOfTheOriginalLayoutReplay: a game played under the original layout (its
+// journal entries say so, or say nothing, as those written before layouts were
+// numbered) replays as it was mailed, and a game that changes layout halfway (the daemon
+// upgraded during it) replays too, each advance in its own layout (invariant 4).
+func TestGamesOfTheOriginalLayoutReplay(t *testing.T) {
+	for _, half := range []bool{false, true} {
+		t.Run(map[bool]string{false: "original layout", true: "upgraded halfway"}[half], func(t *testing.T) {
+			desk, db, mails := benchDesk(t, 1)
+			desk.ResultsLayout = adjudicator.LayoutOriginal
+			n := len(mails)
+			if half {
+				n /= 2
+			}
+			handleAll(t, desk, mails[:n])
+			desk.ResultsLayout = 0
+			handleAll(t, desk, mails[n:])
+			var old, glance int
+			for _, m := range outboxOf(t, db) {
+				if m.Kind != "results" {
+					continue
+				}
+				switch {
+				case strings.HasPrefix(m.Body, "Results for game "):
+					old++
+				case strings.HasPrefix(m.Subject, "[bench0000] Soldiers: Decision"):
+					glance++
+				}
+			}
+			if old == 0 || (glance > 0) != half {
+				t.Fatalf("%d results mails in the original layout, %d at a glance: want both only when upgraded halfway", old, glance)
+			}
+			rep, err := desk.Replay(context.Background(), "bench0000")
+			if err != nil || rep.Mails != old+glance {
+				t.Errorf("Replay = %+v, %v: want every one of %d results mails identical", rep, err, old+glance)
+			}
+		})
+	}
+}
