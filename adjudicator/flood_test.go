@@ -319,3 +319,23 @@ func TestMatchCarriesVerifier(t *testing.T) {
 		t.Errorf("%d bcrypt checks to open the second game, want none", n)
 	}
 }
+
+// TestForgedFloodAfterNewPassword: a password the host gives a side (ADDRESS, adjutant
+// player --password) has its verifier at once, so that a flood of forged mails after a
+// restart neither costs bcrypt nor locks the new player out before his first mail.
+func TestForgedFloodAfterNewPassword(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	clock := func() time.Time { return time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC) }
+	db := floodStore(t, key)
+	if _, err := floodDesk(db, key, clock).ReplaceAddress(t.Context(), "g", "a", "c@example.org", "pc-new"); err != nil {
+		t.Fatal(err)
+	}
+	d := floodDesk(db, key, clock) // the daemon restarts
+	outs := handleAll(t, d, "c@example.org", repeat("GAME g\nPASSWORD guess-%d\nSTATUS", 3*MaxFailedChecks)...)
+	if out := handleAll(t, d, "c@example.org", "GAME g\nPASSWORD pc-new\nSTATUS")[0]; !strings.HasPrefix(out, Handled) {
+		t.Errorf("the new player's password after %d forged mails: %q, want handled", len(outs), out)
+	}
+	if n := d.bcryptChecks.Load(); n != 0 {
+		t.Errorf("%d forged mails and the right one cost %d bcrypt checks, want none", len(outs), n)
+	}
+}

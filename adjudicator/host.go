@@ -427,6 +427,11 @@ func (h *handling) replaceAddress(name, sideText, address, password string) (str
 	if err := h.tx.PutGame(g); err != nil {
 		return "", err
 	}
+	if password != "" {
+		// The new password opens at once however many forged mails come first
+		// (verifier.go), as a password given at game new does.
+		h.keepVerifier(verifierName(name, string(side)), g.Players[i].PassHash, password)
+	}
 	h.game = g
 	who := sideName(rs, side)
 	text := fmt.Sprintf("You now play %s in game %s (%s): the host has given the side this address.\n\n%s\n\nSend your orders to %s, starting with the lines GAME %s and PASSWORD <password>. Send STATUS for where the game stands, HELP for how to write orders.",
