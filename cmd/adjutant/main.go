@@ -600,19 +600,12 @@ func cmdOutbox(e *env, args []string) error {
 		unsent = fs.Bool("unsent", false, "only mails not yet sent")
 		maildir = fs.String("maildir", "", "write each mail, as it is sent, to this Maildir (made if missing) instead of printing it")
 	}, nil, func(desk *adjudicator.Desk, db store.Store) error {
+		mails, err := readOutbox(e, db, *unsent)
+		if err != nil {
+			return err
+		}
 		if *maildir == "" {
-			return printOutbox(e, db, *asJSON, *unsent)
-		}
-		var mails []store.OutMail
-		if err := db.Read(e.ctx, func(tx store.Tx) error {
-			var err error
-			mails, err = tx.Outbox()
-			return err
-		}); err != nil {
-			return err
-		}
-		if *unsent {
-			mails = slices.DeleteFunc(mails, func(m store.OutMail) bool { return m.Sent })
+			return printOutbox(e, mails, *asJSON)
 		}
 		n, err := writeMaildir(db, mails, desk.Address, *maildir)
 		if err != nil {
@@ -623,21 +616,26 @@ func cmdOutbox(e *env, args []string) error {
 	})
 }
 
-// printOutbox prints the outbox of db.
-func printOutbox(e *env, db store.Store, asJSON, unsent bool) error {
+// readOutbox reads the outbox of db, or the mails of it not yet sent.
+func readOutbox(e *env, db store.Store, unsent bool) ([]store.OutMail, error) {
 	var mails []store.OutMail
 	if err := db.Read(e.ctx, func(tx store.Tx) error {
 		var err error
 		mails, err = tx.Outbox()
 		return err
 	}); err != nil {
-		return err
+		return nil, err
 	}
+	if unsent {
+		mails = slices.DeleteFunc(mails, func(m store.OutMail) bool { return m.Sent })
+	}
+	return mails, nil
+}
+
+// printOutbox prints mails of the outbox.
+func printOutbox(e *env, mails []store.OutMail, asJSON bool) error {
 	out := []outMailJSON{}
 	for _, m := range mails {
-		if unsent && m.Sent {
-			continue
-		}
 		out = append(out, outMailJSON{To: m.To, Subject: m.Subject, Body: m.Body, MessageID: m.MessageID, InReplyTo: m.InReplyTo, Sent: m.Sent, Game: m.Game, Side: m.Side, Kind: m.Kind})
 	}
 	if asJSON {
