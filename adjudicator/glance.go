@@ -295,3 +295,20 @@ func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side, now time.Time) (
 	}
 	return templates.Wrap(78, 0, first), nil
 }
+
+// statusLines is how many lines of the ruleset's status a results mail shows at a
+// glance; a longer status (Soissons lists every unit) is cut there, with a pointer to
+// STATUS, which gives it whole.
+const statusLines = 10
+
+// statusSection is the status a results mail of the given layout shows.
+func statusSection(status string, layout int) string {
+	if layout < LayoutGlance {
+		return status
+	}
+	ls := lines(strings.TrimRight(status, "\n"))
+	if len(ls) <= statusLines+1 {
+		return status
+	}
+	return strings.Join(ls[:statusLines], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-statusLines)
+}

@@ -73,3 +73,18 @@ func TestCompactTail(t *testing.T) {
 		t.Errorf("a tail without a key is not shown whole")
 	}
 }
+
+func TestStatusSection(t *testing.T) {
+	long := strings.Repeat("a unit, in command\n", 40)
+	got := statusSection(long, LayoutGlance)
+	if n := strings.Count(got, "\n") + 1; n != statusLines+1 || !strings.HasSuffix(got, "(30 more lines: send STATUS for them all)") {
+		t.Errorf("a 40-line status at a glance is %d lines:\n%s", n, got)
+	}
+	if statusSection(long, LayoutOriginal) != long {
+		t.Errorf("the original layout cut the status")
+	}
+	short := strings.Repeat("x\n", statusLines+1)
+	if statusSection(short, LayoutGlance) != short {
+		t.Errorf("a status of %d lines was cut", statusLines+1)
+	}
+}

@@ -88,7 +88,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		"Map":           mapSection(maps, side, mode, layout),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
-		"Status":        rs.Status(st, side),
+		"Status":        statusSection(rs.Status(st, side), layout),
 	}
 	if layout >= LayoutGlance {
 		deadline := time.Time{}
