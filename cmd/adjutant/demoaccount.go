@@ -149,8 +149,9 @@ func invited(mails []outMailJSON) []string {
 // demoPace says how often a game of the demo waited for a player's mail, per game turn,
 // from its journal: as its players sent their orders (each advance is one wait: the
 // phase resolved when the last order it needed came in), and as players who stop to
-// see every result would (each phase that resolved a player's orders would be a wait
-// of its own).
+// see every result would, at most (each phase that resolved a player's orders would be
+// a wait of its own, but for orders the rules have him give ahead, such as Soldiers'
+// plots, which the journal does not tell apart).
 func demoPace(e *env, path string, games ...string) (string, error) {
 	db, err := store.Open(path)
 	if err != nil {
@@ -185,7 +186,7 @@ func demoPace(e *env, path string, games ...string) (string, error) {
 			continue
 		}
 		n := float64(len(turns))
-		fmt.Fprintf(&b, "%s: waits for a player's mail per game turn (%d turns): %.1f as its players\nsent their orders, %.1f for players who stop to see every result\n",
+		fmt.Fprintf(&b, "%s: waits for a player's mail per game turn (%d turns): %.1f as its players\nsent their orders; at most %.1f for players who stop to see every result (the\nphases that resolved a player's orders, plots sent ahead included)\n",
 			game, len(turns), float64(advances)/n, float64(phases)/n)
 	}
 	return b.String(), nil
