@@ -156,8 +156,11 @@ func secretPattern(secret string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
-// scrub returns s with every secret masked.
-func (sc *scrubber) scrub(s string) string {
+// scrub returns s with every secret masked, a line the masking joined wrapped again.
+func (sc *scrubber) scrub(s string) string { return rewrapMasked(sc.mask(s)) }
+
+// mask returns s with every secret masked.
+func (sc *scrubber) mask(s string) string {
 	if sc == nil || len(sc.patterns) == 0 {
 		return s
 	}
@@ -185,7 +188,7 @@ func (sc *scrubber) scrub(s string) string {
 		b.WriteString(s[last:])
 		s = b.String()
 	}
-	return rewrapMasked(s)
+	return s
 }
 
 // rewrapMasked wraps again, at 78 columns, a line that masking a secret cut over two
@@ -247,6 +250,18 @@ func (h *handling) scrubBody(kind, body string) string {
 		return body
 	}
 	return h.scrub(body)
+}
+
+// scrubLine masks the secrets of the message in hand in one line of it that a reply
+// quotes, before the reply cuts or wraps it.
+func (h *handling) scrubLine(line string) string {
+	if h.msg.Text == "" && h.msg.Subject == "" {
+		return line
+	}
+	if h.secrets == nil {
+		h.secrets = newScrubber(mailSecrets(h.msg.Subject, h.msg.Text))
+	}
+	return h.secrets.mask(line)
 }
 
 // scrub masks the secrets of the message in hand in text of a mail it causes.

@@ -99,3 +99,16 @@ func TestPasswordMaskedWhole(t *testing.T) {
 		t.Errorf("a one-letter password is masked inside words, or shown:\n%s", body)
 	}
 }
+
+// TestPasswordMaskedBeforeClipped: the order check quotes at most 100 characters of a
+// line; a password written across that cut is masked whole first, so that no prefix of
+// it is quoted.
+func TestPasswordMaskedBeforeClipped(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	line := "MOVE " + strings.Repeat("a", 92) + passU + " and more words to make the line long"
+	_, mails := f.orders("us", passU, line)
+	body := to(mails, us)[0].Body
+	if strings.Contains(body, passU[:3]) || !strings.Contains(body, "aaaa***") {
+		t.Errorf("the order check quotes a part of the password cut at 100 characters:\n%s", body)
+	}
+}

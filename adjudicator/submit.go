@@ -176,6 +176,11 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		}
 		g = h.game
 	}
+	// Mask the mail's passwords in each line whole before listLines cuts it at 100
+	// characters: a cut password would no longer be recognised (secrets.go).
+	for i := range lines {
+		lines[i].Text = h.scrubLine(lines[i].Text)
+	}
 	lines, unlisted := listLines(lines)
 	sortLines(lines)
 	view["Lines"], view["Unlisted"] = lines, unlisted
