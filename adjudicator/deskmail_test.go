@@ -288,3 +288,42 @@ func TestEveryErrorAtOnce(t *testing.T) {
 		t.Errorf("the Army total is not given against the 144 of HELP:\n%s", body)
 	}
 }
+
+// TestBounceWaitsNoLongerThanTheAbsenceAllowance (issue 19): a game waits for a player
+// whose mail bounces only as long as it allows absence in all (14 days by default); then
+// the deadline applies to him, so that a bounce, even one a player forged of his own
+// mail with the tag he can read in its Return-Path, cannot stall the game for good.
+func TestBounceWaitsNoLongerThanTheAbsenceAllowance(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour, NoOrders: "default"})
+	var invite store.OutMail
+	for _, m := range f.outbox() {
+		if m.Kind == "invite" && m.To[0] == de {
+			invite = m
+		}
+	}
+	tag := f.db.Identity().BounceTag(invite.Seq, invite.MessageID)
+	if out, _ := f.sendMsg(adjudicator.Message{ID: "bounce1@mx", From: "mailer-daemon@mx.example", Automated: true,
+		BounceOf: invite.Seq, BounceTag: tag, BounceFailed: []string{de}}); !strings.Contains(out, "de marked bouncing") {
+		t.Fatalf("bounce: %q", out)
+	}
+	f.orders("us", passU, usSetup)
+	for _, tc := range []struct {
+		after    time.Duration
+		defaults bool
+	}{{49 * time.Hour, false}, {13 * 24 * time.Hour, false}, {15 * 24 * time.Hour, true}} {
+		report, err := f.desk.Tick(t.Context(), f.now.Add(tc.after))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(report, "\n"), "default orders for de"); got != tc.defaults {
+			t.Errorf("%v after the bounce: default orders for the bouncing German %v, want %v (report %v)", tc.after, got, tc.defaults, report)
+		}
+	}
+	var said bool
+	for _, m := range f.outbox() {
+		said = said || (m.Kind == "results" && strings.Contains(strings.Join(strings.Fields(m.Body), " "), "longer than the absence this game allows"))
+	}
+	if !said {
+		t.Error("no results mail says why the bouncing German got default orders")
+	}
+}

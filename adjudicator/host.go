@@ -423,7 +423,7 @@ func (h *handling) replaceAddress(name, sideText, address, password string) (str
 		secret = []string{password}
 		pwText = "Your password: " + password
 	}
-	g.Players[i].Address, g.Players[i].Bouncing = address, false
+	g.Players[i].Address, g.Players[i].Bouncing, g.Players[i].BouncingSince = address, false, time.Time{}
 	if err := h.tx.PutGame(g); err != nil {
 		return "", err
 	}

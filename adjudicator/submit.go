@@ -52,7 +52,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		// He wrote from the address: mail reaches him again, or at least he reads it.
 		for i := range g.Players {
 			if g.Players[i].Side == player.Side {
-				g.Players[i].Bouncing = false
+				g.Players[i].Bouncing, g.Players[i].BouncingSince = false, time.Time{}
 			}
 		}
 		if err := h.tx.PutGame(g); err != nil {

@@ -114,10 +114,27 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 			due.Format(time.RFC3339), late.Round(time.Minute), now.Format(time.RFC3339)))
 	}
 	bouncing := false
+	allowed := g.AbsenceLimit
+	if allowed == 0 {
+		allowed = DefaultAbsenceLimit
+	}
 	for _, side := range waiting {
-		if p, ok := playerOf(g, side); ok && p.Bouncing {
+		p, ok := playerOf(g, side)
+		if !ok || !p.Bouncing {
+			continue
+		}
+		since := p.BouncingSince
+		if since.IsZero() {
+			since = due // marked before the time was kept: counted from this deadline
+		}
+		// A bounce stands for an absence the player did not announce: the game waits
+		// for him no longer than it allows absence in all (a bounce he forged of his
+		// own mail cannot stall it for good).
+		if now.Sub(since) < max(allowed, 0) {
 			bouncing = true
-			notes = append(notes, fmt.Sprintf("Mail to the %s player bounces, so the deadline gives him no default orders: the game waits for him, or for the host to give the side another address.", sideName(rs, side)))
+			notes = append(notes, fmt.Sprintf("Mail to the %s player bounces, so the deadline gives him no default orders: the game waits for him, or for the host to give the side another address, until %s (the absence this game allows).", sideName(rs, side), since.Add(allowed).Format(timeFormat)))
+		} else {
+			notes = append(notes, fmt.Sprintf("Mail to the %s player has bounced since %s, longer than the absence this game allows (%s): the deadline is applied to him as to any player.", sideName(rs, side), since.Format(timeFormat), days(max(allowed, 0))))
 		}
 	}
 	// A player whose mail bounces never got what he is late for: no default orders

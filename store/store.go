@@ -215,6 +215,11 @@ type Player struct {
 	// VERP envelope sender), and cleared by his next accepted mail: deadlines do not
 	// give him default orders meanwhile.
 	Bouncing bool `json:"bouncing,omitempty"`
+	// BouncingSince is when the player was marked bouncing (zero in games marked before
+	// it was kept): deadlines wait for a bouncing player no longer than the game's
+	// absence allowance, so that a bounce, even one he forged of his own mail, cannot
+	// stall the game for good.
+	BouncingSince time.Time `json:"bouncing_since,omitempty"`
 	// AbsentUntil is the end of the player's announced absence (ABSENT UNTIL): no
 	// deadline of the game falls before it. AbsenceUsed is how much of the game's
 	// absence allowance he has taken.
