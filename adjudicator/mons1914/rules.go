@@ -448,9 +448,14 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 			}
 		}
 	}
+	if st.P == PhaseGermanMove {
+		g.autoEnter()
+	}
+	if moved := st.P == PhaseGermanMove || (st.P == PhaseBritish1 || st.P == PhaseBritish2) && strings.Contains(st.Sequence, "move"); moved {
+		g.seenMoves(s.(*State), side)
+	}
 	switch st.P {
 	case PhaseGermanMove:
-		g.autoEnter()
 		st.P = PhaseGermanCombat
 	case PhaseGermanCombat:
 		st.P = PhaseBritish1

@@ -121,16 +121,25 @@ func TestFogOfWar(t *testing.T) {
 			}
 		}
 	}
-	// Moves are told to their own side only.
+	// Move orders are told to their own side only; the other side is told what its map
+	// shows of them, the top unit of a stack where it was and where it is (6.6).
 	_, mv := submit(r, st, mons1914.DE, "MOVE III/12/5 2707-2706", nil)
 	out, err = r.Resolve(st, mv, dice.NewScript())
 	if err != nil {
 		t.Fatal(err)
 	}
+	seen := false
 	for _, e := range out.Events {
-		if strings.Contains(e.Text, "III/12/5") && e.VisibleTo(mons1914.BEF) {
-			t.Errorf("the British player is told of a German move: %q", e.Text)
+		switch {
+		case !e.VisibleTo(mons1914.BEF):
+		case strings.Contains(e.Text, "MOVE III/12/5"):
+			t.Errorf("the British player is told of a German move order: %q", e.Text)
+		case strings.Contains(e.Text, "III/12/5 2707 to 2706"):
+			seen = true
 		}
+	}
+	if !seen || !strings.Contains(r.Map(out.State, mons1914.BEF), "2706 G: III/12/5") {
+		t.Errorf("the British player is not told the German move his map shows: %v", out.Events)
 	}
 }
 
