@@ -98,3 +98,32 @@ func TestGamesOfTheOriginalLayoutReplay(t *testing.T) {
 		})
 	}
 }
+
+// TestOrderCheckStatusAtAGlance: the STATUS part of an order check the player did not
+// ask for shows a long ruleset status cut to its first lines, as a results mail does;
+// a mail with STATUS gets it whole (Soissons lists every unit there).
+func TestOrderCheckStatusAtAGlance(t *testing.T) {
+	d, db := everyRuleset(t)
+	newGameOf(t, d, db, "soissons1918", "s", "wait")
+	send := func(id, text string) string {
+		t.Helper()
+		before := len(outboxOf(t, db))
+		if _, err := d.Handle(context.Background(), adjudicator.Message{ID: id, From: "de@players.example", Subject: "[s]", Text: "GAME s\nPASSWORD pw-de\n" + text}); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range outboxOf(t, db)[before:] {
+			if m.Kind == "reply" {
+				return m.Body
+			}
+		}
+		t.Fatalf("no order check for %q", text)
+		return ""
+	}
+	brief := send("m1@players.example", "SETUP DEFAULT")
+	whole := send("m2@players.example", "STATUS")
+	if !strings.Contains(brief, "more lines: send STATUS for them all") || strings.Contains(whole, "send STATUS for them all") ||
+		strings.Count(brief, "\n") >= strings.Count(whole, "\n") {
+		t.Errorf("order check without STATUS (%d lines) or with it (%d lines): want the first cut, the second whole\n%s\n---\n%s",
+			strings.Count(brief, "\n"), strings.Count(whole, "\n"), brief, whole)
+	}
+}

@@ -255,7 +255,11 @@ func FormatRoll(r dice.Roll) string {
 	return fmt.Sprintf("%dd%d [%s]%s = %d (index %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index)
 }
 
-func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order) string {
+//
+// brief, for the STATUS part of an order check the player did not ask for, cuts a long
+// ruleset status as a results mail at a glance does (statusSection); STATUS gives it
+// whole.
+func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order, brief bool) string {
 	var b strings.Builder
 	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
 	if !glance {
@@ -280,7 +284,11 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 			b.WriteString(note + "\n")
 		}
 	}
-	b.WriteString(rs.Status(st, side))
+	status := rs.Status(st, side)
+	if brief {
+		status = statusSection(status, d.layout())
+	}
+	b.WriteString(status)
 	if p, ok := playerOf(g, side); ok {
 		mode := mapMode(p)
 		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])

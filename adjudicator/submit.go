@@ -246,7 +246,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		sections = append(sections, section{"HELP DICE", text})
 	}
 	if cmd.status || len(cmd.orderLines) > 0 || cmd.mapMode != "" {
-		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now)})
+		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now, !cmd.status)})
 	}
 	var pictures []store.Picture
 	if cmd.showMap {
