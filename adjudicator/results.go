@@ -255,7 +255,6 @@ func FormatRoll(r dice.Roll) string {
 	return fmt.Sprintf("%dd%d [%s]%s = %d (index %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index)
 }
 
-//
 // brief, for the STATUS part of an order check the player did not ask for, cuts a long
 // ruleset status as a results mail at a glance does (statusSection); STATUS gives it
 // whole.
