@@ -255,9 +255,10 @@ func FormatRoll(r dice.Roll) string {
 	return fmt.Sprintf("%dd%d [%s]%s = %d (index %d of the phase)", r.Count, r.Sides, strings.Join(vals, " "), mod, r.Result, r.Index)
 }
 
-// brief, for the STATUS part of an order check the player did not ask for, cuts a long
-// ruleset status as a results mail at a glance does (statusSection); STATUS gives it
-// whole.
+// statusText is the STATUS part of an order check: where the game stands for side, his
+// choices and his orders on file. brief, when the player did not ask for STATUS, cuts a
+// long ruleset status as a results mail at a glance does (statusSection); STATUS gives
+// it whole.
 func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order, brief bool) string {
 	var b strings.Builder
 	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
