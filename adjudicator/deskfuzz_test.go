@@ -24,8 +24,8 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// fuzzRules are every ruleset, built once per process (reading their data is slow).
-var fuzzRules = sync.OnceValues(func() ([]adjudicator.Ruleset, error) {
+// allRules are every ruleset, built once per process (reading their data is slow).
+var allRules = sync.OnceValues(func() ([]adjudicator.Ruleset, error) {
 	var out []adjudicator.Ruleset
 	for _, build := range []func() (adjudicator.Ruleset, error){
 		func() (adjudicator.Ruleset, error) { return soldiers1918.New() },
@@ -172,7 +172,7 @@ func FuzzDesk(f *testing.F) {
 	f.Add(uint8(3), uint8(0), uint8(2), "", "CHIP 1 2305\nMOVE 2 2301-2302", "FIRE 2305", int64(49*3600))
 	// Made before fuzzing: each input has 10 s, and making a game of Soissons 1918 on a
 	// loaded machine takes a good part of them.
-	rulesets, err := fuzzRules()
+	rulesets, err := allRules()
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -62,11 +62,12 @@ func PlayerSubject(game string, rs Ruleset, side Side) string {
 const deadlineFormat = "Mon 2 Jan 15:04 MST"
 
 // headline gives the first line of a mail to side, what is due from him, and the line
-// after it, how to answer. deadline is zero when the phase has none; verdict is the last
-// thing side saw happen, which names the winner when the game is over.
-func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Time, verdict string) (first, answer string) {
+// after it, how to answer. deadline is zero when the phase has none. A finished game's
+// verdict is its ruleset's (Verdicter).
+func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Time) (first, answer string) {
 	if st.Over() {
-		if v, ok := rs.(Verdicter); ok && v.Verdict(st) != "" {
+		verdict := ""
+		if v, ok := rs.(Verdicter); ok {
 			verdict = strings.TrimSuffix(strings.Join(strings.Fields(v.Verdict(st)), " "), ".")
 		}
 		if verdict == "" {
@@ -100,42 +101,6 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 	}
 	return fmt.Sprintf("Waiting for %s (%s%s)", strings.Join(sortedSides(rs, waiting), " and "), st.PhaseTitle(), by),
 		"Nothing is due from you now; orders for later phases may be sent early."
-}
-
-// lastVisible is the verdict in the last event of an advance that side may see: at the
-// end of a game, the sentence that names the winner.
-func lastVisible(b *batch, side Side) string {
-	for i := len(b.steps) - 1; i >= 0; i-- {
-		evs := b.steps[i].Events
-		for j := len(evs) - 1; j >= 0; j-- {
-			if evs[j].VisibleTo(side) {
-				return verdictOf(evs[j].Text, 160)
-			}
-		}
-	}
-	return ""
-}
-
-// verdictWords mark the sentence of a closing event that says who won.
-var verdictWords = regexp.MustCompile(`(?i)\b(wins?|won|draw|victory|drawn)\b`)
-
-// verdictOf picks from text the last sentence that says who won, else its last
-// sentence, and cuts it at max runes.
-func verdictOf(text string, max int) string {
-	text = strings.Join(strings.Fields(text), " ")
-	sentences := strings.SplitAfter(text, ". ")
-	pick := strings.TrimSpace(sentences[len(sentences)-1])
-	for i := len(sentences) - 1; i >= 0; i-- {
-		if verdictWords.MatchString(sentences[i]) {
-			pick = strings.TrimSpace(sentences[i])
-			break
-		}
-	}
-	pick = strings.TrimSuffix(pick, ".")
-	if r := []rune(pick); len(r) > max {
-		pick = string(r[:max-3]) + "..."
-	}
-	return pick
 }
 
 // stripMargin is how many lines of a changed map strip are shown around its changes.
@@ -282,7 +247,7 @@ func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side, now time.Time) (
 	if err != nil {
 		return "", err
 	}
-	first, answer := headline(rs, st, side, rs.Waiting(st, filed), g.Deadline, "")
+	first, answer := headline(rs, st, side, rs.Waiting(st, filed), g.Deadline)
 	switch {
 	case st.Over():
 	case !g.PausedAt.IsZero():

@@ -24,7 +24,7 @@ func TestEveryMailToAPlayerSaysWhatIsDue(t *testing.T) {
 	handleAll(t, desk, mails)
 	subjects := map[string]string{}
 	var results, over int
-	for _, m := range outboxOf(t, db) {
+	for _, m := range outbox(t, db) {
 		if m.Game == "" || m.Side == "" {
 			continue
 		}
@@ -77,7 +77,7 @@ func TestGamesOfTheOriginalLayoutReplay(t *testing.T) {
 			desk.ResultsLayout = 0
 			handleAll(t, desk, mails[n:])
 			var old, glance int
-			for _, m := range outboxOf(t, db) {
+			for _, m := range outbox(t, db) {
 				if m.Kind != "results" {
 					continue
 				}
@@ -107,11 +107,11 @@ func TestOrderCheckStatusAtAGlance(t *testing.T) {
 	newGameOf(t, d, db, "soissons1918", "s", "wait")
 	send := func(id, text string) string {
 		t.Helper()
-		before := len(outboxOf(t, db))
+		before := len(outbox(t, db))
 		if _, err := d.Handle(context.Background(), adjudicator.Message{ID: id, From: "de@players.example", Subject: "[s]", Text: "GAME s\nPASSWORD pw-de\n" + text}); err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range outboxOf(t, db)[before:] {
+		for _, m := range outbox(t, db)[before:] {
 			if m.Kind == "reply" {
 				return m.Body
 			}

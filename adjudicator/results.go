@@ -95,7 +95,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		if g.PhaseLength > 0 {
 			deadline = now.Add(g.PhaseLength)
 		}
-		view["Headline"], view["Answer"] = headline(rs, st, side, waiting, deadline, lastVisible(b, side))
+		view["Headline"], view["Answer"] = headline(rs, st, side, waiting, deadline)
 	}
 	body, err := render(resultsTemplate(layout), view)
 	if err != nil {

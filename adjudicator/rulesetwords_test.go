@@ -10,9 +10,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
-	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -24,17 +22,12 @@ func everyRuleset(t *testing.T) (*adjudicator.Desk, *store.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	list, err := allRules()
+	if err != nil {
+		t.Fatal(err)
+	}
 	rs := map[string]adjudicator.Ruleset{}
-	for _, mk := range []func() (adjudicator.Ruleset, error){
-		func() (adjudicator.Ruleset, error) { return soldiers1918.New() },
-		func() (adjudicator.Ruleset, error) { return mons1914.New() },
-		func() (adjudicator.Ruleset, error) { return soissons1918.New() },
-		func() (adjudicator.Ruleset, error) { return teaching.New() },
-	} {
-		r, err := mk()
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range list {
 		rs[r.Name()] = r
 	}
 	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
@@ -51,36 +44,23 @@ func newGameOf(t *testing.T, d *adjudicator.Desk, db *store.DB, ruleset, name, n
 		ng.Players[s.ID] = string(s.ID) + "@players.example"
 		ng.Passwords[s.ID] = "pw-" + string(s.ID)
 	}
-	before := outboxOf(t, db)
+	before := outbox(t, db)
 	if _, err := d.CreateGame(context.Background(), ng); err != nil {
 		t.Fatalf("create %s game: %v", ruleset, err)
 	}
-	return outboxOf(t, db)[len(before):]
-}
-
-func outboxOf(t *testing.T, db *store.DB) []store.OutMail {
-	t.Helper()
-	var out []store.OutMail
-	if err := db.Read(context.Background(), func(tx store.Tx) error {
-		var err error
-		out, err = tx.Outbox()
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return outbox(t, db)[len(before):]
 }
 
 // sendAs hands the desk one mail of side in game and returns the order check it got.
 func sendAs(t *testing.T, d *adjudicator.Desk, db *store.DB, game, side, body string) string {
 	t.Helper()
-	before := len(outboxOf(t, db))
+	before := len(outbox(t, db))
 	from := side + "@players.example"
 	if _, err := d.Handle(context.Background(), adjudicator.Message{ID: fmt.Sprintf("%s-%s-%d@x", game, side, before), From: from, Subject: "orders",
 		Text: "GAME " + game + "\nPASSWORD pw-" + side + "\n" + body}); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range outboxOf(t, db)[before:] {
+	for _, m := range outbox(t, db)[before:] {
 		if m.Kind == "reply" && m.To[0] == from {
 			return m.Body
 		}

@@ -159,6 +159,20 @@ func stopAfter(items []item) string {
 	return ""
 }
 
+// stopsAfter reports whether the turn goes no further after the step just played: the
+// game has ended, or the mail stops there (STOP AFTER stop) and the game now waits for
+// side's orders for phase next.
+func (res *resolution) stopsAfter(items []item, stop string, side Side, next string) bool {
+	if res.checkEnd() {
+		return true
+	}
+	if stopAfter(items) == stop {
+		res.waitFor(side, next)
+		return true
+	}
+	return false
+}
+
 // waitFor ends a step the player stops after: the game waits for his next mail in
 // phase next, and the results tell him so.
 func (res *resolution) waitFor(side Side, next string) {
@@ -304,11 +318,7 @@ func (res *resolution) americanTurn(items []item) {
 		res.event("1", "The smoke clears (option %s, not printed).", OptSmokeClears)
 	}
 	res.artillery(American, byVerb(items, "SHELL"))
-	if res.checkEnd() {
-		return
-	}
-	if stopAfter(items) == StopArtillery {
-		res.waitFor(American, PhaseAmericanMove)
+	if res.stopsAfter(items, StopArtillery, American, PhaseAmericanMove) {
 		return
 	}
 	res.americanMove(items)
@@ -386,11 +396,7 @@ func (res *resolution) americanMove(items []item) {
 		res.toEach("3", American, own, fmt.Sprintf("%s: %d unit(s) moved to %s.", done.canonical(), m.n, to))
 	}
 	res.handToHand()
-	if res.checkEnd() {
-		return
-	}
-	if stopAfter(items) == StopHandToHand {
-		res.waitFor(American, PhaseAmericanWire)
+	if res.stopsAfter(items, StopHandToHand, American, PhaseAmericanWire) {
 		return
 	}
 	res.americanWire(items)
@@ -505,11 +511,7 @@ func (res *resolution) germanTurn(items []item) {
 		res.event("1", "Turn 1: no German artillery fire and no German rifle or MG fire on the first turn (rules 1, 2).")
 	} else {
 		res.artillery(German, byVerb(items, "SHELL"))
-		if res.checkEnd() {
-			return
-		}
-		if stopAfter(items) == StopArtillery {
-			res.waitFor(German, PhaseGermanFire)
+		if res.stopsAfter(items, StopArtillery, German, PhaseGermanFire) {
 			return
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,12 +49,8 @@ func TestBounceUnderServe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	logs := &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs, cost: 4}
-		done <- runEnv(e, []string{"serve", "--config", path})
-	}()
-	defer func() { cancel(); <-done }()
+	wait := serveConfig(ctx, path, logs)
+	defer func() { cancel(); wait() }()
 
 	de := &player{addr: sampleDE, password: "de-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
 	got, err := de.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Text, "You are invited") })

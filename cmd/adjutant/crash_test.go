@@ -41,31 +41,8 @@ func TestCrashHarness(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 
-	users := map[string]string{sampleAddress: "game-mailbox-password"}
-	type game struct {
-		name   string
-		us, de *player
-	}
-	var gs []game
-	for i := range games {
-		gs = append(gs, game{name: fmt.Sprintf("crash%d", i),
-			us: &player{addr: fmt.Sprintf("us%d@players.example", i), password: "us-mail"},
-			de: &player{addr: fmt.Sprintf("de%d@players.example", i), password: "de-mail"}})
-		users[gs[i].us.addr], users[gs[i].de.addr] = "us-mail", "de-mail"
-	}
-	srv, err := devserver.Start(devserver.Options{Users: users})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	dir := t.TempDir()
+	srv, dir, gs := backlogGames(t, "crash", games)
 	db := filepath.Join(dir, "games.db")
-	for _, g := range gs {
-		g.us.imapAddr, g.us.smtpAddr = srv.IMAPAddr(), srv.SMTPAddr()
-		g.de.imapAddr, g.de.smtpAddr = srv.IMAPAddr(), srv.SMTPAddr()
-		mustCLI(t, nil, "game", "new", "--db", db, "--address", sampleAddress, "--name", g.name, "--ruleset", "soldiers1918",
-			"--player", "us="+g.us.addr, "--player", "de="+g.de.addr, "--password", "us=pu", "--password", "de=pd")
-	}
 
 	// The backlog: set-up from both sides, then order checks and a few turns' orders.
 	var inbound []string
@@ -261,4 +238,41 @@ func envInt(t *testing.T, name string, def int) int {
 		t.Fatalf("%s=%q: want a number", name, v)
 	}
 	return n
+}
+
+// backlogGame is a Soldiers 1918 game of backlogGames, and its two players.
+type backlogGame struct {
+	name   string
+	us, de *player
+}
+
+// backlogGames starts the dev mail servers with an account for the game mailbox and two
+// players a game, and creates n games named prefix0, prefix1, ... in dir/games.db
+// (passwords pu and pd), with gameFlags added to each game new; the servers close when
+// the test ends.
+func backlogGames(t *testing.T, prefix string, n int, gameFlags ...string) (*devserver.Server, string, []backlogGame) {
+	t.Helper()
+	users := map[string]string{sampleAddress: "game-mailbox-password"}
+	var gs []backlogGame
+	for i := range n {
+		g := backlogGame{name: fmt.Sprintf("%s%d", prefix, i),
+			us: &player{addr: fmt.Sprintf("us%d@players.example", i), password: "us-mail"},
+			de: &player{addr: fmt.Sprintf("de%d@players.example", i), password: "de-mail"}}
+		users[g.us.addr], users[g.de.addr] = "us-mail", "de-mail"
+		gs = append(gs, g)
+	}
+	srv, err := devserver.Start(devserver.Options{Users: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	dir := t.TempDir()
+	for _, g := range gs {
+		for _, p := range []*player{g.us, g.de} {
+			p.imapAddr, p.smtpAddr = srv.IMAPAddr(), srv.SMTPAddr()
+		}
+		mustCLI(t, nil, append([]string{"game", "new", "--db", filepath.Join(dir, "games.db"), "--address", sampleAddress, "--name", g.name,
+			"--ruleset", "soldiers1918", "--player", "us=" + g.us.addr, "--player", "de=" + g.de.addr, "--password", "us=pu", "--password", "de=pd"}, gameFlags...)...)
+	}
+	return srv, dir, gs
 }

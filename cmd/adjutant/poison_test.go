@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/adjutant-pbem/adjutant/mail/devserver"
 )
 
 // TestServePoisonMailDelaysNothing runs `adjutant serve` as a child process over a
@@ -24,33 +21,8 @@ import (
 func TestServePoisonMailDelaysNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	users := map[string]string{sampleAddress: "game-mailbox-password"}
-	type game struct {
-		name   string
-		us, de *player
-	}
-	var gs []game
-	for i := range 3 {
-		g := game{name: fmt.Sprintf("poison%d", i),
-			us: &player{addr: fmt.Sprintf("us%d@players.example", i), password: "us-mail"},
-			de: &player{addr: fmt.Sprintf("de%d@players.example", i), password: "de-mail"}}
-		users[g.us.addr], users[g.de.addr] = "us-mail", "de-mail"
-		gs = append(gs, g)
-	}
-	srv, err := devserver.Start(devserver.Options{Users: users})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	dir := t.TempDir()
+	srv, dir, gs := backlogGames(t, "poison", 3, "--deadline", "48h")
 	db := filepath.Join(dir, "games.db")
-	for _, g := range gs {
-		for _, p := range []*player{g.us, g.de} {
-			p.imapAddr, p.smtpAddr = srv.IMAPAddr(), srv.SMTPAddr()
-		}
-		mustCLI(t, nil, "game", "new", "--db", db, "--address", sampleAddress, "--name", g.name, "--ruleset", "soldiers1918",
-			"--player", "us="+g.us.addr, "--player", "de="+g.de.addr, "--password", "us=pu", "--password", "de=pd", "--deadline", "48h")
-	}
 
 	// The backlog: each game's players write; the German of the second game first takes
 	// a day off, then, between the second game's mails and the third's, the poison.

@@ -502,6 +502,17 @@ func TestKilledBetweenCommitAndFlag(t *testing.T) {
 	}
 }
 
+// serveConfig runs `adjutant serve --config path` in this process until ctx ends, with
+// its log in logs; wait waits for it to stop and gives its exit code.
+func serveConfig(ctx context.Context, path string, logs io.Writer) (wait func() int) {
+	done := make(chan int, 1)
+	go func() {
+		e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs, cost: 4}
+		done <- runEnv(e, []string{"serve", "--config", path})
+	}()
+	return func() int { return <-done }
+}
+
 func writeConfig(t *testing.T, path string, c *Config) {
 	t.Helper()
 	text := fmt.Sprintf(`address = %q
@@ -542,11 +553,7 @@ func TestServeWrongIMAPPassword(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "adjutant.toml")
 	writeConfig(t, path, r.cfg)
 	ctx, cancel := context.WithCancel(r.ctx)
-	done := make(chan int, 1)
-	go func() {
-		e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: r.logs, cost: 4}
-		done <- runEnv(e, []string{"serve", "--config", path})
-	}()
+	wait := serveConfig(ctx, path, r.logs)
 	want := `level=ERROR msg="IMAP login refused for user ` + sampleAddress + ` at ` + r.srv.IMAPAddr() + `: NO [AUTHENTICATIONFAILED]`
 	for strings.Count(r.logs.String(), want) < 2 {
 		select {
@@ -557,7 +564,7 @@ func TestServeWrongIMAPPassword(t *testing.T) {
 		}
 	}
 	cancel()
-	if code := <-done; code != 0 {
+	if code := wait(); code != 0 {
 		t.Errorf("serve exited %d after SIGTERM, want 0", code)
 	}
 	logs := r.logs.String()
@@ -591,15 +598,11 @@ func TestInvitationNamesTheServedMailbox(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	logs := &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs, cost: 4}
-		done <- runEnv(e, []string{"serve", "--config", path})
-	}()
+	wait := serveConfig(ctx, path, logs)
 	us := &player{addr: sampleUS, password: "us-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
 	got, err := us.waitFor(ctx, nil, func(r received) bool { return strings.Contains(r.Env.Text, "You are invited") })
 	cancel()
-	<-done
+	wait()
 	if err != nil {
 		t.Fatalf("no invitation: %v\n%s", err, logs)
 	}
