@@ -422,6 +422,9 @@ type handling struct {
 	player bool
 	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
 	secrets *scrubber
+	// states are the game states decoded for the first lines of its mails (glance.go),
+	// by the SHA-256 of their stored form.
+	states map[[32]byte]State
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
@@ -1055,7 +1058,7 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 			if err != nil {
 				return store.OutMail{}, err
 			}
-			head, err := h.desk.playerHead(h.tx, g, Side(side), h.now)
+			head, err := h.playerHead(rs, g, Side(side))
 			if err != nil {
 				return store.OutMail{}, err
 			}

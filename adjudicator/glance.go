@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"regexp"
 	"strings"
@@ -225,16 +226,26 @@ func compactTail(was, now string) string {
 	return b.String()
 }
 
+// knowState remembers that raw, a game's stored state, decodes to st, so that the first
+// lines of the mails this message causes do not decode it again.
+func (h *handling) knowState(raw []byte, st State) {
+	if h.states == nil {
+		h.states = map[[32]byte]State{}
+	}
+	h.states[sha256.Sum256(raw)] = st
+}
+
 // playerHead is the first lines of a mail to g's player of side that is not a results
 // mail: what is due from him now, as the transaction sees the game, and how to answer.
-func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side, now time.Time) (string, error) {
-	rs, err := d.ruleset(g.Ruleset)
-	if err != nil {
-		return "", err
-	}
-	st, err := rs.Decode(g.State)
-	if err != nil {
-		return "", fmt.Errorf("decode the state of %s: %w", g.Name, err)
+func (h *handling) playerHead(rs Ruleset, g store.Game, side Side) (string, error) {
+	// The handling has most often just decoded or resolved this state (knowState).
+	st, ok := h.states[sha256.Sum256(g.State)]
+	if !ok {
+		var err error
+		if st, err = rs.Decode(g.State); err != nil {
+			return "", fmt.Errorf("decode the state of %s: %w", g.Name, err)
+		}
+		h.knowState(g.State, st)
 	}
 	if g.Over && !st.Over() {
 		ended := g.Ended
@@ -243,7 +254,7 @@ func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side, now time.Time) (
 		}
 		return "Game over: " + ended, nil
 	}
-	filed, err := filedOrders(tx, g.Name)
+	filed, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
 	}
@@ -252,7 +263,7 @@ func (d *Desk) playerHead(tx store.Tx, g store.Game, side Side, now time.Time) (
 	case st.Over():
 	case !g.PausedAt.IsZero():
 		first += " (the host has paused the game: no deadline runs)"
-	case !g.Deadline.IsZero() && !now.Before(g.Deadline):
+	case !g.Deadline.IsZero() && !h.now.Before(g.Deadline):
 		first += " (passed)"
 	}
 	if answer != "" {

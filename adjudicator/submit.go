@@ -226,6 +226,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	}
 	h.game = g
 	st = adv.state
+	h.knowState(g.State, st) // the order check's first lines start from it (glance.go)
 	now, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
