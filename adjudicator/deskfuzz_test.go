@@ -16,28 +16,21 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
-	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
-	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// allRules are every ruleset, built once per process (reading their data is slow).
+// allRules are every ruleset, in the registry's order, built once per process (reading
+// their data is slow).
 var allRules = sync.OnceValues(func() ([]adjudicator.Ruleset, error) {
+	reg, err := rulesets.All()
+	if err != nil {
+		return nil, err
+	}
 	var out []adjudicator.Ruleset
-	for _, build := range []func() (adjudicator.Ruleset, error){
-		func() (adjudicator.Ruleset, error) { return soldiers1918.New() },
-		func() (adjudicator.Ruleset, error) { return mons1914.New() },
-		func() (adjudicator.Ruleset, error) { return soissons1918.New() },
-		func() (adjudicator.Ruleset, error) { return teaching.New() },
-	} {
-		rs, err := build()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rs)
+	for _, n := range reg.Names() {
+		out = append(out, reg[n])
 	}
 	return out, nil
 })

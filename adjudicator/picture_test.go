@@ -194,8 +194,8 @@ func TestPictureNewsSecrets(t *testing.T) {
 	before := state("unit IX/75/17 2708", "unit III/8/5 2708", "unit 1/NF 2706", "unit 4/RF 2609")
 	after := state("unit IX/75/17 2708", "unit III/8/5 2808", "unit 1/NF 2707", "unit 4/RF 2609", "dead 4/RF")
 	h := hex.MustParse
-	hidden := mapview.Arrow{From: h("2708"), To: h("2808"), Name: adjudicator.ArrowMove}
-	british := mapview.Arrow{From: h("2706"), To: h("2707"), Name: adjudicator.ArrowMove}
+	hidden := mapview.Arrow{From: h("2708"), To: h("2808"), Name: mapview.ArrowMove}
+	british := mapview.Arrow{From: h("2706"), To: h("2707"), Name: mapview.ArrowMove}
 	for _, tc := range []struct {
 		side       adjudicator.Side
 		wantHidden bool

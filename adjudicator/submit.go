@@ -443,13 +443,6 @@ func (d *Desk) fileOrder(tx store.Tx, game string, o Order, filed []Order, cause
 	return so, nil
 }
 
-// Commitment is the public commitment to a sealed order: hex SHA-256 of its canonical
-// text, a "|" and its salt.
-func Commitment(text, salt string) string {
-	sum := sha256.Sum256([]byte(text + "|" + salt))
-	return hex.EncodeToString(sum[:])
-}
-
 func rulesetHelp(rs Ruleset) string {
 	body, err := templates.Render(rs.Name()+"-help.txt", nil)
 	if err != nil {

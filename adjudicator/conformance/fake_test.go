@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/conformance"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // tally is a tiny ruleset for testing the runner. Each turn has two phases:
@@ -37,41 +37,41 @@ func (s *tallyState) Phase() string      { return s.P }
 func (s *tallyState) PhaseTitle() string { return "turn " + strconv.Itoa(s.T) + " " + s.P }
 func (s *tallyState) Over() bool         { return s.P == "over" }
 
-var _ adjudicator.Ruleset = tally{}
+var _ rules.Ruleset = tally{}
 
 func (tally) Name() string  { return "tally" }
 func (tally) Title() string { return "Tally (a test ruleset)" }
-func (tally) Sides() []adjudicator.SideInfo {
-	return []adjudicator.SideInfo{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}
+func (tally) Sides() []rules.SideInfo {
+	return []rules.SideInfo{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}
 }
 func (tally) OptionNames() map[string]string { return nil }
 func (tally) Keywords() []string             { return []string{"ADD", "ROLL"} }
-func (tally) New(adjudicator.Options) (adjudicator.State, error) {
+func (tally) New(rules.Options) (rules.State, error) {
 	return &tallyState{T: 1, P: "plan"}, nil
 }
-func (tally) Decode(raw []byte) (adjudicator.State, error) {
+func (tally) Decode(raw []byte) (rules.State, error) {
 	var s tallyState
 	return &s, json.Unmarshal(raw, &s)
 }
-func (tally) Encode(st adjudicator.State) ([]byte, error) { return json.Marshal(st) }
-func (tally) Map(adjudicator.State, adjudicator.Side) string {
+func (tally) Encode(st rules.State) ([]byte, error) { return json.Marshal(st) }
+func (tally) Map(rules.State, rules.Side) string {
 	return ""
 }
-func (tally) Status(adjudicator.State, adjudicator.Side) string { return "" }
-func (tally) Defaults(adjudicator.State, adjudicator.Side, []adjudicator.Order) []adjudicator.Order {
+func (tally) Status(rules.State, rules.Side) string { return "" }
+func (tally) Defaults(rules.State, rules.Side, []rules.Order) []rules.Order {
 	return nil
 }
 
 func addPhase(s *tallyState) string { return fmt.Sprintf("%d.plan", s.T) }
 
-func (tally) Check(st adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+func (tally) Check(st rules.State, side rules.Side, lines []orders.Line, filed []rules.Order) []rules.Checked {
 	s := st.(*tallyState)
-	var out []adjudicator.Checked
+	var out []rules.Checked
 	for _, l := range lines {
 		if l.Text == "MUTE" {
 			continue // a ruleset bug: a line without a verdict
 		}
-		c := adjudicator.Checked{Line: l, Rule: "fake 1"}
+		c := rules.Checked{Line: l, Rule: "fake 1"}
 		n := 0
 		if len(l.Fields) == 2 {
 			n, _ = strconv.Atoi(l.Fields[1])
@@ -81,10 +81,10 @@ func (tally) Check(st adjudicator.State, side adjudicator.Side, lines []orders.L
 			c.Reason = "orders are given in the plan phase"
 		case l.Keyword() == "ADD" && n >= 1 && n <= 6:
 			c.OK, c.Reason = true, "understood"
-			c.Orders = []adjudicator.Order{{Phase: addPhase(s), Side: side, Key: "add", Kind: "add", Text: l.Text, Sealed: true}}
+			c.Orders = []rules.Order{{Phase: addPhase(s), Side: side, Key: "add", Kind: "add", Text: l.Text, Sealed: true}}
 		case l.Keyword() == "ROLL" && side == "a" && n >= 0:
 			c.OK, c.Reason = true, "standing order"
-			c.Orders = []adjudicator.Order{{Phase: "roll", Side: side, Key: "roll", Kind: "roll", Text: l.Text}}
+			c.Orders = []rules.Order{{Phase: "roll", Side: side, Key: "roll", Kind: "roll", Text: l.Text}}
 		default:
 			c.Reason = "unknown order " + strconv.Quote(l.Text)
 		}
@@ -93,13 +93,13 @@ func (tally) Check(st adjudicator.State, side adjudicator.Side, lines []orders.L
 	return out
 }
 
-func (tally) Waiting(st adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+func (tally) Waiting(st rules.State, filed []rules.Order) []rules.Side {
 	s := st.(*tallyState)
 	if s.Endless || s.P != "plan" {
 		return nil
 	}
-	var w []adjudicator.Side
-	for _, side := range []adjudicator.Side{"a", "b"} {
+	var w []rules.Side
+	for _, side := range []rules.Side{"a", "b"} {
 		found := false
 		for _, o := range filed {
 			found = found || (o.Side == side && o.Phase == addPhase(s))
@@ -111,9 +111,9 @@ func (tally) Waiting(st adjudicator.State, filed []adjudicator.Order) []adjudica
 	return w
 }
 
-func (tally) Inputs(st adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+func (tally) Inputs(st rules.State, filed []rules.Order) []rules.Order {
 	s := st.(*tallyState)
-	var in []adjudicator.Order
+	var in []rules.Order
 	for _, o := range filed {
 		if (s.P == "plan" && o.Phase == addPhase(s)) || o.Phase == "roll" {
 			in = append(in, o)
@@ -122,9 +122,9 @@ func (tally) Inputs(st adjudicator.State, filed []adjudicator.Order) []adjudicat
 	return in
 }
 
-func (tally) Resolve(st adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+func (tally) Resolve(st rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	s := *st.(*tallyState)
-	var out adjudicator.Outcome
+	var out rules.Outcome
 	if s.Broken {
 		return out, errors.New("the state is broken")
 	}
@@ -148,7 +148,7 @@ func (tally) Resolve(st adjudicator.State, inputs []adjudicator.Order, d dice.So
 				out.Fixed = append(out.Fixed, o.ID())
 			}
 		}
-		out.Events = append(out.Events, adjudicator.Event{Rule: "fake 1", Text: fmt.Sprintf("the plans add up to %d", s.Total)})
+		out.Events = append(out.Events, rules.Event{Rule: "fake 1", Text: fmt.Sprintf("the plans add up to %d", s.Total)})
 		s.P = "roll"
 	case s.P == "roll":
 		k := 1
@@ -160,7 +160,7 @@ func (tally) Resolve(st adjudicator.State, inputs []adjudicator.Order, d dice.So
 		}
 		r := d.Roll(dice.Request{Purpose: "fake roll", Rule: "fake 2", Count: k, Sides: 6})
 		s.Total += r.Result
-		out.Events = append(out.Events, adjudicator.Event{Rule: "fake 2", Text: fmt.Sprintf("rolled %v", r.Values), Roll: &r})
+		out.Events = append(out.Events, rules.Event{Rule: "fake 2", Text: fmt.Sprintf("rolled %v", r.Values), Roll: &r})
 		s.T++
 		s.P = "plan"
 		if s.T > 2 {
@@ -179,9 +179,9 @@ type tallyAdapter struct{}
 
 var _ conformance.Adapter = tallyAdapter{}
 
-func (tallyAdapter) Ruleset() adjudicator.Ruleset { return tally{} }
+func (tallyAdapter) Ruleset() rules.Ruleset { return tally{} }
 
-func (tallyAdapter) State(lines []string) (adjudicator.State, error) {
+func (tallyAdapter) State(lines []string) (rules.State, error) {
 	s := &tallyState{T: 1, P: "plan"}
 	for _, l := range lines {
 		f := strings.Fields(l)
@@ -207,7 +207,7 @@ func (tallyAdapter) State(lines []string) (adjudicator.State, error) {
 	return s, nil
 }
 
-func (tallyAdapter) Describe(st adjudicator.State) []string {
+func (tallyAdapter) Describe(st rules.State) []string {
 	s := st.(*tallyState)
 	out := []string{"phase " + s.P, "total " + strconv.Itoa(s.Total), "turn " + strconv.Itoa(s.T)}
 	if s.Over() {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Case is one adjudication case.
@@ -236,7 +236,7 @@ func Load(fsys fs.FS, glob string) ([]Case, error) {
 // unseen is an EXPECT "unseen:" line: no event side receives may contain text (a
 // secret of the other side's, told to its owner alone).
 type unseen struct {
-	side adjudicator.Side
+	side rules.Side
 	text string
 }
 
@@ -269,7 +269,7 @@ func readExpect(lines []string) (expectation, []error) {
 			if text = strings.TrimSpace(text); side == "" || text == "" {
 				errs = append(errs, fmt.Errorf("%q: want %s <side> <text>", l, expUnseen))
 			}
-			e.unseen = append(e.unseen, unseen{adjudicator.Side(side), text})
+			e.unseen = append(e.unseen, unseen{rules.Side(side), text})
 		case strings.HasPrefix(l, expPhase):
 			if e.phase != "" {
 				errs = append(errs, fmt.Errorf("%q: only one %s line", l, expPhase))

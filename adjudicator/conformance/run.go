@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Adapter lets the runner drive one ruleset.
 type Adapter interface {
-	Ruleset() adjudicator.Ruleset
-	State(lines []string) (adjudicator.State, error) // build a state from STATE lines
-	Describe(st adjudicator.State) []string          // canonical state lines comparable with EXPECT lines
+	Ruleset() rules.Ruleset
+	State(lines []string) (rules.State, error) // build a state from STATE lines
+	Describe(st rules.State) []string          // canonical state lines comparable with EXPECT lines
 }
 
 // MaxPhases bounds the phases one case may resolve, so that a ruleset whose phases never
@@ -79,7 +79,7 @@ func (f *Failure) Error() string {
 
 // submission is one side's mail: the order lines Check sees together.
 type submission struct {
-	side  adjudicator.Side
+	side  rules.Side
 	lines []orders.Line
 }
 
@@ -98,7 +98,7 @@ func submissions(orderLines []string) ([]submission, error) {
 			return nil, fmt.Errorf("ORDERS line %q: want \"side: order\"", l)
 		}
 		no++
-		s := adjudicator.Side(strings.TrimSpace(side))
+		s := rules.Side(strings.TrimSpace(side))
 		if !open || out[len(out)-1].side != s {
 			out = append(out, submission{side: s})
 			open = true
@@ -137,7 +137,7 @@ func Check(a Adapter, c Case) error {
 	if st == nil {
 		return fail("STATE: the adapter built no state")
 	}
-	known := map[adjudicator.Side]bool{}
+	known := map[rules.Side]bool{}
 	var sideNames []string
 	for _, s := range rs.Sides() {
 		known[s.ID] = true
@@ -149,7 +149,7 @@ func Check(a Adapter, c Case) error {
 	}
 
 	// File the orders, one submission at a time, as the desk does.
-	var filed []adjudicator.Order
+	var filed []rules.Order
 	type refusal struct{ line, reason string }
 	var refusals []refusal
 	for _, sub := range subs {
@@ -179,9 +179,9 @@ func Check(a Adapter, c Case) error {
 		for _, ch := range checked {
 			for _, o := range ch.Orders {
 				if o.Sealed {
-					o.Commitment = adjudicator.Commitment(o.Text, Salt)
+					o.Commitment = rules.Commitment(o.Text, Salt)
 				}
-				i := slices.IndexFunc(filed, func(x adjudicator.Order) bool { return x.ID() == o.ID() })
+				i := slices.IndexFunc(filed, func(x rules.Order) bool { return x.ID() == o.ID() })
 				switch {
 				case i < 0:
 					filed = append(filed, o)
@@ -212,7 +212,7 @@ func Check(a Adapter, c Case) error {
 
 	// Resolve phases as the desk does (adjudicator.Desk.advance).
 	script := dice.NewScript(c.Dice...)
-	// Sealed card decks (adjudicator.Dealer) are the case's STATE: its shuffles keep
+	// Sealed card decks (rules.Dealer) are the case's STATE: its shuffles keep
 	// the cards in the order given.
 	src := dice.WithDealer(script, dice.NewScriptDealer())
 	var events []string
@@ -263,7 +263,7 @@ func Check(a Adapter, c Case) error {
 }
 
 // finish makes the checks common to every case on the final state and the dice.
-func finish(f *Failure, a Adapter, st adjudicator.State, exp expectation, script *dice.Script) error {
+func finish(f *Failure, a Adapter, st rules.State, exp expectation, script *dice.Script) error {
 	fail := func(format string, args ...any) {
 		f.Problems = append(f.Problems, fmt.Sprintf(format, args...))
 	}
@@ -305,10 +305,10 @@ func finish(f *Failure, a Adapter, st adjudicator.State, exp expectation, script
 
 // apply carries out an outcome's revealed, fixed and consumed orders on the filed orders,
 // in the desk's order; an ID not on file is an error, as it is for the desk.
-func apply(filed []adjudicator.Order, out adjudicator.Outcome) ([]adjudicator.Order, error) {
+func apply(filed []rules.Order, out rules.Outcome) ([]rules.Order, error) {
 	filed = slices.Clone(filed)
 	find := func(what, id string) (int, error) {
-		i := slices.IndexFunc(filed, func(o adjudicator.Order) bool { return o.ID() == id })
+		i := slices.IndexFunc(filed, func(o rules.Order) bool { return o.ID() == id })
 		if i < 0 {
 			return i, fmt.Errorf("%s order %s: not on file", what, id)
 		}

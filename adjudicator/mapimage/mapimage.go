@@ -538,7 +538,7 @@ func (p *picture) drawCounters() {
 	half := math.Sqrt(3) / 2 * p.r
 	// Moves and retreats under the counters, which stay legible where a long move
 	// crosses them; the view's own markers (an Improvised Attack) and attacks over.
-	under := func(a mapview.Arrow) bool { return a.Name == ArrowMove || a.Name == ArrowRetreat }
+	under := func(a mapview.Arrow) bool { return a.Name == mapview.ArrowMove || a.Name == mapview.ArrowRetreat }
 	p.drawArrows(under)
 	for _, h := range p.shown() {
 		x, y := p.center(h)

@@ -19,6 +19,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
@@ -30,15 +31,15 @@ var update = flag.Bool("update", false, "rewrite the golden pictures")
 
 // Every ruleset draws its map from the kit's view.
 var (
-	_ adjudicator.Viewer = (*soldiers1918.Rules)(nil)
-	_ adjudicator.Viewer = (*mons1914.Rules)(nil)
-	_ adjudicator.Viewer = (*teaching.Rules)(nil)
-	_ adjudicator.Viewer = (*soissons1918.Rules)(nil)
+	_ rules.Viewer = (*soldiers1918.Rules)(nil)
+	_ rules.Viewer = (*mons1914.Rules)(nil)
+	_ rules.Viewer = (*teaching.Rules)(nil)
+	_ rules.Viewer = (*soissons1918.Rules)(nil)
 )
 
 // adapter builds a state from a conformance case's STATE lines.
 type adapter interface {
-	State(lines []string) (adjudicator.State, error)
+	State(lines []string) (rules.State, error)
 }
 
 // sample is one ruleset's state in mid-game, seen by one side, after an advance from
@@ -46,10 +47,10 @@ type adapter interface {
 // must be there.
 type sample struct {
 	name          string
-	rules         adjudicator.Viewer
+	rules         rules.Viewer
 	cases         adapter
 	before, after []string
-	side          adjudicator.Side
+	side          rules.Side
 	unit          hex.Hex // a hex whose counter is the unit side's colour
 	colour        color.RGBA
 	marker        hex.Hex // a hex with markers only: a neutral counter
@@ -139,7 +140,7 @@ func samples(t testing.TB) []sample {
 	}
 }
 
-func (s sample) state(t testing.TB, lines []string) adjudicator.State {
+func (s sample) state(t testing.TB, lines []string) rules.State {
 	t.Helper()
 	st, err := s.cases.State(lines)
 	if err != nil {
@@ -365,7 +366,7 @@ func TestHidden(t *testing.T) {
 		t.Fatal(err)
 	}
 	ca := mons1914.CaseAdapter{Rules: mr}
-	render := func(side adjudicator.Side, lines ...string) ([]byte, mapview.View) {
+	render := func(side rules.Side, lines ...string) ([]byte, mapview.View) {
 		t.Helper()
 		st, err := ca.State(append([]string{"turn 3", "unit 1/NF 2707", "german 2708"}, lines...))
 		if err != nil {

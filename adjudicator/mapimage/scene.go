@@ -88,17 +88,11 @@ type News struct {
 	Lost []hex.Hex
 }
 
-// Arrow kinds and colours of what happened: the picture's legend explains them.
-const (
-	ArrowMove    = "move"    // a unit moved from one hex to another
-	ArrowRetreat = "retreat" // a unit retreated (or was displaced)
-	ArrowAttack  = "attack"  // fire or combat from one hex at another
-)
-
+// The colours of the arrow kinds (mapview.ArrowMove, ...): the picture's legend explains them.
 var newsArrows = []mapview.Symbol{
-	{Name: ArrowMove, Text: "moved since the last results", Colour: color.RGBA{0x12, 0x3c, 0xb8, 0xff}},
-	{Name: ArrowRetreat, Text: "retreated", Colour: color.RGBA{0x7a, 0x2a, 0xa8, 0xff}},
-	{Name: ArrowAttack, Text: "fire or attack at", Colour: color.RGBA{0xc0, 0x10, 0x10, 0xff}},
+	{Name: mapview.ArrowMove, Text: "moved since the last results", Colour: color.RGBA{0x12, 0x3c, 0xb8, 0xff}},
+	{Name: mapview.ArrowRetreat, Text: "retreated", Colour: color.RGBA{0x7a, 0x2a, 0xa8, 0xff}},
+	{Name: mapview.ArrowAttack, Text: "fire or attack at", Colour: color.RGBA{0xc0, 0x10, 0x10, 0xff}},
 }
 
 // add puts news on the scene: the changed hexes (those whose counter or forces

@@ -116,6 +116,14 @@ type Arrow struct {
 	Name     string // its kind, one of [Legend.Arrows]
 }
 
+// The kinds of arrow ([Arrow.Name]) a picture draws of what happened, each with its
+// colour and its line in the picture's legend.
+const (
+	ArrowMove    = "move"    // a unit moved from one hex to another
+	ArrowRetreat = "retreat" // a unit retreated (or was displaced)
+	ArrowAttack  = "attack"  // fire or combat from one hex at another
+)
+
 // View is what one side may see.
 type View struct {
 	// Title is the first line, e.g. "Mons map -- turn 3, German movement". A ruleset

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // CaseAdapter lets the conformance runner (package adjudicator/conformance) drive Mons
@@ -35,10 +35,10 @@ import (
 type CaseAdapter struct{ Rules *Rules }
 
 // Ruleset returns the rules the cases run against.
-func (a CaseAdapter) Ruleset() adjudicator.Ruleset { return a.Rules }
+func (a CaseAdapter) Ruleset() rules.Ruleset { return a.Rules }
 
 // State builds a state from STATE lines; errors name the offending line.
-func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
+func (a CaseAdapter) State(lines []string) (rules.State, error) {
 	if a.Rules == nil {
 		return nil, errors.New("CaseAdapter has no Rules")
 	}
@@ -153,7 +153,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 }
 
 // Describe gives the canonical lines of a state, sorted.
-func (a CaseAdapter) Describe(s adjudicator.State) []string {
+func (a CaseAdapter) Describe(s rules.State) []string {
 	st, ok := s.(*State)
 	if !ok {
 		return []string{fmt.Sprintf("not a mons1914 state: %T", s)}

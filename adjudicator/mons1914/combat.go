@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Bombard is one bombardment: artillery units firing together at one hex (10.5), and
@@ -88,7 +88,7 @@ func (g *game) roll(purpose, rule string, mod int) dice.Roll {
 
 // combatant finds a unit named for a bombardment or a melee: side's, on the map, not yet
 // used this phase (usedKey, 10.5, 12.1) and not named twice.
-func (g *game) combatant(side adjudicator.Side, id string, named []*Counter, rule, usedKey, usedRule, usedMsg string) (*Counter, *Unit, error) {
+func (g *game) combatant(side rules.Side, id string, named []*Counter, rule, usedKey, usedRule, usedMsg string) (*Counter, *Unit, error) {
 	c, ok := g.sc.Counter(id)
 	if !ok {
 		return nil, nil, refuse("2.6", "no unit %s", id)
@@ -108,7 +108,7 @@ func (g *game) combatant(side adjudicator.Side, id string, named []*Counter, rul
 }
 
 // bombard checks and resolves one bombardment (10.0). check-only when g.d is nil.
-func (g *game) bombard(side adjudicator.Side, b Bombard) error {
+func (g *game) bombard(side rules.Side, b Bombard) error {
 	st := g.st
 	targets := g.at(b.Target, other(side))
 	if len(targets) == 0 {
@@ -189,7 +189,7 @@ func (g *game) bombard(side adjudicator.Side, b Bombard) error {
 	roll := board.Clamp(r.Result, 1, 6)
 	res, col, _ := g.sc.Tables["bombardment"].Lookup(factors, roll)
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
-	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
+	g.events = append(g.events, rules.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
 		// 10.9: the bombarding player apportions the losses "among the units within
 		// the targeted hex": the procedure calls for the stack, and 6.6 lets him look
@@ -242,7 +242,7 @@ func resultText(r string) string {
 
 // melee checks and resolves one melee (11.0, 12.0): defensive fire, odds, the table,
 // losses, advance. check-only when g.d is nil.
-func (g *game) melee(side adjudicator.Side, m Melee, sto *standing) error {
+func (g *game) melee(side rules.Side, m Melee, sto *standing) error {
 	st := g.st
 	defenders := g.at(m.Target, other(side))
 	if len(defenders) == 0 {
@@ -337,7 +337,7 @@ func (g *game) melee(side adjudicator.Side, m Melee, sto *standing) error {
 		res, _, _ = g.sc.Tables["melee"].Lookup(odds, final)
 		how = fmt.Sprintf("%d against %d is %d:1 (12.7), roll %d%s = %d: %s", att, def, odds, r.Values[0], modText(mod, why), final, res)
 	}
-	g.events = append(g.events, adjudicator.Event{Phase: st.P, Rule: "12.11", Text: "Melee on " + m.Target.String() + ": " + how, Roll: roll})
+	g.events = append(g.events, rules.Event{Phase: st.P, Rule: "12.11", Text: "Melee on " + m.Target.String() + ": " + how, Roll: roll})
 	a, d := 0, 0
 	fmt.Sscanf(res, "%d/%d", &a, &d)
 	// 12.12: the defender absorbs his losses first; no carry-over.
@@ -472,12 +472,12 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 			return fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))
 		}
 		if ownAlloc == "" || ownAlloc == alloc {
-			g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc)})
+			g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc)})
 		} else {
 			def := sideOf(g.counter(defenders[0]))
 			g.events = append(g.events,
-				adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(ownAlloc), To: []adjudicator.Side{def}},
-				adjudicator.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc), To: []adjudicator.Side{other(def)}})
+				rules.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(ownAlloc), To: []rules.Side{def}},
+				rules.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc), To: []rules.Side{other(def)}})
 		}
 		if n, err := strconv.Atoi(res); err == nil && n > 0 {
 			lost, ordered := g.loseSteps(byHex[h], n, hit, "11.5", true)
@@ -492,7 +492,7 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 
 // advance is 12.13: at least one surviving attacker must enter the vacated hex, up to
 // the stacking limit; zones of control are ignored, terrain prohibitions are not.
-func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
+func (g *game) advance(side rules.Side, m Melee, attackers []*Unit) {
 	var alive []*Unit
 	for _, u := range attackers {
 		if u.Status == OnMap {
@@ -546,8 +546,8 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 		return
 	}
 	if fallback { // only with an ADVANCE list: the default names every survivor
-		g.event("12.13", []adjudicator.Side{side}, "Advance after combat into %s (your ADVANCE named none that could, so the first that could advanced; 12.13: at least one must): %s", m.Target, strings.Join(moved, " "))
-		g.event("12.13", []adjudicator.Side{other(side)}, "Advance after combat into %s (12.13: at least one must advance): %s", m.Target, strings.Join(moved, " "))
+		g.event("12.13", []rules.Side{side}, "Advance after combat into %s (your ADVANCE named none that could, so the first that could advanced; 12.13: at least one must): %s", m.Target, strings.Join(moved, " "))
+		g.event("12.13", []rules.Side{other(side)}, "Advance after combat into %s (12.13: at least one must advance): %s", m.Target, strings.Join(moved, " "))
 	} else {
 		g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
 	}
@@ -561,10 +561,10 @@ func (g *game) advance(side adjudicator.Side, m Melee, attackers []*Unit) {
 // any immediately adjacent empty hexes", zones of control ignored, terrain prohibitions
 // not. Each leg goes to its own hex; a hex is empty if it was when the second-hex
 // advance began (the attacker's own legs may share one, within the stacking limit).
-func (g *game) advanceBeyond(side adjudicator.Side, m Melee, advanced []string) {
+func (g *game) advanceBeyond(side rules.Side, m Melee, advanced []string) {
 	// A second-hex advance not made is told to its owner alone: the other side sees
 	// where units are (6.6), not where they were meant to go.
-	own := []adjudicator.Side{side}
+	own := []rules.Side{side}
 	empty := map[hex.Hex]bool{}
 	for _, l := range m.Beyond {
 		empty[l.Hex] = len(g.at(l.Hex, "")) == 0

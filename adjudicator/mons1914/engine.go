@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // game is a state being worked on with its scenario: what both the order check and the
@@ -20,18 +20,18 @@ type game struct {
 	sc     *Scenario
 	st     *State
 	d      dice.Source // nil in the order check: combat is not tried there
-	events []adjudicator.Event
+	events []rules.Event
 }
 
-func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
-	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
+func (g *game) event(rule string, to []rules.Side, format string, args ...any) {
+	g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
 }
 
 func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
 
-func sideOf(c *Counter) adjudicator.Side { return adjudicator.Side(c.Side) }
+func sideOf(c *Counter) rules.Side { return rules.Side(c.Side) }
 
-func other(s adjudicator.Side) adjudicator.Side {
+func other(s rules.Side) rules.Side {
 	if s == DE {
 		return BEF
 	}
@@ -39,7 +39,7 @@ func other(s adjudicator.Side) adjudicator.Side {
 }
 
 // at lists the units of side (any side when "") in h, in order of arrival.
-func (g *game) at(h hex.Hex, side adjudicator.Side) []*Unit {
+func (g *game) at(h hex.Hex, side rules.Side) []*Unit {
 	var out []*Unit
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
@@ -52,7 +52,7 @@ func (g *game) at(h hex.Hex, side adjudicator.Side) []*Unit {
 }
 
 // positions lists the hexes holding units of side.
-func (g *game) positions(side adjudicator.Side) []hex.Hex {
+func (g *game) positions(side rules.Side) []hex.Hex {
 	seen := map[hex.Hex]bool{}
 	var out []hex.Hex
 	for i := range g.st.Units {
@@ -70,7 +70,7 @@ func (g *game) positions(side adjudicator.Side) []hex.Hex {
 }
 
 // zoc is the zone of control of side's units (7.1, 7.2).
-func (g *game) zoc(side adjudicator.Side) map[hex.Hex]bool {
+func (g *game) zoc(side rules.Side) map[hex.Hex]bool {
 	return board.Zones(g.sc.Map, g.positions(side), g.sc.ZOCInto)
 }
 

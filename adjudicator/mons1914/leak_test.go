@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // TestBritishNeverSeeBeneathTheTop plays the first five turns (both German entries, 8.2)
@@ -19,7 +19,7 @@ import (
 // he receives names a German unit. A list of the German units still to enter, read turn
 // after turn, would give each entry stack's composition (3100 = III/48/5 + III/FA18/5).
 func TestBritishNeverSeeBeneathTheTop(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, _ := r.New(nil)
 	german := map[string]bool{}
 	for _, c := range r.Scenario().Counters {
@@ -38,7 +38,7 @@ func TestBritishNeverSeeBeneathTheTop(t *testing.T) {
 		return out
 	}
 	germanLine := regexp.MustCompile(`^\s*\d{4} G: `)
-	check := func(when string, st adjudicator.State) {
+	check := func(when string, st rules.State) {
 		// The key's lines are wrapped: join each entry's continuation lines.
 		var entries []string
 		for _, l := range strings.Split(r.Map(st, mons1914.BEF), "\n") {
@@ -61,7 +61,7 @@ func TestBritishNeverSeeBeneathTheTop(t *testing.T) {
 			t.Errorf("%s: the British status names German units %v", when, ids)
 		}
 	}
-	statusLine := func(st adjudicator.State) string {
+	statusLine := func(st rules.State) string {
 		for _, l := range strings.Split(r.Status(st, mons1914.BEF), "\n") {
 			if strings.HasPrefix(l, "German units") {
 				return l
@@ -73,7 +73,7 @@ func TestBritishNeverSeeBeneathTheTop(t *testing.T) {
 	var seed dice.Seed
 	check("start", st)
 	for i := 0; i < 40 && st.Turn() <= 5 && !st.Over(); i++ {
-		var filed []adjudicator.Order
+		var filed []rules.Order
 		if st.Turn() == 1 && st.Phase() == mons1914.PhaseGermanMove {
 			cs, orders := submit(r, st, mons1914.DE, "MOVE III/48/5 III/FA18/5 3100-3101-3102\nMOVE IX/75/17 16/IX 4700-4701", nil)
 			for _, c := range cs {

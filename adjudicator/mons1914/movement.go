@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Move is one MOVE or MARCH order: units that move together along a path (9.5).
@@ -43,7 +43,7 @@ func refuse(rule, format string, args ...any) error {
 }
 
 // adjacentTo reports whether h is next to a unit of side.
-func (g *game) adjacentTo(h hex.Hex, side adjudicator.Side) bool {
+func (g *game) adjacentTo(h hex.Hex, side rules.Side) bool {
 	for _, n := range g.sc.Map.Grid.Neighbours(h) {
 		if len(g.at(n, side)) > 0 {
 			return true
@@ -54,7 +54,7 @@ func (g *game) adjacentTo(h hex.Hex, side adjudicator.Side) bool {
 
 // move checks one move against the state and carries it out (9.0, 7.3, 6.0, 8.4, 9.20,
 // 4.4). On error nothing has changed.
-func (g *game) move(side adjudicator.Side, m Move) error {
+func (g *game) move(side rules.Side, m Move) error {
 	st := g.st
 	if len(m.Units) == 0 || len(m.Path) == 0 {
 		return refuse("9.1", "name the units and their path")
@@ -280,10 +280,10 @@ func (g *game) autoEnter() {
 		}
 	}
 	if len(entered) > 0 {
-		g.event("8.3", []adjudicator.Side{DE}, "Entered by default, since no order moved them and entry may not be delayed (8.3): %s", strings.Join(entered, ", "))
+		g.event("8.3", []rules.Side{DE}, "Entered by default, since no order moved them and entry may not be delayed (8.3): %s", strings.Join(entered, ", "))
 	}
 	if len(waiting) > 0 {
-		g.event("8.3", []adjudicator.Side{DE}, "Could not enter (no room in the entry hex) and wait off the map (8.3): %s", strings.Join(waiting, ", "))
+		g.event("8.3", []rules.Side{DE}, "Could not enter (no room in the entry hex) and wait off the map (8.3): %s", strings.Join(waiting, ", "))
 	}
 }
 

@@ -3,16 +3,16 @@ package mons1914
 import (
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// Moves implements adjudicator.Mover: the moves and losses the picture of side's
+// Moves implements rules.Mover: the moves and losses the picture of side's
 // results mail draws. Side sees its own units' moves and losses; of the enemy's (6.6),
 // the moves of a unit it saw on top of its stack before and sees on top after, and
 // units eliminated (the dead pile is known to both sides, 4.5).
-func (r *Rules) Moves(before, after adjudicator.State, side adjudicator.Side) ([]mapview.Arrow, []hex.Hex) {
+func (r *Rules) Moves(before, after rules.State, side rules.Side) ([]mapview.Arrow, []hex.Hex) {
 	b, a := &game{sc: r.sc, st: before.(*State)}, &game{sc: r.sc, st: after.(*State)}
 	// seen reports whether side sees u of g in its hex: its own, or the top of the
 	// enemy's stack.
@@ -47,7 +47,7 @@ func (r *Rules) Moves(before, after adjudicator.State, side adjudicator.Side) ([
 		case u.Status == OnMap && u.Hex != w.Hex:
 			to, err := hex.Parse(u.Hex)
 			if err == nil && seen(b, w) && seen(a, u) {
-				moves = append(moves, mapview.Arrow{From: from, To: to, Name: adjudicator.ArrowMove})
+				moves = append(moves, mapview.Arrow{From: from, To: to, Name: mapview.ArrowMove})
 			}
 		case u.Status == Dead:
 			lost = append(lost, from)
@@ -59,4 +59,4 @@ func (r *Rules) Moves(before, after adjudicator.State, side adjudicator.Side) ([
 	return moves, slices.Compact(lost)
 }
 
-var _ adjudicator.Mover = (*Rules)(nil)
+var _ rules.Mover = (*Rules)(nil)

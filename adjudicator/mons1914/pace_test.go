@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // TestPaceOfPlay holds what HELP's "PACE OF PLAY" says: a turn has four steps at which
@@ -16,24 +16,24 @@ import (
 // who stop to see every result make it wait at four. The German may not send the next
 // turn's orders during the British player turn.
 func TestPaceOfPlay(t *testing.T) {
-	r := rules(t)
-	start := func() adjudicator.State {
+	r := newRules(t)
+	start := func() rules.State {
 		st, err := mons1914.CaseAdapter{Rules: r}.State([]string{"turn 2", "unit IX/31/18 4003", "unit 1/NF 4401", "unit 2/DG 4601"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return st
 	}
-	mails := map[adjudicator.Side][]string{
+	mails := map[rules.Side][]string{
 		mons1914.DE:  {"MOVE IX/31/18 4003-4004", "COMBAT NONE"},
 		mons1914.BEF: {"SEQUENCE fight/move\nCOMBAT NONE", "MOVE 1/NF 4401-4402"},
 	}
 	// play runs one turn; send says which mails a waiting side sends now.
-	play := func(st adjudicator.State, early bool) int {
-		var filed []adjudicator.Order
-		next := map[adjudicator.Side]int{}
+	play := func(st rules.State, early bool) int {
+		var filed []rules.Order
+		next := map[rules.Side]int{}
 		waits := 0
-		file := func(side adjudicator.Side, text string) {
+		file := func(side rules.Side, text string) {
 			cs, got := submit(r, st, side, text, filed)
 			for _, c := range cs {
 				if !c.OK {
@@ -47,7 +47,7 @@ func TestPaceOfPlay(t *testing.T) {
 				waits++
 				sides := w
 				if early {
-					sides = []adjudicator.Side{mons1914.DE, mons1914.BEF}
+					sides = []rules.Side{mons1914.DE, mons1914.BEF}
 				}
 				for _, side := range sides {
 					for next[side] < len(mails[side]) {
@@ -96,7 +96,7 @@ func TestPaceOfPlay(t *testing.T) {
 // "MP may not be accumulated"; each phase is new). The second phase's orders, sent after
 // the first is resolved, are checked against a state that still remembers the first.
 func TestMoveMoveSecondPhaseSentLate(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, err := mons1914.CaseAdapter{Rules: r}.State([]string{"turn 2", "phase b1", "unit 1/NF 4401", "unit 4/RF 4001"})
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Name is the ruleset's name in games and on the command line.
@@ -26,7 +26,7 @@ const Name = "mons1914"
 // Rules is the Mons 1914 ruleset.
 type Rules struct{ sc *Scenario }
 
-var _ adjudicator.Ruleset = (*Rules)(nil)
+var _ rules.Ruleset = (*Rules)(nil)
 
 // New returns the ruleset with the scenario shipped in data/.
 func New() (*Rules, error) {
@@ -40,23 +40,23 @@ func New() (*Rules, error) {
 // Scenario returns the loaded scenario.
 func (r *Rules) Scenario() *Scenario { return r.sc }
 
-// Name implements adjudicator.Ruleset.
+// Name implements rules.Ruleset.
 func (r *Rules) Name() string { return Name }
 
-// Title implements adjudicator.Ruleset.
+// Title implements rules.Ruleset.
 func (r *Rules) Title() string { return "The Old Contemptibles: Mons, 1914" }
 
-// Sides implements adjudicator.Ruleset.
-func (r *Rules) Sides() []adjudicator.SideInfo {
-	return []adjudicator.SideInfo{{ID: DE, Name: "German"}, {ID: BEF, Name: "British"}}
+// Sides implements rules.Ruleset.
+func (r *Rules) Sides() []rules.SideInfo {
+	return []rules.SideInfo{{ID: DE, Name: "German"}, {ID: BEF, Name: "British"}}
 }
 
-// OptionNames implements adjudicator.Ruleset: the game has no optional rules.
+// OptionNames implements rules.Ruleset: the game has no optional rules.
 func (r *Rules) OptionNames() map[string]string { return map[string]string{} }
 
-// New implements adjudicator.Ruleset: British units on their printed hexes (3.1), German
+// New implements rules.Ruleset: British units on their printed hexes (3.1), German
 // units off the map (3.1, 8.0), the British in control of every hex (3.2), turn 1.
-func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+func (r *Rules) New(opts rules.Options) (rules.State, error) {
 	for k, v := range opts {
 		if v {
 			return nil, fmt.Errorf("mons1914 has no option %q", k)
@@ -75,8 +75,8 @@ func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
 	return st, nil
 }
 
-// Decode implements adjudicator.Ruleset.
-func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+// Decode implements rules.Ruleset.
+func (r *Rules) Decode(raw []byte) (rules.State, error) {
 	var st State
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("decode mons1914 state: %w", err)
@@ -84,8 +84,8 @@ func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
 	return &st, nil
 }
 
-// Encode implements adjudicator.Ruleset.
-func (r *Rules) Encode(s adjudicator.State) ([]byte, error) { return json.Marshal(s.(*State)) }
+// Encode implements rules.Ruleset.
+func (r *Rules) Encode(s rules.State) ([]byte, error) { return json.Marshal(s.(*State)) }
 
 const (
 	keyOrders   = "orders"
@@ -98,20 +98,20 @@ const (
 
 func phaseKey(turn int, p string) string { return fmt.Sprintf("%d.%s", turn, p) }
 
-func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side, key string) (adjudicator.Order, bool) {
+func findOrder(filed []rules.Order, phase string, side rules.Side, key string) (rules.Order, bool) {
 	for _, o := range filed {
 		if o.Phase == phase && o.Side == side && o.Key == key {
 			return o, true
 		}
 	}
-	return adjudicator.Order{}, false
+	return rules.Order{}, false
 }
 
 // phaseOrder is the order of the phases in a turn.
 var phaseOrder = []string{PhaseGermanMove, PhaseGermanCombat, PhaseBritish1, PhaseBritish2}
 
 // route is the phase of the current turn an order line of side is for.
-func route(st *State, side adjudicator.Side, kind, seq string, afterThen bool) (string, error) {
+func route(st *State, side rules.Side, kind, seq string, afterThen bool) (string, error) {
 	if side == DE {
 		switch kind {
 		case "move", "none-move":
@@ -151,10 +151,10 @@ func route(st *State, side adjudicator.Side, kind, seq string, afterThen bool) (
 	}
 }
 
-// Check implements adjudicator.Ruleset.
-func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+// Check implements rules.Ruleset.
+func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed []rules.Order) []rules.Checked {
 	st := s.(*State)
-	var out []adjudicator.Checked
+	var out []rules.Checked
 	seq := st.Sequence
 	if o, ok := findOrder(filed, phaseKey(st.T, PhaseBritish1), BEF, keySequence); ok && seq == "" {
 		seq = strings.ToLower(strings.TrimPrefix(o.Text, "SEQUENCE "))
@@ -173,7 +173,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	afterThen := false
 	for i := range items {
 		it := &items[i]
-		c := adjudicator.Checked{Line: it.line, Rule: it.rule}
+		c := rules.Checked{Line: it.line, Rule: it.rule}
 		if it.err != nil {
 			c.Reason = it.err.Error()
 			out = append(out, c)
@@ -199,7 +199,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			}
 			key := map[string]string{"losses": keyLosses, "deffire": keyDefFire, "hit": keyHit, "top": "top " + it.line.Fields[1]}[it.kind]
 			c.OK, c.Reason = true, "standing order, until replaced"
-			c.Orders = []adjudicator.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+			c.Orders = []rules.Order{{Phase: phaseStand, Side: side, Key: key, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			out = append(out, c)
 			continue
 		case "deffire-unit":
@@ -218,7 +218,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			c.OK, c.Reason = true, "standing order, until replaced"
 			for _, id := range f[1 : len(f)-1] {
 				text := "DEFFIRE " + id + " " + what
-				c.Orders = append(c.Orders, adjudicator.Order{Phase: phaseStand, Side: side, Key: keyDefFire + " " + id, Kind: "standing", Text: text, Summary: "standing order: " + text})
+				c.Orders = append(c.Orders, rules.Order{Phase: phaseStand, Side: side, Key: keyDefFire + " " + id, Kind: "standing", Text: text, Summary: "standing order: " + text})
 			}
 			out = append(out, c)
 			continue
@@ -235,7 +235,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 				c.Reason = "the sequence is declared at the start of the British player turn and fixed until the next (5.3)"
 			default:
 				c.OK, c.Reason = true, "declared for this turn's British player turn"
-				c.Orders = []adjudicator.Order{{Phase: phaseKey(st.T, PhaseBritish1), Side: BEF, Key: keySequence, Kind: "sequence", Text: it.text, Summary: "British sequence, turn " + strconv.Itoa(st.T)}}
+				c.Orders = []rules.Order{{Phase: phaseKey(st.T, PhaseBritish1), Side: BEF, Key: keySequence, Kind: "sequence", Text: it.text, Summary: "British sequence, turn " + strconv.Itoa(st.T)}}
 			}
 			out = append(out, c)
 			continue
@@ -287,7 +287,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			continue
 		}
 		last := idx[len(idx)-1]
-		out[last].Orders = []adjudicator.Order{{Phase: phaseKey(st.T, p), Side: side, Key: keyOrders, Kind: "orders",
+		out[last].Orders = []rules.Order{{Phase: phaseKey(st.T, p), Side: side, Key: keyOrders, Kind: "orders",
 			Text: strings.Join(texts, "\n"), Summary: fmt.Sprintf("orders for turn %d, %s", st.T, (&State{P: p, Sequence: seq}).PhaseTitle())}}
 	}
 	return out
@@ -297,18 +297,18 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 // defensive fire policy (11.2) and unit-by-unit allotment (11.1, 11.2: a hex, HOLD or
 // DEFAULT by unit id), and HIT orders (11.5).
 type standing struct {
-	losses, hits map[adjudicator.Side][]string
-	policies     map[adjudicator.Side]string
-	allot        map[adjudicator.Side]map[string]string
+	losses, hits map[rules.Side][]string
+	policies     map[rules.Side]string
+	allot        map[rules.Side]map[string]string
 }
 
 func newStanding() *standing {
-	return &standing{losses: map[adjudicator.Side][]string{}, hits: map[adjudicator.Side][]string{},
-		policies: map[adjudicator.Side]string{}, allot: map[adjudicator.Side]map[string]string{}}
+	return &standing{losses: map[rules.Side][]string{}, hits: map[rules.Side][]string{},
+		policies: map[rules.Side]string{}, allot: map[rules.Side]map[string]string{}}
 }
 
 // execute carries out one order line on g (check-only when d is nil).
-func (g *game) execute(side adjudicator.Side, it item, sto *standing) error {
+func (g *game) execute(side rules.Side, it item, sto *standing) error {
 	switch it.kind {
 	case "move":
 		return g.move(side, it.move)
@@ -321,8 +321,8 @@ func (g *game) execute(side adjudicator.Side, it item, sto *standing) error {
 	return nil
 }
 
-// Waiting implements adjudicator.Ruleset.
-func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+// Waiting implements rules.Ruleset.
+func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	st := s.(*State)
 	if st.Over() {
 		return nil
@@ -334,13 +334,13 @@ func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudi
 	if _, ok := findOrder(filed, phaseKey(st.T, st.P), side, keyOrders); ok {
 		return nil
 	}
-	return []adjudicator.Side{side}
+	return []rules.Side{side}
 }
 
-// Inputs implements adjudicator.Ruleset.
-func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+// Inputs implements rules.Ruleset.
+func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
-	var in []adjudicator.Order
+	var in []rules.Order
 	for _, o := range filed {
 		if o.Phase == phaseStand || o.Phase == phaseKey(st.T, st.P) ||
 			(st.P == PhaseBritish1 && o.Phase == phaseKey(st.T, PhaseBritish1)) {
@@ -350,24 +350,24 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 	return in
 }
 
-// Defaults implements adjudicator.Ruleset: nothing done in the phase (PASS); the German
+// Defaults implements rules.Ruleset: nothing done in the phase (PASS); the German
 // units due to enter still enter (8.3).
-func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
-	var out []adjudicator.Order
+func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []rules.Order {
+	var out []rules.Order
 	for _, c := range r.Check(s, side, []orders.Line{{No: 1, Text: "PASS", Fields: []string{"PASS"}}}, filed) {
 		out = append(out, c.Orders...)
 	}
 	return out
 }
 
-// Resolve implements adjudicator.Ruleset.
-func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+// Resolve implements rules.Ruleset.
+func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
 	g := &game{sc: r.sc, st: st, d: d}
-	var out adjudicator.Outcome
-	var own, seqOrder *adjudicator.Order
+	var out rules.Outcome
+	var own, seqOrder *rules.Order
 	sto := newStanding()
-	var tops []adjudicator.Order
+	var tops []rules.Order
 	for i := range inputs {
 		o := &inputs[i]
 		switch {
@@ -435,16 +435,16 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 				bombards = append(bombards, it)
 			default:
 				if err := g.execute(side, it, nil); err != nil {
-					g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
+					g.event(ruleOf(err), []rules.Side{side}, "Not carried out: %s: %v", it.text, err)
 				} else {
-					g.event(it.rule, []adjudicator.Side{side}, "%s", it.text)
+					g.event(it.rule, []rules.Side{side}, "%s", it.text)
 				}
 			}
 		}
 		for _, it := range append(bombards, melees...) {
 			if err := g.execute(side, it, sto); err != nil {
 				// Told to the side that gave it only: the reason may name its units (6.6).
-				g.event(ruleOf(err), []adjudicator.Side{side}, "Not carried out: %s: %v", it.text, err)
+				g.event(ruleOf(err), []rules.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
 		}
 	}
@@ -486,13 +486,13 @@ func ruleOf(err error) string {
 // does not, so that a stale order of the side that left never undoes the choice of the
 // side there (his opponent would see the unit he keeps beneath). An order naming an
 // enemy unit, filed before the check refused it, is ignored.
-func (r *Rules) applyTops(st *State, tops []adjudicator.Order) {
-	there := func(o adjudicator.Order) bool {
+func (r *Rules) applyTops(st *State, tops []rules.Order) {
+	there := func(o rules.Order) bool {
 		f := strings.Fields(o.Text)
 		u := st.unit(f[2])
 		return u != nil && u.Status == OnMap && u.Hex == f[1]
 	}
-	slices.SortStableFunc(tops, func(a, b adjudicator.Order) int {
+	slices.SortStableFunc(tops, func(a, b rules.Order) int {
 		switch ta, tb := there(a), there(b); {
 		case ta == tb:
 			return 0
@@ -513,7 +513,7 @@ func (r *Rules) applyTops(st *State, tops []adjudicator.Order) {
 	}
 }
 
-func (r *Rules) ownUnit(side adjudicator.Side, text string) string {
+func (r *Rules) ownUnit(side rules.Side, text string) string {
 	for _, e := range strings.Fields(text)[1:] {
 		id, _ := lossEntry(e)
 		if c, ok := r.sc.Counter(id); ok && c.Side == string(side) {

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-func rules(t testing.TB) *mons1914.Rules {
+func newRules(t testing.TB) *mons1914.Rules {
 	t.Helper()
 	r, err := mons1914.New()
 	if err != nil {
@@ -24,10 +24,10 @@ func rules(t testing.TB) *mons1914.Rules {
 	return r
 }
 
-func submit(r *mons1914.Rules, st adjudicator.State, side adjudicator.Side, text string, filed []adjudicator.Order) ([]adjudicator.Checked, []adjudicator.Order) {
+func submit(r *mons1914.Rules, st rules.State, side rules.Side, text string, filed []rules.Order) ([]rules.Checked, []rules.Order) {
 	lines, _ := orders.Split(text)
 	cs := r.Check(st, side, lines, filed)
-	var out []adjudicator.Order
+	var out []rules.Order
 	for _, c := range cs {
 		out = append(out, c.Orders...)
 	}
@@ -36,7 +36,7 @@ func submit(r *mons1914.Rules, st adjudicator.State, side adjudicator.Side, text
 
 // TestNewGame: 3.1's set-up and 3.2's initial control.
 func TestNewGame(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, err := r.New(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestNewGame(t *testing.T) {
 	if !slices.Contains(lines, "unit 1/NF 2908 2") || !slices.Contains(lines, "phase gm") || !slices.Contains(lines, "turn 1") {
 		t.Errorf("New: %v", lines)
 	}
-	if _, err := r.New(adjudicator.Options{"york": true}); err == nil {
+	if _, err := r.New(rules.Options{"york": true}); err == nil {
 		t.Error("New with an unknown option: no error")
 	}
 	raw, err := r.Encode(st)
@@ -76,7 +76,7 @@ func TestNewGame(t *testing.T) {
 // TestFogOfWar: 6.6, "Neither player may look beneath the top unit of any enemy stack
 // until such time as the combat resolution procedure calls for it."
 func TestFogOfWar(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	a := mons1914.CaseAdapter{Rules: r}
 	st, err := a.State([]string{"unit 1/SF 2708", "unit RFA27 2708", "unit III/12/5 2707", "dead 1/NF surrounded", "exited 2/DG", "wait IV/26/7"})
 	if err != nil {
@@ -153,11 +153,11 @@ func tail(s string) string {
 // TestWholeGameByDefaults plays 14 turns in which nobody sends an order: German units
 // enter by 8.3's default, nothing else happens, and the last phase gives 4.3's verdict.
 func TestWholeGameByDefaults(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, _ := r.New(nil)
 	var seed dice.Seed
 	for i := 0; i < 1000 && !st.Over(); i++ {
-		var filed []adjudicator.Order
+		var filed []rules.Order
 		for _, side := range r.Waiting(st, nil) {
 			filed = append(filed, r.Defaults(st, side, filed)...)
 		}
@@ -194,7 +194,7 @@ func FuzzCheck(f *testing.F) {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
-	r := rules(f)
+	r := newRules(f)
 	st, _ := r.New(nil)
 	f.Fuzz(func(t *testing.T, text string, german bool) {
 		side := mons1914.BEF
@@ -216,7 +216,7 @@ func FuzzCheck(f *testing.F) {
 // TestMapGolden pins the German player's map at the start of the game (go test -update
 // rewrites testdata/map-de-start.golden; review the diff).
 func TestMapGolden(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, _ := r.New(nil)
 	got := r.Map(st, mons1914.DE)
 	path := "testdata/map-de-start.golden"
@@ -235,7 +235,7 @@ func TestMapGolden(t *testing.T) {
 }
 
 func TestCaseAdapterStateErrors(t *testing.T) {
-	a := mons1914.CaseAdapter{Rules: rules(t)}
+	a := mons1914.CaseAdapter{Rules: newRules(t)}
 	for _, tt := range []struct{ line, want string }{
 		{"turn 15", "want turn 1-14"},
 		{"phase xx", "want phase gm, gc, b1, b2 or over"},
@@ -258,7 +258,7 @@ func TestCaseAdapterStateErrors(t *testing.T) {
 // TestRefusalsStayWithTheirSide: an order not carried out is told to its own side only,
 // since its reason may name units the enemy has not seen (6.6).
 func TestRefusalsStayWithTheirSide(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	a := mons1914.CaseAdapter{Rules: r}
 	st, err := a.State([]string{"phase gm", "unit IX/FA9/18 4401", "unit IX/31/18 4005", "unit 1/NF 4006"})
 	if err != nil {
@@ -290,7 +290,7 @@ func TestRefusalsStayWithTheirSide(t *testing.T) {
 // TestKeywords: every order HELP shows starts with a keyword the desk is told of, and
 // every keyword is one the grammar answers (not "unknown order").
 func TestKeywords(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	help, err := os.ReadFile("../../templates/mons1914-help.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -326,7 +326,7 @@ func TestTopIsTheOwners(t *testing.T) {
 	}
 	// Even on file (filed before the check refused it), it shows the German nothing
 	// beneath the top unit.
-	probe = []adjudicator.Order{{Phase: "standing", Side: mons1914.DE, Key: "top 2708", Kind: "standing", Text: "TOP 2708 RFA27"}}
+	probe = []rules.Order{{Phase: "standing", Side: mons1914.DE, Key: "top 2708", Kind: "standing", Text: "TOP 2708 RFA27"}}
 	_, moves := submit(r, st, mons1914.DE, "MOVE NONE", nil)
 	out, err := r.Resolve(st, append(probe, moves...), dice.NewScript())
 	if err != nil {
@@ -361,9 +361,9 @@ func TestTopStaleOrderOfTheOtherSide(t *testing.T) {
 
 // topState is a British stack in 2708 (1/SF arrived first, then RFA27) beside a
 // German regiment in 2707.
-func topState(t *testing.T) (*mons1914.Rules, adjudicator.State) {
+func topState(t *testing.T) (*mons1914.Rules, rules.State) {
 	t.Helper()
-	r := rules(t)
+	r := newRules(t)
 	st, err := mons1914.CaseAdapter{Rules: r}.State([]string{"unit 1/SF 2708", "unit RFA27 2708", "unit III/12/5 2707"})
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // seenMoves tells the other side, in words, what it may see of side's movement in the
@@ -14,7 +14,7 @@ import (
 // unit of side on top of its stack now whose hex changed or that entered the map, and
 // where it came from when it was on top of its stack then too. The map shows the same
 // (the key's top units); the results mail tells it as news (issue 20).
-func (g *game) seenMoves(before *State, side adjudicator.Side) {
+func (g *game) seenMoves(before *State, side rules.Side) {
 	was := &game{sc: g.sc, st: before}
 	onTop := func(gm *game, u *Unit) bool {
 		h, err := hex.Parse(u.Hex)
@@ -42,6 +42,6 @@ func (g *game) seenMoves(before *State, side adjudicator.Side) {
 		return
 	}
 	sort.Strings(seen)
-	who := map[adjudicator.Side]string{DE: "German", BEF: "British"}[side]
-	g.event("6.6", []adjudicator.Side{other(side)}, "%s units seen moving (the top unit of each stack, 6.6): %s", who, strings.Join(seen, "; "))
+	who := map[rules.Side]string{DE: "German", BEF: "British"}[side]
+	g.event("6.6", []rules.Side{other(side)}, "%s units seen moving (the top unit of each stack, 6.6): %s", who, strings.Join(seen, "; "))
 }

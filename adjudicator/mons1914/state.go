@@ -5,14 +5,14 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // The sides (2.5).
 const (
-	DE  adjudicator.Side = "de"
-	BEF adjudicator.Side = "bef"
+	DE  rules.Side = "de"
+	BEF rules.Side = "bef"
 )
 
 // Phases of a game turn (5.2). The British player turn has two phases whose kinds the
@@ -79,18 +79,18 @@ type State struct {
 	Verdict string            `json:"verdict,omitempty"`
 }
 
-var _ adjudicator.State = (*State)(nil)
+var _ rules.State = (*State)(nil)
 
-// Turn implements adjudicator.State.
+// Turn implements rules.State.
 func (s *State) Turn() int { return s.T }
 
-// Phase implements adjudicator.State.
+// Phase implements rules.State.
 func (s *State) Phase() string { return s.P }
 
-// Over implements adjudicator.State.
+// Over implements rules.State.
 func (s *State) Over() bool { return s.P == PhaseOver }
 
-// PhaseTitle implements adjudicator.State.
+// PhaseTitle implements rules.State.
 func (s *State) PhaseTitle() string {
 	switch s.P {
 	case PhaseGermanMove:

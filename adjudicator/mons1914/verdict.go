@@ -1,7 +1,7 @@
 package mons1914
 
-import "github.com/adjutant-pbem/adjutant/adjudicator"
+import "github.com/adjutant-pbem/adjutant/adjudicator/rules"
 
-// Verdict implements adjudicator.Verdicter: how the game ended, for the first line of
+// Verdict implements rules.Verdicter: how the game ended, for the first line of
 // the players' mails once it is over.
-func (r *Rules) Verdict(s adjudicator.State) string { return s.(*State).Verdict }
+func (r *Rules) Verdict(s rules.State) string { return s.(*State).Verdict }

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Legend is how the Mons map is drawn.
@@ -51,14 +51,14 @@ func (g *game) top(h hex.Hex, us []*Unit) *Unit {
 	return us[0]
 }
 
-// Map implements adjudicator.Ruleset: the text of [Rules.MapView].
-func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+// Map implements rules.Ruleset: the text of [Rules.MapView].
+func (r *Rules) Map(s rules.State, side rules.Side) string {
 	return mapview.Render(r.MapView(s, side))
 }
 
-// MapView implements adjudicator.Viewer: what side may see (6.6: only the top unit of
+// MapView implements rules.Viewer: what side may see (6.6: only the top unit of
 // an enemy stack, and that it is a stack).
-func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
+func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
 	g := &game{sc: r.sc, st: st}
@@ -75,12 +75,12 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 			mark = "X"
 		}
 		cell := mark
-		for _, sd := range []adjudicator.Side{DE, BEF} {
+		for _, sd := range []rules.Side{DE, BEF} {
 			us := g.at(h, sd)
 			if len(us) == 0 {
 				continue
 			}
-			letter := map[adjudicator.Side]string{DE: "G", BEF: "B"}[sd]
+			letter := map[rules.Side]string{DE: "G", BEF: "B"}[sd]
 			forces[h] = append(forces[h], string(sd))
 			if sd == side {
 				cell += fmt.Sprintf("%s%d", letter, len(us))
@@ -137,7 +137,7 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	}
 }
 
-func sideName(s adjudicator.Side) string {
+func sideName(s rules.Side) string {
 	if s == DE {
 		return "German"
 	}
@@ -152,8 +152,8 @@ func unitName(g *game, u *Unit) string {
 	return u.ID
 }
 
-// Status implements adjudicator.Ruleset.
-func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+// Status implements rules.Ruleset.
+func (r *Rules) Status(s rules.State, side rules.Side) string {
 	st := s.(*State)
 	g := &game{sc: r.sc, st: st}
 	var b strings.Builder

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // CANCEL withdraws orders on file that are not resolved yet: those of the step the
@@ -185,7 +185,7 @@ func combatLabel(kind, key string) string {
 
 // withdrawable reports whether o is an order CANCEL may withdraw: one of a step, of a
 // kind CANCEL names, not already withdrawn.
-func withdrawable(o adjudicator.Order) bool {
+func withdrawable(o rules.Order) bool {
 	if o.Phase == phaseStanding || o.Kind == kWithdrawn {
 		return false
 	}
@@ -198,8 +198,8 @@ func withdrawable(o adjudicator.Order) bool {
 }
 
 // liveOrders is filed without the orders withdrawn.
-func liveOrders(filed []adjudicator.Order) []adjudicator.Order {
-	return slices.DeleteFunc(slices.Clone(filed), func(o adjudicator.Order) bool { return o.Kind == kWithdrawn })
+func liveOrders(filed []rules.Order) []rules.Order {
+	return slices.DeleteFunc(slices.Clone(filed), func(o rules.Order) bool { return o.Kind == kWithdrawn })
 }
 
 // withdrawnPrefix starts the text of a withdrawn record; the order's own text follows.
@@ -247,9 +247,9 @@ func (c cancelSpec) targetName(i int) string {
 // withdraw answers a CANCEL line: the records that withdraw the orders of live it
 // names, each replacing its order (same phase, side and key), and what was
 // withdrawn; or why nothing is. gone holds the orders withdrawn already.
-func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, gone []adjudicator.Order) ([]adjudicator.Order, string, error) {
-	mine := func(list []adjudicator.Order) []adjudicator.Order {
-		return slices.DeleteFunc(slices.Clone(list), func(o adjudicator.Order) bool { return o.Side != side || !withdrawable(o) && o.Kind != kWithdrawn })
+func (r *Rules) withdraw(st *State, side rules.Side, c cancelSpec, live, gone []rules.Order) ([]rules.Order, string, error) {
+	mine := func(list []rules.Order) []rules.Order {
+		return slices.DeleteFunc(slices.Clone(list), func(o rules.Order) bool { return o.Side != side || !withdrawable(o) && o.Kind != kWithdrawn })
 	}
 	live, gone = mine(live), mine(gone)
 	targets := []int{-1}
@@ -259,14 +259,14 @@ func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, g
 			targets[i] = i
 		}
 	}
-	var picked []adjudicator.Order
+	var picked []rules.Order
 	var missing []string
 	for _, i := range targets {
 		found := false
 		for _, o := range live {
 			if r.sc.matches(c, o.Kind, o.Key, o.Text, i) {
 				found = true
-				if !slices.ContainsFunc(picked, func(p adjudicator.Order) bool { return p.ID() == o.ID() }) {
+				if !slices.ContainsFunc(picked, func(p rules.Order) bool { return p.ID() == o.ID() }) {
 					picked = append(picked, o)
 				}
 			}
@@ -278,14 +278,14 @@ func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, g
 	if len(missing) > 0 {
 		return nil, "", fmt.Errorf("%s", strings.Join(missing, "; "))
 	}
-	var out []adjudicator.Order
+	var out []rules.Order
 	var what []string
 	for _, o := range picked {
 		summary := o.Summary
 		if o.Kind == kAssault || o.Kind == kAttack {
 			summary = combatLabel(o.Kind, o.Key) + ": " + o.Text // filed before combats showed their number
 		}
-		out = append(out, adjudicator.Order{Phase: o.Phase, Side: o.Side, Key: o.Key, Kind: kWithdrawn,
+		out = append(out, rules.Order{Phase: o.Phase, Side: o.Side, Key: o.Key, Kind: kWithdrawn,
 			Text: withdrawnPrefix + o.Text, Summary: "withdrawn: " + summary})
 		what = append(what, fmt.Sprintf("%s (%s)", summary, shortStep(o.Phase)))
 	}
@@ -294,7 +294,7 @@ func (r *Rules) withdraw(st *State, side adjudicator.Side, c cancelSpec, live, g
 
 // notOnFile says why target i of c names no order on file: withdrawn already, never
 // sent, or resolved with its step.
-func (r *Rules) notOnFile(st *State, side string, c cancelSpec, i int, gone []adjudicator.Order) string {
+func (r *Rules) notOnFile(st *State, side string, c cancelSpec, i int, gone []rules.Order) string {
 	name := c.targetName(i)
 	why := fmt.Sprintf("you have no %s on file that is not resolved yet (STATUS lists your orders on file)", name)
 	for _, o := range gone {
@@ -349,8 +349,8 @@ func shortStep(key string) string {
 
 // withdrawn tells side, when its step is resolved, that an order it withdrew was not
 // carried out.
-func (g *game) withdrawn(o adjudicator.Order) {
+func (g *game) withdrawn(o rules.Order) {
 	text := strings.TrimPrefix(o.Text, withdrawnPrefix)
 	it := g.sc.parseLine(orders.Line{Text: text, Fields: strings.Fields(text)})
-	g.event(it.rule, []adjudicator.Side{o.Side}, "%s: withdrawn by your CANCEL, not carried out", strings.TrimPrefix(o.Summary, "withdrawn: "))
+	g.event(it.rule, []rules.Side{o.Side}, "%s: withdrawn by your CANCEL, not carried out", strings.TrimPrefix(o.Summary, "withdrawn: "))
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
@@ -16,13 +16,13 @@ import (
 type desk struct {
 	t     *testing.T
 	r     *soissons1918.Rules
-	st    adjudicator.State
-	filed []adjudicator.Order
+	st    rules.State
+	filed []rules.Order
 }
 
 func newDesk(t *testing.T, state ...string) *desk {
 	t.Helper()
-	r := rules(t)
+	r := newRules(t)
 	st, err := soissons1918.CaseAdapter{Rules: r}.State(state)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func newDesk(t *testing.T, state ...string) *desk {
 
 // mail checks side's lines and files them when all are accepted; it returns the
 // verdicts.
-func (d *desk) mail(side adjudicator.Side, text string) []adjudicator.Checked {
+func (d *desk) mail(side rules.Side, text string) []rules.Checked {
 	d.t.Helper()
 	lines, _ := orders.Split(text)
 	checked := d.r.Check(d.st, side, lines, d.filed)
@@ -43,7 +43,7 @@ func (d *desk) mail(side adjudicator.Side, text string) []adjudicator.Checked {
 	}
 	for _, c := range checked {
 		for _, o := range c.Orders {
-			if i := slices.IndexFunc(d.filed, func(f adjudicator.Order) bool { return f.ID() == o.ID() }); i >= 0 {
+			if i := slices.IndexFunc(d.filed, func(f rules.Order) bool { return f.ID() == o.ID() }); i >= 0 {
 				d.filed[i] = o
 			} else {
 				d.filed = append(d.filed, o)
@@ -54,7 +54,7 @@ func (d *desk) mail(side adjudicator.Side, text string) []adjudicator.Checked {
 }
 
 // ok files a mail that must be accepted, and returns its verdicts' reasons.
-func (d *desk) ok(side adjudicator.Side, text string) []string {
+func (d *desk) ok(side rules.Side, text string) []string {
 	d.t.Helper()
 	var why []string
 	for _, c := range d.mail(side, text) {
@@ -68,7 +68,7 @@ func (d *desk) ok(side adjudicator.Side, text string) []string {
 
 // refused checks a mail that must be refused, and returns the reason of its first
 // refused line.
-func (d *desk) refused(side adjudicator.Side, text string) string {
+func (d *desk) refused(side rules.Side, text string) string {
 	d.t.Helper()
 	for _, c := range d.mail(side, text) {
 		if !c.OK {
@@ -80,7 +80,7 @@ func (d *desk) refused(side adjudicator.Side, text string) string {
 }
 
 // resolve resolves the step the game is at with dice, when no side is waited for.
-func (d *desk) resolve(dice ...int) []adjudicator.Event {
+func (d *desk) resolve(dice ...int) []rules.Event {
 	d.t.Helper()
 	if w := d.r.Waiting(d.st, d.filed); len(w) > 0 {
 		d.t.Fatalf("still waiting for %v", w)
@@ -89,7 +89,7 @@ func (d *desk) resolve(dice ...int) []adjudicator.Event {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	d.filed = slices.DeleteFunc(d.filed, func(o adjudicator.Order) bool { return slices.Contains(out.Consumed, o.ID()) })
+	d.filed = slices.DeleteFunc(d.filed, func(o rules.Order) bool { return slices.Contains(out.Consumed, o.ID()) })
 	d.st = out.State
 	return out.Events
 }
@@ -97,7 +97,7 @@ func (d *desk) resolve(dice ...int) []adjudicator.Event {
 func scriptOf(values []int) dice.Source { return dice.NewScript(values...) }
 
 // summaries lists side's orders on file as STATUS shows them.
-func (d *desk) summaries(side adjudicator.Side) []string {
+func (d *desk) summaries(side rules.Side) []string {
 	var out []string
 	for _, o := range d.filed {
 		if o.Side == side {
@@ -138,7 +138,7 @@ func TestCancelCombatKeepsNumbers(t *testing.T) {
 	if got := d.summaries(soissons1918.EN); !slices.Equal(got, want) {
 		t.Errorf("orders on file:\n%q\nwant\n%q", got, want)
 	}
-	if w := d.r.Waiting(d.st, d.filed); !slices.Equal(w, []adjudicator.Side{soissons1918.DE}) {
+	if w := d.r.Waiting(d.st, d.filed); !slices.Equal(w, []rules.Side{soissons1918.DE}) {
 		t.Errorf("waiting for %v, want the German alone", w)
 	}
 	d.ok(soissons1918.DE, "PASS")
@@ -150,7 +150,7 @@ func TestCancelCombatKeepsNumbers(t *testing.T) {
 		}
 		if strings.Contains(e.Text, "withdrawn") {
 			withdrawn++
-			if !slices.Equal(e.To, []adjudicator.Side{soissons1918.EN}) || !strings.Contains(e.Text, "ASSAULT 2612 WITH 1DM") {
+			if !slices.Equal(e.To, []rules.Side{soissons1918.EN}) || !strings.Contains(e.Text, "ASSAULT 2612 WITH 1DM") {
 				t.Errorf("withdrawal event %q to %v, want it to name the order, to the Entente alone", e.Text, e.To)
 			}
 		}

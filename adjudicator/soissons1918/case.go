@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // CaseAdapter lets the conformance runner (package adjudicator/conformance) drive
@@ -40,10 +40,10 @@ import (
 type CaseAdapter struct{ Rules *Rules }
 
 // Ruleset returns the rules the cases run against.
-func (a CaseAdapter) Ruleset() adjudicator.Ruleset { return a.Rules }
+func (a CaseAdapter) Ruleset() rules.Ruleset { return a.Rules }
 
 // State builds a state from STATE lines; errors name the offending line.
-func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
+func (a CaseAdapter) State(lines []string) (rules.State, error) {
 	if a.Rules == nil {
 		return nil, errors.New("CaseAdapter has no Rules")
 	}
@@ -184,7 +184,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 }
 
 // Describe gives the state as lines comparable with EXPECT lines.
-func (a CaseAdapter) Describe(s adjudicator.State) []string {
+func (a CaseAdapter) Describe(s rules.State) []string {
 	st := s.(*State)
 	g := &game{sc: a.Rules.sc, st: st}
 	out := []string{fmt.Sprintf("turn %d", st.T), "phase " + st.P}

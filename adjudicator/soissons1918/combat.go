@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Order kinds of rule 20.
@@ -430,7 +430,7 @@ func listWhy(ws []string) string {
 // one side's combats of the step have taken, on file (withdrawn ones included: CANCEL
 // keeps a number taken, cancel.go) or earlier in the mail, so that orders on file keep
 // the order they were written in and never replace each other.
-func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase string, side adjudicator.Side) string {
+func combatKey(filed []rules.Order, earlier []rules.Checked, phase string, side rules.Side) string {
 	n := 0
 	for _, o := range filed {
 		if o.Phase == phase && o.Side == side {
@@ -453,7 +453,7 @@ func combatKey(filed []adjudicator.Order, earlier []adjudicator.Checked, phase s
 // ATTACK sent after its IMPROVISE finds the marker; a second MOVE of a unit, BOMBARD
 // of a hex or REINFORCE of a unit is refused now rather than "not carried out" at
 // resolution; a BOMBARD counts the points the earlier ones spent.
-func (g *game) preloadFiled(side, cur string, filed []adjudicator.Order, items []item, now []int, withdrew bool) {
+func (g *game) preloadFiled(side, cur string, filed []rules.Order, items []item, now []int, withdrew bool) {
 	needed := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
@@ -491,10 +491,10 @@ var preloaded = map[string]bool{kReinforce: true, kTank: true, kBombard: true, k
 // refuses the mail's lines that fail, ZOC obligation (13.2) included. A combat on file
 // that no longer stands once the mail's CANCEL lines (cancels) have withdrawn orders
 // of the step (its marker, or another combat that covered a ZOC) refuses them.
-func (g *game) checkCombats(side, cur string, filed []adjudicator.Order, items []item, fights, cancels []int, out []adjudicator.Checked) {
+func (g *game) checkCombats(side, cur string, filed []rules.Order, items []item, fights, cancels []int, out []rules.Checked) {
 	var ds []Declaration
 	var line []int // index into out, -1 for an order on file
-	var onFile []adjudicator.Order
+	var onFile []rules.Order
 	for _, o := range filed {
 		if o.Phase != cur || string(o.Side) != side || (o.Kind != kAssault && o.Kind != kAttack) {
 			continue

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // game is a state being worked on with its scenario: what both the order check and the
@@ -18,7 +18,7 @@ type game struct {
 	sc       *Scenario
 	st       *State
 	d        dice.Source // nil in the order check
-	events   []adjudicator.Event
+	events   []rules.Event
 	moved    map[string]bool   // units that moved in the current segment
 	shelled  map[string]bool   // side+hex bombarded in the current segment (17.6)
 	used     map[string]int    // MP each unit spent in this segment, in 1/TEC.Scale MP
@@ -29,14 +29,14 @@ type game struct {
 	sudden   string            // the Sudden Death event not yet told (3.2: stopped)
 }
 
-func (g *game) event(rule string, to []adjudicator.Side, format string, args ...any) {
-	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
+func (g *game) event(rule string, to []rules.Side, format string, args ...any) {
+	g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
 }
 
 // rollEvent is an event every side sees that reports roll r: the results mail gives the
 // roll's inputs with it, so that a player can re-derive it once the seed is revealed.
 func (g *game) rollEvent(rule string, r dice.Roll, format string, args ...any) {
-	g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &r})
+	g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &r})
 }
 
 // toEach tells side own and the other side others, in one event when they are the same
@@ -45,12 +45,12 @@ func (g *game) rollEvent(rule string, r dice.Roll, format string, args ...any) {
 // the roll the event reports, given with both texts.
 func (g *game) toEach(rule string, r *dice.Roll, side, own, others string) {
 	if own == others {
-		g.events = append(g.events, adjudicator.Event{Phase: g.st.P, Rule: rule, Text: own, Roll: r})
+		g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: own, Roll: r})
 		return
 	}
 	g.events = append(g.events,
-		adjudicator.Event{Phase: g.st.P, Rule: rule, Text: own, To: []adjudicator.Side{adjudicator.Side(side)}, Roll: r},
-		adjudicator.Event{Phase: g.st.P, Rule: rule, Text: others, To: []adjudicator.Side{adjudicator.Side(other(side))}, Roll: r})
+		rules.Event{Phase: g.st.P, Rule: rule, Text: own, To: []rules.Side{rules.Side(side)}, Roll: r},
+		rules.Event{Phase: g.st.P, Rule: rule, Text: others, To: []rules.Side{rules.Side(other(side))}, Roll: r})
 }
 
 func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }

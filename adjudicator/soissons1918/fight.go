@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // zocProblem checks 13.2 and 20.1 for list[i]: "all enemy units in the attacking
@@ -88,13 +88,13 @@ func (g *game) combatSegment(side string, items []item) {
 	for i, it := range items {
 		if g.stopped() {
 			// 3.2: "the game is immediately terminated".
-			g.event("3.2", []adjudicator.Side{adjudicator.Side(side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", it.text)
+			g.event("3.2", []rules.Side{rules.Side(side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", it.text)
 			continue
 		}
 		// A combat not carried out is told to the attacker alone: at the table it is
 		// never designated (20: "Combat is designated and resolved one combat at a
 		// time"), and the defender sees only the combats fought (invariant 5).
-		own := []adjudicator.Side{adjudicator.Side(side)}
+		own := []rules.Side{rules.Side(side)}
 		if list[i] == nil {
 			g.event("20", own, "%s: not carried out: %v", it.text, errs[i])
 			continue

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
@@ -28,7 +28,7 @@ func FuzzCheck(f *testing.F) {
 		f.Fatal(err)
 	}
 	st, _ := r.New(nil)
-	for _, side := range []adjudicator.Side{soissons1918.DE, soissons1918.EN} {
+	for _, side := range []rules.Side{soissons1918.DE, soissons1918.EN} {
 		out, err := r.Resolve(st, r.Defaults(st, side, nil), dice.NewScript())
 		if err != nil {
 			f.Fatal(err)
@@ -37,7 +37,7 @@ func FuzzCheck(f *testing.F) {
 	}
 	// On to 18 July PM, step 2 (en2), both sides passing.
 	for st.Phase() != "en2" || st.Turn() != 2 {
-		var filed []adjudicator.Order
+		var filed []rules.Order
 		for _, s := range r.Waiting(st, nil) {
 			filed = append(filed, r.Defaults(st, s, filed)...)
 		}
@@ -50,7 +50,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		// A line "---" ends a mail: each is filed as the desk files it (desk.mail).
 		d := &desk{t: t, r: r, st: st}
-		for _, side := range []adjudicator.Side{soissons1918.EN, soissons1918.DE} {
+		for _, side := range []rules.Side{soissons1918.EN, soissons1918.DE} {
 			for _, mail := range strings.Split(text, "\n---\n") {
 				d.mail(side, mail)
 			}

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
-func rules(t *testing.T) *soissons1918.Rules {
+func newRules(t *testing.T) *soissons1918.Rules {
 	t.Helper()
 	r, err := soissons1918.New()
 	if err != nil {
@@ -21,16 +21,16 @@ func rules(t *testing.T) *soissons1918.Rules {
 
 // play resolves phases as the desk does, each waiting side giving its default orders,
 // until the game is over; it returns every step's key in order.
-func play(t *testing.T, r *soissons1918.Rules, st adjudicator.State) (adjudicator.State, []string, []adjudicator.Event) {
+func play(t *testing.T, r *soissons1918.Rules, st rules.State) (rules.State, []string, []rules.Event) {
 	t.Helper()
 	var seen []string
-	var events []adjudicator.Event
+	var events []rules.Event
 	for n := 0; !st.Over(); n++ {
 		if n > 200 {
 			t.Fatalf("no end after %d steps, at %d %s", n, st.Turn(), st.Phase())
 		}
 		seen = append(seen, st.Phase())
-		var filed []adjudicator.Order
+		var filed []rules.Order
 		for _, s := range r.Waiting(st, nil) {
 			filed = append(filed, r.Defaults(st, s, filed)...)
 		}
@@ -51,7 +51,7 @@ func play(t *testing.T, r *soissons1918.Rules, st adjudicator.State) (adjudicato
 // with every operational phase, no German phase on 18 July AM (22) nor on 23 July PM
 // (3.2), and the verdict at the end (3.3).
 func TestSequence(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, err := r.New(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestSequence(t *testing.T) {
 	if last.Rule != "3.4" || !strings.Contains(last.Text, "Victory") {
 		t.Errorf("last event %q, want the verdict (3.4)", last.Text)
 	}
-	for _, s := range []adjudicator.Side{soissons1918.EN, soissons1918.DE} {
+	for _, s := range []rules.Side{soissons1918.EN, soissons1918.DE} {
 		for i, l := range strings.Split(r.Map(end, s)+r.Status(end, s), "\n") {
 			if len(l) > 78 {
 				t.Errorf("%s map/status line %d longer than 78: %q", s, i, l)
@@ -87,7 +87,7 @@ func TestSequence(t *testing.T) {
 // TestNothingNotImplemented: every keyword of the grammar is answered by a rule, never
 // "not implemented yet" (issue 13), whatever step the game is at.
 func TestNothingNotImplemented(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, _ := r.New(nil)
 	text := strings.Join([]string{
 		"ATTACK 0904 WITH 0803", "ASSAULT 0904 WITH 162 HQ I LEAD 162 X 2", "ASSAULT 0904,0906 FROM 0803",

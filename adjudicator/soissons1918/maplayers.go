@@ -4,12 +4,12 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// Map layers a player may ask for (adjudicator.MapLayerer): MAP ZOC, MAP TZ, or both.
+// Map layers a player may ask for (rules.MapLayerer): MAP ZOC, MAP TZ, or both.
 // They mark hexes relative to the player who asks, since what he needs to know is
 // where his units must stop (13.1) and where the enemy threatens (14).
 const (
@@ -18,7 +18,7 @@ const (
 	markEnemyTZ  = '?'
 )
 
-// MapLayers implements adjudicator.MapLayerer.
+// MapLayers implements rules.MapLayerer.
 func (r *Rules) MapLayers() map[string]string {
 	return map[string]string{
 		"ZOC": "zones of control (13): ! the enemy's, + your own",
@@ -26,15 +26,15 @@ func (r *Rules) MapLayers() map[string]string {
 	}
 }
 
-// MapWith implements adjudicator.MapLayerer: the map of MapView with each hex of the
+// MapWith implements rules.MapLayerer: the map of MapView with each hex of the
 // asked zones marked, and the marks in the legend. 13: ZOC are never negated; 14: threat
 // zones are negated by units and ZOC of the side they threaten.
-func (r *Rules) MapWith(s adjudicator.State, side adjudicator.Side, layers []string) string {
+func (r *Rules) MapWith(s rules.State, side rules.Side, layers []string) string {
 	return mapview.Render(r.layerView(s, side, layers))
 }
 
 // layerView is MapView with the layers drawn in.
-func (r *Rules) layerView(s adjudicator.State, side adjudicator.Side, layers []string) mapview.View {
+func (r *Rules) layerView(s rules.State, side rules.Side, layers []string) mapview.View {
 	v := r.MapView(s, side)
 	g := &game{sc: r.sc, st: s.(*State)}
 	me := string(side)

@@ -3,14 +3,14 @@ package soissons1918
 import (
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// Moves implements adjudicator.Mover: the moves, retreats and losses the picture of a
+// Moves implements rules.Mover: the moves, retreats and losses the picture of a
 // results mail draws. Both sides see every stack (5), so both see them all.
-func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]mapview.Arrow, []hex.Hex) {
+func (r *Rules) Moves(before, after rules.State, _ rules.Side) ([]mapview.Arrow, []hex.Hex) {
 	was := map[string]*Unit{}
 	b := before.(*State)
 	for i := range b.Units {
@@ -31,9 +31,9 @@ func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]ma
 			lost = append(lost, from)
 		}
 		if to, err := hex.Parse(u.Hex); err == nil && u.Where == OnMap && to != from {
-			kind := adjudicator.ArrowMove
+			kind := mapview.ArrowMove
 			if u.Retreat && !w.Retreat {
-				kind = adjudicator.ArrowRetreat
+				kind = mapview.ArrowRetreat
 			}
 			moves = append(moves, mapview.Arrow{From: from, To: to, Name: kind})
 		}
@@ -42,4 +42,4 @@ func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]ma
 	return moves, slices.Compact(lost)
 }
 
-var _ adjudicator.Mover = (*Rules)(nil)
+var _ rules.Mover = (*Rules)(nil)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
@@ -17,7 +17,7 @@ func TestPassStaysInItsStep(t *testing.T) {
 	tests := []struct {
 		name   string
 		state  []string
-		side   adjudicator.Side
+		side   rules.Side
 		mail   string
 		phases []string // the step each line is filed for
 		why    []string // a part of each line's reason

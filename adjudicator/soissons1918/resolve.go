@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // rank orders a step's orders by segment (4.2): reinforcements, tanks, then the
@@ -53,7 +53,7 @@ type sided struct {
 
 // resolve carries out the current step's orders, then the automatic segments that
 // follow, up to the next step that waits.
-func (g *game) resolve(now []adjudicator.Order, standing map[string]string) error {
+func (g *game) resolve(now []rules.Order, standing map[string]string) error {
 	var list []sided
 	for _, o := range now {
 		it := g.sc.parseLine(orders.Line{No: 0, Text: o.Text, Fields: strings.Fields(o.Text)})
@@ -95,7 +95,7 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 			// resolved, or told not carried out, with the first of the segment
 		case g.stopped():
 			// 3.2: "the game is immediately terminated".
-			g.event(s.it.rule, []adjudicator.Side{adjudicator.Side(s.side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", s.it.text)
+			g.event(s.it.rule, []rules.Side{rules.Side(s.side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", s.it.text)
 			continue
 		case s.it.kind == kAssault || s.it.kind == kAttack:
 			g.combatSegment(s.side, fights)
@@ -114,7 +114,7 @@ func (g *game) resolve(now []adjudicator.Order, standing map[string]string) erro
 // do applies one order at resolution; an order that no longer holds is reported.
 func (g *game) do(s sided) {
 	if err := g.apply(s.side, s.it); err != nil {
-		g.event(s.it.rule, []adjudicator.Side{adjudicator.Side(s.side)}, "%s: not carried out: %v", s.it.text, err)
+		g.event(s.it.rule, []rules.Side{rules.Side(s.side)}, "%s: not carried out: %v", s.it.text, err)
 	}
 }
 
@@ -245,7 +245,7 @@ func (g *game) positions() map[string]hex.Hex {
 func (g *game) completeSetup(side string) {
 	g.placeDefaults(side)
 	for _, p := range g.sc.SetupProblems(side, g.positions()) {
-		g.event("3.1", []adjudicator.Side{adjudicator.Side(side)}, "set-up: %s: %s", p.Unit, p.Text)
+		g.event("3.1", []rules.Side{rules.Side(side)}, "set-up: %s: %s", p.Unit, p.Text)
 	}
 	if side != EN {
 		g.event("3.1", nil, "the German player has set up")
@@ -506,7 +506,7 @@ func (g *game) move(side string, it item) error {
 			g.moved[u.ID] = true
 			g.moveTo(u, path[len(path)-1])
 		}
-		g.event("10", []adjudicator.Side{adjudicator.Side(side)}, "HQ %s moves %s", strings.Join(it.units, ","), pathString(path))
+		g.event("10", []rules.Side{rules.Side(side)}, "HQ %s moves %s", strings.Join(it.units, ","), pathString(path))
 		return nil
 	}
 	for _, u := range us {
@@ -588,7 +588,7 @@ func (g *game) move(side string, it item) error {
 		}
 		g.moveTo(u, end)
 	}
-	g.event("19", []adjudicator.Side{adjudicator.Side(side)}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), g.mp(cost))
+	g.event("19", []rules.Side{rules.Side(side)}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), g.mp(cost))
 	for _, h := range displaced {
 		g.displaceHQs(h)
 	}
@@ -745,7 +745,7 @@ func (g *game) prepare(side, id string) error {
 	g.used[id] += prep
 	g.moved[id] = true
 	u.Prepare = true
-	g.event("19.4", []adjudicator.Side{adjudicator.Side(side)}, "%s receives a Prepare marker (3 MP)", id)
+	g.event("19.4", []rules.Side{rules.Side(side)}, "%s receives a Prepare marker (3 MP)", id)
 	return nil
 }
 
@@ -775,7 +775,7 @@ func (g *game) improvise(side, id string, target hex.Hex) error {
 	g.used[id] += cost
 	g.moved[id] = true
 	u.Improvised = target.String()
-	g.event("19.4.1", []adjudicator.Side{adjudicator.Side(side)}, "%s receives an Improvised Attack marker pointing at %s (%s MP)", id, target, g.mp(cost))
+	g.event("19.4.1", []rules.Side{rules.Side(side)}, "%s receives an Improvised Attack marker pointing at %s (%s MP)", id, target, g.mp(cost))
 	return nil
 }
 

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Combat segments, for the disruption rules of retreats (4.2 C.4, C.7).
@@ -560,7 +560,7 @@ func (g *game) convertLoss(defenders []*Unit, losses int) (convert bool, why str
 
 // standingKey is where Resolve files a standing order in game.standing: LOSSES
 // under the side (bombard.go), the others under side|key (standingText).
-func standingKey(o adjudicator.Order) string {
+func standingKey(o rules.Order) string {
 	if o.Key == "losses" {
 		return string(o.Side)
 	}
@@ -699,7 +699,7 @@ func (g *game) endMovement(side, kind string) {
 // warnStacking tells, in the order check, of each accepted move that leaves its hex
 // over the limits of 16 once all the mail's orders for the step are tried: the move
 // stands, and the owner loses the excess SP at the end of the segment.
-func (g *game) warnStacking(side string, items []item, now []int, out []adjudicator.Checked) {
+func (g *game) warnStacking(side string, items []item, now []int, out []rules.Checked) {
 	for _, i := range now {
 		it := items[i]
 		if it.kind == kPrepare || it.kind == kImprovise || !out[i].OK {
@@ -847,15 +847,15 @@ func (sc *Scenario) parseRetreatOrder(it item, units func(string) ([]string, err
 
 // standingOrders turns a checked RETREAT, CONVERT or SPENT line into its standing orders,
 // one per unit named (so that a later order for a unit replaces its earlier one).
-func standingOrders(side adjudicator.Side, it item) []adjudicator.Order {
-	mk := func(key, text string) adjudicator.Order {
-		return adjudicator.Order{Phase: phaseStanding, Side: side, Key: key, Kind: "standing", Text: text, Summary: "standing order: " + text}
+func standingOrders(side rules.Side, it item) []rules.Order {
+	mk := func(key, text string) rules.Order {
+		return rules.Order{Phase: phaseStanding, Side: side, Key: key, Kind: "standing", Text: text, Summary: "standing order: " + text}
 	}
 	if len(it.units) == 0 {
-		return []adjudicator.Order{mk(it.kind, it.text)}
+		return []rules.Order{mk(it.kind, it.text)}
 	}
 	f := strings.Fields(it.text)
-	var out []adjudicator.Order
+	var out []rules.Order
 	for _, u := range it.units {
 		out = append(out, mk(it.kind+" "+u, fmt.Sprintf("%s %s %s", f[0], u, f[2])))
 	}

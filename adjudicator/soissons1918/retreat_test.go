@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/conformance"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // TestRetreatCases runs the cases of testdata/retreat: the conformance format, with
@@ -64,7 +64,7 @@ func runRetreatCase(r *Rules, c conformance.Case) error {
 			continue
 		}
 		line := orders.Line{No: no + 1, Text: text, Fields: strings.Fields(text)}
-		for _, ch := range r.Check(st, adjudicator.Side(side), []orders.Line{line}, nil) {
+		for _, ch := range r.Check(st, rules.Side(side), []orders.Line{line}, nil) {
 			if !ch.OK {
 				refusals = append(refusals, ch.Reason)
 				continue

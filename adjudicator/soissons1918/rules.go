@@ -27,9 +27,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Name is the ruleset's name in games and on the command line.
@@ -38,7 +38,7 @@ const Name = "soissons1918"
 // Rules is the Soissons 1918 ruleset.
 type Rules struct{ sc *Scenario }
 
-var _ adjudicator.Ruleset = (*Rules)(nil)
+var _ rules.Ruleset = (*Rules)(nil)
 
 // New returns the ruleset with the scenario shipped in data/.
 func New() (*Rules, error) {
@@ -52,27 +52,27 @@ func New() (*Rules, error) {
 // Scenario returns the loaded scenario.
 func (r *Rules) Scenario() *Scenario { return r.sc }
 
-// Name implements adjudicator.Ruleset.
+// Name implements rules.Ruleset.
 func (r *Rules) Name() string { return Name }
 
-// Title implements adjudicator.Ruleset.
+// Title implements rules.Ruleset.
 func (r *Rules) Title() string { return "Soissons 1918, the second Marne" }
 
-// Sides implements adjudicator.Ruleset.
-func (r *Rules) Sides() []adjudicator.SideInfo {
-	return []adjudicator.SideInfo{{ID: EN, Name: "Entente"}, {ID: DE, Name: "German"}}
+// Sides implements rules.Ruleset.
+func (r *Rules) Sides() []rules.SideInfo {
+	return []rules.SideInfo{{ID: EN, Name: "Entente"}, {ID: DE, Name: "German"}}
 }
 
 // Keywords lists the first words of Soissons orders.
 func (r *Rules) Keywords() []string { return Keywords }
 
-// OptionNames implements adjudicator.Ruleset: the game has no optional rules.
+// OptionNames implements rules.Ruleset: the game has no optional rules.
 func (r *Rules) OptionNames() map[string]string { return map[string]string{} }
 
-// New implements adjudicator.Ruleset: every unit waiting to be set up or to arrive, the
+// New implements rules.Ruleset: every unit waiting to be set up or to arrive, the
 // five tank groups in the Tank Assets box (3.1), towns east of the front line German
 // and the others Entente (3.3); the German sets up first (3.1).
-func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+func (r *Rules) New(opts rules.Options) (rules.State, error) {
 	for k, v := range opts {
 		if v {
 			return nil, fmt.Errorf("soissons1918 has no option %q", k)
@@ -95,8 +95,8 @@ func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
 	return st, nil
 }
 
-// Decode implements adjudicator.Ruleset.
-func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+// Decode implements rules.Ruleset.
+func (r *Rules) Decode(raw []byte) (rules.State, error) {
 	var st State
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("decode soissons1918 state: %w", err)
@@ -104,8 +104,8 @@ func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
 	return &st, nil
 }
 
-// Encode implements adjudicator.Ruleset.
-func (r *Rules) Encode(s adjudicator.State) ([]byte, error) { return json.Marshal(s.(*State)) }
+// Encode implements rules.Ruleset.
+func (r *Rules) Encode(s rules.State) ([]byte, error) { return json.Marshal(s.(*State)) }
 
 const phaseStanding = "standing"
 
@@ -239,7 +239,7 @@ func stepTitle(key string) string {
 // for now", not "pass my next step". PASS <turn> (turn > 0) answers the first step of
 // that turn, from now on, that waits for side and has nothing from it yet (filed, or
 // taken by this mail's other lines), so that several such lines pass several steps.
-func passKey(st *State, side string, turn int, filed []adjudicator.Order, taken []string) (string, error) {
+func passKey(st *State, side string, turn int, filed []rules.Order, taken []string) (string, error) {
 	if turn == 0 {
 		if waits(st.P, side) {
 			return phaseKey(st.T, st.P), nil
@@ -256,7 +256,7 @@ func passKey(st *State, side string, turn int, filed []adjudicator.Order, taken 
 	}
 	for _, k := range upcoming(st) {
 		t, s, _ := strings.Cut(k, ".")
-		if n, _ := strconv.Atoi(t); n == turn && waits(s, side) && !findOrder(filed, k, adjudicator.Side(side)) && !slices.Contains(taken, k) {
+		if n, _ := strconv.Atoi(t); n == turn && waits(s, side) && !findOrder(filed, k, rules.Side(side)) && !slices.Contains(taken, k) {
 			return k, nil
 		}
 	}
@@ -332,7 +332,7 @@ func mayBombard(p, side string) bool {
 
 // findOrder reports whether side has an order on file for the step phase; a withdrawn
 // one is none (cancel.go).
-func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side) bool {
+func findOrder(filed []rules.Order, phase string, side rules.Side) bool {
 	for _, o := range filed {
 		if o.Phase == phase && o.Side == side && o.Kind != kWithdrawn {
 			return true
@@ -341,24 +341,24 @@ func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side) b
 	return false
 }
 
-// Check implements adjudicator.Ruleset. Orders for the step the game is at are tried
+// Check implements rules.Ruleset. Orders for the step the game is at are tried
 // in order against the state, as they will be resolved; orders sent early are checked
 // for form and resolved, or reported as not carried out, when their step comes.
-func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed []rules.Order) []rules.Checked {
 	st := s.(*State)
 	g := r.trial(st)
 	cur := phaseKey(st.T, st.P)
-	out := make([]adjudicator.Checked, len(lines))
+	out := make([]rules.Checked, len(lines))
 	items := make([]item, len(lines))
 	keys := make([]string, len(lines))
 	var now []int
 	for i, l := range lines {
 		items[i] = r.sc.parseLine(l)
-		out[i] = adjudicator.Checked{Line: l, Rule: items[i].rule}
+		out[i] = rules.Checked{Line: l, Rule: items[i].rule}
 	}
 	// The mail's CANCEL lines first, in the order written: they withdraw orders filed
 	// by earlier mails, and the mail's other orders are then added (HELP).
-	live, gone := liveOrders(filed), slices.DeleteFunc(slices.Clone(filed), func(o adjudicator.Order) bool { return o.Kind != kWithdrawn })
+	live, gone := liveOrders(filed), slices.DeleteFunc(slices.Clone(filed), func(o rules.Order) bool { return o.Kind != kWithdrawn })
 	var cancels []int // CANCEL lines that withdrew an order of the step the game is at
 	for i, it := range items {
 		if it.kind != kCancel || it.err != nil {
@@ -371,7 +371,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		}
 		out[i].OK, out[i].Reason, out[i].Orders = true, reason, recs
 		for _, rec := range recs {
-			live = slices.DeleteFunc(live, func(o adjudicator.Order) bool { return o.ID() == rec.ID() })
+			live = slices.DeleteFunc(live, func(o rules.Order) bool { return o.ID() == rec.ID() })
 			gone = append(gone, rec)
 			if rec.Phase == cur && !slices.Contains(cancels, i) {
 				cancels = append(cancels, i)
@@ -390,7 +390,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		if it.kind == kLosses || it.kind == kLead || it.kind == kXResult {
 			what := map[string]string{kLosses: "your losses (17.8, 20.4.7)", kLead: "your lead defender (20.4.2)", kXResult: "the X of your attacks (20.4.7)"}[it.kind]
 			c.OK, c.Reason = true, "standing order for "+what+", until replaced"
-			c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: it.kind, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
+			c.Orders = []rules.Order{{Phase: phaseStanding, Side: side, Key: it.kind, Kind: "standing", Text: it.text, Summary: "standing order: " + it.text}}
 			continue
 		}
 		if it.kind == kSpent && side != EN {
@@ -469,7 +469,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 				summary = combatLabel(items[i].kind, key) + ": " + items[i].text
 				out[i].Reason += ", as " + combatLabel(items[i].kind, key)
 			}
-			out[i].Orders = []adjudicator.Order{{Phase: keys[i], Side: side, Key: key, Kind: items[i].kind,
+			out[i].Orders = []rules.Order{{Phase: keys[i], Side: side, Key: key, Kind: items[i].kind,
 				Text: items[i].text, Sealed: true, Summary: summary}}
 		}
 	}
@@ -480,8 +480,8 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 // nothing of: its correct lines say what they would have done, a CANCEL that the
 // withdrawal did not happen, and the first refused line what stands of the side's
 // orders on file (live), so that no earlier order stays on file unsaid.
-func notFiled(side adjudicator.Side, items []item, out []adjudicator.Checked, live []adjudicator.Order) {
-	first := slices.IndexFunc(out, func(c adjudicator.Checked) bool { return !c.OK })
+func notFiled(side rules.Side, items []item, out []rules.Checked, live []rules.Order) {
+	first := slices.IndexFunc(out, func(c rules.Checked) bool { return !c.OK })
 	if first < 0 {
 		return
 	}
@@ -521,23 +521,23 @@ func (r *Rules) trial(st *State) *game {
 	return &game{sc: r.sc, st: &cp, moved: map[string]bool{}, used: map[string]int{}}
 }
 
-// Waiting implements adjudicator.Ruleset.
-func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+// Waiting implements rules.Ruleset.
+func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	st := s.(*State)
-	var out []adjudicator.Side
+	var out []rules.Side
 	for _, side := range []string{EN, DE} {
-		if waits(st.P, side) && !findOrder(filed, phaseKey(st.T, st.P), adjudicator.Side(side)) {
-			out = append(out, adjudicator.Side(side))
+		if waits(st.P, side) && !findOrder(filed, phaseKey(st.T, st.P), rules.Side(side)) {
+			out = append(out, rules.Side(side))
 		}
 	}
 	return out
 }
 
-// Inputs implements adjudicator.Ruleset: the current step's orders and the standing
+// Inputs implements rules.Ruleset: the current step's orders and the standing
 // orders.
-func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
-	var out []adjudicator.Order
+	var out []rules.Order
 	for _, o := range filed {
 		if o.Phase == phaseKey(st.T, st.P) || o.Phase == phaseStanding {
 			out = append(out, o)
@@ -546,26 +546,26 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 	return out
 }
 
-// Defaults implements adjudicator.Ruleset: the default set-up (3.1), or nothing done
+// Defaults implements rules.Ruleset: the default set-up (3.1), or nothing done
 // in the step (no bombardment, no move, no fall back but the forced ones of 15.3).
-func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	text := "PASS"
 	if strings.HasPrefix(st.P, "setup") {
 		text = "SETUP DEFAULT"
 	}
-	return []adjudicator.Order{{Phase: phaseKey(st.T, st.P), Side: side, Key: "000 " + text, Kind: "default", Text: text, Summary: text + " (default)"}}
+	return []rules.Order{{Phase: phaseKey(st.T, st.P), Side: side, Key: "000 " + text, Kind: "default", Text: text, Summary: text + " (default)"}}
 }
 
-// Resolve implements adjudicator.Ruleset.
-func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+// Resolve implements rules.Ruleset.
+func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State)
 	g := r.trial(st)
 	g.d = d
 	cur := phaseKey(st.T, st.P)
-	var now []adjudicator.Order
+	var now []rules.Order
 	standing := map[string]string{}
-	var out adjudicator.Outcome
+	var out rules.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
 			standing[standingKey(o)] = o.Text
@@ -585,7 +585,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		}
 	}
 	if err := g.resolve(now, standing); err != nil {
-		return adjudicator.Outcome{}, err
+		return rules.Outcome{}, err
 	}
 	out.State, out.Events = g.st, g.events
 	return out, nil

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Steps of the game the desk waits for. An operational phase (4.2 C) is a few steps,
@@ -74,16 +74,16 @@ type State struct {
 	Verdict string               `json:"verdict,omitempty"`
 }
 
-// Turn implements adjudicator.State.
+// Turn implements rules.State.
 func (s *State) Turn() int { return s.T }
 
-// Phase implements adjudicator.State.
+// Phase implements rules.State.
 func (s *State) Phase() string { return s.P }
 
-// Over implements adjudicator.State.
+// Over implements rules.State.
 func (s *State) Over() bool { return s.P == StepOver }
 
-// PhaseTitle implements adjudicator.State.
+// PhaseTitle implements rules.State.
 func (s *State) PhaseTitle() string {
 	switch s.P {
 	case StepSetupDE:
@@ -157,4 +157,4 @@ func (s *State) sortedUnits() []*Unit {
 	return out
 }
 
-var _ adjudicator.State = (*State)(nil)
+var _ rules.State = (*State)(nil)

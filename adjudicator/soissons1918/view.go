@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Legend is how the Soissons map is drawn.
@@ -84,14 +84,14 @@ func (g *game) describe(u *Unit) string {
 	return strings.Join(w, " ")
 }
 
-// Map implements adjudicator.Ruleset: the text of MapView.
-func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+// Map implements rules.Ruleset: the text of MapView.
+func (r *Rules) Map(s rules.State, side rules.Side) string {
 	return mapview.Render(r.MapView(s, side))
 }
 
-// MapView implements adjudicator.Viewer. 5: "Players may inspect each other's stacks",
+// MapView implements rules.Viewer. 5: "Players may inspect each other's stacks",
 // so both sides see every unit on the map; what stays secret is the sealed orders.
-func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
+func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
 	g := &game{sc: r.sc, st: st}
@@ -162,8 +162,8 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 	}
 }
 
-// Status implements adjudicator.Ruleset.
-func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+// Status implements rules.Ruleset.
+func (r *Rules) Status(s rules.State, side rules.Side) string {
 	st := s.(*State)
 	g := &game{sc: r.sc, st: st}
 	var b strings.Builder
@@ -226,7 +226,7 @@ func wrapLines(s string) string {
 	return strings.Join(out, "\n")
 }
 
-var _ adjudicator.Viewer = (*Rules)(nil)
+var _ rules.Viewer = (*Rules)(nil)
 
 // stackMarks are the marks of the units in h for the picture's counter: P for a
 // Prepare marker, R for a Retreat marker, and the worst disruption level as a digit.

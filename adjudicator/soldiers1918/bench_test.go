@@ -6,7 +6,7 @@ package soldiers1918_test
 // with dice from dice.NewStream under a fixed seed. The text map has its benchmark in
 // mapview_test.go (BenchmarkRenderMap); `adjutant bench` reports both.
 //
-// The turn is driven through the adjudicator.Ruleset interface only, as the desk drives
+// The turn is driven through the rules.Ruleset interface only, as the desk drives
 // it: a side the ruleset waits for gets its Defaults (no move, no fire, no plot), so the
 // benchmark keeps working as phases are added.
 
@@ -18,10 +18,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 )
 
@@ -53,7 +53,7 @@ func benchPlotItems(ps []soldiers1918.Placement) string {
 
 // benchFile checks text as side's orders and files what it accepts, replacing orders of
 // the same id, as the desk does; sealed orders get a commitment.
-func benchFile(tb testing.TB, rs adjudicator.Ruleset, st adjudicator.State, filed []adjudicator.Order, side adjudicator.Side, text string) []adjudicator.Order {
+func benchFile(tb testing.TB, rs rules.Ruleset, st rules.State, filed []rules.Order, side rules.Side, text string) []rules.Order {
 	tb.Helper()
 	lines, _ := orders.Split(text)
 	for _, c := range rs.Check(st, side, lines, filed) {
@@ -67,9 +67,9 @@ func benchFile(tb testing.TB, rs adjudicator.Ruleset, st adjudicator.State, file
 	return filed
 }
 
-func benchPut(filed []adjudicator.Order, o adjudicator.Order) []adjudicator.Order {
+func benchPut(filed []rules.Order, o rules.Order) []rules.Order {
 	if o.Sealed && o.Commitment == "" {
-		o.Commitment = adjudicator.Commitment(o.Text, "bench-salt")
+		o.Commitment = rules.Commitment(o.Text, "bench-salt")
 	}
 	for i, f := range filed {
 		if f.ID() == o.ID() {
@@ -82,7 +82,7 @@ func benchPut(filed []adjudicator.Order, o adjudicator.Order) []adjudicator.Orde
 
 // benchPhase resolves the current phase as the desk does: the ruleset's defaults for any
 // side it waits for, its inputs, dice from the turn's seed. filed is not modified.
-func benchPhase(rs adjudicator.Ruleset, st adjudicator.State, filed []adjudicator.Order) (adjudicator.State, []adjudicator.Order, int, error) {
+func benchPhase(rs rules.Ruleset, st rules.State, filed []rules.Order) (rules.State, []rules.Order, int, error) {
 	filed = slices.Clone(filed)
 	for _, side := range rs.Waiting(st, filed) {
 		for _, o := range rs.Defaults(st, side, filed) {
@@ -93,7 +93,7 @@ func benchPhase(rs adjudicator.Ruleset, st adjudicator.State, filed []adjudicato
 		return nil, nil, 0, fmt.Errorf("turn %d phase %s still waits for %v after their defaults", st.Turn(), st.Phase(), w)
 	}
 	inputs := rs.Inputs(st, filed)
-	src := dice.NewStream(benchSeed, dice.Context{Game: "bench", Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: adjudicator.OrdersDigest(inputs)})
+	src := dice.NewStream(benchSeed, dice.Context{Game: "bench", Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: rules.OrdersDigest(inputs)})
 	out, err := rs.Resolve(st, inputs, src)
 	if err != nil {
 		return nil, nil, 0, err
@@ -108,13 +108,13 @@ func benchPhase(rs adjudicator.Ruleset, st adjudicator.State, filed []adjudicato
 			}
 		}
 	}
-	filed = slices.DeleteFunc(filed, func(o adjudicator.Order) bool { return slices.Contains(out.Consumed, o.ID()) })
+	filed = slices.DeleteFunc(filed, func(o rules.Order) bool { return slices.Contains(out.Consumed, o.ID()) })
 	return out.State, filed, len(src.Rolls()), nil
 }
 
 // benchTurn resolves every phase of the current turn; it returns the state at the start of
 // the next turn (or the end of the game) with the number of phases and rolls.
-func benchTurn(rs adjudicator.Ruleset, st adjudicator.State, filed []adjudicator.Order) (adjudicator.State, []adjudicator.Order, int, int, error) {
+func benchTurn(rs rules.Ruleset, st rules.State, filed []rules.Order) (rules.State, []rules.Order, int, int, error) {
 	turn, phases, rolls := st.Turn(), 0, 0
 	for st.Turn() == turn && !st.Over() {
 		var n int
@@ -133,7 +133,7 @@ func benchTurn(rs adjudicator.Ruleset, st adjudicator.State, filed []adjudicator
 
 // benchTurnOne is the game at the start of turn 1: both sides deployed by default, the US
 // six-turn plot and the German plots for turns 1 and 2 aimed at the biggest stacks.
-func benchTurnOne(tb testing.TB) (*soldiers1918.Rules, adjudicator.State, []adjudicator.Order) {
+func benchTurnOne(tb testing.TB) (*soldiers1918.Rules, rules.State, []rules.Order) {
 	tb.Helper()
 	rs, err := soldiers1918.New()
 	if err != nil {
@@ -169,7 +169,7 @@ func benchTurnOne(tb testing.TB) (*soldiers1918.Rules, adjudicator.State, []adju
 
 // benchFireLines has every stack of side fire at the nearest enemy stack within three
 // hexes that no other line of its targets (10.2, 10.5), in hex order.
-func benchFireLines(sc *soldiers1918.Scenario, st *soldiers1918.State, side adjudicator.Side) string {
+func benchFireLines(sc *soldiers1918.Scenario, st *soldiers1918.State, side rules.Side) string {
 	own, enemy := map[hex.Hex]bool{}, map[hex.Hex]bool{}
 	for _, u := range st.Units {
 		if u.Carnage {
@@ -263,7 +263,7 @@ func TestOpenMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	states := []adjudicator.State{start, st}
+	states := []rules.State{start, st}
 	for turn := st.Turn(); st.Turn() == turn && !st.Over(); {
 		if st, filed, _, err = benchPhase(rs, st, filed); err != nil {
 			t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // CaseAdapter lets the conformance runner (package adjudicator/conformance) drive Soldiers
@@ -52,12 +52,12 @@ type CaseAdapter struct {
 }
 
 // Ruleset returns the rules the cases run against.
-func (a CaseAdapter) Ruleset() adjudicator.Ruleset { return a.Rules }
+func (a CaseAdapter) Ruleset() rules.Ruleset { return a.Rules }
 
 var casePhases = append(append([]string{PhasePlots, PhaseGermanSetup, PhaseUSSetup}, phaseOrder...), PhaseOver)
 
 // State builds a game state from STATE lines; errors name the offending line.
-func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
+func (a CaseAdapter) State(lines []string) (rules.State, error) {
 	if a.Rules == nil {
 		return nil, errors.New("CaseAdapter has no Rules")
 	}
@@ -214,7 +214,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 			errs = append(errs, fmt.Errorf("%q: no unit in %s can be COWed (7.4: no marker in an empty hex; 7.5, 7.6, 12.5)", c.line, c.hex))
 		}
 	}
-	live := map[string]adjudicator.Side{}
+	live := map[string]rules.Side{}
 	for _, u := range st.Units {
 		if u.Carnage {
 			continue
@@ -232,7 +232,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 }
 
 // Describe gives the canonical lines of a state, sorted.
-func (a CaseAdapter) Describe(s adjudicator.State) []string {
+func (a CaseAdapter) Describe(s rules.State) []string {
 	st, ok := s.(*State)
 	if !ok {
 		return []string{fmt.Sprintf("not a soldiers1918 state: %T", s)}

@@ -3,9 +3,9 @@ package soldiers1918
 import (
 	"fmt"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Phases VIII and IX: fire (10.0), with Marine cooperation (11.2) and the mandatory
@@ -32,7 +32,7 @@ func (r *resolution) fireStrength(u Unit) int {
 
 // shooters picks the units a FIRE line uses, from the state as it is when the line's turn
 // comes: live, not COWed (7.3), not yet fired this phase (10.2), in range (10.6).
-func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) {
+func (r *resolution) shooters(side rules.Side, f fireSpec) ([]int, error) {
 	st, sc := r.st, r.rules.sc
 	var picked []int
 	taken := map[int]bool{} // a unit named twice in one line still fires once (10.2)
@@ -60,7 +60,7 @@ func (r *resolution) shooters(side adjudicator.Side, f fireSpec) ([]int, error) 
 }
 
 // fire carries out one FIRE line. With d nil it only checks it.
-func (r *resolution) fire(side adjudicator.Side, f fireSpec, d dice.Source) error {
+func (r *resolution) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	st, sc := r.st, r.rules.sc
 	enemy := other(side)
 	targets := st.liveIn(f.Target, enemy)
@@ -155,7 +155,7 @@ var errEmptyTarget = fmt.Errorf("the target hex holds no enemy unit (10.2)")
 // kind advances: the one the FIRE line names (ADVANCE ARMY or ADVANCE USMC), else the
 // one that puts more units into the hex (the first listed of two that tie). Of any
 // excess, the first listed go.
-func (r *resolution) advance(side adjudicator.Side, f fireSpec, units []int) {
+func (r *resolution) advance(side rules.Side, f fireSpec, units []int) {
 	limit := r.st.stackLimit(side)
 	var army, usmc []int
 	for _, i := range units {
@@ -192,7 +192,7 @@ func (r *resolution) advance(side adjudicator.Side, f fireSpec, units []int) {
 }
 
 // firePhase resolves Phase VIII (German) or IX (US): each FIRE line in the order written.
-func (r *resolution) firePhase(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+func (r *resolution) firePhase(side rules.Side, inputs []rules.Order, next string) error {
 	r.st.Fired, r.st.Targets = nil, nil
 	fired := 0
 	if o, ok := orderByKey(inputs, side, keyFire); ok {

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 )
 
@@ -32,15 +32,15 @@ func FuzzCheck(f *testing.F) {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
-	rules, err := soldiers1918.New()
+	rs, err := soldiers1918.New()
 	if err != nil {
 		f.Fatal(err)
 	}
-	setup, _ := rules.New(nil)
-	states := []adjudicator.State{setup}
+	setup, _ := rs.New(nil)
+	states := []rules.State{setup}
 	// The movement and fire phases try orders on a copy of the map: fuzz those too.
 	for _, phase := range []string{"VII", "VIII", "IX", "X"} {
-		st, err := soldiers1918.CaseAdapter{Rules: rules}.State([]string{
+		st, err := soldiers1918.CaseAdapter{Rules: rs}.State([]string{
 			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2302",
 			"unit us-army 2300 3", "unit york 2300", "unit usmc 3000 4", "unit us-army 2319 2",
 			"unit de-inf 2302 2", "unit de-hmg 2401 1", "unit de-inf 1911 1", "carnage de-inf 2301",
@@ -56,20 +56,20 @@ func FuzzCheck(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, text string, american bool) {
-		side := adjudicator.Side("de")
+		side := rules.Side("de")
 		if american {
 			side = "us"
 		}
 		lines, _ := orders.Split(text)
 		for _, st := range states {
-			checkOne(t, rules, st, side, lines, text)
+			checkOne(t, rs, st, side, lines, text)
 		}
 	})
 }
 
-func checkOne(t *testing.T, rules *soldiers1918.Rules, st adjudicator.State, side adjudicator.Side, lines []orders.Line, text string) {
+func checkOne(t *testing.T, rs *soldiers1918.Rules, st rules.State, side rules.Side, lines []orders.Line, text string) {
 	{
-		checked := rules.Check(st, side, lines, nil)
+		checked := rs.Check(st, side, lines, nil)
 		// One verdict a line; a line may carry further refusals (a placement's totals).
 		first := map[int]bool{}
 		for _, c := range checked {
@@ -87,7 +87,7 @@ func checkOne(t *testing.T, rules *soldiers1918.Rules, st adjudicator.State, sid
 			}
 			for _, o := range c.Orders {
 				back, _ := orders.Split(o.Text)
-				again := rules.Check(st, side, back, nil)
+				again := rs.Check(st, side, back, nil)
 				if len(again) == 0 || !again[0].OK || len(again[0].Orders) != 1 || again[0].Orders[0].Text != o.Text {
 					if o.Kind == "complete" { // needs the six plots beside it
 						continue
@@ -106,7 +106,7 @@ func checkOne(t *testing.T, rules *soldiers1918.Rules, st adjudicator.State, sid
 // any dice: it must never fail or panic, no hex may end up holding live units of both
 // sides (9.6), and the side that moved must be within its stacking limits (6.1-6.4).
 func FuzzResolve(f *testing.F) {
-	rules, err := soldiers1918.New()
+	rs, err := soldiers1918.New()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func FuzzResolve(f *testing.F) {
 	phases := []string{"VII", "VIII", "IX", "X"}
 	f.Fuzz(func(t *testing.T, text string, p uint8, rolls []byte) {
 		phase := phases[int(p)%len(phases)]
-		st, err := soldiers1918.CaseAdapter{Rules: rules}.State([]string{
+		st, err := soldiers1918.CaseAdapter{Rules: rs}.State([]string{
 			"turn 1", "phase " + phase, "quality 3", "visibility 8", "cowed 2303", "unit de-inf 2303",
 			"unit us-army 2300 3", "unit york 2300", "unit usmc 3000 4", "unit us-army 2319 2", "unit us-army 2400 4",
 			"unit de-inf 2302 2", "unit de-hmg 2401 1", "unit de-inf 1911 1", "carnage de-inf 2301",
@@ -127,13 +127,13 @@ func FuzzResolve(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		side := adjudicator.Side("us")
+		side := rules.Side("us")
 		if phase == "VIII" || phase == "X" {
 			side = "de"
 		}
 		lines, _ := orders.Split(text)
-		var inputs []adjudicator.Order
-		for _, c := range rules.Check(st, side, lines, nil) {
+		var inputs []rules.Order
+		for _, c := range rs.Check(st, side, lines, nil) {
 			if !c.OK {
 				return
 			}
@@ -146,18 +146,18 @@ func FuzzResolve(f *testing.F) {
 		for len(values) < 64 {
 			values = append(values, 4)
 		}
-		out, err := rules.Resolve(st, inputs, dice.NewScript(values...))
+		out, err := rs.Resolve(st, inputs, dice.NewScript(values...))
 		if err != nil {
 			t.Fatalf("Resolve(%q) in phase %s: %v", text, phase, err)
 		}
 		end := out.State.(*soldiers1918.State)
-		sides := map[string]adjudicator.Side{}
+		sides := map[string]rules.Side{}
 		count := map[string]int{}
 		for _, u := range end.Units {
 			if u.Carnage || u.Hex == "exit" {
 				continue
 			}
-			s := adjudicator.Side("us")
+			s := rules.Side("us")
 			if strings.HasPrefix(u.Kind, "de-") {
 				s = "de"
 			}

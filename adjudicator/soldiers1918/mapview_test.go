@@ -10,8 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 )
 
@@ -337,8 +337,8 @@ func TestMapEveryLineWithin78(t *testing.T) {
 		for phase, turn := range phases {
 			st.T, st.P, st.COWToPlace = turn, phase, 7
 			title := strings.TrimPrefix(st.PhaseTitle(), "Turn 6, Phase ")
-			maps := map[adjudicator.Side]string{}
-			for _, side := range []adjudicator.Side{"us", "de"} {
+			maps := map[rules.Side]string{}
+			for _, side := range []rules.Side{"us", "de"} {
 				maps[side] = a.Rules.Map(st, side)
 				check(name+" "+phase+" "+string(side), maps[side], title)
 			}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Phases VII and X: movement (9.0), with Chaos of War checks (7.4), the exit off the
@@ -39,7 +39,7 @@ func (st *State) pickUnits(cands []int, count int, kind, at, verb string) ([]int
 // moveUnits picks the units a MOVE line moves, from the state as it is when the line's
 // turn comes: live units of side in the first hex of the path, not COWed (7.3), not moved
 // by an earlier line this phase (9.1).
-func (st *State) moveUnits(side adjudicator.Side, m moveSpec, sc *Scenario, moved map[int]bool) ([]int, error) {
+func (st *State) moveUnits(side rules.Side, m moveSpec, sc *Scenario, moved map[int]bool) ([]int, error) {
 	var cands []int
 	for _, i := range st.liveIn(m.Path[0], side) {
 		if !st.isCOWed(st.Units[i]) && !moved[i] {
@@ -60,7 +60,7 @@ type moveResult struct {
 // every Chaos of War check passed: the order check runs it so, on a copy of the state.
 // Units that end the move in a COWed hex are COWed there (7.4); when a 7.4 check stops
 // the stack, the units that can never be COWed (York with 12.5, 7.6) go on.
-func (r *resolution) move(side adjudicator.Side, m moveSpec, d dice.Source) (res moveResult, err error) {
+func (r *resolution) move(side rules.Side, m moveSpec, d dice.Source) (res moveResult, err error) {
 	st, sc := r.st, r.rules.sc
 	units, err := st.moveUnits(side, m, sc, r.moved)
 	if err != nil {
@@ -203,7 +203,7 @@ func unitNames(st *State, units []int) string {
 }
 
 // crowded reports carnage or friendly units, other than the moving ones, in h (9.4).
-func (r *resolution) crowded(h hex.Hex, side adjudicator.Side, moving map[int]bool) bool {
+func (r *resolution) crowded(h hex.Hex, side rules.Side, moving map[int]bool) bool {
 	id := h.String()
 	for i, u := range r.st.Units {
 		if u.Hex != id || moving[i] {
@@ -238,7 +238,7 @@ func (r *resolution) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
 }
 
 // movement resolves Phase VII (US) or X (German): each MOVE line in the order written.
-func (r *resolution) movement(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+func (r *resolution) movement(side rules.Side, inputs []rules.Order, next string) error {
 	name := sideName(side)
 	start := map[int]string{}
 	for i, u := range r.st.Units {
@@ -334,7 +334,7 @@ func (r *resolution) nextToGerman(h hex.Hex) bool {
 	return false
 }
 
-func sideName(side adjudicator.Side) string {
+func sideName(side rules.Side) string {
 	if side == DE {
 		return "German"
 	}

@@ -3,15 +3,15 @@ package soldiers1918
 import (
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// Moves implements adjudicator.Mover: the moves and the units turned to carnage (or
+// Moves implements rules.Mover: the moves and the units turned to carnage (or
 // gone) the picture of a results mail draws. Nothing on the map is hidden (6.5), so
 // both sides see them all.
-func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]mapview.Arrow, []hex.Hex) {
+func (r *Rules) Moves(before, after rules.State, _ rules.Side) ([]mapview.Arrow, []hex.Hex) {
 	now := map[int]Unit{}
 	for _, u := range after.(*State).Units {
 		now[u.ID] = u
@@ -29,7 +29,7 @@ func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]ma
 			lost = append(lost, from)
 		case u.Hex != w.Hex:
 			if to, err := hex.Parse(u.Hex); err == nil {
-				moves = append(moves, mapview.Arrow{From: from, To: to, Name: adjudicator.ArrowMove})
+				moves = append(moves, mapview.Arrow{From: from, To: to, Name: mapview.ArrowMove})
 			}
 		}
 	}
@@ -37,4 +37,4 @@ func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]ma
 	return moves, slices.Compact(lost)
 }
 
-var _ adjudicator.Mover = (*Rules)(nil)
+var _ rules.Mover = (*Rules)(nil)

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Phases IV-VI and XI: Chaos of War (7.0) and visibility (8.0).
@@ -28,7 +28,7 @@ const (
 // chaosOfWar rolls the number of COWed markers for the side in its Chaos of War phase
 // (7.1 for the US in IV, 7.2 for the German in V) and places them from the side's
 // standing list, or goes on to the placing step that waits for one.
-func (r *resolution) chaosOfWar(side adjudicator.Side, inputs []adjudicator.Order) error {
+func (r *resolution) chaosOfWar(side rules.Side, inputs []rules.Order) error {
 	var roll dice.Roll
 	if side == US {
 		mod, ok := usCOWModifier[r.st.GermanFS]
@@ -61,7 +61,7 @@ func (r *resolution) chaosOfWar(side adjudicator.Side, inputs []adjudicator.Orde
 
 // placeCOW puts COWed markers on the hexes of the side's priority list, in order: one per
 // hex, never on a hex without an enemy unit that can be COWed (7.4, 7.5, 7.6, 12.5).
-func (r *resolution) placeCOW(side adjudicator.Side, o adjudicator.Order) {
+func (r *resolution) placeCOW(side rules.Side, o rules.Order) {
 	blocks := parseCanonical(o.Text)
 	enemy := other(side)
 	placed := 0
@@ -98,7 +98,7 @@ func (r *resolution) placeCOW(side adjudicator.Side, o adjudicator.Order) {
 }
 
 // placeStep resolves IVp or Vp, once the placing side has sent its list.
-func (r *resolution) placeStep(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+func (r *resolution) placeStep(side rules.Side, inputs []rules.Order, next string) error {
 	o, ok := orderByKey(inputs, side, keyCOW)
 	if !ok {
 		return fmt.Errorf("no COW list for %s", side)
@@ -157,7 +157,7 @@ func (r *resolution) endOfGame() {
 }
 
 // stackLimit is a side's stacking limit (6.3, 6.4).
-func (st *State) stackLimit(side adjudicator.Side) int {
+func (st *State) stackLimit(side rules.Side) int {
 	if side == DE && st.Quality == 6 {
 		return 4
 	}
@@ -168,7 +168,7 @@ func (st *State) stackLimit(side adjudicator.Side) int {
 }
 
 // overStacked returns the hexes of side holding more units than 6.3 or 6.4 allow, sorted.
-func (st *State) overStacked(side adjudicator.Side) []string {
+func (st *State) overStacked(side rules.Side) []string {
 	var out []string
 	for id, units := range st.stacks(side) {
 		if stackOver(st, side, units) > 0 {
@@ -180,7 +180,7 @@ func (st *State) overStacked(side adjudicator.Side) []string {
 }
 
 // stacks returns the indexes of side's live units by hex.
-func (st *State) stacks(side adjudicator.Side) map[string][]int {
+func (st *State) stacks(side rules.Side) map[string][]int {
 	m := map[string][]int{}
 	for i, u := range st.Units {
 		if !u.Carnage && sideOf(u.Kind) == side {
@@ -192,7 +192,7 @@ func (st *State) stacks(side adjudicator.Side) map[string][]int {
 
 // stackOver is how many units a stack has beyond its limit; a US stack mixing Army and
 // USMC is over by all of the smaller kind (6.4).
-func stackOver(st *State, side adjudicator.Side, units []int) int {
+func stackOver(st *State, side rules.Side, units []int) int {
 	if side == DE {
 		return max(len(units)-st.stackLimit(DE), 0)
 	}
@@ -216,7 +216,7 @@ func stackOver(st *State, side adjudicator.Side, units []int) int {
 // rest of the excess goes by his standing choice (OVERSTACK CARNAGE, or by default the
 // nearest legal hex, the lowest-numbered of several), the units that moved last first.
 // A COWed unit stays COWed wherever it goes (7.4: "for the rest of the game turn").
-func (r *resolution) correctStacking(side adjudicator.Side, choice []overSpec) {
+func (r *resolution) correctStacking(side rules.Side, choice []overSpec) {
 	general := overSpec{}
 	for _, o := range choice {
 		if o.general() {
@@ -259,7 +259,7 @@ func (r *resolution) correctStacking(side adjudicator.Side, choice []overSpec) {
 // given, as in MOVE), the last to arrive first, the fewest whose leaving lessens the
 // over-stack (in a mixed US stack that may be every unit of the kind named, 6.4), never
 // more than the line's count. None when the line cannot lessen it.
-func (r *resolution) orderedExcess(side adjudicator.Side, id string, o overSpec, taken int) []int {
+func (r *resolution) orderedExcess(side rules.Side, id string, o overSpec, taken int) []int {
 	units := r.st.stacks(side)[id]
 	var cands []int
 	for _, i := range units {
@@ -292,7 +292,7 @@ func (r *resolution) orderedExcess(side adjudicator.Side, id string, o overSpec,
 // hex o names if it is one of the nearest legal hexes, or the nearest legal hex (the
 // lowest-numbered of several); with no legal hex at all, carnage. why says whose choice
 // it was, for the results.
-func (r *resolution) removeExcess(side adjudicator.Side, i int, from string, o overSpec, why string) {
+func (r *resolution) removeExcess(side rules.Side, i int, from string, o overSpec, why string) {
 	u := &r.st.Units[i]
 	name := kindName[u.Kind]
 	if o.Carnage {
@@ -325,7 +325,7 @@ func (r *resolution) removeExcess(side adjudicator.Side, i int, from string, o o
 // excessUnit picks the unit to remove from an over-stacked hex: in a mixed US stack one
 // of the smaller kind; else the unit that moved in last this phase (arrivals), or, with
 // none moved, the highest id.
-func excessUnit(st *State, side adjudicator.Side, units []int, arrivals map[int]int) int {
+func excessUnit(st *State, side rules.Side, units []int, arrivals map[int]int) int {
 	if side == US {
 		var army, usmc []int
 		for _, i := range units {
@@ -355,7 +355,7 @@ func excessUnit(st *State, side adjudicator.Side, units []int, arrivals map[int]
 // nearestRooms returns the nearest map hexes, by distance, where a unit of kind may
 // stand without breaking the stacking rules and without enemy units, sorted by id: the
 // "nearest legal hex" of 6.2, of which the offended player may choose any.
-func (r *resolution) nearestRooms(side adjudicator.Side, from, kind string) []string {
+func (r *resolution) nearestRooms(side rules.Side, from, kind string) []string {
 	origin, _ := hex.Parse(from)
 	enemy := other(side)
 	stacks := r.st.stacks(side)

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Set-up placement (3.5, 3.6, 6.3, 6.4, 6.6): the order check reports every wrong PLACE
@@ -18,15 +18,15 @@ import (
 // in legal hexes, within the stacking limits (3.5, 3.6, 6.3, 6.4, 6.6). Each PLACE line
 // gets its own verdict; each wrong total is one more refused entry on the last PLACE
 // line, which says so when unread PLACE lines (refused on their own) are not counted.
-func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block, unread int) []adjudicator.Checked {
+func (r *Rules) checkPlacement(st *State, side rules.Side, blocks []block, unread int) []rules.Checked {
 	rule := "3.6, 6.4"
 	if side == DE {
 		rule = "3.5, 6.3"
 	}
-	verdict := func(ok bool, reason string) []adjudicator.Checked {
-		var out []adjudicator.Checked
+	verdict := func(ok bool, reason string) []rules.Checked {
+		var out []rules.Checked
 		for _, b := range blocks {
-			out = append(out, adjudicator.Checked{Line: b.line, OK: ok, Reason: reason, Rule: rule})
+			out = append(out, rules.Checked{Line: b.line, OK: ok, Reason: reason, Rule: rule})
 		}
 		return out
 	}
@@ -44,7 +44,7 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 			items, owner = append(items, p), append(owner, n)
 		}
 	}
-	var out []adjudicator.Checked
+	var out []rules.Checked
 	if isDefault {
 		if len(blocks) > 1 {
 			return verdict(false, "SETUP DEFAULT replaces every PLACE line: send one or the other")
@@ -84,7 +84,7 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 			note = fmt.Sprintf(" (not counting the %d PLACE line(s) that could not be read)", unread)
 		}
 		for _, t := range totals {
-			out = append(out, adjudicator.Checked{Line: last, Reason: "the placement as a whole: " + t.text + note, Rule: t.rule})
+			out = append(out, rules.Checked{Line: last, Reason: "the placement as a whole: " + t.text + note, Rule: t.rule})
 		}
 		if refused || unread > 0 {
 			return out
@@ -99,12 +99,12 @@ func (r *Rules) checkPlacement(st *State, side adjudicator.Side, blocks []block,
 	}
 	name := sideName(side)
 	out[0].Reason = fmt.Sprintf("%s placement of all units, held until the %s set-up step", name, name)
-	out[0].Orders = []adjudicator.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
+	out[0].Orders = []rules.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
 		Summary: name + " placement (3.5, 3.6)", Notice: name + " placement (3.5, 3.6)"}}
 	return out
 }
 
-func (r *Rules) defaultPlacement(side adjudicator.Side) []Placement {
+func (r *Rules) defaultPlacement(side rules.Side) []Placement {
 	src := r.sc.DefaultUS
 	if side == DE {
 		src = r.sc.DefaultGerman
@@ -135,7 +135,7 @@ func withYork(items []Placement) []Placement {
 }
 
 // legalPlacement reports every problem of a placement at once, or nil.
-func (r *Rules) legalPlacement(st *State, side adjudicator.Side, items []Placement) error {
+func (r *Rules) legalPlacement(st *State, side rules.Side, items []Placement) error {
 	perItem, totals := r.placementProblems(st, side, items)
 	var errs []error
 	var seen []string
@@ -161,7 +161,7 @@ type placementTotal struct{ text, rule string }
 // a hex over the stacking limit: said on every item of that hex); and each total of the
 // counter mix that does not add up. Sergeant York's platoon counts among the 144 Army
 // platoons (3.6, 12.5), as HELP says.
-func (r *Rules) placementProblems(st *State, side adjudicator.Side, items []Placement) (perItem [][]string, totals []placementTotal) {
+func (r *Rules) placementProblems(st *State, side rules.Side, items []Placement) (perItem [][]string, totals []placementTotal) {
 	perItem = make([][]string, len(items))
 	counts := map[string]int{}
 	perHex := map[hex.Hex]map[string]int{}

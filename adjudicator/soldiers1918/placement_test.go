@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // placeLines turns order texts into numbered lines, as a mail would give them.
@@ -20,8 +20,8 @@ func placeLines(texts []string) []orders.Line {
 }
 
 // verdicts groups Check's answer by line: every entry for each line, in order.
-func verdicts(checked []adjudicator.Checked) map[int][]adjudicator.Checked {
-	m := map[int][]adjudicator.Checked{}
+func verdicts(checked []rules.Checked) map[int][]rules.Checked {
+	m := map[int][]rules.Checked{}
 	for _, c := range checked {
 		m[c.Line.No] = append(m[c.Line.No], c)
 	}
@@ -131,7 +131,7 @@ func TestPlacementTotalsAgreeWithHelp(t *testing.T) {
 			t.Fatal(err)
 		}
 		var reasons []string
-		for _, c := range a.Rules.Check(st, adjudicator.Side(tc.side), placeLines(tc.lines), nil) {
+		for _, c := range a.Rules.Check(st, rules.Side(tc.side), placeLines(tc.lines), nil) {
 			if !c.OK {
 				reasons = append(reasons, c.Reason)
 			}

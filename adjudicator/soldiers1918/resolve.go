@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // resolution is the work of resolving one phase.
@@ -14,38 +14,38 @@ type resolution struct {
 	rules *Rules
 	st    *State
 	d     dice.Source
-	out   adjudicator.Outcome
+	out   rules.Outcome
 	moved map[int]bool // units moved this phase (9.1)
 	// arrivals numbers the moves of this phase, by unit: the latest mover has the highest.
 	arrivals map[int]int
 }
 
 func (r *resolution) event(rule, format string, args ...any) {
-	r.out.Events = append(r.out.Events, adjudicator.Event{Phase: r.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
+	r.out.Events = append(r.out.Events, rules.Event{Phase: r.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
 // ownerOnly is an event about an order of side that was not carried out: told to side
 // alone (Revision 1), since it says what he meant to do, which the other side sees only
 // when it happens; to both in a game of revision 0.
-func (r *resolution) ownerOnly(side adjudicator.Side, rule, format string, args ...any) {
+func (r *resolution) ownerOnly(side rules.Side, rule, format string, args ...any) {
 	r.event(rule, format, args...)
 	if r.st.Revision >= 1 {
-		r.out.Events[len(r.out.Events)-1].To = []adjudicator.Side{side}
+		r.out.Events[len(r.out.Events)-1].To = []rules.Side{side}
 	}
 }
 
 // otherOnly is ownerOnly's counterpart: the event the other side of side is told
 // instead. It is not told in a game of revision 0, whose ownerOnly events both sides see.
-func (r *resolution) otherOnly(side adjudicator.Side, rule, format string, args ...any) {
+func (r *resolution) otherOnly(side rules.Side, rule, format string, args ...any) {
 	if r.st.Revision < 1 {
 		return
 	}
 	r.event(rule, format, args...)
-	r.out.Events[len(r.out.Events)-1].To = []adjudicator.Side{other(side)}
+	r.out.Events[len(r.out.Events)-1].To = []rules.Side{other(side)}
 }
 
 // other is the other side of side.
-func other(side adjudicator.Side) adjudicator.Side {
+func other(side rules.Side) rules.Side {
 	if side == US {
 		return DE
 	}
@@ -53,21 +53,21 @@ func other(side adjudicator.Side) adjudicator.Side {
 }
 
 func (r *resolution) rollEvent(rule string, roll dice.Roll, format string, args ...any) {
-	r.out.Events = append(r.out.Events, adjudicator.Event{Phase: r.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &roll})
+	r.out.Events = append(r.out.Events, rules.Event{Phase: r.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &roll})
 }
 
-func orderByKey(inputs []adjudicator.Order, side adjudicator.Side, key string) (adjudicator.Order, bool) {
+func orderByKey(inputs []rules.Order, side rules.Side, key string) (rules.Order, bool) {
 	for _, o := range inputs {
 		if o.Side == side && o.Key == key {
 			return o, true
 		}
 	}
-	return adjudicator.Order{}, false
+	return rules.Order{}, false
 }
 
 // plots resolves the set-up plot step: both plots are sealed; then the German division
 // quality is rolled openly (3.4).
-func (r *resolution) plots(inputs []adjudicator.Order) error {
+func (r *resolution) plots(inputs []rules.Order) error {
 	r.event("3.2, 3.3", "Both bombardment plots are sealed: the US plot for turns 1-6 and the German plot for turn 1.")
 	if o, ok := orderByKey(inputs, DE, plotKey(1)); ok {
 		r.out.Fixed = append(r.out.Fixed, o.ID())
@@ -100,7 +100,7 @@ func (r *resolution) plots(inputs []adjudicator.Order) error {
 	return nil
 }
 
-func (r *resolution) fixUSPlots(inputs []adjudicator.Order, why string) {
+func (r *resolution) fixUSPlots(inputs []rules.Order, why string) {
 	n := 0
 	for _, o := range inputs {
 		if o.Side == US && o.Kind == "plot" && !o.Fixed {
@@ -114,7 +114,7 @@ func (r *resolution) fixUSPlots(inputs []adjudicator.Order, why string) {
 }
 
 // setup places one side's units (3.5, 3.6).
-func (r *resolution) setup(side adjudicator.Side, inputs []adjudicator.Order, next string) error {
+func (r *resolution) setup(side rules.Side, inputs []rules.Order, next string) error {
 	o, ok := orderByKey(inputs, side, keyPlacement)
 	if !ok {
 		return fmt.Errorf("no placement for %s", side)
@@ -161,7 +161,7 @@ func (r *resolution) setup(side adjudicator.Side, inputs []adjudicator.Order, ne
 }
 
 // usExecution is Phase I: the cancellation attempt, then the US plot of the turn (5.2 I, 12).
-func (r *resolution) usExecution(inputs []adjudicator.Order) error {
+func (r *resolution) usExecution(inputs []rules.Order) error {
 	if o, ok := orderByKey(inputs, US, keyCancel); ok {
 		r.out.Consumed = append(r.out.Consumed, o.ID())
 		if o.Sealed { // filed sealed before 5.2 I's secret was kept (rules.go, checkCancel)
@@ -194,7 +194,7 @@ func (r *resolution) usExecution(inputs []adjudicator.Order) error {
 }
 
 // germanPlot is Phase II: the German plot for the next turn is fixed, still sealed (5.2 II).
-func (r *resolution) germanPlot(inputs []adjudicator.Order) error {
+func (r *resolution) germanPlot(inputs []rules.Order) error {
 	if o, ok := orderByKey(inputs, DE, plotKey(r.st.T+1)); ok {
 		r.out.Fixed = append(r.out.Fixed, o.ID())
 		r.event("5.2 II", "The German bombardment plot for turn %d is sealed and fixed (commitment %s).", r.st.T+1, short(o.Commitment))
@@ -211,7 +211,7 @@ func short(c string) string {
 }
 
 // germanExecution is Phase III: the German plot of this turn (5.2 III, 12).
-func (r *resolution) germanExecution(inputs []adjudicator.Order) error {
+func (r *resolution) germanExecution(inputs []rules.Order) error {
 	o, ok := orderByKey(inputs, DE, plotKey(r.st.T))
 	if !ok {
 		r.event("5.2 III", "No German plot for turn %d: no German bombardment.", r.st.T)
@@ -224,7 +224,7 @@ func (r *resolution) germanExecution(inputs []adjudicator.Order) error {
 
 // execute reveals a plot (12.3) and resolves each bombarded hex in the order written,
 // like fire (12.2, 10.3, 10.8) with fs per marker (12.4).
-func (r *resolution) execute(side adjudicator.Side, o adjudicator.Order, fsPerMarker int) error {
+func (r *resolution) execute(side rules.Side, o rules.Order, fsPerMarker int) error {
 	blocks := parseCanonical(o.Text)
 	if len(blocks) != 1 || blocks[0].err != nil {
 		return fmt.Errorf("plot %s is unreadable: %q", o.ID(), o.Text)
@@ -273,7 +273,7 @@ func Odds(fs, defence int) int {
 	return fs / defence
 }
 
-func (r *resolution) bombard(name string, enemy adjudicator.Side, h hex.Hex, markers, fsPerMarker int) {
+func (r *resolution) bombard(name string, enemy rules.Side, h hex.Hex, markers, fsPerMarker int) {
 	targets := r.st.liveIn(h, enemy)
 	if len(targets) == 0 {
 		r.event("12.1", "%s bombardment, %d marker(s) into %s: no enemy unit there, no effect.", name, markers, h)

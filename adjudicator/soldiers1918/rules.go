@@ -13,11 +13,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Name is the ruleset's name in games and on the command line.
@@ -32,8 +32,8 @@ type Rules struct {
 }
 
 var (
-	_ adjudicator.Ruleset = (*Rules)(nil)
-	_ adjudicator.Matcher = (*Rules)(nil)
+	_ rules.Ruleset = (*Rules)(nil)
+	_ rules.Matcher = (*Rules)(nil)
 )
 
 // New returns the ruleset with the scenario shipped in data/.
@@ -48,24 +48,24 @@ func New() (*Rules, error) {
 // Scenario returns the loaded scenario.
 func (r *Rules) Scenario() *Scenario { return r.sc }
 
-// Name implements adjudicator.Ruleset.
+// Name implements rules.Ruleset.
 func (r *Rules) Name() string { return Name }
 
-// Title implements adjudicator.Ruleset.
+// Title implements rules.Ruleset.
 func (r *Rules) Title() string { return "Soldiers: Decision in the Trenches, 1918" }
 
-// Sides implements adjudicator.Ruleset.
-func (r *Rules) Sides() []adjudicator.SideInfo {
-	return []adjudicator.SideInfo{{ID: US, Name: "US"}, {ID: DE, Name: "German"}}
+// Sides implements rules.Ruleset.
+func (r *Rules) Sides() []rules.SideInfo {
+	return []rules.SideInfo{{ID: US, Name: "US"}, {ID: DE, Name: "German"}}
 }
 
-// OptionNames implements adjudicator.Ruleset.
+// OptionNames implements rules.Ruleset.
 func (r *Rules) OptionNames() map[string]string {
 	return map[string]string{"york": "12.5 Sergeant York (optional)"}
 }
 
-// New implements adjudicator.Ruleset: the game before set-up (3.1).
-func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+// New implements rules.Ruleset: the game before set-up (3.1).
+func (r *Rules) New(opts rules.Options) (rules.State, error) {
 	st := &State{T: 0, P: PhasePlots, Revision: Revision}
 	for k, v := range opts {
 		if v {
@@ -78,8 +78,8 @@ func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
 	return st, nil
 }
 
-// Decode implements adjudicator.Ruleset.
-func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+// Decode implements rules.Ruleset.
+func (r *Rules) Decode(raw []byte) (rules.State, error) {
 	var st State
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, fmt.Errorf("decode soldiers1918 state: %w", err)
@@ -88,8 +88,8 @@ func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
 	return &st, nil
 }
 
-// Encode implements adjudicator.Ruleset.
-func (r *Rules) Encode(st adjudicator.State) ([]byte, error) {
+// Encode implements rules.Ruleset.
+func (r *Rules) Encode(st rules.State) ([]byte, error) {
 	return json.Marshal(st.(*State))
 }
 
@@ -112,13 +112,13 @@ func germanPlotPhase(turn int) string {
 	return fmt.Sprintf("%d.II", turn-1)
 }
 
-func findOrder(filed []adjudicator.Order, phase string, side adjudicator.Side, key string) (adjudicator.Order, bool) {
+func findOrder(filed []rules.Order, phase string, side rules.Side, key string) (rules.Order, bool) {
 	for _, o := range filed {
 		if o.Phase == phase && o.Side == side && o.Key == key {
 			return o, true
 		}
 	}
-	return adjudicator.Order{}, false
+	return rules.Order{}, false
 }
 
 // nextGermanPlot is the first turn a German plot may still be written for: the next
@@ -137,16 +137,16 @@ func nextGermanPlot(st *State) int {
 	}
 }
 
-// Check implements adjudicator.Ruleset.
-func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+// Check implements rules.Ruleset.
+func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed []rules.Order) []rules.Checked {
 	st := s.(*State)
-	var out []adjudicator.Checked
+	var out []rules.Checked
 	var placements, phased, overstack []block
 	unreadPlace := 0           // PLACE lines that could not be read: the totals miss their units
 	plotsNow := map[int]bool{} // US plots in this submission
 	completeLine := -1
 	for _, b := range parseBlocks(lines) {
-		c := adjudicator.Checked{Line: b.line, Rule: b.rule}
+		c := rules.Checked{Line: b.line, Rule: b.rule}
 		if b.err != nil {
 			if b.kind == "place" {
 				unreadPlace++
@@ -170,7 +170,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 			} else {
 				completeLine = len(out)
 				c.OK, c.Reason = true, "the US six-turn plot will be complete and fixed (3.2)"
-				c.Orders = []adjudicator.Order{{Phase: phaseSetup, Side: US, Key: keyComplete, Kind: "complete", Text: "PLOT COMPLETE", Summary: "US plot declared complete (3.2)"}}
+				c.Orders = []rules.Order{{Phase: phaseSetup, Side: US, Key: keyComplete, Kind: "complete", Text: "PLOT COMPLETE", Summary: "US plot declared complete (3.2)"}}
 			}
 		case "cancel":
 			c = r.checkCancel(st, side, filed)
@@ -221,9 +221,9 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 	return out
 }
 
-func appendContinuations(out []adjudicator.Checked, b block, ok bool, reason string) []adjudicator.Checked {
+func appendContinuations(out []rules.Checked, b block, ok bool, reason string) []rules.Checked {
 	for _, l := range b.lines {
-		c := adjudicator.Checked{Line: l, OK: ok, Reason: reason, Rule: b.rule}
+		c := rules.Checked{Line: l, OK: ok, Reason: reason, Rule: b.rule}
 		if !ok {
 			c.Reason = "part of the refused order above"
 		}
@@ -232,8 +232,8 @@ func appendContinuations(out []adjudicator.Checked, b block, ok bool, reason str
 	return out
 }
 
-func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adjudicator.Order) adjudicator.Checked {
-	c := adjudicator.Checked{Line: b.line, Rule: "3.2"}
+func (r *Rules) checkPlot(st *State, side rules.Side, b block, filed []rules.Order) rules.Checked {
+	c := rules.Checked{Line: b.line, Rule: "3.2"}
 	total := 0
 	for _, it := range b.items {
 		if !r.sc.OnMap(it.Hex) {
@@ -246,7 +246,7 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 		c.Reason = fmt.Sprintf("%d markers plotted; at most %d a turn (3.2, 12.1)", total, MaxMarkers)
 		return c
 	}
-	var o adjudicator.Order
+	var o rules.Order
 	switch side {
 	case US:
 		if b.turn == 0 {
@@ -261,7 +261,7 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 			c.Reason = "the US plot is declared complete and may not be altered, only cancelled (3.2, 5.2 I)"
 			return c
 		}
-		o = adjudicator.Order{Phase: phaseSetup, Side: US, Key: plotKey(b.turn), Summary: fmt.Sprintf("US bombardment plot for turn %d", b.turn)}
+		o = rules.Order{Phase: phaseSetup, Side: US, Key: plotKey(b.turn), Summary: fmt.Sprintf("US bombardment plot for turn %d", b.turn)}
 	case DE:
 		c.Rule = "3.3, 5.2 II"
 		next := nextGermanPlot(st)
@@ -280,7 +280,7 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 			c.Reason = fmt.Sprintf("there is no turn %d: the game ends with turn %d (4.2)", b.turn, LastTurn)
 			return c
 		}
-		o = adjudicator.Order{Phase: germanPlotPhase(b.turn), Side: DE, Key: plotKey(b.turn), Summary: fmt.Sprintf("German bombardment plot for turn %d", b.turn)}
+		o = rules.Order{Phase: germanPlotPhase(b.turn), Side: DE, Key: plotKey(b.turn), Summary: fmt.Sprintf("German bombardment plot for turn %d", b.turn)}
 	}
 	if old, ok := findOrder(filed, o.Phase, o.Side, o.Key); ok && old.Fixed {
 		c.Reason = fmt.Sprintf("the %s is fixed and may not be altered (3.2)", o.Summary)
@@ -289,7 +289,7 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 	// The other side knows plots are written turn by turn (3.2, 5.2 II): which turn's
 	// plot this is tells him nothing sealed.
 	o.Kind, o.Sealed, o.Text, o.Notice = "plot", true, plotText(b.turn, b.none, b.items), o.Summary
-	c.OK, c.Orders = true, []adjudicator.Order{o}
+	c.OK, c.Orders = true, []rules.Order{o}
 	if b.none {
 		c.Reason = fmt.Sprintf("no bombardment in turn %d", b.turn)
 	} else {
@@ -298,8 +298,8 @@ func (r *Rules) checkPlot(st *State, side adjudicator.Side, b block, filed []adj
 	return c
 }
 
-func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicator.Order) adjudicator.Checked {
-	c := adjudicator.Checked{Rule: "5.2 I"}
+func (r *Rules) checkCancel(st *State, side rules.Side, filed []rules.Order) rules.Checked {
+	c := rules.Checked{Rule: "5.2 I"}
 	switch {
 	case side != US:
 		c.Reason = "only the US player may cancel bombardments; the German may simply plot none (5.2 III)"
@@ -319,20 +319,20 @@ func (r *Rules) checkCancel(st *State, side adjudicator.Side, filed []adjudicato
 		// are complete, CANCEL is the only US order that could be sealed). Like
 		// every order the German is not shown, it stays out of his mails.
 		c.Reason += "; the German is told of it only then"
-		c.Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.I", turn), Side: US, Key: keyCancel, Kind: "cancel", Text: "CANCEL BOMBARDMENT",
+		c.Orders = []rules.Order{{Phase: fmt.Sprintf("%d.I", turn), Side: US, Key: keyCancel, Kind: "cancel", Text: "CANCEL BOMBARDMENT",
 			Summary: fmt.Sprintf("US standing order for turn %d, Phase I", turn)}}
 	}
 	return c
 }
 
-// Waiting implements adjudicator.Ruleset.
-func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+// Waiting implements rules.Ruleset.
+func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	st := s.(*State)
-	has := func(phase string, side adjudicator.Side, key string) bool {
+	has := func(phase string, side rules.Side, key string) bool {
 		_, ok := findOrder(filed, phase, side, key)
 		return ok
 	}
-	var w []adjudicator.Side
+	var w []rules.Side
 	switch st.P {
 	case PhasePlots:
 		for n := 1; n <= LastTurn; n++ {
@@ -374,7 +374,7 @@ func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudi
 }
 
 // phaseActor is the side that decides a movement or fire phase, and its order's key.
-func phaseActor(p string) (adjudicator.Side, string) {
+func phaseActor(p string) (rules.Side, string) {
 	switch p {
 	case PhaseVII:
 		return US, keyMoves
@@ -387,7 +387,7 @@ func phaseActor(p string) (adjudicator.Side, string) {
 }
 
 // phaseOf is the movement or fire phase an order of side and kind ("move", "fire") is for.
-func phaseOf(side adjudicator.Side, kind string) string {
+func phaseOf(side rules.Side, kind string) string {
 	switch {
 	case side == US && kind == "move":
 		return PhaseVII
@@ -399,11 +399,11 @@ func phaseOf(side adjudicator.Side, kind string) string {
 	return PhaseX
 }
 
-// Inputs implements adjudicator.Ruleset.
-func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+// Inputs implements rules.Ruleset.
+func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
-	var in []adjudicator.Order
-	add := func(phase string, side adjudicator.Side, key string) {
+	var in []rules.Order
+	add := func(phase string, side rules.Side, key string) {
 		if o, ok := findOrder(filed, phase, side, key); ok {
 			in = append(in, o)
 		}
@@ -442,9 +442,9 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 	return in
 }
 
-// Defaults implements adjudicator.Ruleset: no plot, the scenario's deployment (DESIGN.md:
+// Defaults implements rules.Ruleset: no plot, the scenario's deployment (DESIGN.md:
 // no move, no fire, no plot).
-func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	var lines []string
 	switch {
@@ -467,7 +467,7 @@ func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adj
 	case st.P == PhaseVIII || st.P == PhaseIX:
 		lines = append(lines, "FIRE NONE")
 	}
-	var out []adjudicator.Order
+	var out []rules.Order
 	for i, text := range lines {
 		for _, c := range r.Check(st, side, []orders.Line{{No: i + 1, Text: text, Fields: strings.Fields(text)}}, filed) {
 			out = append(out, c.Orders...)
@@ -476,8 +476,8 @@ func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adj
 	return out
 }
 
-// Resolve implements adjudicator.Ruleset.
-func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+// Resolve implements rules.Ruleset.
+func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
 	res := &resolution{rules: r, st: st, d: d}
 	var err error
@@ -518,14 +518,14 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
 	}
 	if err != nil {
-		return adjudicator.Outcome{}, err
+		return rules.Outcome{}, err
 	}
 	res.out.State = st
 	return res.out, nil
 }
 
-// Status implements adjudicator.Ruleset.
-func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+// Status implements rules.Ruleset.
+func (r *Rules) Status(s rules.State, side rules.Side) string {
 	st := s.(*State)
 	var b strings.Builder
 	if st.Quality > 0 {
@@ -540,7 +540,7 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 	if st.USCancelled {
 		b.WriteString("US bombardments: cancelled for the rest of the game (5.2 I).\n")
 	}
-	live, dead := map[adjudicator.Side]int{}, map[adjudicator.Side]int{}
+	live, dead := map[rules.Side]int{}, map[rules.Side]int{}
 	for _, u := range st.Units {
 		if u.Carnage {
 			dead[sideOf(u.Kind)]++
@@ -560,18 +560,18 @@ func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Map implements adjudicator.Ruleset: the text of [Rules.MapView].
-func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+// Map implements rules.Ruleset: the text of [Rules.MapView].
+func (r *Rules) Map(s rules.State, side rules.Side) string {
 	return mapview.Render(r.MapView(s, side))
 }
 
-// OpenMap implements adjudicator.OpenMap: MapView shows both sides the same map (6.5),
+// OpenMap implements rules.OpenMap: MapView shows both sides the same map (6.5),
 // so the desk draws it once for both.
 func (r *Rules) OpenMap() bool { return true }
 
-// MapView implements adjudicator.Viewer. Nothing on the map is hidden in this game
+// MapView implements rules.Viewer. Nothing on the map is hidden in this game
 // (6.5): both sides see every unit, carnage and marker.
-func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
+func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	// The header gives the turn and says "phase": the title need not say them again.
 	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, Phase ", st.T))
@@ -610,8 +610,8 @@ func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View
 }
 
 // checkCOW reads a standing COW priority list (7.1, 7.2, 7.4).
-func (r *Rules) checkCOW(st *State, side adjudicator.Side, b block) adjudicator.Checked {
-	c := adjudicator.Checked{Line: b.line, Rule: "7.4"}
+func (r *Rules) checkCOW(st *State, side rules.Side, b block) rules.Checked {
+	c := rules.Checked{Line: b.line, Rule: "7.4"}
 	for _, h := range b.hexes {
 		if !r.sc.OnMap(h) {
 			c.Reason = fmt.Sprintf("hex %s is not on the map", h)
@@ -629,21 +629,21 @@ func (r *Rules) checkCOW(st *State, side adjudicator.Side, b block) adjudicator.
 		c.Reason = "standing order: each turn your COWed markers go on these hexes in this order, skipping any without an enemy unit that can be COWed (7.4-7.6)"
 	}
 	c.OK = true
-	c.Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyCOW, Kind: "standing", Text: text, Summary: "standing Chaos of War list (7.4)"}}
+	c.Orders = []rules.Order{{Phase: phaseStanding, Side: side, Key: keyCOW, Kind: "standing", Text: text, Summary: "standing Chaos of War list (7.4)"}}
 	return c
 }
 
 // checkOverstack reads the OVERSTACK lines of a submission: together they are one
 // standing order, the offended player's choice for the opponent's over-stacks (6.2),
 // which replaces the one on file.
-func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudicator.Checked {
-	out := make([]adjudicator.Checked, len(blocks))
+func (r *Rules) checkOverstack(side rules.Side, blocks []block) []rules.Checked {
+	out := make([]rules.Checked, len(blocks))
 	general := -1
 	ok := true
 	var lines []string
 	for i, b := range blocks {
 		o := b.over
-		c := adjudicator.Checked{Line: b.line, Rule: "6.2"}
+		c := rules.Checked{Line: b.line, Rule: "6.2"}
 		switch {
 		case o.general() && general >= 0:
 			c.Reason = "one OVERSTACK CARNAGE or OVERSTACK MOVE a submission: it is your choice for every hex"
@@ -693,7 +693,7 @@ func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudica
 		} else {
 			out[0].Reason += "; it replaces every OVERSTACK line you sent before"
 		}
-		out[0].Orders = []adjudicator.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: strings.Join(lines, "\n"), Summary: "standing over-stacking choice (6.2)"}}
+		out[0].Orders = []rules.Order{{Phase: phaseStanding, Side: side, Key: keyOverstack, Kind: "standing", Text: strings.Join(lines, "\n"), Summary: "standing over-stacking choice (6.2)"}}
 	}
 	return out
 }
@@ -702,8 +702,8 @@ func (r *Rules) checkOverstack(side adjudicator.Side, blocks []block) []adjudica
 // movement or fire phase of the side (held until then, 5.2). For the phase now being
 // played the lines are tried on a copy of the state, so that an illegal move or fire is
 // refused at once with its reason.
-func (r *Rules) checkPhased(st *State, side adjudicator.Side, blocks []block) []adjudicator.Checked {
-	var out []adjudicator.Checked
+func (r *Rules) checkPhased(st *State, side rules.Side, blocks []block) []rules.Checked {
+	var out []rules.Checked
 	for _, kind := range []string{"move", "fire"} {
 		var these []block
 		for _, b := range blocks {
@@ -716,9 +716,9 @@ func (r *Rules) checkPhased(st *State, side adjudicator.Side, blocks []block) []
 		}
 		phase := phaseOf(side, kind)
 		turn := st.nextTurnOf(phase)
-		verdicts := make([]adjudicator.Checked, len(these))
+		verdicts := make([]rules.Checked, len(these))
 		for i, b := range these {
-			verdicts[i] = adjudicator.Checked{Line: b.line, OK: true, Rule: b.rule}
+			verdicts[i] = rules.Checked{Line: b.line, OK: true, Rule: b.rule}
 		}
 		switch {
 		case st.P == PhaseOver:
@@ -753,7 +753,7 @@ func (r *Rules) checkPhased(st *State, side adjudicator.Side, blocks []block) []
 			if kind == "fire" {
 				key, summary = keyFire, "fire"
 			}
-			verdicts[0].Orders = []adjudicator.Order{{Phase: fmt.Sprintf("%d.%s", turn, phase), Side: side, Key: key, Kind: kind,
+			verdicts[0].Orders = []rules.Order{{Phase: fmt.Sprintf("%d.%s", turn, phase), Side: side, Key: key, Kind: kind,
 				Text: strings.Join(lines, "\n"), Summary: fmt.Sprintf("%s %s orders for turn %d, Phase %s", sideName(side), summary, turn, phase)}}
 		}
 		out = append(out, verdicts...)
@@ -772,7 +772,7 @@ func anyNone(bs []block) bool {
 
 // tryPhased fills the verdicts of MOVE or FIRE lines: tried in order on a copy of the
 // state when their phase is the one being played, else only held.
-func (r *Rules) tryPhased(st *State, side adjudicator.Side, phase string, turn int, these []block, verdicts []adjudicator.Checked) {
+func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, these []block, verdicts []rules.Checked) {
 	if st.P != phase || st.T != turn {
 		for i, b := range these {
 			verdicts[i].Reason = fmt.Sprintf("held for turn %d, Phase %s; checked against the map as it then stands", turn, phase)
@@ -816,9 +816,9 @@ func (r *Rules) tryPhased(st *State, side adjudicator.Side, phase string, turn i
 	}
 }
 
-// NewMatchGame implements adjudicator.Matcher: the second game of the match uses the
+// NewMatchGame implements rules.Matcher: the second game of the match uses the
 // first game's division quality (4.2).
-func (r *Rules) NewMatchGame(first adjudicator.State, opts adjudicator.Options) (adjudicator.State, error) {
+func (r *Rules) NewMatchGame(first rules.State, opts rules.Options) (rules.State, error) {
 	f := first.(*State)
 	if !f.Over() || f.Quality == 0 {
 		return nil, fmt.Errorf("the first game of the match is not finished")
@@ -831,17 +831,17 @@ func (r *Rules) NewMatchGame(first adjudicator.State, opts adjudicator.Options) 
 	return st, nil
 }
 
-// AtRevisionOf implements adjudicator.Reviser: st at the revision initial was created
+// AtRevisionOf implements rules.Reviser: st at the revision initial was created
 // under.
-func (r *Rules) AtRevisionOf(st, initial adjudicator.State) adjudicator.State {
+func (r *Rules) AtRevisionOf(st, initial rules.State) rules.State {
 	s := *st.(*State)
 	s.Revision = initial.(*State).Revision
 	return &s
 }
 
-// MatchVerdict implements adjudicator.Matcher (4.2): a sudden death victory trumps all
+// MatchVerdict implements rules.Matcher (4.2): a sudden death victory trumps all
 // penetration; else the higher penetration wins, and equal ones draw.
-func (r *Rules) MatchVerdict(first, second adjudicator.State, p1, p2 map[adjudicator.Side]string) string {
+func (r *Rules) MatchVerdict(first, second rules.State, p1, p2 map[rules.Side]string) string {
 	a, b := first.(*State), second.(*State)
 	score := func(st *State) string {
 		if st.Winner == string(US) {

@@ -5,14 +5,14 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // The two sides.
 const (
-	US adjudicator.Side = "us"
-	DE adjudicator.Side = "de"
+	US rules.Side = "us"
+	DE rules.Side = "de"
 )
 
 // Unit kinds, as in the counter mix (2.7, 3.5, 3.6, 12.5).
@@ -30,7 +30,7 @@ var (
 	kindName  = map[string]string{KindDeInf: "German infantry platoon", KindDeHMG: "German HMG platoon", KindUSArmy: "US Army platoon", KindYork: "Sergeant York's platoon", KindUSMC: "USMC platoon"}
 )
 
-func sideOf(kind string) adjudicator.Side {
+func sideOf(kind string) rules.Side {
 	if kind == KindDeInf || kind == KindDeHMG {
 		return DE
 	}
@@ -147,18 +147,18 @@ type State struct {
 // placed, never the plan that could not be made.
 const Revision = 1
 
-var _ adjudicator.State = (*State)(nil)
+var _ rules.State = (*State)(nil)
 
-// Turn implements adjudicator.State.
+// Turn implements rules.State.
 func (s *State) Turn() int { return s.T }
 
-// Phase implements adjudicator.State.
+// Phase implements rules.State.
 func (s *State) Phase() string { return s.P }
 
-// Over implements adjudicator.State.
+// Over implements rules.State.
 func (s *State) Over() bool { return s.P == PhaseOver }
 
-// PhaseTitle implements adjudicator.State.
+// PhaseTitle implements rules.State.
 func (s *State) PhaseTitle() string {
 	switch s.P {
 	case PhasePlots:
@@ -216,7 +216,7 @@ func (s *State) clone() *State {
 }
 
 // liveIn returns the indexes of the live units of side in h, in id order.
-func (s *State) liveIn(h hex.Hex, side adjudicator.Side) []int {
+func (s *State) liveIn(h hex.Hex, side rules.Side) []int {
 	var out []int
 	id := h.String()
 	for i, u := range s.Units {

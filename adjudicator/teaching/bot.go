@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // BotOrders writes a plausible mail of orders for side in the current phase, for the
@@ -19,7 +19,7 @@ import (
 // and fire at whatever chipped unit each of their units can kill. It returns "" when
 // side has nothing to send. It sends each turn in one mail (BotOrdersAt with stop
 // false).
-func (r *Rules) BotOrders(s adjudicator.State, side Side) string {
+func (r *Rules) BotOrders(s rules.State, side Side) string {
 	return r.BotOrdersAt(s, side, false)
 }
 
@@ -27,7 +27,7 @@ func (r *Rules) BotOrders(s adjudicator.State, side Side) string {
 // may see before the next step (STOP AFTER ARTILLERY when it fires shells, STOP AFTER
 // HAND TO HAND when its moves bring on hand to hand), and sends the rest of the turn
 // in the following mails.
-func (r *Rules) BotOrdersAt(s adjudicator.State, side Side, stop bool) string {
+func (r *Rules) BotOrdersAt(s rules.State, side Side, stop bool) string {
 	st := s.(*State)
 	if actor(st) != side {
 		return ""

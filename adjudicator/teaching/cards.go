@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // ranks are a poker deck's ranks in new-deck order; suits likewise (S, H, D, C).
@@ -73,9 +73,9 @@ func (dk *Deck) left() int { return len(dk.Order) - dk.Next }
 // deckName is the name of side's deck in the audit trail and the mails.
 func deckName(side Side) string { return string(side) }
 
-// Deal implements adjudicator.Dealer: each side's new deck (in new-deck order) is
+// Deal implements rules.Dealer: each side's new deck (in new-deck order) is
 // shuffled from the game's deck seed when the game is created.
-func (r *Rules) Deal(s adjudicator.State, d *dice.Dealer) (adjudicator.State, error) {
+func (r *Rules) Deal(s rules.State, d *dice.Dealer) (rules.State, error) {
 	st := s.(*State).clone()
 	for _, side := range []Side{American, German} {
 		dk := st.Decks[side]

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // CaseAdapter lets the conformance runner (package adjudicator/conformance) drive the
@@ -47,14 +47,14 @@ type CaseAdapter struct {
 }
 
 // Ruleset returns the rules the cases run against.
-func (a CaseAdapter) Ruleset() adjudicator.Ruleset { return a.Rules }
+func (a CaseAdapter) Ruleset() rules.Ruleset { return a.Rules }
 
 // State builds a state from STATE lines; errors name the offending line.
-func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
+func (a CaseAdapter) State(lines []string) (rules.State, error) {
 	if a.Rules == nil {
 		return nil, errors.New("CaseAdapter has no Rules")
 	}
-	opts := adjudicator.Options{}
+	opts := rules.Options{}
 	for _, l := range lines {
 		if f := strings.Fields(l); len(f) == 2 && f[0] == "option" {
 			opts[f[1]] = true
@@ -182,7 +182,7 @@ func (a CaseAdapter) State(lines []string) (adjudicator.State, error) {
 }
 
 // Describe gives the state as canonical lines.
-func (a CaseAdapter) Describe(s adjudicator.State) []string {
+func (a CaseAdapter) Describe(s rules.State) []string {
 	st := s.(*State)
 	out := []string{fmt.Sprintf("turn %d", st.T), "phase " + st.P, fmt.Sprintf("casualties %d", st.casualties()),
 		fmt.Sprintf("markers %d", st.markersUsed())}

@@ -17,5 +17,5 @@ func TestConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conformance.Run(t, teaching.CaseAdapter{Rules: rules(t)}, cases)
+	conformance.Run(t, teaching.CaseAdapter{Rules: newRules(t)}, cases)
 }

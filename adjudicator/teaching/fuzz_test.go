@@ -3,9 +3,9 @@ package teaching_test
 import (
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 )
 
@@ -36,7 +36,7 @@ func FuzzCheckAndResolve(f *testing.F) {
 		f.Fatal(err)
 	}
 	// The same positions in the steps a player stopped before (STOP AFTER).
-	steps := map[string]adjudicator.State{}
+	steps := map[string]rules.State{}
 	for _, p := range []string{teaching.PhaseAmericanMove, teaching.PhaseAmericanWire, teaching.PhaseGermanFire} {
 		if steps[p], err = a.State([]string{"turn 2", "phase " + p, "unit mg 0619", "unit inf 0614", "unit army 0612 2 black", "unit marine 0611 black", "unit army 0516", "deck us AS 2H 3D KC"}); err != nil {
 			f.Fatal(err)
@@ -49,7 +49,7 @@ func FuzzCheckAndResolve(f *testing.F) {
 		}
 		for _, sst := range []struct {
 			side teaching.Side
-			st   adjudicator.State
+			st   rules.State
 		}{
 			{teaching.American, us}, {teaching.German, de}, {teaching.American, steps[teaching.PhaseAmericanMove]},
 			{teaching.American, steps[teaching.PhaseAmericanWire]}, {teaching.German, steps[teaching.PhaseGermanFire]},

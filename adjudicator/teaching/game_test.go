@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 )
 
-func rules(t testing.TB) *teaching.Rules {
+func newRules(t testing.TB) *teaching.Rules {
 	t.Helper()
 	r, err := teaching.New()
 	if err != nil {
@@ -22,8 +22,8 @@ func rules(t testing.TB) *teaching.Rules {
 
 // played is a whole game between the bots, as the desk would run it.
 type played struct {
-	final  adjudicator.State
-	events []adjudicator.Event
+	final  rules.State
+	events []rules.Event
 	rolls  []dice.Roll
 	deals  []dice.Deal // the shuffles at creation, then every card and reshuffle
 	phases int
@@ -32,14 +32,14 @@ type played struct {
 
 // playBots plays a game to its end with the bots' orders and a stream per phase from
 // seed, checking every mail as the desk does.
-func playBots(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed dice.Seed) played {
+func playBots(t *testing.T, r *teaching.Rules, opts rules.Options, seed dice.Seed) played {
 	t.Helper()
 	return playBotsAt(t, r, opts, seed, false)
 }
 
 // playBotsAt is playBots with bots that, with stop, stop to see every result they may
 // see (BotOrdersAt).
-func playBotsAt(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed dice.Seed, stop bool) played {
+func playBotsAt(t *testing.T, r *teaching.Rules, opts rules.Options, seed dice.Seed, stop bool) played {
 	t.Helper()
 	st, err := r.New(opts)
 	if err != nil {
@@ -53,7 +53,7 @@ func playBotsAt(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed 
 		t.Fatal(err)
 	}
 	p.deals = dealer.Deals()
-	var filed []adjudicator.Order
+	var filed []rules.Order
 	for p.phases = 0; !st.Over(); p.phases++ {
 		if p.phases > 400 {
 			t.Fatalf("no end after %d phases: %s", p.phases, st.PhaseTitle())
@@ -97,7 +97,7 @@ func playBotsAt(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed 
 		p.rolls = append(p.rolls, stream.Rolls()...)
 		p.deals = append(p.deals, dealer.Deals()...)
 		p.events = append(p.events, out.Events...)
-		var keep []adjudicator.Order
+		var keep []rules.Order
 		for _, o := range filed {
 			consumed := false
 			for _, id := range out.Consumed {
@@ -116,11 +116,11 @@ func playBotsAt(t *testing.T, r *teaching.Rules, opts adjudicator.Options, seed 
 
 // TestBotGames plays whole games to their end with several seeds.
 func TestBotGames(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	for i := range 6 {
 		var seed dice.Seed
 		seed[0] = byte(i)
-		p := playBots(t, r, adjudicator.Options{teaching.OptTurns24: true}, seed)
+		p := playBots(t, r, rules.Options{teaching.OptTurns24: true}, seed)
 		t.Logf("seed %d: %d phases, %s", i, p.phases, r.Status(p.final, teaching.American))
 		over := 0
 		for _, e := range p.events {
@@ -157,7 +157,7 @@ func TestBotGames(t *testing.T) {
 
 // sealedRun returns a run of three cards of a deck's sealed order not yet turned, as
 // they would be written one after another, if text holds one; else "".
-func sealedRun(st adjudicator.State, text string) string {
+func sealedRun(st rules.State, text string) string {
 	for _, dk := range st.(*teaching.State).Decks {
 		rest := dk.Order[dk.Next:]
 		for k := 0; k+3 <= len(rest); k++ {
@@ -197,12 +197,12 @@ func checkDeals(t *testing.T, seed dice.Seed, deals []dice.Deal, final *teaching
 // American's artillery, movement and wire, the German's artillery and fire) and more
 // often than the first, and both play every step to the game's end.
 func TestBotPace(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	for i := range 3 {
 		var seed dice.Seed
 		seed[0] = byte(i)
-		fast := playBotsAt(t, r, adjudicator.Options{teaching.OptTurns24: true}, seed, false)
-		slow := playBotsAt(t, r, adjudicator.Options{teaching.OptTurns24: true}, seed, true)
+		fast := playBotsAt(t, r, rules.Options{teaching.OptTurns24: true}, seed, false)
+		slow := playBotsAt(t, r, rules.Options{teaching.OptTurns24: true}, seed, true)
 		if !fast.final.Over() || !slow.final.Over() {
 			t.Fatalf("seed %d: a game did not end", i)
 		}

@@ -3,14 +3,14 @@ package teaching
 import (
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// Moves implements adjudicator.Mover: the moves and the units flipped dead the picture
+// Moves implements rules.Mover: the moves and the units flipped dead the picture
 // of a results mail draws. Both sides see everything on the map.
-func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]mapview.Arrow, []hex.Hex) {
+func (r *Rules) Moves(before, after rules.State, _ rules.Side) ([]mapview.Arrow, []hex.Hex) {
 	now := map[int]*Unit{}
 	for _, u := range after.(*State).Units {
 		now[u.ID] = u
@@ -26,11 +26,11 @@ func (r *Rules) Moves(before, after adjudicator.State, _ adjudicator.Side) ([]ma
 		case !ok || u.Dead:
 			lost = append(lost, w.Hex)
 		case u.Hex != w.Hex:
-			moves = append(moves, mapview.Arrow{From: w.Hex, To: u.Hex, Name: adjudicator.ArrowMove})
+			moves = append(moves, mapview.Arrow{From: w.Hex, To: u.Hex, Name: mapview.ArrowMove})
 		}
 	}
 	slices.SortFunc(lost, hex.Compare)
 	return moves, slices.Compact(lost)
 }
 
-var _ adjudicator.Mover = (*Rules)(nil)
+var _ rules.Mover = (*Rules)(nil)

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // resolution is one phase being resolved.
@@ -19,11 +19,11 @@ type resolution struct {
 	// then an error); err is the first error met.
 	dealer *dice.Dealer
 	err    error
-	out    adjudicator.Outcome
+	out    rules.Outcome
 }
 
 func (res *resolution) event(rule, format string, args ...any) {
-	res.out.Events = append(res.out.Events, adjudicator.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
+	res.out.Events = append(res.out.Events, rules.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
 // toEach tells side own and the other side others, in one event when they are the same:
@@ -35,9 +35,9 @@ func (res *resolution) toEach(rule string, side Side, own, others string) {
 		return
 	}
 	res.event(rule, "%s", own)
-	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{side}
+	res.out.Events[len(res.out.Events)-1].To = []rules.Side{side}
 	res.event(rule, "%s", others)
-	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{other(side)}
+	res.out.Events[len(res.out.Events)-1].To = []rules.Side{other(side)}
 }
 
 // other is the other side of side.
@@ -51,7 +51,7 @@ func other(side Side) Side {
 // ownerOnly is an event about side's order that was not carried out: told to side alone.
 func (res *resolution) ownerOnly(side Side, rule, format string, args ...any) {
 	res.event(rule, format, args...)
-	res.out.Events[len(res.out.Events)-1].To = []adjudicator.Side{side}
+	res.out.Events[len(res.out.Events)-1].To = []rules.Side{side}
 }
 
 // cardEvent is an event that turned a card: it carries the card's record, so that the
@@ -79,8 +79,8 @@ func (res *resolution) draw(side Side, purpose, rule string) (string, *dice.Deal
 	return card, deals[len(deals)-1], true
 }
 
-// Resolve implements adjudicator.Ruleset.
-func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+// Resolve implements rules.Ruleset.
+func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
 	res := &resolution{r: r, st: st}
 	if ds, ok := d.(dice.DeckSource); ok {
@@ -97,7 +97,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		for i, text := range strings.Split(o.Text, "\n") {
 			it, err := parse(orders.Line{No: i + 1, Text: text, Fields: strings.Fields(text)})
 			if err != nil {
-				return adjudicator.Outcome{}, fmt.Errorf("stored order %q: %w", text, err)
+				return rules.Outcome{}, fmt.Errorf("stored order %q: %w", text, err)
 			}
 			items = append(items, it)
 		}
@@ -128,7 +128,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 		err = res.err
 	}
 	if err != nil {
-		return adjudicator.Outcome{}, err
+		return rules.Outcome{}, err
 	}
 	if st.Over() {
 		res.finalReport()
@@ -139,7 +139,7 @@ func (r *Rules) Resolve(s adjudicator.State, inputs []adjudicator.Order, d dice.
 
 // source tells the player whose order o is which steps it decided, and whether it came
 // from his mail or from the default for a silent side (HELP: PASS).
-func (res *resolution) source(o adjudicator.Order) {
+func (res *resolution) source(o rules.Order) {
 	switch {
 	case o.Kind == kindDefault:
 		res.ownerOnly(o.Side, "sequence", "%s: by default, no mail by the deadline: PASS.", res.st.PhaseTitle())

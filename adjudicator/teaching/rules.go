@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Name is the ruleset's name in games and on the command line.
@@ -35,7 +35,7 @@ type Rules struct {
 	sc *Scenario
 }
 
-var _ adjudicator.Ruleset = (*Rules)(nil)
+var _ rules.Ruleset = (*Rules)(nil)
 
 // New returns the ruleset with the data shipped in data/.
 func New() (*Rules, error) {
@@ -49,21 +49,21 @@ func New() (*Rules, error) {
 // Scenario returns the loaded data.
 func (r *Rules) Scenario() *Scenario { return r.sc }
 
-// Name implements adjudicator.Ruleset.
+// Name implements rules.Ruleset.
 func (r *Rules) Name() string { return Name }
 
-// Title implements adjudicator.Ruleset.
+// Title implements rules.Ruleset.
 func (r *Rules) Title() string { return "Soldiers, the teaching game" }
 
-// Sides implements adjudicator.Ruleset.
-func (r *Rules) Sides() []adjudicator.SideInfo {
-	return []adjudicator.SideInfo{{ID: American, Name: "American"}, {ID: German, Name: "German"}}
+// Sides implements rules.Ruleset.
+func (r *Rules) Sides() []rules.SideInfo {
+	return []rules.SideInfo{{ID: American, Name: "American"}, {ID: German, Name: "German"}}
 }
 
-// Keywords implements adjudicator.Ruleset: the first words of the game's orders.
+// Keywords implements rules.Ruleset: the first words of the game's orders.
 func (r *Rules) Keywords() []string { return slices.Clone(keywords) }
 
-// OptionNames implements adjudicator.Ruleset.
+// OptionNames implements rules.Ruleset.
 func (r *Rules) OptionNames() map[string]string {
 	m := map[string]string{
 		OptNoReshuffle: "not printed: a used-up deck is not reshuffled (default: its discards are reshuffled)",
@@ -79,8 +79,8 @@ func (r *Rules) OptionNames() map[string]string {
 	return m
 }
 
-// New implements adjudicator.Ruleset: the game before the German set-up.
-func (r *Rules) New(opts adjudicator.Options) (adjudicator.State, error) {
+// New implements rules.Ruleset: the game before the German set-up.
+func (r *Rules) New(opts rules.Options) (rules.State, error) {
 	st := &State{T: 0, P: PhaseGermanSetup, Mix: "default", Decks: map[Side]*Deck{}}
 	for name, on := range opts {
 		if !on {
@@ -117,8 +117,8 @@ func optionList(m map[string]string) []string {
 	return out
 }
 
-// Decode implements adjudicator.Ruleset.
-func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
+// Decode implements rules.Ruleset.
+func (r *Rules) Decode(raw []byte) (rules.State, error) {
 	st := &State{}
 	if err := json.Unmarshal(raw, st); err != nil {
 		return nil, fmt.Errorf("decode teaching state: %w", err)
@@ -126,8 +126,8 @@ func (r *Rules) Decode(raw []byte) (adjudicator.State, error) {
 	return st, nil
 }
 
-// Encode implements adjudicator.Ruleset.
-func (r *Rules) Encode(s adjudicator.State) ([]byte, error) {
+// Encode implements rules.Ruleset.
+func (r *Rules) Encode(s rules.State) ([]byte, error) {
 	return json.Marshal(s.(*State))
 }
 
@@ -158,8 +158,8 @@ func actor(st *State) Side {
 	return ""
 }
 
-// Waiting implements adjudicator.Ruleset.
-func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Side {
+// Waiting implements rules.Ruleset.
+func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	st := s.(*State)
 	a := actor(st)
 	if a == "" {
@@ -170,13 +170,13 @@ func (r *Rules) Waiting(s adjudicator.State, filed []adjudicator.Order) []adjudi
 			return nil
 		}
 	}
-	return []adjudicator.Side{a}
+	return []rules.Side{a}
 }
 
-// Inputs implements adjudicator.Ruleset.
-func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudicator.Order {
+// Inputs implements rules.Ruleset.
+func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
-	var out []adjudicator.Order
+	var out []rules.Order
 	for _, o := range filed {
 		if o.Phase == phaseKey(st) {
 			out = append(out, o)
@@ -185,8 +185,8 @@ func (r *Rules) Inputs(s adjudicator.State, filed []adjudicator.Order) []adjudic
 	return out
 }
 
-// Defaults implements adjudicator.Ruleset: SETUP DEFAULT at set-up, PASS in a turn.
-func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adjudicator.Order) []adjudicator.Order {
+// Defaults implements rules.Ruleset: SETUP DEFAULT at set-up, PASS in a turn.
+func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	if actor(st) != side {
 		return nil
@@ -195,15 +195,15 @@ func (r *Rules) Defaults(s adjudicator.State, side adjudicator.Side, filed []adj
 	if st.T == 0 {
 		text = "SETUP DEFAULT"
 	}
-	return []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: kindDefault, Text: text,
+	return []rules.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: kindDefault, Text: text,
 		Summary: fmt.Sprintf("default orders (none by the deadline) for %s: %s", st.PhaseTitle(), text)}}
 }
 
-// Check implements adjudicator.Ruleset. A mail holds all of a side's orders for its
+// Check implements rules.Ruleset. A mail holds all of a side's orders for its
 // turn; a new mail replaces the orders on file for that turn.
-func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders.Line, filed []adjudicator.Order) []adjudicator.Checked {
+func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed []rules.Order) []rules.Checked {
 	st := s.(*State)
-	out := make([]adjudicator.Checked, len(lines))
+	out := make([]rules.Checked, len(lines))
 	items := make([]item, len(lines))
 	for i, l := range lines {
 		out[i].Line = l
@@ -251,7 +251,7 @@ func (r *Rules) Check(s adjudicator.State, side adjudicator.Side, lines []orders
 		text = append(text, it.canonical())
 	}
 	last := &out[len(out)-1]
-	last.Orders = []adjudicator.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders",
+	last.Orders = []rules.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders",
 		Text: strings.Join(text, "\n"), Summary: fmt.Sprintf("%s orders for %s", sideName(side), st.PhaseTitle())}}
 	return out
 }
@@ -262,7 +262,7 @@ var stepVerbs = map[string][]string{StopArtillery: {"MOVE", "CUT", "CHIP", "FIRE
 // checkStops checks a mail's STOP AFTER line (the game waits after that step for the
 // player's next mail) and refuses the orders of the steps after it: they go in that
 // next mail, written after the results are seen.
-func checkStops(st *State, items []item, out []adjudicator.Checked) {
+func checkStops(st *State, items []item, out []rules.Checked) {
 	stop := -1
 	for i, it := range items {
 		if !out[i].OK || it.Verb != "STOP" {
@@ -302,7 +302,7 @@ func checkStops(st *State, items []item, out []adjudicator.Checked) {
 }
 
 // refuseVerbs refuses the items whose verb the phase does not take.
-func refuseVerbs(items []item, out []adjudicator.Checked, allowed []string, what string) {
+func refuseVerbs(items []item, out []rules.Checked, allowed []string, what string) {
 	for i, it := range items {
 		if out[i].OK && !slices.Contains(allowed, it.Verb) {
 			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not an order of %s: expected %s", it.Verb, what, strings.Join(allowed, ", "))
@@ -310,7 +310,7 @@ func refuseVerbs(items []item, out []adjudicator.Checked, allowed []string, what
 	}
 }
 
-func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator.Checked) {
+func (r *Rules) checkSetup(st *State, side Side, items []item, out []rules.Checked) {
 	refuseVerbs(items, out, []string{"SETUP", "PLACE"}, "the set-up")
 	mix := r.sc.Mixes[st.Mix]
 	def := -1
@@ -378,7 +378,7 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []adjudicator
 // checkAmerican checks an American turn on a copy of the state, in the order the turn
 // is played: artillery (whose cards are not turned yet: each shell's possible landing
 // hexes are listed), movement, wire, chips.
-func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked) {
+func (r *Rules) checkAmerican(st *State, items []item, out []rules.Checked) {
 	switch st.P {
 	case PhaseAmerican:
 		refuseVerbs(items, out, []string{"PASS", "SHELL", "MOVE", "CUT", "CHIP", "STOP"}, "the American turn")
@@ -489,7 +489,7 @@ func (r *Rules) checkAmerican(st *State, items []item, out []adjudicator.Checked
 
 // heReach lists the hexes where an HE shell of the mail may land, whatever its card
 // (rule 1): the Germans there may be dead when step 3 comes.
-func (r *Rules) heReach(items []item, out []adjudicator.Checked) []hex.Hex {
+func (r *Rules) heReach(items []item, out []rules.Checked) []hex.Hex {
 	var reach []hex.Hex
 	for i, it := range items {
 		if !out[i].OK || it.Verb != "SHELL" || it.Shell != "he" {
@@ -560,7 +560,7 @@ type shellCheck struct {
 	aimed []string
 }
 
-func (sh *shellCheck) check(r *Rules, st *State, side Side, it item, c *adjudicator.Checked) {
+func (sh *shellCheck) check(r *Rules, st *State, side Side, it item, c *rules.Checked) {
 	c.Rule = "1"
 	sh.aimed = append(sh.aimed, it.Hex.String())
 	switch {
@@ -607,7 +607,7 @@ func (r *Rules) shellCases(st *State, side Side, it item) string {
 }
 
 // checkGerman checks a German turn: artillery (cards not turned yet) and fire.
-func (r *Rules) checkGerman(st *State, items []item, out []adjudicator.Checked) {
+func (r *Rules) checkGerman(st *State, items []item, out []rules.Checked) {
 	if st.P == PhaseGermanFire {
 		refuseVerbs(items, out, []string{"PASS", "FIRE"}, "step 2 of the German turn (your artillery has fired)")
 	} else {

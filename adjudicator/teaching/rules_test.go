@@ -9,15 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-func caseState(t *testing.T, r *teaching.Rules, lines ...string) adjudicator.State {
+func caseState(t *testing.T, r *teaching.Rules, lines ...string) rules.State {
 	t.Helper()
 	st, err := teaching.CaseAdapter{Rules: r}.State(lines)
 	if err != nil {
@@ -26,7 +26,7 @@ func caseState(t *testing.T, r *teaching.Rules, lines ...string) adjudicator.Sta
 	return st
 }
 
-func check(r *teaching.Rules, st adjudicator.State, side adjudicator.Side, text string) []adjudicator.Checked {
+func check(r *teaching.Rules, st rules.State, side rules.Side, text string) []rules.Checked {
 	lines, _ := orders.Split(text)
 	return r.Check(st, side, lines, nil)
 }
@@ -34,7 +34,7 @@ func check(r *teaching.Rules, st adjudicator.State, side adjudicator.Side, text 
 // TestOrderCheckSaysEachCase: an order that depends on a card not yet turned is
 // answered with what happens in each case (issue 11, "By email").
 func TestOrderCheckSaysEachCase(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st := caseState(t, r, "turn 2", "unit mg 0619", "unit inf 0618", "unit army 0612 2", "unit marine 0611 black", "unit army 0516", "unit marine 0615 black")
 	got := check(r, st, teaching.American, "SHELL HE 0619\nSHELL SMOKE 0102\nMOVE 0611-0610\nMOVE 2 ARMY 0612-0613\nMOVE MARINE 0615-0616-0617\nCUT 0516/0517\nCHIP 0613 BLACK\n")
 	want := []string{
@@ -72,7 +72,7 @@ func TestOrderCheckSaysEachCase(t *testing.T) {
 
 // TestCheckRefusesAndNamesTheKeywords: a word that is no order is refused with the list.
 func TestCheckRefusesAndNamesTheKeywords(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st := caseState(t, r, "turn 2", "unit mg 0619", "unit army 0612")
 	got := check(r, st, teaching.American, "ADVANCE 0612\n")
 	if got[0].OK || !strings.Contains(got[0].Reason, "expected one of SETUP, PLACE, PASS, SHELL, MOVE, CUT, CHIP, FIRE") {
@@ -87,7 +87,7 @@ func TestCheckRefusesAndNamesTheKeywords(t *testing.T) {
 
 // TestDefaults: SETUP DEFAULT at set-up, PASS in a turn, and the results say so.
 func TestDefaults(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, err := r.New(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -118,15 +118,15 @@ func TestDefaults(t *testing.T) {
 
 // TestNewOptions: options are checked; the mix option picks a mix.
 func TestNewOptions(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	for _, tc := range []struct {
-		opts    adjudicator.Options
+		opts    rules.Options
 		wantErr string
 	}{
-		{adjudicator.Options{"york": true}, `option "york"`},
-		{adjudicator.Options{teaching.OptTurns12: true, teaching.OptTurns24: true}, "one turn limit"},
-		{adjudicator.Options{"mix-small": true}, ""},
-		{adjudicator.Options{teaching.OptNoReshuffle: true, teaching.OptSmokeClears: true}, ""},
+		{rules.Options{"york": true}, `option "york"`},
+		{rules.Options{teaching.OptTurns12: true, teaching.OptTurns24: true}, "one turn limit"},
+		{rules.Options{"mix-small": true}, ""},
+		{rules.Options{teaching.OptNoReshuffle: true, teaching.OptSmokeClears: true}, ""},
 	} {
 		st, err := r.New(tc.opts)
 		switch {
@@ -149,7 +149,7 @@ func TestNewOptions(t *testing.T) {
 // TestHelp: the HELP text prints the shipped scatter chart line for line, shows every
 // order keyword in an example, and keeps to 78 columns.
 func TestHelp(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	raw, err := os.ReadFile("../../templates/teaching-help.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -188,12 +188,12 @@ func TestHelp(t *testing.T) {
 // TestMap: the opening map is the golden one; every line fits 78 columns; cut wire,
 // smoke, chips and dead units show.
 func TestMap(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st, err := r.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, side := range []adjudicator.Side{teaching.German, teaching.American} {
+	for _, side := range []rules.Side{teaching.German, teaching.American} {
 		out, err := r.Resolve(st, r.Defaults(st, side, nil), dice.NewScript())
 		if err != nil {
 			t.Fatal(err)
@@ -255,7 +255,7 @@ func TestDataErrors(t *testing.T) {
 
 // TestScatterChartOnData: every value of the chart is marked; only the Ace is printed.
 func TestScatterChartOnData(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	for rank, s := range r.Scenario().Scatter {
 		if s.Fact.Printed != (rank == "A") {
 			t.Errorf("rank %s: printed = %v", rank, s.Fact.Printed)
@@ -268,7 +268,7 @@ func TestScatterChartOnData(t *testing.T) {
 // communication trenches there too, an American support trench north of it, barbed
 // wire on hexsides, the Germans in the south and the Americans in the north.
 func TestMapHoldsThePrintedFacts(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	m := r.Scenario().Map
 	found := map[string]bool{}
 	for _, h := range m.Hexes() {
@@ -305,11 +305,11 @@ func TestMapHoldsThePrintedFacts(t *testing.T) {
 // the discards in the order turned, and the card turned is the first of the new order,
 // which DealOrder re-derives from the seed and the record alone.
 func TestReshuffleIsSealed(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st := caseState(t, r, "turn 9", "unit mg 0619", "unit army 0210", "deck us", "discards us KS 3D 7H 2C")
 	seed := dice.Seed{42}
 	dealer := dice.NewDealer(seed, "g")
-	out, err := r.Resolve(st, []adjudicator.Order{{Phase: "9.us", Side: teaching.American, Key: "turn", Text: "SHELL HE 0618"}},
+	out, err := r.Resolve(st, []rules.Order{{Phase: "9.us", Side: teaching.American, Key: "turn", Text: "SHELL HE 0618"}},
 		dice.WithDealer(dice.NewScript(), dealer))
 	if err != nil {
 		t.Fatal(err)
@@ -343,9 +343,9 @@ func TestReshuffleIsSealed(t *testing.T) {
 // TestNoDealerNoCard: a source that deals no sealed decks is refused when a card is
 // to be turned, rather than turning a card from nowhere.
 func TestNoDealerNoCard(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st := caseState(t, r, "turn 2", "unit mg 0619", "unit army 0210", "deck us AS 2S")
-	_, err := r.Resolve(st, []adjudicator.Order{{Phase: "2.us", Side: teaching.American, Key: "turn", Text: "SHELL HE 0618"}}, dice.NewScript())
+	_, err := r.Resolve(st, []rules.Order{{Phase: "2.us", Side: teaching.American, Key: "turn", Text: "SHELL HE 0618"}}, dice.NewScript())
 	if err == nil || !strings.Contains(err.Error(), "sealed decks") {
 		t.Errorf("Resolve without a dealer: %v", err)
 	}
@@ -355,10 +355,10 @@ func TestNoDealerNoCard(t *testing.T) {
 // gets PASS for the steps left (HELP, PACE OF PLAY), and the results tell him that
 // those steps were played by default.
 func TestStepDefaults(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	tests := []struct {
 		phase, next string
-		side        adjudicator.Side
+		side        rules.Side
 	}{
 		{teaching.PhaseAmericanMove, teaching.PhaseGerman, teaching.American},
 		{teaching.PhaseAmericanWire, teaching.PhaseGerman, teaching.American},
@@ -395,7 +395,7 @@ func TestStepDefaults(t *testing.T) {
 	}
 }
 
-func other(s adjudicator.Side) adjudicator.Side {
+func other(s rules.Side) rules.Side {
 	if s == teaching.American {
 		return teaching.German
 	}
@@ -407,7 +407,7 @@ func other(s adjudicator.Side) adjudicator.Side {
 // happens if it is illegal then; it forecasts no hand to hand with the German the move
 // needs dead.
 func TestProvisionalMoveSaysSo(t *testing.T) {
-	r := rules(t)
+	r := newRules(t)
 	st := caseState(t, r, "turn 2", "unit mg 0619", "unit inf 0614", "unit marine 0611 black")
 	cs := check(r, st, teaching.American, "SHELL HE 0614\nMOVE MARINE 0611-0612-0613-0713")
 	if len(cs) != 2 || !cs[1].OK {

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // Side is a side of the game.
-type Side = adjudicator.Side
+type Side = rules.Side
 
 // The two sides.
 const (
@@ -81,7 +81,7 @@ type State struct {
 	End     string         `json:"end,omitempty"` // why the game ended
 }
 
-var _ adjudicator.State = (*State)(nil)
+var _ rules.State = (*State)(nil)
 
 // Turn is the game turn, 0 during set-up.
 func (st *State) Turn() int { return st.T }

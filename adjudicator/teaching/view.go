@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // legend is how the teaching game draws its map. Cut wire is a hexside feature of the
@@ -77,14 +77,14 @@ func (r *Rules) viewMap(st *State) *board.Map {
 	return m
 }
 
-// Map implements adjudicator.Ruleset: the text of [Rules.MapView].
-func (r *Rules) Map(s adjudicator.State, side adjudicator.Side) string {
+// Map implements rules.Ruleset: the text of [Rules.MapView].
+func (r *Rules) Map(s rules.State, side rules.Side) string {
 	return mapview.Render(r.MapView(s, side))
 }
 
-// MapView implements adjudicator.Viewer. Both sides see everything: the teaching game
+// MapView implements rules.Viewer. Both sides see everything: the teaching game
 // hides nothing but the cards not yet turned, which are in no map.
-func (r *Rules) MapView(s adjudicator.State, side adjudicator.Side) mapview.View {
+func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
 	cells := map[hex.Hex]string{}
@@ -170,8 +170,8 @@ func (st *State) overflowKey() []string {
 	return out
 }
 
-// Status implements adjudicator.Ruleset.
-func (r *Rules) Status(s adjudicator.State, side adjudicator.Side) string {
+// Status implements rules.Ruleset.
+func (r *Rules) Status(s rules.State, side rules.Side) string {
 	st := s.(*State)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s. Counter mix: %s.", st.PhaseTitle(), st.Mix)

@@ -45,6 +45,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/mail/devserver"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -563,7 +565,7 @@ func benchCreateGames(ctx context.Context, path, run string, games, cost int, ke
 		return err
 	}
 	defer db.Close()
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		return err
 	}
@@ -579,8 +581,8 @@ func benchCreateGames(ctx context.Context, path, run string, games, cost int, ke
 			for i := range work {
 				_, err := desk.CreateGame(ctx, adjudicator.NewGame{
 					Name: benchGameName(run, i), Ruleset: "soldiers1918",
-					Players:   map[adjudicator.Side]string{"us": benchAddr("us", run, i), "de": benchAddr("de", run, i)},
-					Passwords: map[adjudicator.Side]string{"us": benchPassword("us", i), "de": benchPassword("de", i)},
+					Players:   map[rules.Side]string{"us": benchAddr("us", run, i), "de": benchAddr("de", run, i)},
+					Passwords: map[rules.Side]string{"us": benchPassword("us", i), "de": benchPassword("de", i)},
 				})
 				if err != nil {
 					errs <- err

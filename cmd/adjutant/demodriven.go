@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,7 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/mail/devserver"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -26,16 +27,16 @@ import (
 type drivenDemo struct {
 	game    string
 	create  []string // game new, without --db and --address
-	players map[adjudicator.Side]demoPlayer
-	rs      adjudicator.Ruleset
+	players map[rules.Side]demoPlayer
+	rs      rules.Ruleset
 	// script returns the i-th mail, st being the game as it stands; ok is false after
 	// the last.
-	script func(i int, st adjudicator.State) (m scripted, ok bool, err error)
+	script func(i int, st rules.State) (m scripted, ok bool, err error)
 }
 
 // fixedScript is the script of mails written in advance: the i-th, whatever the state.
-func fixedScript(mails []scripted) func(int, adjudicator.State) (scripted, bool, error) {
-	return func(i int, _ adjudicator.State) (scripted, bool, error) {
+func fixedScript(mails []scripted) func(int, rules.State) (scripted, bool, error) {
+	return func(i int, _ rules.State) (scripted, bool, error) {
 		if i >= len(mails) {
 			return scripted{}, false, nil
 		}
@@ -52,7 +53,7 @@ const maxDemoMails = 400
 
 // nextMail reads the game through read and asks the script for the i-th mail.
 func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scripted, bool, error) {
-	var st adjudicator.State
+	var st rules.State
 	err := read(func(tx store.Tx) error {
 		sg, err := tx.Game(g.game)
 		if err != nil {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // The Mons 1914 sample game (adjutant demo --ruleset mons1914): the players and their
@@ -173,7 +173,7 @@ func monsDemo() (*drivenDemo, error) {
 		create: []string{"game", "new", "--name", monsGame, "--ruleset", rs.Name(),
 			"--player", "de=" + monsDE, "--player", "bef=" + monsBEF,
 			"--password", "de=" + monsPassDE, "--password", "bef=" + monsPassBEF},
-		players: map[adjudicator.Side]demoPlayer{"de": {monsDE, monsPassDE}, "bef": {monsBEF, monsPassBEF}},
+		players: map[rules.Side]demoPlayer{"de": {monsDE, monsPassDE}, "bef": {monsBEF, monsPassBEF}},
 		script:  fixedScript(monsScript(monsGame)),
 	}, nil
 }

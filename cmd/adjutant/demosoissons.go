@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
 )
 
@@ -31,7 +31,7 @@ func demoSoissons(e *env, o demoOpts) error {
 		create: []string{"game", "new", "--name", soissonsGame, "--ruleset", rs.Name(),
 			"--player", "en=" + soissonsEN, "--player", "de=" + soissonsDE,
 			"--password", "en=" + soissonsPassEN, "--password", "de=" + soissonsPassDE},
-		players: map[adjudicator.Side]demoPlayer{"en": {soissonsEN, soissonsPassEN}, "de": {soissonsDE, soissonsPassDE}},
+		players: map[rules.Side]demoPlayer{"en": {soissonsEN, soissonsPassEN}, "de": {soissonsDE, soissonsPassDE}},
 		script:  soissonsScript(rs, soissonsGame),
 	}
 	return g.play(e, o)
@@ -49,7 +49,7 @@ func demoSoissons(e *env, o demoOpts) error {
 // the order check first and the lines it would refuse are left out (an attack whose
 // ZOC obligation, 13.2, another refusal broke goes with them), so that every mail the
 // demo sends is accepted.
-func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.State) (scripted, bool, error) {
+func soissonsScript(rs *soissons1918.Rules, game string) func(int, rules.State) (scripted, bool, error) {
 	head := func(pass string) string { return fmt.Sprintf("GAME %s\nPASSWORD %s\n", game, pass) }
 	sent := map[string]bool{} // turn.step.side already answered
 	// withdraw is the number of the Entente's last assault of 18 July AM, which a second
@@ -84,7 +84,7 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, adjudicator.S
 		}
 		return b.String()
 	}
-	return func(i int, s adjudicator.State) (scripted, bool, error) {
+	return func(i int, s rules.State) (scripted, bool, error) {
 		st := s.(*soissons1918.State)
 		switch i {
 		case 0:
@@ -448,7 +448,7 @@ func hexJoin(hs []hex.Hex, sep string) string {
 // acceptedLines leaves out the lines the order check would refuse, again and again,
 // since leaving out one may make another fail (an attack whose ZOC obligation the
 // other one met, 13.2).
-func acceptedLines(rs *soissons1918.Rules, st *soissons1918.State, side adjudicator.Side, lines []string) []string {
+func acceptedLines(rs *soissons1918.Rules, st *soissons1918.State, side rules.Side, lines []string) []string {
 	for range 20 {
 		ls, _ := orders.Split(strings.Join(lines, "\n"))
 		var keep []string

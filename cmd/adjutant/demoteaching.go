@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 )
 
@@ -24,7 +24,7 @@ func (teachingPace) stops(turn int) bool { return turn%2 == 0 }
 
 // saw records that the game waited for a mail in st. A refused mail, sent again in
 // the same phase, is the same wait.
-func (p *teachingPace) saw(st adjudicator.State) {
+func (p *teachingPace) saw(st rules.State) {
 	if ws := p.waits[st.Turn()]; !slices.Contains(ws, st.Phase()) {
 		p.waits[st.Turn()] = append(ws, st.Phase())
 	}
@@ -68,10 +68,10 @@ func teachingDemo() (*drivenDemo, *teachingPace, error) {
 		game: teachingGame, rs: rs,
 		create: []string{"game", "new", "--name", teachingGame, "--ruleset", teaching.Name, "--option", teaching.OptTurns24,
 			"--player", "us=" + sampleUS, "--player", "de=" + sampleDE, "--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE},
-		players: map[adjudicator.Side]demoPlayer{teaching.American: {sampleUS, samplePassUS}, teaching.German: {sampleDE, samplePassDE}},
+		players: map[rules.Side]demoPlayer{teaching.American: {sampleUS, samplePassUS}, teaching.German: {sampleDE, samplePassDE}},
 	}
 	pace := &teachingPace{waits: map[int][]string{}}
-	g.script = func(i int, st adjudicator.State) (scripted, bool, error) {
+	g.script = func(i int, st rules.State) (scripted, bool, error) {
 		switch {
 		case st.Over():
 			return scripted{}, false, nil

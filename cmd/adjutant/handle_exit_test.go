@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -86,7 +87,7 @@ func TestHandleExitCodes(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			rulesets, err := rulesets()
+			rulesets, err := rulesets.All()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,10 +39,9 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
-	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soissons1918"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
-	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -72,10 +71,10 @@ type env struct {
 }
 
 // usage is the text of "adjutant help", with the rulesets this binary adjudicates as
-// rulesets() registers them.
+// rulesets.All() registers them.
 func usage() string {
 	list := "(the rulesets could not be loaded)"
-	if rs, err := rulesets(); err == nil {
+	if rs, err := rulesets.All(); err == nil {
 		list = rulesetSummary(rs)
 	}
 	return strings.Replace(usageText, "{{rulesets}}", list, 1)
@@ -360,27 +359,6 @@ func newFlags(e *env, name string) *flag.FlagSet {
 	return fs
 }
 
-// rulesets lists every ruleset this binary adjudicates.
-func rulesets() (map[string]adjudicator.Ruleset, error) {
-	s, err := soldiers1918.New()
-	if err != nil {
-		return nil, err
-	}
-	m, err := mons1914.New()
-	if err != nil {
-		return nil, err
-	}
-	t, err := teaching.New()
-	if err != nil {
-		return nil, err
-	}
-	so, err := soissons1918.New()
-	if err != nil {
-		return nil, err
-	}
-	return map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m, t.Name(): t, so.Name(): so}, nil
-}
-
 // openStore settles the settings (see resolve) and opens the store.
 func (c *common) openStore() (*store.DB, error) {
 	if err := c.resolve(); err != nil {
@@ -395,7 +373,7 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		db.Close()
 		return nil, nil, err
@@ -467,16 +445,16 @@ func cmdGameNew(e *env, args []string) error {
 		if *absence <= 0 {
 			*absence = -1 // the desk's "no absence"
 		}
-		ng = adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
+		ng = adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[rules.Side]string{}, Passwords: map[rules.Side]string{},
 			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence}
 		for k, v := range players {
-			ng.Players[adjudicator.Side(k)] = v
+			ng.Players[rules.Side(k)] = v
 		}
 		for k, v := range passwords {
-			ng.Passwords[adjudicator.Side(k)] = v
+			ng.Passwords[rules.Side(k)] = v
 		}
 		if len(options) > 0 {
-			ng.Options = adjudicator.Options{}
+			ng.Options = rules.Options{}
 			for _, o := range options {
 				ng.Options[o] = true
 			}
@@ -809,7 +787,7 @@ func cmdMap(e *env, args []string) error {
 		pic = fs.String("png", "", "write the map as a PNG picture to this file instead")
 	}, func(desk *adjudicator.Desk, game string) error {
 		if *pic != "" {
-			b, err := desk.MapPicture(e.ctx, game, adjudicator.Side(*side))
+			b, err := desk.MapPicture(e.ctx, game, rules.Side(*side))
 			if err != nil {
 				return err
 			}
@@ -819,7 +797,7 @@ func cmdMap(e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", *pic, len(b))
 			return nil
 		}
-		text, err := desk.MapFor(e.ctx, game, adjudicator.Side(*side))
+		text, err := desk.MapFor(e.ctx, game, rules.Side(*side))
 		if err != nil {
 			return err
 		}

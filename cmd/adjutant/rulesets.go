@@ -5,23 +5,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/templates"
 )
 
-// rulesetNames lists the names of rs in order.
-func rulesetNames(rs map[string]adjudicator.Ruleset) []string {
-	names := make([]string, 0, len(rs))
-	for n := range rs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // sideList gives a ruleset's sides as a host types them and players read them:
 // "us (US), de (German)".
-func sideList(r adjudicator.Ruleset) string {
+func sideList(r rules.Ruleset) string {
 	var sides []string
 	for _, s := range r.Sides() {
 		sides = append(sides, fmt.Sprintf("%s (%s)", s.ID, s.Name))
@@ -32,9 +23,9 @@ func sideList(r adjudicator.Ruleset) string {
 // rulesetSummary is a paragraph a ruleset, for the usage text, game new --help and an
 // unknown --ruleset: "  soldiers1918   Soldiers: Decision in the Trenches, 1918; sides
 // us (US), de (German)".
-func rulesetSummary(rs map[string]adjudicator.Ruleset) string {
+func rulesetSummary(rs rules.Registry) string {
 	var b strings.Builder
-	for _, n := range rulesetNames(rs) {
+	for _, n := range rs.Names() {
 		// Wrap squeezes runs of spaces: the name's column is padded after it.
 		text := block(17, 0, fmt.Sprintf("%s; sides %s", rs[n].Title(), sideList(rs[n])))
 		b.WriteString(fmt.Sprintf("  %-14s %s", n, text[17:]))
@@ -50,8 +41,8 @@ func block(indent, hang int, s string) string {
 }
 
 // registered applies f to the rulesets this binary adjudicates.
-func registered(f func(map[string]adjudicator.Ruleset) string) string {
-	rs, err := rulesets()
+func registered(f func(rules.Registry) string) string {
+	rs, err := rulesets.All()
 	if err != nil {
 		return fmt.Sprintf("(the rulesets could not be loaded: %v)", err)
 	}
@@ -60,7 +51,7 @@ func registered(f func(map[string]adjudicator.Ruleset) string) string {
 
 // knownRuleset refuses a name no registered ruleset has, naming those there are.
 func knownRuleset(name string) error {
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		return err
 	}
@@ -84,17 +75,17 @@ func cmdRulesets(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("rulesets takes no arguments")
 	}
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		return err
 	}
-	for i, n := range rulesetNames(rs) {
+	for i, n := range rs.Names() {
 		r := rs[n]
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "%s: %s\n", n, r.Title())
-		if d, ok := r.(adjudicator.Describer); ok {
+		if d, ok := r.(rules.Describer); ok {
 			fmt.Fprint(e.stdout, block(2, 4, "rulebook: "+d.Rulebook()))
 		}
 		fmt.Fprint(e.stdout, block(2, 4, "sides (--player ID=ADDRESS): "+sideList(r)))
@@ -112,7 +103,7 @@ func cmdRulesets(e *env, args []string) error {
 				fmt.Fprint(e.stdout, block(4, 4, o+": "+opts[o]))
 			}
 		}
-		fmt.Fprint(e.stdout, block(2, 4, "missed deadline, with --no-orders default: "+adjudicator.DefaultOrdersOf(r)))
+		fmt.Fprint(e.stdout, block(2, 4, "missed deadline, with --no-orders default: "+rules.DefaultOrdersOf(r)))
 		start := "to start one: adjutant game new --config FILE --ruleset " + n + " --name NAME"
 		for _, s := range r.Sides() {
 			start += fmt.Sprintf(" --player %s=ADDRESS", s.ID)

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 )
 
 // wantSides are the side ids of each ruleset as the code has them (mons1914.DE and
@@ -22,7 +23,7 @@ var wantSides = map[string][]string{
 // TestRulesetsSides: every registered ruleset has the side ids hosts are told of, and
 // no ruleset is registered that the list does not know.
 func TestRulesetsSides(t *testing.T) {
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,16 +46,16 @@ func TestRulesetsSides(t *testing.T) {
 func TestRulesetsCommand(t *testing.T) {
 	out := mustCLI(t, nil, "rulesets")
 	flat := strings.Join(strings.Fields(out), " ")
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, r := range rs {
 		want := []string{name + ": " + r.Title(), "--ruleset " + name}
-		if d, ok := r.(adjudicator.Describer); ok {
+		if d, ok := r.(rules.Describer); ok {
 			want = append(want, "rulebook: "+d.Rulebook(), strings.Join(strings.Fields(d.DefaultOrders()), " "))
 		} else {
-			t.Errorf("%s does not describe itself (adjudicator.Describer)", name)
+			t.Errorf("%s does not describe itself (rules.Describer)", name)
 		}
 		for _, s := range r.Sides() {
 			want = append(want, string(s.ID)+" ("+s.Name+")", "--player "+string(s.ID)+"=ADDRESS")
@@ -124,7 +125,7 @@ func TestReadmeNamesRulesets(t *testing.T) {
 	if !strings.Contains(section, "--ruleset") || !strings.Contains(section, "adjutant rulesets") {
 		t.Errorf("Running the daemon does not name --ruleset and adjutant rulesets")
 	}
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		t.Fatal(err)
 	}

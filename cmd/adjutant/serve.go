@@ -22,6 +22,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -54,7 +55,7 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		db.Close()
 		return nil, err

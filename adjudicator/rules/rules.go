@@ -1,7 +1,8 @@
-package adjudicator
+package rules
 
 import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
@@ -141,6 +142,15 @@ type Ruleset interface {
 type Viewer interface {
 	// MapView is what side may see: nothing the text map hides is in it.
 	MapView(st State, side Side) mapview.View
+}
+
+// Mover is a [Viewer] that can tell, from the states before and after an advance, what
+// side saw happen on the map, for the picture of its results mail to draw: moves
+// (arrows named [mapview.ArrowMove], [mapview.ArrowRetreat] or [mapview.ArrowAttack], from the hex a unit left to the hex it is in) and the hexes
+// where units were lost. It tells nothing side may not see: an enemy unit's move only
+// when side saw the unit where it was and sees it where it is.
+type Mover interface {
+	Moves(before, after State, side Side) (moves []mapview.Arrow, lost []hex.Hex)
 }
 
 // OpenMap is a ruleset whose map hides nothing from any side (Soldiers 1918 6.5: no fog
