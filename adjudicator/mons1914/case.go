@@ -27,11 +27,14 @@ import (
 //	exited ID                a British unit that left the map (4.4)
 //	german HEX               a hex the German player controls (3.2)
 //	top HEX ID               the owner's top unit of a stack (6.6)
+//	revision N               the rules revision the game was created under (State.Revision),
+//	                         0 to Revision (the default): a game from before a revision
 //
 // Units are placed in the order written, so the first unit named in a hex is the top
 // one by default (6.6). Describe gives, sorted: "turn N", "phase P", "sequence S" once
 // declared, one "unit ID HEX STEPS" per unit on the map, "wait ID", "dead ID" (with
-// "surrounded"), "exited ID", "german HEX", and "winner de|bef" once the game is over.
+// "surrounded"), "exited ID", "german HEX", "winner de|bef" once the game is over, and
+// "revision N" for a game created before this revision.
 type CaseAdapter struct{ Rules *Rules }
 
 // Ruleset returns the rules the cases run against.
@@ -43,7 +46,7 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 		return nil, errors.New("CaseAdapter has no Rules")
 	}
 	sc := a.Rules.sc
-	st := &State{T: 1, P: PhaseGermanMove}
+	st := &State{T: 1, P: PhaseGermanMove, Revision: Revision}
 	for _, c := range sc.Counters {
 		st.Units = append(st.Units, Unit{ID: c.ID, Status: Out, Steps: c.Steps})
 	}
@@ -139,8 +142,15 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 				st.Top = map[string]string{}
 			}
 			st.Top[h.String()] = u.ID
+		case "revision":
+			n, err := strconv.Atoi(strings.Join(f[1:], " "))
+			if err != nil || n < 0 || n > Revision {
+				bad("want revision 0-%d", Revision)
+				continue
+			}
+			st.Revision = n
 		default:
-			bad("unknown state line: want turn, phase, sequence, unit, wait, dead, exited, german or top")
+			bad("unknown state line: want turn, phase, sequence, unit, wait, dead, exited, german, top or revision")
 		}
 	}
 	for _, h := range g.positions(DE) {
@@ -183,6 +193,9 @@ func (a CaseAdapter) Describe(s rules.State) []string {
 	}
 	if st.Winner != "" {
 		out = append(out, "winner "+st.Winner)
+	}
+	if st.Revision != Revision {
+		out = append(out, "revision "+strconv.Itoa(st.Revision)) // a game created before this revision
 	}
 	slices.Sort(out)
 	return out

@@ -195,7 +195,7 @@ func (g *game) bombard(side rules.Side, b Bombard) error {
 		// the targeted hex": the procedure calls for the stack, and 6.6 lets him look
 		// beneath the top unit now, not before (no loss, nothing to apportion, nothing
 		// shown). Both sides read what he chose from.
-		if len(targets) > 1 {
+		if len(targets) > 1 && st.revised(1) {
 			g.event("6.6", nil, "The losses in %s are apportioned among the stack (10.9), revealed for it (6.6): %s", b.Target, unitList(g, targets))
 		}
 		applied, ordered := g.loseSteps(targets, n, b.Losses, "10.9", true)
@@ -580,6 +580,10 @@ func (g *game) advanceBeyond(side rules.Side, m Melee, advanced []string) {
 			why = fmt.Sprintf("%s is not empty", to)
 		}
 		if why != "" {
+			if !g.st.revised(1) {
+				g.event("12.13", own, "No second-hex advance: %s (12.13)", why)
+				return
+			}
 			g.event("12.13", own, "No second-hex advance into %s: %s (12.13)", to, why)
 			continue
 		}

@@ -75,6 +75,9 @@ func (g *game) move(side rules.Side, m Move) error {
 		if slices.ContainsFunc(units, func(x *Unit) bool { return x.ID == c.ID }) {
 			return refuse("9.2", "%s is named twice", c.ID)
 		}
+		if st.used("moved "+c.ID) && !st.revised(1) {
+			return refuse("9.2", "%s has already moved this phase", c.ID)
+		}
 		if st.used("moved " + c.ID) {
 			// 9.6, 9.7: a unit of the stack moving now may go on from where it
 			// halted; once another parent stack has moved, it may not.
@@ -162,6 +165,9 @@ func (g *game) move(side rules.Side, m Move) error {
 		origin = fmt.Sprintf("column %s %d", m.Path[0], cost[0]/g.sc.TEC.Scale)
 	}
 	for k, u := range units {
+		if !st.revised(1) {
+			break // no split stacks: each unit moves once (9.2), from where it began
+		}
 		o := st.Origin[u.ID]
 		if o == "" {
 			o = origin
@@ -230,12 +236,16 @@ func (g *game) move(side rules.Side, m Move) error {
 			g.place(u, h)
 		}
 	}
-	if st.Spent == nil {
+	if st.Spent == nil && st.revised(1) {
 		st.Spent, st.Origin = map[string]int{}, map[string]string{}
 	}
-	st.Parent = origin
+	if st.revised(1) {
+		st.Parent = origin
+	}
 	for k, u := range units {
-		st.Spent[u.ID], st.Origin[u.ID] = cost[k], origin
+		if st.revised(1) {
+			st.Spent[u.ID], st.Origin[u.ID] = cost[k], origin
+		}
 		if !st.used("moved " + u.ID) {
 			st.use("moved " + u.ID)
 		}

@@ -62,7 +62,7 @@ func (r *Rules) New(opts rules.Options) (rules.State, error) {
 			return nil, fmt.Errorf("mons1914 has no option %q", k)
 		}
 	}
-	st := &State{T: 1, P: PhaseGermanMove}
+	st := &State{T: 1, P: PhaseGermanMove, Revision: Revision}
 	g := &game{sc: r.sc, st: st}
 	for _, c := range r.sc.Counters {
 		st.Units = append(st.Units, Unit{ID: c.ID, Status: Waiting, Steps: c.Steps})
@@ -451,7 +451,7 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 	if st.P == PhaseGermanMove {
 		g.autoEnter()
 	}
-	if moved := st.P == PhaseGermanMove || (st.P == PhaseBritish1 || st.P == PhaseBritish2) && strings.Contains(st.Sequence, "move"); moved {
+	if moved := st.P == PhaseGermanMove || (st.P == PhaseBritish1 || st.P == PhaseBritish2) && strings.Contains(st.Sequence, "move"); moved && st.revised(1) {
 		g.seenMoves(s.(*State), side)
 	}
 	switch st.P {
@@ -466,7 +466,9 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 	}
 	// The next phase starts afresh, so that orders sent for it are checked against
 	// what has acted in it (nothing yet), not in the phase just resolved (9.2, 9.6).
-	st.newPhase(func(w string) bool { return st.P == PhaseGermanCombat && strings.HasPrefix(w, "marched ") })
+	if st.revised(1) {
+		st.newPhase(func(w string) bool { return st.P == PhaseGermanCombat && strings.HasPrefix(w, "marched ") })
+	}
 	out.State = st
 	out.Events = g.events
 	return out, nil

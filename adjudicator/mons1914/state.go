@@ -77,7 +77,22 @@ type State struct {
 	Clock   int               `json:"clock"` // arrival counter
 	Winner  string            `json:"winner,omitempty"`
 	Verdict string            `json:"verdict,omitempty"`
+	// Revision is the revision of these rules the game was created under (Revision for
+	// the games New makes; 0, absent, for a game created before revision 1), so that a
+	// game in progress is played and replayed by the rules it began with (invariant 4).
+	Revision int `json:"revision,omitempty"`
 }
+
+// Revision is the revision of these rules new games are created under.
+//
+// 1 (issue 21): a stack may split and resume (9.6, 9.7), so what a unit spent and the
+// stack it moves with are kept through a movement phase and each phase starts afresh
+// once the last is resolved; the other side is told in words what it sees of a
+// movement phase (6.6); a bombardment loss on a stack names the units it is apportioned
+// among (10.9 with 6.6); the British status gives 8.2's entry schedule, not how many
+// German units are still to enter, and the British map no longer lists them (6.6); a
+// second-hex advance not made names its hex.
+const Revision = 1
 
 var _ rules.State = (*State)(nil)
 

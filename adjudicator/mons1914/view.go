@@ -121,7 +121,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 			piles["Dead, "+sideName(sideOf(c))] = append(piles["Dead, "+sideName(sideOf(c))], u.ID)
 		case u.Status == Exited:
 			piles["Exited (4.4)"] = append(piles["Exited (4.4)"], u.ID)
-		case u.Status == Waiting && side == DE:
+		case u.Status == Waiting && (side == DE || !st.revised(1)):
 			piles["Still to enter (8.2)"] = append(piles["Still to enter (8.2)"], u.ID)
 		}
 	}
@@ -167,7 +167,7 @@ func (r *Rules) Status(s rules.State, side rules.Side) string {
 		u := &st.Units[i]
 		counts[g.counter(u).Side][u.Status]++
 	}
-	if side == DE {
+	if side == DE || !st.revised(1) {
 		fmt.Fprintf(&b, "German units: %d on the map, %d still to enter, %d dead.\n", counts["de"][OnMap], counts["de"][Waiting], counts["de"][Dead])
 	} else {
 		// 6.6: which German units are still off the map is the German's (see MapView).
