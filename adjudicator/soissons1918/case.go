@@ -32,11 +32,14 @@ import (
 //	wait ID                     a reinforcement not yet arrived
 //	art SIDE H,M,A              a side's army artillery points (default none)
 //	control TOWN SIDE           who controls a town (3.3)
+//	revision N                  the rules revision the game was created under
+//	                            (State.Revision), 0 to Revision (the default)
 //
 // Describe gives, sorted: "turn N", "phase P", one "unit ID HEX SP DIS [markers]" per
 // unit on the map (markers: prepare, improvised>HEX, retreat, remnant, tank=ID,
 // reduced, artused), "box ID", "out ID" for units removed from play, "art SIDE H M A",
-// "control TOWN SIDE", and "verdict: ..." once the game is over.
+// "control TOWN SIDE", "verdict: ..." once the game is over, and "revision N" for a
+// game created before this revision.
 type CaseAdapter struct{ Rules *Rules }
 
 // Ruleset returns the rules the cases run against.
@@ -163,6 +166,13 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 					bad("unknown flag %q", fl)
 				}
 			}
+		case "revision":
+			n, err := strconv.Atoi(strings.Join(f[1:], " "))
+			if err != nil || n < 0 || n > Revision {
+				bad("want revision 0-%d", Revision)
+				continue
+			}
+			st.Revision = n
 		default:
 			bad("unknown STATE line")
 		}
@@ -219,6 +229,9 @@ func (a CaseAdapter) Describe(s rules.State) []string {
 	}
 	if st.Over() {
 		out = append(out, "verdict: "+st.Verdict)
+	}
+	if st.Revision != Revision {
+		out = append(out, "revision "+strconv.Itoa(st.Revision)) // a game created before this revision
 	}
 	slices.Sort(out)
 	return out

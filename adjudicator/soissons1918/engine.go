@@ -70,9 +70,10 @@ func (g *game) hexOf(u *Unit) hex.Hex { return hex.MustParse(u.Hex) }
 // at lists the units of side ("" for both) on the map in h.
 func (g *game) at(h hex.Hex, side string) []*Unit {
 	var out []*Unit
+	id := h.String() // once: at is the hottest loop of the supply and threat zones
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
-		if u.Where == OnMap && u.Hex == h.String() && (side == "" || g.sideOf(u) == side) {
+		if u.Where == OnMap && u.Hex == id && (side == "" || g.sideOf(u) == side) {
 			out = append(out, u)
 		}
 	}
@@ -226,6 +227,9 @@ func (g *game) strength(u *Unit) int {
 // the same hex" would set up 9 SP in a hex that the first move must thin, and
 // "regardless of formation or nationality" would have nothing to allow.
 func (g *game) stackProblem(us []*Unit) string {
+	if !g.st.revised(1) {
+		return g.stackProblemRev0(us)
+	}
 	divs, regs, sp, n := 0, map[string]bool{}, 0, 0
 	for _, u := range us {
 		c := g.counter(u)
@@ -297,14 +301,18 @@ func (g *game) markers(side string, improvised bool) int {
 // move with their division and are never placed alone.
 func (g *game) place(u *Unit, h hex.Hex) {
 	u.Where, u.Hex = OnMap, h.String()
-	if g.counter(u).Kind == KindTank {
-		return
+	if k := g.counter(u).Kind; k == KindTank || k == KindHQ && !g.st.revised(1) {
+		return // revision 0: only combat units took control and ended the game
 	}
 	side := g.sideOf(u)
 	if t, ok := g.sc.TownAt(h); ok {
 		if g.st.Control[t.Name] != side {
 			g.st.Control[t.Name] = side
 			g.event("3.3", nil, "%s now controls %s", sideName(side), t.Name)
+		}
+		if side == EN && t.Circle == "red" && !g.st.Sudden && !g.st.revised(1) {
+			g.st.Sudden = true // revision 0: told at once, and the step went on
+			g.event("3.2", nil, "Sudden Death: %s enters %s, a red location; the game ends (3.2, 3.4)", u.ID, t.Name)
 		}
 		if side == EN && t.Circle == "red" && !g.st.Sudden {
 			g.st.Sudden = true
@@ -317,6 +325,9 @@ func (g *game) place(u *Unit, h hex.Hex) {
 // immediately terminated"), so that nothing more of the step is carried out. The
 // Sudden Death event is told here, after the order that caused it.
 func (g *game) stopped() bool {
+	if !g.st.revised(1) {
+		return false
+	}
 	if g.sudden != "" {
 		g.event("3.2", nil, "%s", g.sudden)
 		g.sudden = ""

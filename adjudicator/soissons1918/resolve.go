@@ -162,8 +162,8 @@ func (g *game) placeDefaults(side string) {
 			first = true
 		}
 	}
-	if !first || side != EN {
-		return
+	if !first || side != EN || !g.st.revised(1) {
+		return // revision 0 attached them as shipped once the set-up was complete
 	}
 	for _, c := range g.sc.Counters {
 		if c.Kind == KindTank && c.Attach != "" {
@@ -217,9 +217,16 @@ func (g *game) placeUnit(side, id string, h hex.Hex) error {
 	}
 	c := g.counter(u)
 	if !c.OnStart {
+		if !g.st.revised(1) {
+			return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement; tank groups start in the box, 3.1)", id)
+		}
 		return fmt.Errorf("%s is not set up at start (18: it arrives as a reinforcement)", id)
 	}
-	g.moveTo(u, h) // its tank group with it (19)
+	if !g.st.revised(1) {
+		g.place(u, h)
+	} else {
+		g.moveTo(u, h) // its tank group with it (19)
+	}
 	for _, p := range g.sc.SetupProblems(side, g.positions()) {
 		if p.Unit == u.ID {
 			return fmt.Errorf("%s", p.Text)
@@ -249,6 +256,10 @@ func (g *game) completeSetup(side string) {
 	}
 	if side != EN {
 		g.event("3.1", nil, "the German player has set up")
+		return
+	}
+	if !g.st.revised(1) {
+		g.completeSetupRev0()
 		return
 	}
 	for i := range g.st.Units {
@@ -604,6 +615,10 @@ func (g *game) move(side string, it item) error {
 // unit is isolated, it must move through enemy directly towards the closest hex where
 // it is no longer isolated").
 func (g *game) displaceHQs(h hex.Hex) {
+	if !g.st.revised(1) {
+		g.displaceHQsRev0(h)
+		return
+	}
 	for _, hq := range g.at(h, "") {
 		c := g.counter(hq)
 		if c.Kind != KindHQ || g.hexOf(hq) != h {
@@ -809,7 +824,7 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 	// through enemy ZOC to the nearest hex with one (21, 13.1); the rest of the path
 	// conforms to the line from there.
 	k, throughZOC := 0, false
-	if _, ok := g.startDist(dist, start); !ok && isolated {
+	if _, ok := g.startDist(dist, start); !ok && isolated && g.st.revised(1) {
 		exits, ez := g.zocExits(side, start, dist, ignore)
 		if len(exits) == 0 {
 			return fmt.Errorf("no supply line from %s to trace the fall back along, and no way to one even through enemy ZOC (19.6, 21)", start)
@@ -867,7 +882,7 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", last, n)
 		}
 	}
-	if isolated && g.isolatedIn(side, us, last) {
+	if isolated && g.isolatedIn(side, us, last) && g.st.revised(1) {
 		return fmt.Errorf("%s would still be isolated in %s: an isolated unit falls back \"to a position where it is no longer isolated\" (15.3)", strings.Join(ids, ","), last)
 	}
 	n := len(path) - 1

@@ -616,6 +616,9 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 				keep = append(keep, u)
 			}
 		}
+		if p := g.stackProblem(keep); p != "" && !g.st.revised(1) && !strings.Contains(p, "SP, at most") {
+			continue // revision 0: the count limits first, then SP
+		}
 		unnamed, sp, ranks := 0, 0, 0
 		for _, u := range drop {
 			if rank(u) == len(order) {
@@ -625,7 +628,7 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 			ranks += rank(u)
 		}
 		losses := 0
-		if g.stackProblem(keep) != "" {
+		if g.stackProblem(keep) != "" && g.st.revised(1) {
 			// The rest brought to 6 SP by losses (16: "up to 6 SP").
 			for _, u := range keep {
 				losses += g.strength(u)
@@ -637,6 +640,12 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 		cost := []int{sp + losses, losses, len(drop), ranks}
 		if len(order) > 0 {
 			cost = []int{unnamed, ranks, sp + losses, losses}
+		}
+		if !g.st.revised(1) {
+			cost = []int{sp, len(drop), ranks}
+			if len(order) > 0 {
+				cost = []int{unnamed, ranks, sp}
+			}
 		}
 		if !found || slices.Compare(cost, bestCost) < 0 {
 			found, gone, bestCost = true, drop, cost

@@ -78,7 +78,7 @@ func (r *Rules) New(opts rules.Options) (rules.State, error) {
 			return nil, fmt.Errorf("soissons1918 has no option %q", k)
 		}
 	}
-	st := &State{P: StepSetupDE, Art: map[string]Artillery{EN: {}, DE: {}}, Control: map[string]string{}}
+	st := &State{P: StepSetupDE, Art: map[string]Artillery{EN: {}, DE: {}}, Control: map[string]string{}, Revision: Revision}
 	for _, c := range r.sc.Counters {
 		u := Unit{ID: c.ID, Where: Waiting}
 		if c.Kind == KindTank && c.Arrive == 0 {

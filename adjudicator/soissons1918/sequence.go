@@ -152,6 +152,10 @@ func (g *game) reorganize() {
 // unit with no supply line to follow goes first, through enemy ZOC if need be, to the
 // nearest hex with one (21, 13.1: zocExits).
 func (g *game) forcedFallBacks(side string) {
+	if !g.st.revised(1) {
+		g.forcedFallBacksRev0(side)
+		return
+	}
 	ignore := g.movedThisTurn(other(side))
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
@@ -336,7 +340,7 @@ func (g *game) VP() (int, []string) {
 			u := &g.st.Units[i]
 			// 3.3: "the closest Entente unit": an HQ is one (2.3.1), a tank group
 			// stands with its division.
-			if u.Where != OnMap || g.sideOf(u) != EN {
+			if u.Where != OnMap || g.sideOf(u) != EN || !g.st.revised(1) && !g.counter(u).Combat() {
 				continue
 			}
 			for _, h := range t.Hexes {

@@ -72,7 +72,22 @@ type State struct {
 	Paths   map[string]string    `json:"paths,omitempty"` // and the paths they moved along (19.6)
 	Sudden  bool                 `json:"sudden,omitempty"`
 	Verdict string               `json:"verdict,omitempty"`
+	// Revision is the revision of these rules the game was created under (Revision for
+	// the games New makes; 0, absent, for a game created before revision 1), so that a
+	// game in progress is played and replayed by the rules it began with (invariant 4).
+	Revision int `json:"revision,omitempty"`
 }
+
+// Revision is the revision of these rules new games are created under.
+//
+// 1 (issue 21): HQs are units for Sudden Death, town control and proximity VP (2.3.1,
+// 3.2, 3.3); Sudden Death ends the step at once (3.2); an HQ alone that an enemy enters
+// retreats four hexes by 21's rules; an isolated unit falls back through enemy ZOC when
+// it has no other way out, and its fall back must end supplied (15.3, 13.1); 16's
+// limits are three kinds of stack, any one of them within the limits; tank groups are
+// attached at set-up by the Entente's PLACE orders (3.1); PASS alone answers only the
+// step the game is at, and TANK REMOVE is for that step (9.4).
+const Revision = 1
 
 // Turn implements rules.State.
 func (s *State) Turn() int { return s.T }
