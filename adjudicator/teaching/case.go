@@ -36,12 +36,15 @@ import (
 //	                             without it a deck is a new deck, unshuffled
 //	discards SIDE CARD ...       the side's discards, in order; a reshuffle in a case
 //	                             keeps them in that order (dice.NewScriptDealer)
+//	revision N                   the rules revision the game was created under
+//	                             (State.Revision), 0 to Revision (the default)
 //
 // Units get ids in the order written. Describe gives, sorted: "turn N", "phase P",
 // "unit KIND HEX N [CHIP]" per kind, chip and hex of live units, "dead KIND HEX N",
 // "smoke HEX", "cut SIDE TURN" (set-up cuts have turn 0), "markers N" (spent),
 // "casualties N", "left SIDE N" (cards left), "turned SIDE CARD ..." (every card turned,
-// in order) and, when the game has ended, "over" and "end: WHY".
+// in order), when the game has ended, "over" and "end: WHY", and "revision N" for a
+// game created before this revision.
 type CaseAdapter struct {
 	Rules *Rules
 }
@@ -174,6 +177,13 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 			} else {
 				st.Decks[side].Discards = left
 			}
+		case "revision":
+			n, err := strconv.Atoi(f[len(f)-1])
+			if len(f) != 2 || err != nil || n < 0 || n > Revision {
+				bad("want revision 0-%d", Revision)
+				continue
+			}
+			st.Revision = n
 		default:
 			bad("unknown STATE line")
 		}
@@ -222,6 +232,9 @@ func (a CaseAdapter) Describe(s rules.State) []string {
 	}
 	if st.Over() {
 		out = append(out, "over", "end: "+st.End)
+	}
+	if st.Revision != Revision {
+		out = append(out, "revision "+strconv.Itoa(st.Revision)) // a game created before this revision
 	}
 	slices.Sort(out)
 	return out

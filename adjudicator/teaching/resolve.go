@@ -91,7 +91,7 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 		// The desk says in the results when default orders were used; the events say
 		// which steps they decided, and which the player's mail did.
 		res.out.Consumed = append(res.out.Consumed, o.ID())
-		if st.T > 0 {
+		if st.T > 0 && st.Revision >= 1 {
 			res.source(o)
 		}
 		for i, text := range strings.Split(o.Text, "\n") {

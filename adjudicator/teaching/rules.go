@@ -81,7 +81,7 @@ func (r *Rules) OptionNames() map[string]string {
 
 // New implements rules.Ruleset: the game before the German set-up.
 func (r *Rules) New(opts rules.Options) (rules.State, error) {
-	st := &State{T: 0, P: PhaseGermanSetup, Mix: "default", Decks: map[Side]*Deck{}}
+	st := &State{T: 0, P: PhaseGermanSetup, Mix: "default", Decks: map[Side]*Deck{}, Revision: Revision}
 	for name, on := range opts {
 		if !on {
 			continue
@@ -271,6 +271,9 @@ func checkStops(st *State, items []item, out []rules.Checked) {
 		c := &out[i]
 		c.Rule = "sequence"
 		switch {
+		case st.Revision < 1:
+			c.OK, c.Reason = false, "this game was created before STOP AFTER existed, and keeps the rules it began with: a turn goes in one mail (HELP)"
+			continue
 		case stop >= 0:
 			c.OK, c.Reason = false, "one STOP AFTER a mail: the next mail may stop again"
 			continue
@@ -415,7 +418,9 @@ func (r *Rules) checkAmerican(st *State, items []item, out []rules.Checked) {
 				// Step 3 meets the position after step 1's shells: a move that only
 				// a German the shells may kill forbids is accepted for now, and
 				// resolution judges it then (sequence, rules 1 and 3).
-				if why, gone, ok := r.provisionalMove(plan, it, moved, may, shellReach); ok {
+				// A game created before revision 1 judges every move by the position
+				// before the artillery, as it always did.
+				if why, gone, ok := r.provisionalMove(plan, it, moved, may, shellReach); ok && st.Revision >= 1 {
 					mustDie = append(mustDie, gone...)
 					c.Reason = fmt.Sprintf("%d unit(s) %s: accepted for now, checked again when step 3 comes: as things stand, %v; %s. If it is still illegal then, it is not carried out and the units stay in %s with their chips", it.N, pathWords(it), err, why, it.Path[0])
 					lastMove = i

@@ -79,7 +79,19 @@ type State struct {
 	Shown   []string       `json:"shown,omitempty"` // cards turned this game turn
 	NextID  int            `json:"next_id"`
 	End     string         `json:"end,omitempty"` // why the game ended
+	// Revision is the revision of these rules the game was created under (Revision for
+	// the games New makes; 0, absent, for a game created before revision 1), so that a
+	// game in progress is played by the rules it began with (invariant 4).
+	Revision int `json:"revision,omitempty"`
 }
+
+// Revision is the revision of these rules new games are created under.
+//
+// 1 (issue 21): STOP AFTER ARTILLERY / HAND TO HAND leaves a turn's later steps to a
+// mail of their own; a move that only a shell of the same turn can make legal is
+// accepted for now and judged at step 3; a results mail tells a player which of his
+// steps came from a later mail or from the deadline's default.
+const Revision = 1
 
 var _ rules.State = (*State)(nil)
 
