@@ -179,6 +179,11 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 			out = append(out, c)
 			continue
 		}
+		if why := st.laterForm(*it); why != "" {
+			c.Reason = why
+			out = append(out, c)
+			continue
+		}
 		switch it.kind {
 		case "top", "losses", "deffire", "hit":
 			if it.kind == "hit" {

@@ -2,6 +2,8 @@ package soissons1918
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
@@ -194,4 +196,33 @@ func (g *game) forcedFallBacksRev0(side string) {
 		}
 		g.event("15.3", nil, "%s was isolated and had to fall back (15.3; default path)", u.ID)
 	}
+}
+
+// laterForm says why an order line of a form revision 1 brought is refused in a game
+// created before it, or "".
+func (s *State) laterForm(it item) string {
+	form := ""
+	switch {
+	case s.revised(1):
+	case it.kind == kPass && it.turn != 0:
+		form = "PASS <turn>"
+	case it.kind == kPlace && it.target != "":
+		form = "PLACE <tank group>"
+	}
+	if form == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s came with a later revision of these rules; this game keeps the rules it was created under (HELP)", form)
+}
+
+// passKeyRev0 is revision 0's PASS: the first step from now that waits for side and
+// has nothing from it yet.
+func passKeyRev0(st *State, side string, filed []rules.Order, taken []string) (string, error) {
+	for _, k := range upcoming(st) {
+		_, p, _ := strings.Cut(k, ".")
+		if waits(p, side) && !findOrder(filed, k, rules.Side(side)) && !slices.Contains(taken, k) {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("no step is waiting for you")
 }

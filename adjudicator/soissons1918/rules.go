@@ -402,11 +402,18 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 			c.Orders = standingOrders(side, it)
 			continue
 		}
+		if why := st.laterForm(it); why != "" {
+			c.Reason = why
+			continue
+		}
 		key, err := route(st, string(side), it.kind)
-		if it.kind == kPass {
+		switch {
+		case it.kind == kPass && !st.revised(1):
+			key, err = passKeyRev0(st, string(side), live, keys)
+		case it.kind == kPass:
 			key, err = passKey(st, string(side), it.turn, live, keys)
 		}
-		if it.kind == kTank && it.target == "REMOVE" && side == EN {
+		if it.kind == kTank && it.target == "REMOVE" && side == EN && st.revised(1) {
 			// 9.4: "Tank groups may be voluntarily removed from play by the Entente
 			// player at any time"; 19.3: "at any time during the Maneuver phase in order
 			// to allow the infantry division it is stacked with to enter a ravine hex":
