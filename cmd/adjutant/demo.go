@@ -224,6 +224,11 @@ func demoPipe(e *env, o demoOpts) error {
 	if err != nil {
 		return err
 	}
+	stop, err := soldiersStopPace(e)
+	if err != nil {
+		return err
+	}
+	account += stop
 	fmt.Fprintf(e.stdout, "%s%s\nDemo complete: %d mails queued.\n%s%s", account, strings.Repeat("=", 78), printed, summary.String(), checked)
 	return nil
 }

@@ -205,5 +205,10 @@ func playByMail(e *env, o demoOpts) (*mailGame, error) {
 	if res.account, err = demoFinish(e, db, o, sampleGame, sampleReturn); err != nil {
 		return res, err
 	}
+	pace, err := soldiersStopPace(e)
+	if err != nil {
+		return res, err
+	}
+	res.account += pace
 	return res, nil
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918/sample"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// stopGame is the Soldiers 1918 game the demo plays in the other style of play: each
+// player sends, when the game waits for him, only the orders of the phase it waits at,
+// having read the results of every phase before it.
+const stopGame = "sample-stop"
+
+// soldiersStopPace plays stopGame through pipe mode (adjutant handle) in a store of its
+// own, the sample game's orders sent one phase at a time, and says how often it waited
+// for a player's mail per game turn (issue 21's pace of play, measured).
+func soldiersStopPace(e *env) (string, error) {
+	dir, err := os.MkdirTemp("", "adjutant-stop-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	return playStopGame(e, filepath.Join(dir, "stop.db"))
+}
+
+// playStopGame plays stopGame into the store at path and tells its pace.
+func playStopGame(e *env, path string) (string, error) {
+	rs, err := soldiers1918.New()
+	if err != nil {
+		return "", err
+	}
+	run := func(args []string, stdin []byte) error {
+		var out bytes.Buffer
+		sub := *e
+		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), io.Discard, &out
+		if code := runEnv(&sub, append(args, "--db", path, "--address", sampleAddress)); code != 0 {
+			return fmt.Errorf("demo, stopping style: adjutant %s: exit %d: %s", args[0], code, out.String())
+		}
+		return nil
+	}
+	err = run([]string{"game", "new", "--name", stopGame, "--ruleset", soldiers1918.Name,
+		"--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
+		"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}, nil)
+	if err != nil {
+		return "", err
+	}
+	from := map[rules.Side]string{soldiers1918.US: sampleUS, soldiers1918.DE: sampleDE}
+	pass := map[rules.Side]string{soldiers1918.US: samplePassUS, soldiers1918.DE: samplePassDE}
+	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for i := 0; ; i++ {
+		if i > maxDemoMails {
+			return "", fmt.Errorf("demo, stopping style: %s has not ended after %d mails", stopGame, maxDemoMails)
+		}
+		st, waiting, err := stopGameWaits(e, path, rs)
+		if err != nil {
+			return "", err
+		}
+		if st.Over() {
+			break
+		}
+		if len(waiting) == 0 {
+			return "", fmt.Errorf("demo, stopping style: %s waits for nobody at turn %d phase %s", stopGame, st.T, st.P)
+		}
+		side := waiting[0]
+		body := fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", stopGame, pass[side], stopOrders(rs, st, side))
+		m := scripted{From: from[side], Subject: "[" + stopGame + "] orders", Body: body}
+		if err := run([]string{"handle"}, eml(m, sampleAddress, fmt.Sprintf("stop-%d@players.example", i+1), start.Add(time.Duration(i)*time.Hour))); err != nil {
+			return "", err
+		}
+	}
+	for _, args := range [][]string{{"audit", "verify", "--game", stopGame}, {"replay", "--game", stopGame}} {
+		if err := run(args, nil); err != nil {
+			return "", err
+		}
+	}
+	turns, advances, err := journalWaits(e, path, stopGame)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: waits for a player's mail per game turn (%d turns, the set-up one): %.1f,\nplayed by players who send each phase's orders once they have seen the results\nbefore it\n", stopGame, turns, float64(advances)/float64(turns)), nil
+}
+
+// stopGameWaits reads stopGame's state and the sides its phase waits for.
+func stopGameWaits(e *env, path string, rs *soldiers1918.Rules) (*soldiers1918.State, []rules.Side, error) {
+	db, err := store.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	var st rules.State
+	var filed []rules.Order
+	err = db.Read(e.ctx, func(tx store.Tx) error {
+		g, err := tx.Game(stopGame)
+		if err != nil {
+			return err
+		}
+		if st, err = rs.Decode(g.State); err != nil {
+			return err
+		}
+		stored, err := tx.Orders(stopGame)
+		for _, o := range stored {
+			filed = append(filed, rules.Order{Phase: o.Phase, Side: rules.Side(o.Side), Key: o.Key, Kind: o.Kind, Text: o.Text})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("demo, stopping style: read %s: %w", stopGame, err)
+	}
+	return st.(*soldiers1918.State), rs.Waiting(st, filed), nil
+}
+
+// stopOrders are the sample game's orders (package sample) for the phase st is at and
+// nothing beyond it: the plots and placements of the set-up, the German's plot for the
+// next turn in Phase II, each side's Chaos of War list when first asked, the Marines'
+// moves (or none, if they no longer stand where the script has them), and no fire and
+// no German move.
+func stopOrders(rs *soldiers1918.Rules, st *soldiers1918.State, side rules.Side) string {
+	us := side == soldiers1918.US
+	switch st.P {
+	case soldiers1918.PhasePlots:
+		if !us {
+			return "PLOT TURN 1 " + sample.DEPlots[0] + "\n"
+		}
+		var b strings.Builder
+		for i, p := range sample.USPlots {
+			fmt.Fprintf(&b, "PLOT TURN %d %s\n", i+1, p)
+		}
+		return b.String() + "PLOT COMPLETE\n"
+	case soldiers1918.PhaseGermanSetup, soldiers1918.PhaseUSSetup:
+		return "SETUP DEFAULT\n"
+	case soldiers1918.PhaseII:
+		return fmt.Sprintf("PLOT TURN %d %s\n", st.T+1, sample.DEPlots[st.T])
+	case soldiers1918.PhaseIVPlace:
+		return sample.USCOW + "\n"
+	case soldiers1918.PhaseVPlace:
+		return sample.DECOW + "\n"
+	case soldiers1918.PhaseVII:
+		moves := sample.MarineMoves(st.T)
+		var lines []orders.Line
+		for i, l := range strings.Split(strings.TrimSpace(moves), "\n") {
+			lines = append(lines, orders.Line{No: i + 1, Text: l, Fields: strings.Fields(l)})
+		}
+		for _, c := range rs.Check(st, side, lines, nil) {
+			if !c.OK {
+				return "MOVE NONE\n"
+			}
+		}
+		return moves
+	case soldiers1918.PhaseVIII, soldiers1918.PhaseIX:
+		return "FIRE NONE\n"
+	}
+	return "MOVE NONE\n"
+}
+
+// journalWaits counts the game turns of game's journal and its advances (each one a
+// wait for the mail that completed a phase's orders).
+func journalWaits(e *env, path, game string) (turns, advances int, err error) {
+	db, err := store.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer db.Close()
+	var journal []store.JournalEntry
+	if err := db.Read(e.ctx, func(tx store.Tx) error {
+		var err error
+		journal, err = tx.Journal(game)
+		return err
+	}); err != nil {
+		return 0, 0, err
+	}
+	seen := map[int]bool{}
+	for _, j := range journal {
+		if len(j.Steps) == 0 {
+			continue
+		}
+		advances++
+		for _, s := range j.Steps {
+			seen[s.Turn] = true
+		}
+	}
+	if len(seen) == 0 {
+		return 0, 0, fmt.Errorf("demo, stopping style: %s resolved nothing", game)
+	}
+	return len(seen), advances, nil
+}
