@@ -168,26 +168,32 @@ func demoPace(e *env, path string, games ...string) (string, error) {
 		}); err != nil {
 			return "", err
 		}
-		turns := map[int]bool{}
-		advances, phases := 0, 0
-		for _, j := range journal {
-			if len(j.Steps) == 0 {
-				continue
-			}
-			advances++
-			for _, s := range j.Steps {
-				turns[s.Turn] = true
-				if len(s.Orders) > 0 {
-					phases++
-				}
-			}
-		}
-		if len(turns) == 0 {
+		turns, advances, phases := paceOf(journal)
+		if turns == 0 {
 			continue
 		}
-		n := float64(len(turns))
+		n := float64(turns)
 		fmt.Fprintf(&b, "%s: waits for a player's mail per game turn (%d turns): %.1f as its players\nsent their orders; at most %.1f for players who stop to see every result (the\nphases that resolved a player's orders, plots sent ahead included)\n",
-			game, len(turns), float64(advances)/n, float64(phases)/n)
+			game, turns, float64(advances)/n, float64(phases)/n)
 	}
 	return b.String(), nil
+}
+
+// paceOf counts a journal's game turns, its advances (each a wait for the mail that
+// completed a phase's orders) and the phases that resolved a player's orders.
+func paceOf(journal []store.JournalEntry) (turns, advances, phases int) {
+	seen := map[int]bool{}
+	for _, j := range journal {
+		if len(j.Steps) == 0 {
+			continue
+		}
+		advances++
+		for _, s := range j.Steps {
+			seen[s.Turn] = true
+			if len(s.Orders) > 0 {
+				phases++
+			}
+		}
+	}
+	return len(seen), advances, phases
 }

@@ -178,18 +178,8 @@ func journalWaits(e *env, path, game string) (turns, advances int, err error) {
 	}); err != nil {
 		return 0, 0, err
 	}
-	seen := map[int]bool{}
-	for _, j := range journal {
-		if len(j.Steps) == 0 {
-			continue
-		}
-		advances++
-		for _, s := range j.Steps {
-			seen[s.Turn] = true
-		}
-	}
-	if len(seen) == 0 {
+	if turns, advances, _ = paceOf(journal); turns == 0 {
 		return 0, 0, fmt.Errorf("demo, stopping style: %s resolved nothing", game)
 	}
-	return len(seen), advances, nil
+	return turns, advances, nil
 }
