@@ -153,19 +153,10 @@ func invited(mails []outMailJSON) []string {
 // a wait of its own, but for orders the rules have him give ahead, such as Soldiers'
 // plots, which the journal does not tell apart).
 func demoPace(e *env, path string, games ...string) (string, error) {
-	db, err := store.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("read the demo's journal: %w", err)
-	}
-	defer db.Close()
 	var b strings.Builder
 	for _, game := range games {
-		var journal []store.JournalEntry
-		if err := db.Read(e.ctx, func(tx store.Tx) error {
-			var err error
-			journal, err = tx.Journal(game)
-			return err
-		}); err != nil {
+		journal, err := journalOf(e, path, game)
+		if err != nil {
 			return "", err
 		}
 		turns, advances, phases := paceOf(journal)
@@ -196,4 +187,20 @@ func paceOf(journal []store.JournalEntry) (turns, advances, phases int) {
 		}
 	}
 	return len(seen), advances, phases
+}
+
+// journalOf reads game's journal from the store at path.
+func journalOf(e *env, path, game string) ([]store.JournalEntry, error) {
+	db, err := store.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the demo's journal: %w", err)
+	}
+	defer db.Close()
+	var journal []store.JournalEntry
+	err = db.Read(e.ctx, func(tx store.Tx) error {
+		var err error
+		journal, err = tx.Journal(game)
+		return err
+	})
+	return journal, err
 }

@@ -165,17 +165,8 @@ func stopOrders(rs *soldiers1918.Rules, st *soldiers1918.State, side rules.Side)
 // journalWaits counts the game turns of game's journal and its advances (each one a
 // wait for the mail that completed a phase's orders).
 func journalWaits(e *env, path, game string) (turns, advances int, err error) {
-	db, err := store.Open(path)
+	journal, err := journalOf(e, path, game)
 	if err != nil {
-		return 0, 0, err
-	}
-	defer db.Close()
-	var journal []store.JournalEntry
-	if err := db.Read(e.ctx, func(tx store.Tx) error {
-		var err error
-		journal, err = tx.Journal(game)
-		return err
-	}); err != nil {
 		return 0, 0, err
 	}
 	if turns, advances, _ = paceOf(journal); turns == 0 {
