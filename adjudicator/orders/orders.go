@@ -237,3 +237,7 @@ func ParseCount(s string) (int, error) {
 	}
 	return n, nil
 }
+
+// PhaseKey is the phase an order is filed for (the Phase of a ruleset's order): the
+// game turn and the ruleset's phase or step within it, "3.II".
+func PhaseKey(turn int, phase string) string { return strconv.Itoa(turn) + "." + phase }

@@ -153,3 +153,19 @@ func FuzzParsePlotItems(f *testing.F) {
 		}
 	})
 }
+
+func TestPhaseKey(t *testing.T) {
+	for _, c := range []struct {
+		turn  int
+		phase string
+		want  string
+	}{
+		{0, "setup", "0.setup"},
+		{3, "II", "3.II"},
+		{12, "de-move", "12.de-move"},
+	} {
+		if got := orders.PhaseKey(c.turn, c.phase); got != c.want {
+			t.Errorf("PhaseKey(%d, %q) = %q, want %q", c.turn, c.phase, got, c.want)
+		}
+	}
+}
