@@ -469,49 +469,49 @@ func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []
 // Resolve implements rules.Ruleset.
 func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
-	res := newGame(r, st, d)
+	g := newGame(r, st, d)
 	var err error
 	switch st.P {
 	case PhasePlots:
-		err = res.plots(inputs)
+		err = g.plots(inputs)
 	case PhaseGermanSetup:
-		err = res.setup(DE, inputs, PhaseUSSetup)
+		err = g.setup(DE, inputs, PhaseUSSetup)
 	case PhaseUSSetup:
-		err = res.setup(US, inputs, PhaseI)
+		err = g.setup(US, inputs, PhaseI)
 	case PhaseI:
-		err = res.usExecution(inputs)
+		err = g.usExecution(inputs)
 	case PhaseII:
-		err = res.germanPlot(inputs)
+		err = g.germanPlot(inputs)
 	case PhaseIII:
-		err = res.germanExecution(inputs)
+		err = g.germanExecution(inputs)
 	case PhaseIV:
-		err = res.chaosOfWar(US, inputs)
+		err = g.chaosOfWar(US, inputs)
 	case PhaseIVPlace:
-		err = res.placeStep(US, inputs, PhaseV)
+		err = g.placeStep(US, inputs, PhaseV)
 	case PhaseV:
-		err = res.chaosOfWar(DE, inputs)
+		err = g.chaosOfWar(DE, inputs)
 	case PhaseVPlace:
-		err = res.placeStep(DE, inputs, PhaseVI)
+		err = g.placeStep(DE, inputs, PhaseVI)
 	case PhaseVI:
-		res.visibility()
+		g.visibility()
 	case PhaseVII:
-		err = res.movement(US, inputs, PhaseVIII)
+		err = g.movement(US, inputs, PhaseVIII)
 	case PhaseVIII:
-		err = res.firePhase(DE, inputs, PhaseIX)
+		err = g.firePhase(DE, inputs, PhaseIX)
 	case PhaseIX:
-		err = res.firePhase(US, inputs, PhaseX)
+		err = g.firePhase(US, inputs, PhaseX)
 	case PhaseX:
-		err = res.movement(DE, inputs, PhaseXI)
+		err = g.movement(DE, inputs, PhaseXI)
 	case PhaseXI:
-		res.removeCOW()
+		g.removeCOW()
 	default:
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
 	}
 	if err != nil {
 		return rules.Outcome{}, err
 	}
-	res.out.State, res.out.Events = st, res.Events
-	return res.out, nil
+	g.out.State, g.out.Events = st, g.Events
+	return g.out, nil
 }
 
 // Status implements rules.Ruleset.
@@ -772,7 +772,7 @@ func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, th
 		}
 		return
 	}
-	res := newGame(r, st.clone(), nil)
+	g := newGame(r, st.clone(), nil)
 	for i, b := range these {
 		if b.none {
 			verdicts[i].Reason = "nothing this phase"
@@ -781,7 +781,7 @@ func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, th
 		var err error
 		if b.kind == "move" {
 			var mr moveResult
-			mr, err = res.move(side, b.move, nil)
+			mr, err = g.move(side, b.move, nil)
 			if err == nil {
 				verdicts[i].Reason = fmt.Sprintf("to %s, %d hex(es)", mr.reached, mr.steps)
 				if mr.exited {
@@ -789,13 +789,13 @@ func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, th
 				}
 			}
 		} else {
-			err = res.fire(side, b.fire, nil)
+			err = g.fire(side, b.fire, nil)
 			if err == nil {
 				verdicts[i].Reason = "in range; resolved in the order written (10.2)"
-				res.st.Targets = append(res.st.Targets, b.fire.Target.String())
-				if units, e := res.shooters(side, b.fire); e == nil {
+				g.st.Targets = append(g.st.Targets, b.fire.Target.String())
+				if units, e := g.shooters(side, b.fire); e == nil {
 					for _, u := range units {
-						res.st.Fired = append(res.st.Fired, res.st.Units[u].ID)
+						g.st.Fired = append(g.st.Fired, g.st.Units[u].ID)
 					}
 				}
 			}

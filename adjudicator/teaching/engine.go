@@ -6,12 +6,56 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // This file holds the rules that both the order check (on a copy of the state, before
 // any card is turned) and the resolution use, so that what the check accepts is what
 // the resolution does.
+
+// game is a state being worked on with the rules: the resolution of one phase (the
+// order check works on a copy of the state with the functions below, not a game).
+type game struct {
+	rules.Log
+	r  *Rules
+	st *State
+	// dealer deals the sealed decks (nil when the source holds none: turning a card is
+	// then an error); err is the first error met.
+	dealer *dice.Dealer
+	err    error
+	out    rules.Outcome
+}
+
+// newGame works on st with the rules.
+func newGame(r *Rules, st *State) *game {
+	return &game{Log: rules.Log{State: st, Sides: sides}, r: r, st: st}
+}
+
+// cardEvent is an event that turned a card: it carries the card's record, so that the
+// results mail gives it.
+func (g *game) cardEvent(deal *dice.Deal, rule, format string, args ...any) {
+	g.Tell(rule, nil, nil, format, args...).Deal = deal
+}
+
+// draw turns the next card of side's deck, telling any reshuffle in an event of rule.
+func (g *game) draw(side Side, purpose, rule string) (string, *dice.Deal, bool) {
+	card, deals, ok, evs, err := g.st.draw(side, g.dealer, purpose, rule)
+	if err != nil && g.err == nil {
+		g.err = err
+	}
+	for i, e := range evs {
+		ev := g.Tell(rule, nil, nil, "%s", e)
+		if i == 0 && len(deals) == 2 {
+			ev.Deal = deals[0] // the reshuffle
+		}
+	}
+	if !ok {
+		return "", nil, false
+	}
+	return card, deals[len(deals)-1], true
+}
 
 // MaxShells is the explosion markers a side has each turn (rule 1: "Both sides have 3
 // explosion markers").

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
@@ -246,9 +247,13 @@ func TestDataErrors(t *testing.T) {
 		{"american stack of 4", string(mapSrc), string(scatter), string(mix) + "\nunit us army 0506 1 | reconstructed: test\n", "0506: set-up: American units may stack up to 3 high"},
 		{"bad word", string(mapSrc) + "\nterrain forest 0101 | reconstructed: test\n", string(scatter), string(mix), "map.txt:"},
 	} {
-		_, err := teaching.Parse([]byte(tc.mapS), []byte(tc.scatS), []byte(tc.mixS))
+		_, err := teaching.ParseScenario(fstest.MapFS{
+			"map.txt":     {Data: []byte(tc.mapS)},
+			"scatter.txt": {Data: []byte(tc.scatS)},
+			"mix.txt":     {Data: []byte(tc.mixS)},
+		})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Parse error = %v, want %q", tc.name, err, tc.want)
+			t.Errorf("%s: ParseScenario error = %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }

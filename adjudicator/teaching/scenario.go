@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,26 +68,27 @@ type Scenario struct {
 
 var dirNames = []string{"S", "SW", "NW", "N", "NE", "SE"}
 
-// Load reads and validates the shipped data files.
-func Load() (*Scenario, error) {
-	read := func(name string) ([]byte, error) { return dataFS.ReadFile("data/" + name) }
-	mapSrc, err := read("map.txt")
+// LoadScenario loads the scenario shipped in data/.
+func LoadScenario() (*Scenario, error) {
+	sub, err := fs.Sub(dataFS, "data")
 	if err != nil {
 		return nil, err
 	}
-	scSrc, err := read("scatter.txt")
-	if err != nil {
-		return nil, err
-	}
-	mixSrc, err := read("mix.txt")
-	if err != nil {
-		return nil, err
-	}
-	return Parse(mapSrc, scSrc, mixSrc)
+	return ParseScenario(sub)
 }
 
-// Parse validates the three data files; every problem names its file and line.
-func Parse(mapSrc, scatterSrc, mixSrc []byte) (*Scenario, error) {
+// ParseScenario loads and validates a scenario from the three data files at the root of
+// fsys (map.txt, scatter.txt, mix.txt); every problem names its file and line.
+func ParseScenario(fsys fs.FS) (*Scenario, error) {
+	var src [3][]byte
+	for i, name := range []string{"map.txt", "scatter.txt", "mix.txt"} {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		src[i] = b
+	}
+	mapSrc, scatterSrc, mixSrc := src[0], src[1], src[2]
 	m, err := board.ParseMap("map.txt", mapSrc, vocab)
 	if err != nil {
 		return nil, err

@@ -137,7 +137,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 			counters[h] = counter.String()
 		}
 	}
-	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sideName(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
+	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sides.Name(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
 	var key []string
 	key = append(key, "Each hex of the text map: a trench or smoke mark, then one letter per unit (the picture draws the trenches).")
 	if over := st.overflowKey(); len(over) > 0 {
