@@ -12,6 +12,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 //go:embed data/*.txt
@@ -36,9 +37,9 @@ const (
 // Counter is one unit of the counter mix, as printed (or reconstructed).
 type Counter struct {
 	ID       string
-	Side     string // "de" or "bef"
-	Corps    string // German corps: III, IV, IX
-	Division int    // German division; 0 for a corps' separate units (2.12)
+	Side     rules.Side // DE or BEF
+	Corps    string     // German corps: III, IV, IX
+	Division int        // German division; 0 for a corps' separate units (2.12)
 	Type     string
 	Steps    int
 	Melee    []int // melee and defensive fire factor by steps left, full strength first
@@ -241,7 +242,7 @@ func (s *Scenario) parseCounters(src []byte) error {
 			}
 			switch k {
 			case "side":
-				c.Side = v
+				c.Side = rules.Side(v)
 			case "corps":
 				c.Corps = v
 			case "division":
@@ -285,13 +286,13 @@ func (s *Scenario) parseCounters(src []byte) error {
 			bad("melee needs one factor per step, full strength first (2.13)")
 		case c.MF < 1:
 			bad("mf=%d: want a movement factor (2.11)", c.MF)
-		case c.Side == "de" && c.Type == Infantry && c.Steps == 4 && c.SP != 4:
+		case c.Side == DE && c.Type == Infantry && c.Steps == 4 && c.SP != 4:
 			bad("a German infantry regiment is worth four stacking points (6.3)")
-		case !(c.Side == "de" && c.Type == Infantry && c.Steps == 4) && c.SP != 1:
+		case !(c.Side == DE && c.Type == Infantry && c.Steps == 4) && c.SP != 1:
 			bad("every unit but a German infantry regiment is worth one stacking point (6.3)")
-		case c.Side == "de" && !slices.Contains([]string{"III", "IV", "IX"}, c.Corps):
+		case c.Side == DE && !slices.Contains([]string{"III", "IV", "IX"}, c.Corps):
 			bad("corps=%q: want III, IV or IX (2.12)", c.Corps)
-		case c.Side == "bef" && !s.Map.OnMap(c.Start):
+		case c.Side == BEF && !s.Map.OnMap(c.Start):
 			bad("British units start on the hex printed on them (3.1): want start=<hex>")
 		}
 		key := orders.Upper(c.ID)
