@@ -3,6 +3,7 @@ package soldiers1918
 import (
 	"fmt"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
@@ -116,7 +117,7 @@ func (g *game) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	}
 	total := full + halved/2
 	ds, terrain := sc.Defence(f.Target)
-	odds := Odds(total, ds)
+	odds, _ := board.Odds(total, ds) // 10.3: rounded down; no defence, no odds
 	hit := HitNumber(odds)
 	oddsText := fmt.Sprintf("%d:1", odds)
 	if odds < 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
@@ -218,14 +219,6 @@ func HitNumber(odds int) int {
 	return min(max(odds, 1), 5)
 }
 
-// Odds is the odds ratio of 10.3: fire strength divided by defence strength, rounded down.
-func Odds(fs, defence int) int {
-	if defence <= 0 {
-		return 0
-	}
-	return fs / defence
-}
-
 func (g *game) bombard(name string, enemy rules.Side, h hex.Hex, markers, fsPerMarker int) {
 	targets := g.st.liveIn(h, enemy)
 	if len(targets) == 0 {
@@ -234,7 +227,7 @@ func (g *game) bombard(name string, enemy rules.Side, h hex.Hex, markers, fsPerM
 	}
 	fs := markers * fsPerMarker
 	ds, terrain := g.rules.sc.Defence(h)
-	odds := Odds(fs, ds)
+	odds, _ := board.Odds(fs, ds) // 10.3: rounded down; no defence, no odds
 	hit := HitNumber(odds)
 	oddsText := fmt.Sprintf("%d:1", odds)
 	if odds < 1 {
