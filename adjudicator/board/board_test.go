@@ -319,6 +319,9 @@ func TestTables(t *testing.T) {
 		{"table t | reconstructed: x\ncolumns 1 2 | reconstructed: x\nroll 1 - | reconstructed: x\n", "1 results for 2 columns"},
 		{"table t | reconstructed: x\ncolumns 1 | reconstructed: x\nroll 1 - | reconstructed: x\nroll 3 - | reconstructed: x\n", "without a gap"},
 		{"columns 1 | reconstructed: x\n", "a table line must come first"},
+		{"table t | reconstructed: x\nodds 1-1 3-2 | reconstructed: x\n", "from the highest odds to the lowest"},
+		{"table t | reconstructed: x\nodds 3-2 1 | reconstructed: x\n", "want odds a-d"},
+		{"table t | reconstructed: x\nodds 2-1 | reconstructed: x\nodds 1-1 | reconstructed: x\n", "one columns or odds line"},
 	} {
 		if _, err := board.ParseTables("t.txt", []byte(tt.text)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseTables(%q) err = %v, want %q", tt.text, err, tt.want)
@@ -397,5 +400,43 @@ along road 1/2 | printed 19.4: road movement
 	}
 	if _, err := board.ParseTEC("tec.txt", []byte("classes a | printed 1.1\ncombine sum | printed 1.1\nenter clear 1/0 | printed 1.1\n"), vocab); err == nil || !strings.Contains(err.Error(), `cost "1/0"`) {
 		t.Errorf("1/0: err = %v", err)
+	}
+}
+
+// TestOddsTable: an odds table (Soissons 20.4.4) reads the column for attack against
+// defence rounded in the defender's favour, held within its first and last columns, and
+// keeps each roll line's provenance.
+func TestOddsTable(t *testing.T) {
+	src := "table crt | reconstructed: x\nodds 6-1 3-1 2-1 3-2 1-1 | reconstructed: x\n" +
+		"roll 1 a b c d e | printed 20.2: row one\nroll 2 f g h i j | reconstructed: row two\n"
+	tabs, err := board.ParseTables("combat.txt", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := tabs["crt"]
+	for _, tt := range []struct {
+		att, def int
+		want     string
+	}{
+		{15, 8, "3-2"}, // 20.4.4's example: 15 against 8 is 3-2
+		{12, 8, "3-2"}, {11, 8, "1-1"}, {16, 8, "2-1"}, {24, 8, "3-1"},
+		{1, 8, "1-1"},   // below the last column
+		{100, 1, "6-1"}, // above the first
+	} {
+		if got := tab.Cols[tab.OddsColumn(tt.att, tt.def)].Label; got != tt.want {
+			t.Errorf("OddsColumn(%d, %d) = %s, want %s", tt.att, tt.def, got, tt.want)
+		}
+	}
+	if tab.Column(3) != -1 {
+		t.Error("Column(3) found a value column in an odds table")
+	}
+	if tabs, err := board.ParseTables("t.txt", []byte(sampleTables)); err != nil || tabs["melee"].OddsColumn(3, 1) != -1 {
+		t.Errorf("OddsColumn of a table of value columns: want -1 (err %v)", err)
+	}
+	if f := tab.RowFacts[1]; !f.Printed || f.Line != 3 {
+		t.Errorf("RowFacts[1] = %+v, want the printed line 3", f)
+	}
+	if f := tab.RowFacts[2]; f.Printed || f.Source != "row two" {
+		t.Errorf("RowFacts[2] = %+v, want reconstructed row two", f)
 	}
 }
