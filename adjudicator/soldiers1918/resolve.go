@@ -43,7 +43,7 @@ func (g *game) plots(inputs []rules.Order) error {
 	}
 	g.st.GermanFS = fs.N
 	text := fmt.Sprintf("German division quality: rolled %d, so German infantry fire strength is %d for the whole game", roll.Result, fs.N)
-	if fs.Reconstructed {
+	if !fs.Printed {
 		text += " (table reconstructed: the printed 13.2 note is not in the rulebook)"
 	}
 	if roll.Result == 6 {

@@ -83,11 +83,10 @@ type HexInfo struct {
 // Has reports whether the hex holds terrain t.
 func (i HexInfo) Has(t Terrain) bool { return slices.Contains(i.Features, t) }
 
-// Value is a number with its provenance.
+// Value is a number with its provenance: the kit's fact of the line that gave it.
 type Value struct {
-	N             int
-	Reconstructed bool
-	Source        string // rule cited, or "reconstructed: why"
+	N int
+	board.Fact
 }
 
 // Placement puts Count units of Kind in Hex.
@@ -97,13 +96,11 @@ type Placement struct {
 	Count int
 }
 
-// SourceLine is one line of the data files with its provenance.
+// SourceLine is one line of the data files: the fact it states, without the provenance,
+// and the provenance (the kit's fact: file, line, printed or reconstructed, and why).
 type SourceLine struct {
-	File          string
-	Line          int
-	Text          string // the fact, without the provenance
-	Reconstructed bool
-	Source        string
+	Text string
+	board.Fact
 }
 
 // Scenario is the Soldiers 1918 map, charts and counter mix.
@@ -333,21 +330,11 @@ func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) (data
 		p.errs = append(p.errs, err)
 	}
 	for _, l := range lines {
-		v := scValue(l.Fact, 0)
-		s.Sources = append(s.Sources, SourceLine{File: name, Line: l.N, Text: strings.Join(l.Fields, " "),
-			Reconstructed: v.Reconstructed, Source: v.Source})
+		s.Sources = append(s.Sources, SourceLine{Text: strings.Join(l.Fields, " "), Fact: l.Fact})
 	}
 	return data, lines, true
 }
 
-// scValue is n with the provenance of a fact: the rule for printed values,
-// "reconstructed: why" for the others.
-func scValue(f board.Fact, n int) Value {
-	if f.Printed {
-		return Value{N: n, Source: f.Source}
-	}
-	return Value{N: n, Reconstructed: true, Source: "reconstructed: " + f.Source}
-}
 
 // scNumber parses a non-negative decimal number.
 func scNumber(s string) (int, error) {
@@ -505,7 +492,7 @@ func (s *Scenario) MapSource(h hex.Hex, what string) (v Value, ok bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return scValue(f, 1), true
+	return Value{N: 1, Fact: f}, true
 }
 
 func (s *Scenario) scExtent() string {
@@ -535,7 +522,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 			p.errorf(l, "%s already given at line %d", key, prev)
 			continue
 		}
-		v := scValue(l.Fact, n)
+		v := Value{N: n, Fact: l.Fact}
 		switch f[0] {
 		case "defence", "movecost":
 			t, ok := scTerrainNamed(f[1])
@@ -671,7 +658,7 @@ func (p *scParser) parseCounters(s *Scenario, lines []board.Line) bool {
 		}
 		seen[f[1]] = l.N
 		s.Counters[f[1]] = n
-		s.CounterSources[f[1]] = scValue(l.Fact, n)
+		s.CounterSources[f[1]] = Value{N: n, Fact: l.Fact}
 	}
 	for _, k := range scKinds {
 		if _, ok := s.Counters[k]; !ok {

@@ -184,8 +184,8 @@ func TestScenarioPrintedValues(t *testing.T) {
 			if !ok {
 				t.Fatal("not loaded")
 			}
-			if v.Reconstructed {
-				t.Errorf("Reconstructed = true, want printed (source %q)", v.Source)
+			if !v.Printed {
+				t.Errorf("reconstructed, want printed (source %q)", v.Source)
 			}
 			if tc.n != 0 && v.N != tc.n {
 				t.Errorf("N = %d, want %d", v.N, tc.n)
@@ -218,8 +218,8 @@ func TestScenarioReconstructedValues(t *testing.T) {
 		{"German infantry FS on a 1", s.GermanInfantryFS[1], true},
 		{"US Army movement", s.Movement["us-army"], true},
 	} {
-		if !tc.v.Reconstructed || !strings.HasPrefix(tc.v.Source, "reconstructed: ") {
-			t.Errorf("%s = %+v, want Reconstructed with a \"reconstructed: why\" source", tc.name, tc.v)
+		if tc.v.Printed || tc.v.Source == "" || tc.v.File == "" || tc.v.Line == 0 {
+			t.Errorf("%s = %+v, want reconstructed, with why, from a line of a data file", tc.name, tc.v)
 		}
 	}
 	for _, tc := range []struct{ h, what string }{
@@ -227,7 +227,7 @@ func TestScenarioReconstructedValues(t *testing.T) {
 		{"1001", "wire"}, {"1510", "open"},
 	} {
 		v, ok := s.MapSource(scH(tc.h), tc.what)
-		if !ok || !v.Reconstructed {
+		if !ok || v.Printed {
 			t.Errorf("MapSource(%s, %s) = %+v, %v; want reconstructed", tc.h, tc.what, v, ok)
 		}
 	}
@@ -235,7 +235,7 @@ func TestScenarioReconstructedValues(t *testing.T) {
 	// cites a rule section.
 	printed := 0
 	for _, src := range s.Sources {
-		if src.Reconstructed {
+		if !src.Printed {
 			continue
 		}
 		printed++
