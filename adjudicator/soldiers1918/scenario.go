@@ -4,7 +4,7 @@
 //
 // The printed map and charts (13.x) are not in the rulebook. Every value the
 // rule text does give is honoured exactly and loaded as printed; everything
-// else was reconstructed and is loaded with Reconstructed set, so that an
+// else was reconstructed and is loaded as such (its Fact not Printed), so that an
 // owner of the printed game can replace it without touching code.
 //
 // Orientation. Row numbers grow to the NORTH on this map: No Man's Land is
@@ -334,7 +334,6 @@ func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) (data
 	}
 	return data, lines, true
 }
-
 
 // scNumber parses a non-negative decimal number.
 func scNumber(s string) (int, error) {
