@@ -101,6 +101,14 @@ func (s *Scenario) Counter(id string) (*Counter, bool) {
 	return c, ok
 }
 
+// unitID is the id of the unit a player names id, as the counter mix spells it.
+func (s *Scenario) unitID(id string) (string, bool) {
+	if c, ok := s.Counter(id); ok {
+		return c.ID, true
+	}
+	return "", false
+}
+
 // entries is 8.2's schedule. 8.2 gives the IV Corps paragraph's separate units as "The
 // two separate (see 2.12) III Corps units also enter on Game Turn 4"; III Corps' own
 // separate units already entered on turn 1 by the paragraph before, and 2.12 gives every

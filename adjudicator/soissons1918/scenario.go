@@ -112,6 +112,14 @@ func (s *Scenario) Counter(id string) (*Counter, bool) {
 	return c, ok
 }
 
+// unitID is the id of the unit a player names id, as the counter mix spells it.
+func (s *Scenario) unitID(id string) (string, bool) {
+	if c, ok := s.Counter(id); ok {
+		return c.ID, true
+	}
+	return "", false
+}
+
 // Town returns the town holding h, if any.
 func (s *Scenario) TownAt(h hex.Hex) (*Town, bool) {
 	for _, t := range s.Towns {
