@@ -109,7 +109,7 @@ func (g *game) move(side rules.Side, m moveSpec, d dice.Source) (res moveResult,
 		if st.Visibility > 0 && n+1 > st.Visibility {
 			return res, fmt.Errorf("%d hexes is farther than this turn's visibility of %d (9.7)", n+1, st.Visibility)
 		}
-		cost, _ := sc.EnterCost(next)
+		cost, _ := sc.EnterCost(at, next)
 		if g.crowded(next, side, moving) {
 			cost++ // 6.1, 9.4: carnage or friendly units in the hex entered
 		}

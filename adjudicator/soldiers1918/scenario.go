@@ -112,9 +112,11 @@ type Scenario struct {
 	// Map is map.txt as the kit reads it (adjudicator/board): the extent, the
 	// terrain and features of every hex, the exit set, and where each came from.
 	Map              *board.Map
+	// TEC is tec.txt, the chart's movement costs as the kit reads them: the MP to
+	// enter a hex (9.5: 1 or 2), the dearest of its ground and features.
+	TEC              *board.TEC
 	Grid             hex.Grid
 	DefenceStrength  map[Terrain]Value // defence strength per terrain (10.3); no Wire entry
-	MoveCost         map[Terrain]Value // MP to enter (9.5), 1 or 2
 	GermanInfantryFS map[int]Value     // 3.4 division-quality roll 1..6 -> German infantry FS (7.1: 2, 3, 4 or 6)
 	FireStrength     map[string]Value  // unit kind -> FS: us-army, usmc, york, de-hmg
 	Movement         map[string]Value  // unit kind -> MA
@@ -135,6 +137,7 @@ type Scenario struct {
 const (
 	scMapFile     = "map.txt"
 	scChartsFile  = "charts.txt"
+	scTECFile     = "tec.txt"
 	scCounterFile = "counters.txt"
 	scGermanFile  = "deploy-german.txt"
 	scUSFile      = "deploy-us.txt"
@@ -159,7 +162,6 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	p := &scParser{}
 	s := &Scenario{
 		DefenceStrength:  map[Terrain]Value{},
-		MoveCost:         map[Terrain]Value{},
 		GermanInfantryFS: map[int]Value{},
 		FireStrength:     map[string]Value{},
 		Movement:         map[string]Value{},
@@ -174,6 +176,9 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	}
 	_, charts, _ := p.read(fsys, scChartsFile, s, true)
 	p.parseCharts(s, charts)
+	if src, _, ok := p.read(fsys, scTECFile, s, false); ok {
+		p.parseTEC(s, src)
+	}
 	_, counters, _ := p.read(fsys, scCounterFile, s, true)
 	countersOK := p.parseCounters(s, counters)
 	_, german, _ := p.read(fsys, scGermanFile, s, true)
@@ -242,21 +247,13 @@ func (s *Scenario) scDefence(info *HexInfo) (int, Terrain) {
 	return best, bestT
 }
 
-// EnterCost returns the movement points a unit pays to enter h, not counting
-// the +1 for carnage or friendly units (9.4): the most expensive of the
-// hex's features (reconstructed rule; 9.5 makes it 1 or 2), and that
-// feature. Off the map it returns 0 and "".
-func (s *Scenario) EnterCost(h hex.Hex) (mp int, t Terrain) {
-	info, ok := s.scHexes[h]
-	if !ok {
-		return 0, ""
-	}
-	for _, f := range info.Features {
-		if v := s.MoveCost[f].N; v > mp {
-			mp, t = v, f
-		}
-	}
-	return mp, t
+// EnterCost returns the movement points a unit pays to step from one hex into the
+// adjacent hex to, not counting the +1 for carnage or friendly units (9.4): the most
+// expensive of the entered hex's ground and features (tec.txt; 9.5 makes it 1 or 2).
+// ok is false for a step the chart does not allow (off the map, not adjacent).
+func (s *Scenario) EnterCost(from, to hex.Hex) (mp int, ok bool) {
+	mp, ok, _ = s.TEC.Step(s.Map, s.TEC.Classes[0], from, to)
+	return mp, ok
 }
 
 // GermanSetupHex reports whether German units may set up in h (3.5): on the
@@ -508,7 +505,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	for _, l := range lines {
 		f := l.Fields
 		if len(f) != 3 {
-			p.errorf(l, "want: <defence|movecost|german-fs|fs|movement> <what> <number>")
+			p.errorf(l, "want: <defence|german-fs|fs|movement> <what> <number>")
 			continue
 		}
 		n, err := scNumber(f[2])
@@ -523,29 +520,21 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 		}
 		v := Value{N: n, Fact: l.Fact}
 		switch f[0] {
-		case "defence", "movecost":
+		case "defence":
 			t, ok := scTerrainNamed(f[1])
 			if !ok {
 				p.errorf(l, "unknown terrain %q: want one of %s", f[1], scTerrainList())
 				continue
 			}
-			if f[0] == "defence" {
-				if t == Wire {
-					p.errorf(l, "wire adds nothing to a hex's defence: a hex defends with its other terrain (10.11); remove this line")
-					continue
-				}
-				if n < 1 {
-					p.errorf(l, "a defence strength must be at least 1 (10.3 divides by it)")
-					continue
-				}
-				s.DefenceStrength[t] = v
-			} else {
-				if n != 1 && n != 2 {
-					p.errorf(l, "movement cost %d: every hex costs 1 or 2 MP (9.5)", n)
-					continue
-				}
-				s.MoveCost[t] = v
+			if t == Wire {
+				p.errorf(l, "wire adds nothing to a hex's defence: a hex defends with its other terrain (10.11); remove this line")
+				continue
 			}
+			if n < 1 {
+				p.errorf(l, "a defence strength must be at least 1 (10.3 divides by it)")
+				continue
+			}
+			s.DefenceStrength[t] = v
 		case "german-fs":
 			roll, err := scNumber(f[1])
 			if err != nil || roll < 1 || roll > 6 {
@@ -589,7 +578,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 			}
 			s.Movement[f[1]] = v
 		default:
-			p.errorf(l, "unknown keyword %q: want defence, movecost, german-fs, fs or movement", f[0])
+			p.errorf(l, "unknown keyword %q: want defence, german-fs, fs or movement (the movement costs are in tec.txt)", f[0])
 			continue
 		}
 		seen[key] = l.N
@@ -597,9 +586,6 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	for _, t := range scTerrains {
 		if _, ok := s.DefenceStrength[t]; !ok && t != Wire {
 			p.fileErrorf(scChartsFile, "no defence line for %s", t)
-		}
-		if _, ok := s.MoveCost[t]; !ok {
-			p.fileErrorf(scChartsFile, "no movecost line for %s", t)
 		}
 	}
 	have := map[int]bool{}
@@ -629,6 +615,44 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 		if _, ok := s.Movement[k]; !ok {
 			p.fileErrorf(scChartsFile, "no movement line for %s", k)
 		}
+	}
+}
+
+// parseTEC reads tec.txt with the kit (board.ParseTEC), then checks what 9.5 asks of
+// it: one class (every unit pays the same), every terrain and feature given, each at 1
+// or 2 MP, and an outpost at what the Main Trench costs (3.5: it is a Main Trench hex).
+func (p *scParser) parseTEC(s *Scenario, src []byte) {
+	t, err := board.ParseTEC(scTECFile, src, scVocabulary)
+	if err != nil {
+		p.errs = append(p.errs, err)
+		return
+	}
+	nerr := len(p.errs)
+	if len(t.Classes) != 1 {
+		p.fileErrorf(scTECFile, "want one class: every unit pays the same to enter a hex (9.5)")
+	}
+	if t.Scale != 1 {
+		p.fileErrorf(scTECFile, "want whole MP: every hex costs 1 or 2 MP (9.5)")
+	}
+	for _, name := range append(slices.Clone(scVocabulary.Terrain), scVocabulary.Features...) {
+		row, ok := t.Enter[name]
+		if !ok {
+			p.fileErrorf(scTECFile, "no enter line for %s", name)
+			continue
+		}
+		f, _ := t.Fact("enter " + name)
+		for _, c := range row {
+			if c.Prohibited || c.MP != 1 && c.MP != 2 {
+				p.factErrorf(f, "movement cost %s: every hex costs 1 or 2 MP (9.5)", c)
+			}
+		}
+	}
+	if o, m := t.Enter[scOutpost], t.Enter[string(MainTrench)]; len(o) > 0 && len(m) > 0 && o[0] != m[0] {
+		f, _ := t.Fact("enter " + scOutpost)
+		p.factErrorf(f, "an outpost costs what the Main Trench does (3.5: it is a Main Trench hex)")
+	}
+	if len(p.errs) == nerr {
+		s.TEC = t
 	}
 }
 
