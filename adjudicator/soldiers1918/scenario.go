@@ -111,7 +111,7 @@ type SourceLine struct {
 type Scenario struct {
 	// Map is map.txt as the kit reads it (adjudicator/board): the extent, the
 	// terrain and features of every hex, the exit set, and where each came from.
-	Map              *board.Map
+	Map *board.Map
 	// TEC is tec.txt, the chart's movement costs as the kit reads them: the MP to
 	// enter a hex (9.5: 1 or 2), the dearest of its ground and features.
 	TEC              *board.TEC
