@@ -138,6 +138,7 @@ const (
 	scMapFile     = "map.txt"
 	scChartsFile  = "charts.txt"
 	scTECFile     = "tec.txt"
+	scTablesFile  = "tables.txt"
 	scCounterFile = "counters.txt"
 	scGermanFile  = "deploy-german.txt"
 	scUSFile      = "deploy-us.txt"
@@ -178,6 +179,9 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	p.parseCharts(s, charts)
 	if src, _, ok := p.read(fsys, scTECFile, s, false); ok {
 		p.parseTEC(s, src)
+	}
+	if src, _, ok := p.read(fsys, scTablesFile, s, false); ok {
+		p.parseTables(s, src)
 	}
 	_, counters, _ := p.read(fsys, scCounterFile, s, true)
 	countersOK := p.parseCounters(s, counters)
@@ -501,11 +505,10 @@ func (s *Scenario) scExtent() string {
 func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	seen := map[string]int{}
 	fsLine := map[string]board.Line{}
-	var rollLines = map[int]board.Line{}
 	for _, l := range lines {
 		f := l.Fields
 		if len(f) != 3 {
-			p.errorf(l, "want: <defence|german-fs|fs|movement> <what> <number>")
+			p.errorf(l, "want: <defence|fs|movement> <what> <number>")
 			continue
 		}
 		n, err := scNumber(f[2])
@@ -535,22 +538,6 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 				continue
 			}
 			s.DefenceStrength[t] = v
-		case "german-fs":
-			roll, err := scNumber(f[1])
-			if err != nil || roll < 1 || roll > 6 {
-				p.errorf(l, "german-fs: roll %q must be 1 to 6 (3.4: one die)", f[1])
-				continue
-			}
-			if n != 2 && n != 3 && n != 4 && n != 6 {
-				p.errorf(l, "German infantry FS %d: 7.1 allows only 2, 3, 4 or 6", n)
-				continue
-			}
-			if roll == 6 && n != 6 {
-				p.errorf(l, "a roll of six is the shock-troop division (6.3): its infantry FS is 6, not %d", n)
-				continue
-			}
-			s.GermanInfantryFS[roll] = v
-			rollLines[roll] = l
 		case "fs":
 			switch f[1] {
 			case scArmy, scMarine, scYork, scDeHMG:
@@ -578,7 +565,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 			}
 			s.Movement[f[1]] = v
 		default:
-			p.errorf(l, "unknown keyword %q: want defence, german-fs, fs or movement (the movement costs are in tec.txt)", f[0])
+			p.errorf(l, "unknown keyword %q: want defence, fs or movement (the movement costs are in tec.txt, german-fs in tables.txt)", f[0])
 			continue
 		}
 		seen[key] = l.N
@@ -586,19 +573,6 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	for _, t := range scTerrains {
 		if _, ok := s.DefenceStrength[t]; !ok && t != Wire {
 			p.fileErrorf(scChartsFile, "no defence line for %s", t)
-		}
-	}
-	have := map[int]bool{}
-	for roll := 1; roll <= 6; roll++ {
-		v, ok := s.GermanInfantryFS[roll]
-		if !ok {
-			p.fileErrorf(scChartsFile, "no german-fs line for roll %d (3.4)", roll)
-		}
-		have[v.N] = true
-	}
-	for _, want := range []int{2, 3, 4, 6} {
-		if !have[want] && len(s.GermanInfantryFS) == 6 {
-			p.fileErrorf(scChartsFile, "no roll gives German infantry FS %d, one of the four 7.1 lists", want)
 		}
 	}
 	for _, k := range []string{scArmy, scMarine, scYork, scDeHMG} {
@@ -653,6 +627,54 @@ func (p *scParser) parseTEC(s *Scenario, src []byte) {
 	}
 	if len(p.errs) == nerr {
 		s.TEC = t
+	}
+}
+
+// parseTables reads tables.txt with the kit (board.ParseTables): the German
+// division-quality chart, table german-fs, a roll of one die (3.4) giving the German
+// infantry FS, which 7.1 allows to be 2, 3, 4 or 6, and 6 for the shock-troop
+// division of a roll of six (6.3).
+func (p *scParser) parseTables(s *Scenario, src []byte) {
+	tabs, err := board.ParseTables(scTablesFile, src)
+	if err != nil {
+		p.errs = append(p.errs, err)
+		return
+	}
+	t, ok := tabs["german-fs"]
+	if !ok {
+		p.fileErrorf(scTablesFile, "no table german-fs (3.4)")
+		return
+	}
+	have := map[int]bool{}
+	for roll := 1; roll <= 6; roll++ {
+		res, _, err := t.Lookup(1, roll)
+		if err != nil {
+			p.fileErrorf(scTablesFile, "table german-fs has no roll %d (3.4: one die)", roll)
+			continue
+		}
+		f := t.RowFacts[roll]
+		n, err := scNumber(res)
+		switch {
+		case err != nil:
+			p.factErrorf(f, "german-fs roll %d: %v", roll, err)
+			continue
+		case n != 2 && n != 3 && n != 4 && n != 6:
+			p.factErrorf(f, "German infantry FS %d: 7.1 allows only 2, 3, 4 or 6", n)
+			continue
+		case roll == 6 && n != 6:
+			p.factErrorf(f, "a roll of six is the shock-troop division (6.3): its infantry FS is 6, not %d", n)
+			continue
+		}
+		s.GermanInfantryFS[roll] = Value{N: n, Fact: f}
+		have[n] = true
+	}
+	if t.Rolls != [2]int{1, 6} && len(s.GermanInfantryFS) == 6 {
+		p.fileErrorf(scTablesFile, "table german-fs: rolls %d to %d, want 1 to 6 (3.4: one die)", t.Rolls[0], t.Rolls[1])
+	}
+	for _, want := range []int{2, 3, 4, 6} {
+		if !have[want] && len(s.GermanInfantryFS) == 6 {
+			p.fileErrorf(scTablesFile, "no roll gives German infantry FS %d, one of the four 7.1 lists", want)
+		}
 	}
 }
 
