@@ -542,7 +542,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 			switch f[1] {
 			case scArmy, scMarine, scYork, scDeHMG:
 			case scDeInf:
-				p.errorf(l, "German infantry FS comes from the german-fs lines (3.4), not from fs")
+				p.errorf(l, "German infantry FS comes from the german-fs table of tables.txt (3.4), not from fs")
 				continue
 			default:
 				p.errorf(l, "fs: unknown unit kind %q: want us-army, usmc, york or de-hmg", f[1])
