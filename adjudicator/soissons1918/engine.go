@@ -285,7 +285,7 @@ func (g *game) place(u *Unit, h hex.Hex) {
 	if t, ok := g.sc.TownAt(h); ok {
 		if g.st.Control[t.Name] != side {
 			g.st.Control[t.Name] = side
-			g.Event("3.3", "%s now controls %s", sideName(side), t.Name)
+			g.Event("3.3", "%s now controls %s", sidePhrase[side], t.Name)
 		}
 		if side == EN && t.Circle == "red" && !g.st.Sudden {
 			g.st.Sudden = true
@@ -305,7 +305,5 @@ func (g *game) stopped() bool {
 	return g.st.Sudden
 }
 
-// sideName is side as a sentence names it, "the Entente" ("the German player").
-func sideName(s rules.Side) string {
-	return map[rules.Side]string{EN: "the Entente", DE: "the German player"}[s]
-}
+// sidePhrase is a side as a sentence names it, "the Entente" ("the German player").
+var sidePhrase = map[rules.Side]string{EN: "the Entente", DE: "the German player"}

@@ -9,7 +9,7 @@ import (
 // order check's trial of a move or a fire on a copy of the state.
 type game struct {
 	rules.Log
-	rules *Rules
+	r     *Rules
 	st    *State
 	d     dice.Source
 	out   rules.Outcome
@@ -20,7 +20,7 @@ type game struct {
 
 // newGame works on st with the rules and the dice d (nil in the order check).
 func newGame(r *Rules, st *State, d dice.Source) *game {
-	return &game{Log: rules.Log{State: st, Sides: sides}, rules: r, st: st, d: d}
+	return &game{Log: rules.Log{State: st, Sides: sides}, r: r, st: st, d: d}
 }
 
 // ownerOnly is an event about an order of side that was not carried out: told to side

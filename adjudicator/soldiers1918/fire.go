@@ -25,16 +25,16 @@ func (g *game) fireStrength(u Unit) int {
 		return g.st.GermanFS
 	case KindYork:
 		if !g.st.Options["york"] {
-			return g.rules.sc.FireStrength[KindUSArmy].N
+			return g.r.sc.FireStrength[KindUSArmy].N
 		}
 	}
-	return g.rules.sc.FireStrength[u.Kind].N
+	return g.r.sc.FireStrength[u.Kind].N
 }
 
 // shooters picks the units a FIRE line uses, from the state as it is when the line's turn
 // comes: live, not COWed (7.3), not yet fired this phase (10.2), in range (10.6).
 func (g *game) shooters(side rules.Side, f fireSpec) ([]int, error) {
-	st, sc := g.st, g.rules.sc
+	st, sc := g.st, g.r.sc
 	var picked []int
 	taken := map[int]bool{} // a unit named twice in one line still fires once (10.2)
 	for _, src := range f.From {
@@ -62,7 +62,7 @@ func (g *game) shooters(side rules.Side, f fireSpec) ([]int, error) {
 
 // fire carries out one FIRE line. With d nil it only checks it.
 func (g *game) fire(side rules.Side, f fireSpec, d dice.Source) error {
-	st, sc := g.st, g.rules.sc
+	st, sc := g.st, g.r.sc
 	enemy := sides.Other(side)
 	targets := st.liveIn(f.Target, enemy)
 	if len(targets) == 0 {

@@ -61,7 +61,7 @@ type moveResult struct {
 // Units that end the move in a COWed hex are COWed there (7.4); when a 7.4 check stops
 // the stack, the units that can never be COWed (York with 12.5, 7.6) go on.
 func (g *game) move(side rules.Side, m moveSpec, d dice.Source) (res moveResult, err error) {
-	st, sc := g.st, g.rules.sc
+	st, sc := g.st, g.r.sc
 	units, err := st.moveUnits(side, m, sc, g.moved)
 	if err != nil {
 		return moveResult{}, err
@@ -171,7 +171,7 @@ func (g *game) stopIn(units []int, h hex.Hex, report bool) {
 	}
 	var cowed []int
 	for _, i := range units {
-		if !g.st.isCOWed(g.st.Units[i]) && g.st.cowUnit(i, g.rules.sc) {
+		if !g.st.isCOWed(g.st.Units[i]) && g.st.cowUnit(i, g.r.sc) {
 			cowed = append(cowed, i)
 		}
 	}
@@ -221,7 +221,7 @@ func (g *game) crowded(h hex.Hex, side rules.Side, moving map[int]bool) bool {
 func (g *game) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
 	exposed := false
 	for _, i := range units {
-		if !g.st.cowImmune(g.st.Units[i], g.rules.sc) {
+		if !g.st.cowImmune(g.st.Units[i], g.r.sc) {
 			exposed = true
 		}
 	}
@@ -326,7 +326,7 @@ func (g *game) esprit(start map[int]string, exempt map[int]bool) {
 
 // nextToGerman reports a German-occupied hex next to h, in the state as it now stands.
 func (g *game) nextToGerman(h hex.Hex) bool {
-	for _, n := range g.rules.sc.Grid.Neighbours(h) {
+	for _, n := range g.r.sc.Grid.Neighbours(h) {
 		if len(g.st.liveIn(n, DE)) > 0 {
 			return true
 		}

@@ -76,7 +76,7 @@ func (g *game) placeCOW(side rules.Side, o rules.Order) {
 			}
 			eligible := false
 			for _, i := range g.st.liveIn(h, enemy) {
-				if !g.st.cowImmune(g.st.Units[i], g.rules.sc) {
+				if !g.st.cowImmune(g.st.Units[i], g.r.sc) {
 					eligible = true
 				}
 			}
@@ -86,7 +86,7 @@ func (g *game) placeCOW(side rules.Side, o rules.Order) {
 				g.ownerOnly(side, "7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
 				continue
 			}
-			g.st.cowHex(id, g.rules.sc)
+			g.st.cowHex(id, g.r.sc)
 			placed++
 			g.Event("7.3, 7.4", "COWed marker placed in %s: its units may neither move nor fire for the rest of the turn.", h)
 		}
@@ -361,12 +361,12 @@ func (g *game) nearestRooms(side rules.Side, from, kind string) []string {
 	stacks := g.st.stacks(side)
 	var best []string
 	bestD := 1 << 30
-	for _, h := range g.rules.sc.Hexes() {
+	for _, h := range g.r.sc.Hexes() {
 		id := h.String()
 		if id == from || len(g.st.liveIn(h, enemy)) > 0 {
 			continue
 		}
-		d := g.rules.sc.Grid.Distance(origin, h)
+		d := g.r.sc.Grid.Distance(origin, h)
 		if d > bestD {
 			continue
 		}

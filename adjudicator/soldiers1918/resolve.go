@@ -30,14 +30,14 @@ func (g *game) plots(inputs []rules.Order) error {
 	// altered, only cancelled (5.2 I).
 	g.fixUSPlots(inputs, "complete")
 	if q := g.st.FixedQuality; q > 0 {
-		g.st.Quality, g.st.GermanFS = q, g.rules.sc.GermanInfantryFS[q].N
+		g.st.Quality, g.st.GermanFS = q, g.r.sc.GermanInfantryFS[q].N
 		g.Event("4.2, 3.4", "Second game of the match: the German division quality of the first game holds, %d, so German infantry fire strength is %d (4.2).", q, g.st.GermanFS)
 		g.st.P = PhaseGermanSetup
 		return nil
 	}
 	roll := g.d.Roll(dice.Request{Purpose: "3.4 German division-quality determination", Rule: "3.4", Count: 1, Sides: 6})
 	g.st.Quality = roll.Result
-	fs, ok := g.rules.sc.GermanInfantryFS[roll.Result]
+	fs, ok := g.r.sc.GermanInfantryFS[roll.Result]
 	if !ok {
 		return fmt.Errorf("division-quality table has no entry for %d", roll.Result)
 	}
@@ -79,13 +79,13 @@ func (g *game) setup(side rules.Side, inputs []rules.Order, next string) error {
 		case b.err != nil:
 			return fmt.Errorf("placement of %s: %w", side, b.err)
 		case b.kind == "setup-default":
-			items = append(items, g.rules.defaultPlacement(side)...)
+			items = append(items, g.r.defaultPlacement(side)...)
 		default:
 			items = append(items, b.place...)
 		}
 	}
 	items = withYork(items)
-	if err := g.rules.legalPlacement(g.st, side, items); err != nil {
+	if err := g.r.legalPlacement(g.st, side, items); err != nil {
 		return fmt.Errorf("placement of %s: %w", side, err)
 	}
 	for _, it := range items {
@@ -226,7 +226,7 @@ func (g *game) bombard(name string, enemy rules.Side, h hex.Hex, markers, fsPerM
 		return
 	}
 	fs := markers * fsPerMarker
-	ds, terrain := g.rules.sc.Defence(h)
+	ds, terrain := g.r.sc.Defence(h)
 	odds, _ := board.Odds(fs, ds) // 10.3: rounded down; no defence, no odds
 	hit := HitNumber(odds)
 	oddsText := fmt.Sprintf("%d:1", odds)
