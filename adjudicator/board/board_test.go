@@ -440,3 +440,33 @@ func TestOddsTable(t *testing.T) {
 		t.Errorf("RowFacts[2] = %+v, want reconstructed row two", f)
 	}
 }
+
+// TestWithSides: a state's hexside features (the teaching game's cut wire) go on a copy
+// of the map, with their provenance, and the map itself is unchanged.
+func TestWithSides(t *testing.T) {
+	m := mustMap(t)
+	river := hex.Hexside{A: h("1001"), B: h("1101")}
+	canal, _ := m.Grid.Hexside(h("1202"), h("1302"))
+	cut := board.Fact{Source: "game state, cut in turn 2"}
+	w := m.WithSides("bridge", map[hex.Hexside]board.Fact{river: cut, canal: cut})
+	if got := w.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"bridge", "river", "road"}) {
+		t.Errorf("copy: Side(1001, 1101) = %v, want bridge, river and road, sorted", got)
+	}
+	if got := m.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"river", "road"}) {
+		t.Errorf("original: Side(1001, 1101) = %v, want river and road: WithSides changed the map", got)
+	}
+	if f, ok := w.SideFact(h("1001"), h("1101"), "bridge"); !ok || f != cut {
+		t.Errorf("copy: SideFact(bridge) = %v %v, want the fact given", f, ok)
+	}
+	if _, ok := m.SideFact(h("1001"), h("1101"), "bridge"); ok {
+		t.Error("original: a bridge fact appeared")
+	}
+	// The canal hexside has a rail bridge already: the added bridge joins it once.
+	if got := w.Side(h("1202"), h("1302")); !slices.Equal(got, []string{"bridge", "canal", "railbridge"}) {
+		t.Errorf("copy: Side(1202, 1302) = %v", got)
+	}
+	again := w.WithSides("bridge", map[hex.Hexside]board.Fact{river: cut})
+	if got := again.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"bridge", "river", "road"}) {
+		t.Errorf("a feature added twice: %v, want it once", got)
+	}
+}

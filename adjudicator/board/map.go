@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +111,24 @@ func (m *Map) Side(a, b hex.Hex) []string {
 		return nil
 	}
 	return m.sides[s]
+}
+
+// WithSides is a copy of m with feature added to each hexside of sides, its provenance
+// the fact given there: what a state adds to the printed map (the teaching game's cut
+// wire), without parsing the map again. m is unchanged.
+func (m *Map) WithSides(feature string, sides map[hex.Hexside]Fact) *Map {
+	cp := *m
+	cp.sides = maps.Clone(m.sides)
+	cp.facts = maps.Clone(m.facts)
+	for s, f := range sides {
+		if slices.Contains(cp.sides[s], feature) {
+			continue
+		}
+		cp.sides[s] = append(slices.Clone(cp.sides[s]), feature)
+		slices.Sort(cp.sides[s])
+		cp.facts["side "+feature+" "+s.String()] = f
+	}
+	return &cp
 }
 
 // SideHas reports whether the hexside between a and b has feature f.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
@@ -124,12 +125,29 @@ func (r *Rules) mayMove(st *State) map[int]bool {
 // barbed wire may not be crossed ... On every following turn, treat the marked hexside
 // as clear terrain").
 func (r *Rules) wireBars(st *State, a, b hex.Hex) bool {
-	if !r.sc.Map.SideHas(a, b, "wire") {
+	// The shipped map first: the state's cuts only open a hexside it bars, and most
+	// steps cross no wire.
+	if _, ok, _ := r.sc.TEC.Step(r.sc.Map, "american", a, b); ok {
 		return false
 	}
-	s, _ := r.sc.Map.Grid.Hexside(a, b)
-	c, ok := st.cut(s.String())
-	return !ok || c.Turn >= st.T
+	_, ok, _ := r.sc.TEC.Step(r.cutMap(st, st.T-1), "american", a, b)
+	return !ok
+}
+
+// cutMap is the shipped map with the wire cut up to turn last (set-up is turn 0) as
+// "cut" hexsides, marked as game state: the map a move is judged on (tec.txt: cut
+// wire negates wire) and the map drawn.
+func (r *Rules) cutMap(st *State, last int) *board.Map {
+	cuts := map[hex.Hexside]board.Fact{}
+	for _, c := range st.Cuts {
+		if s, err := hex.ParseHexside(c.Side); err == nil && c.Turn <= last {
+			cuts[s] = board.Fact{File: "state", Source: fmt.Sprintf("game state, cut in turn %d", c.Turn)}
+		}
+	}
+	if len(cuts) == 0 {
+		return r.sc.Map
+	}
+	return r.sc.Map.WithSides("cut", cuts)
 }
 
 // nextToGerman reports whether h is next to a live German unit.

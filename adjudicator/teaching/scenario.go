@@ -21,7 +21,7 @@ var dataFS embed.FS
 var vocab = board.Vocabulary{
 	Terrain:  []string{"clear"},
 	Features: []string{"bunker", "main", "support", "comm"},
-	Sides:    []string{"wire"},
+	Sides:    []string{"wire", "cut"},
 }
 
 // Placement is N units of one kind in one hex.
@@ -60,7 +60,9 @@ type Scatter struct {
 
 // Scenario is the teaching game's data: map, scatter chart, strengths and mixes.
 type Scenario struct {
-	Map      *board.Map
+	Map *board.Map
+	// TEC is tec.txt: a move counts hexes (rule 3), uncut wire bars a hexside (rule 4).
+	TEC      *board.TEC
 	Scatter  map[string]Scatter // by rank
 	Strength map[string]int     // hand-to-hand strength by kind
 	Mixes    map[string]Mix
@@ -77,23 +79,27 @@ func LoadScenario() (*Scenario, error) {
 	return ParseScenario(sub)
 }
 
-// ParseScenario loads and validates a scenario from the three data files at the root of
-// fsys (map.txt, scatter.txt, mix.txt); every problem names its file and line.
+// ParseScenario loads and validates a scenario from the four data files at the root of
+// fsys (map.txt, scatter.txt, mix.txt, tec.txt); every problem names its file and line.
 func ParseScenario(fsys fs.FS) (*Scenario, error) {
-	var src [3][]byte
-	for i, name := range []string{"map.txt", "scatter.txt", "mix.txt"} {
+	var src [4][]byte
+	for i, name := range []string{"map.txt", "scatter.txt", "mix.txt", "tec.txt"} {
 		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}
 		src[i] = b
 	}
-	mapSrc, scatterSrc, mixSrc := src[0], src[1], src[2]
+	mapSrc, scatterSrc, mixSrc, tecSrc := src[0], src[1], src[2], src[3]
 	m, err := board.ParseMap("map.txt", mapSrc, vocab)
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scenario{Map: m, Scatter: map[string]Scatter{}, Strength: map[string]int{}, Mixes: map[string]Mix{}}
+	tec, err := board.ParseTEC("tec.txt", tecSrc, vocab)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{Map: m, TEC: tec, Scatter: map[string]Scatter{}, Strength: map[string]int{}, Mixes: map[string]Mix{}}
 	var errs []error
 	lines, err := board.Lines("scatter.txt", scatterSrc)
 	errs = append(errs, err)

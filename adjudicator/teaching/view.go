@@ -2,6 +2,7 @@ package teaching
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -52,30 +53,9 @@ var legend = mapview.Legend{
 var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
 	"marine-black": 'K', "marine-blue": 'B', "marine": 'm'}
 
-// viewMap is the shipped map with the state's cut wire added as "cut" hexsides. The
-// kit's map is immutable once parsed, so the map text is parsed again with the cuts
-// appended; the cut lines are marked as game state, not map data.
-func (r *Rules) viewMap(st *State) *board.Map {
-	if len(st.Cuts) == 0 {
-		return r.sc.Map
-	}
-	src, err := dataFS.ReadFile("data/map.txt")
-	if err != nil {
-		return r.sc.Map
-	}
-	var b strings.Builder
-	b.Write(src)
-	for _, c := range st.Cuts {
-		fmt.Fprintf(&b, "\nside cut %s | reconstructed: game state, cut in turn %d", c.Side, c.Turn)
-	}
-	v := vocab
-	v.Sides = append(slices.Clone(v.Sides), "cut")
-	m, err := board.ParseMap("map.txt", []byte(b.String()), v)
-	if err != nil {
-		return r.sc.Map
-	}
-	return m
-}
+// viewMap is the shipped map with all the state's cut wire as "cut" hexsides, this
+// turn's included.
+func (r *Rules) viewMap(st *State) *board.Map { return r.cutMap(st, math.MaxInt) }
 
 // Map implements rules.Ruleset: the text of [Rules.MapView].
 func (r *Rules) Map(s rules.State, side rules.Side) string {
