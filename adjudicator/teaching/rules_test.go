@@ -294,7 +294,7 @@ func TestMapHoldsThePrintedFacts(t *testing.T) {
 			found[fmt.Sprintf("%s south=%v", f, south)] = true
 		}
 	}
-	for _, want := range []string{"bunker south=true", "main south=true", "support south=true", "comm south=true", "support south=false"} {
+	for _, want := range []string{"bunker south=true", "main south=true", "support south=true", "communication south=true", "support south=false"} {
 		if !found[want] {
 			t.Errorf("the map has no %s", want)
 		}

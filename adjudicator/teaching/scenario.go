@@ -20,7 +20,7 @@ var dataFS embed.FS
 // vocab is the words the teaching game's map may use.
 var vocab = board.Vocabulary{
 	Terrain:  []string{"clear"},
-	Features: []string{"bunker", "main", "support", "comm"},
+	Features: []string{"bunker", "main", "support", "communication"},
 	Sides:    []string{"wire", "cut"},
 }
 

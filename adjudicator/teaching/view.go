@@ -25,7 +25,7 @@ var legend = mapview.Legend{
 		{Name: "bunker", Char: '#', Text: "bunker"},
 		{Name: "main", Char: '=', Text: "main trench"},
 		{Name: "support", Char: 's', Text: "support trench"},
-		{Name: "comm", Char: 'c', Text: "communication trench"},
+		{Name: "communication", Char: 'c', Text: "communication trench"},
 		{Name: "mg", Char: 'M', Text: "German MG"},
 		{Name: "inf", Char: 'I', Text: "German infantry"},
 		{Name: "army-black", Char: 'k', Text: "Army, black chip"},
@@ -45,7 +45,7 @@ var legend = mapview.Legend{
 	Features: []mapview.Symbol{
 		{Name: "main", Text: "main trench", Pattern: mapview.PatternTrench},
 		{Name: "support", Text: "support trench", Pattern: mapview.PatternTrench},
-		{Name: "comm", Text: "communication trench", Pattern: mapview.PatternZigzag},
+		{Name: "communication", Text: "communication trench", Pattern: mapview.PatternZigzag},
 		{Name: "bunker", Text: "bunker", Pattern: mapview.PatternBunker},
 	},
 }
@@ -84,7 +84,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 			b.WriteByte('=')
 		case m.HasFeature(h, "support"):
 			b.WriteByte('s')
-		case m.HasFeature(h, "comm"):
+		case m.HasFeature(h, "communication"):
 			b.WriteByte('c')
 		default:
 			b.WriteByte(' ')
