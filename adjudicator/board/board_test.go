@@ -1,9 +1,11 @@
 package board_test
 
 import (
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -468,5 +470,27 @@ func TestWithSides(t *testing.T) {
 	again := w.WithSides("bridge", map[hex.Hexside]board.Fact{river: cut})
 	if got := again.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"bridge", "river", "road"}) {
 		t.Errorf("a feature added twice: %v, want it once", got)
+	}
+}
+
+// TestLoadDir: a scenario folder is parsed from its root; a folder that is not one is
+// an error naming it.
+func TestLoadDir(t *testing.T) {
+	fsys := fstest.MapFS{"data/map.txt": {Data: []byte(sampleMap)}}
+	parse := func(f fs.FS) (*board.Map, error) {
+		src, err := fs.ReadFile(f, "map.txt")
+		if err != nil {
+			return nil, err
+		}
+		return board.ParseMap("map.txt", src, vocab)
+	}
+	if m, err := board.LoadDir(fsys, "data", parse); err != nil || !m.OnMap(h("1202")) {
+		t.Errorf("LoadDir(data) = %v, %v", m, err)
+	}
+	if _, err := board.LoadDir(fsys, "nodata", parse); err == nil {
+		t.Error("LoadDir(nodata): no error")
+	}
+	if _, err := board.LoadDir(fsys, "../data", parse); err == nil || !strings.Contains(err.Error(), "scenario folder ../data") {
+		t.Errorf("LoadDir(../data) err = %v, want one naming the folder", err)
 	}
 }

@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"slices"
 	"strconv"
@@ -569,4 +570,15 @@ func ParseMap(file string, src []byte, v Vocabulary) (*Map, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// LoadDir parses the scenario folder dir of fsys (a ruleset's embedded data/) with
+// parse, the ruleset's ParseScenario, which reads its files from the folder's root.
+func LoadDir[S any](fsys fs.FS, dir string, parse func(fs.FS) (S, error)) (S, error) {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		var zero S
+		return zero, fmt.Errorf("scenario folder %s: %w", dir, err)
+	}
+	return parse(sub)
 }

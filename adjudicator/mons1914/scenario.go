@@ -137,13 +137,7 @@ func (s *Scenario) EntryOf(c *Counter) (Entry, bool) {
 }
 
 // LoadScenario reads the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(dataFS, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(dataFS, "data", ParseScenario) }
 
 // ParseScenario reads and validates a scenario folder (map.txt, tec.txt, tables.txt,
 // counters.txt). Every problem is reported with its file and line.

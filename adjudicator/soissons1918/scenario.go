@@ -155,13 +155,7 @@ func (s *Scenario) InSector(side rules.Side, owner string, h hex.Hex) bool {
 }
 
 // LoadScenario reads and validates the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(dataFS, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(dataFS, "data", ParseScenario) }
 
 // ParseScenario reads and validates a scenario from the files map.txt, tec.txt,
 // tables.txt, combat.txt, towns.txt, armies.txt and turns.txt of fsys.

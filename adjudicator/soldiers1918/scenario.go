@@ -148,13 +148,7 @@ const (
 var scData embed.FS
 
 // LoadScenario loads the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(scData, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(scData, "data", ParseScenario) }
 
 // ParseScenario loads and validates a scenario from the data files at the
 // root of fsys. Every problem found is reported, each error naming the file

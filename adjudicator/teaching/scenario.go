@@ -71,13 +71,7 @@ type Scenario struct {
 var dirNames = []string{"S", "SW", "NW", "N", "NE", "SE"}
 
 // LoadScenario loads the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(dataFS, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(dataFS, "data", ParseScenario) }
 
 // ParseScenario loads and validates a scenario from the four data files at the root of
 // fsys (map.txt, scatter.txt, mix.txt, tec.txt); every problem names its file and line.
