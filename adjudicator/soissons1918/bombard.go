@@ -66,7 +66,7 @@ func (g *game) bombard(side rules.Side, b Bombard) error {
 	// 17.6: "Artillery bombardment against one hex is resolved by rolling a die", on
 	// the column of "the total number of artillery points used against that hex": one
 	// bombardment a hex, all its points in one order.
-	if g.shelled[string(side)+" "+t.String()] {
+	if g.shelled[shellID{side, t}] {
 		return fmt.Errorf("%s is bombarded already this segment (17.6: one roll on the total of the points used against a hex); to change it, CANCEL BOMBARD %s and send it again with all its points", t, t)
 	}
 	have := st.Art[side]
@@ -103,9 +103,9 @@ func (g *game) bombard(side rules.Side, b Bombard) error {
 		}
 	}
 	if g.shelled == nil {
-		g.shelled = map[string]bool{}
+		g.shelled = map[shellID]bool{}
 	}
-	g.shelled[string(side)+" "+t.String()] = true
+	g.shelled[shellID{side, t}] = true
 	have.Heavy -= b.Heavy
 	have.Medium -= b.Medium
 	have.Air -= b.Air
@@ -241,7 +241,7 @@ func (g *game) lossTaker(us []*Unit) *Unit {
 	if len(cands) == 0 {
 		return nil
 	}
-	if o, ok := g.standing[string(g.sideOf(cands[0]))]; ok {
+	if o, ok := g.standing[standingID{g.sideOf(cands[0]), kLosses}]; ok {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LOSSES "), ",") {
 			for _, u := range cands {
 				if u.ID == id {
@@ -267,4 +267,11 @@ func (g *game) takeLoss(u *Unit) string {
 		return u.ID + " becomes a remnant"
 	}
 	return fmt.Sprintf("%s now %d SP", u.ID, g.strength(u))
+}
+
+// shellID is a hex one side bombarded in the current segment (17.6: one bombardment a
+// hex, all its points in one order).
+type shellID struct {
+	side rules.Side
+	hex  hex.Hex
 }

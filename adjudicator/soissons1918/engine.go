@@ -18,15 +18,15 @@ type game struct {
 	rules.Log
 	sc       *Scenario
 	st       *State
-	d        dice.Source       // nil in the order check
-	moved    map[string]bool   // units that moved in the current segment
-	shelled  map[string]bool   // side+hex bombarded in the current segment (17.6)
-	used     map[string]int    // MP each unit spent in this segment, in 1/TEC.Scale MP
-	standing map[string]string // standing LOSSES orders by side
-	lossWhy  string            // whether the last loss taker came from an order or the default
-	seg      *segmentState     // the combat segment being resolved or checked (20)
-	rlog     retreatLog        // the current combat segment's retreats (retreat.go)
-	sudden   string            // the Sudden Death event not yet told (3.2: stopped)
+	d        dice.Source           // nil in the order check
+	moved    map[string]bool       // units that moved in the current segment
+	shelled  map[shellID]bool      // the hexes each side bombarded in the current segment (17.6)
+	used     map[string]int        // MP each unit spent in this segment, in 1/TEC.Scale MP
+	standing map[standingID]string // the standing orders on file, by side and key
+	lossWhy  string                // whether the last loss taker came from an order or the default
+	seg      *segmentState         // the combat segment being resolved or checked (20)
+	rlog     retreatLog            // the current combat segment's retreats (retreat.go)
+	sudden   string                // the Sudden Death event not yet told (3.2: stopped)
 }
 
 // newGame works on st with the scenario sc.

@@ -53,7 +53,7 @@ type sided struct {
 
 // resolve carries out the current step's orders, then the automatic segments that
 // follow, up to the next step that waits.
-func (g *game) resolve(now []rules.Order, standing map[string]string) error {
+func (g *game) resolve(now []rules.Order, standing map[standingID]string) error {
 	var list []sided
 	for _, o := range now {
 		it := g.sc.parseLine(orders.Line{No: 0, Text: o.Text, Fields: strings.Fields(o.Text)})

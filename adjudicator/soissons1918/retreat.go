@@ -558,18 +558,16 @@ func (g *game) convertLoss(defenders []*Unit, losses int) (convert bool, why str
 	return false, "default: no conversion (21.1)"
 }
 
-// standingKey is where Resolve files a standing order in game.standing: LOSSES
-// under the side (bombard.go), the others under side|key (standingText).
-func standingKey(o rules.Order) string {
-	if o.Key == "losses" {
-		return string(o.Side)
-	}
-	return string(o.Side) + "|" + o.Key
+// standingID is where Resolve files a standing order in game.standing: under its side
+// and its key (LOSSES under "losses", bombard.go and lossOrder).
+type standingID struct {
+	side rules.Side
+	key  string
 }
 
 // standingText is side's standing order with key, or "".
 func (g *game) standingText(side rules.Side, key string) string {
-	return g.standing[string(side)+"|"+key]
+	return g.standing[standingID{side, key}]
 }
 
 // removeExcess brings side's stack in h within the limits of 16 when a movement or a
@@ -720,7 +718,7 @@ func (g *game) warnStacking(side rules.Side, items []item, now []int, out []rule
 
 // lossOrder is side's standing LOSSES order as a list of unit ids.
 func (g *game) lossOrder(side rules.Side) []string {
-	o, ok := g.standing[string(side)]
+	o, ok := g.standing[standingID{side, kLosses}]
 	if !ok || o == "LOSSES DEFAULT" {
 		return nil
 	}

@@ -53,7 +53,7 @@ func runRetreatCase(r *Rules, c conformance.Case) error {
 	st := s.(*State)
 	script := dice.NewScript(c.Dice...)
 	g := newGame(r.sc, st)
-	g.d, g.moved, g.used, g.standing = script, map[string]bool{}, map[string]int{}, map[string]string{}
+	g.d, g.moved, g.used, g.standing = script, map[string]bool{}, map[string]int{}, map[standingID]string{}
 	var problems, refusals []string
 	for no, l := range c.Orders {
 		side, text, _ := strings.Cut(l, ":")
@@ -72,7 +72,7 @@ func runRetreatCase(r *Rules, c conformance.Case) error {
 			}
 			for _, o := range ch.Orders {
 				if o.Phase == phaseStanding {
-					g.standing[standingKey(o)] = o.Text
+					g.standing[standingID{o.Side, o.Key}] = o.Text
 				}
 			}
 		}

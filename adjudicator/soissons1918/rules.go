@@ -562,11 +562,11 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 	g.d = d
 	cur := orders.PhaseKey(st.T, st.P)
 	var now []rules.Order
-	standing := map[string]string{}
+	standing := map[standingID]string{}
 	var out rules.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
-			standing[standingKey(o)] = o.Text
+			standing[standingID{o.Side, o.Key}] = o.Text
 			continue
 		}
 		if o.Phase != cur {
