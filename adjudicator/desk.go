@@ -23,6 +23,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/store"
 	"github.com/adjutant-pbem/adjutant/templates"
 )
@@ -1130,14 +1131,7 @@ func (d *Desk) messageID(cause, kind, side string, to []string) string {
 
 func render(name string, data any) (string, error) { return templates.Render(name, data) }
 
-func sideName(rs Ruleset, side Side) string {
-	for _, s := range rs.Sides() {
-		if s.ID == side {
-			return s.Name
-		}
-	}
-	return string(side)
-}
+func sideName(rs Ruleset, side Side) string { return rules.Sides(rs.Sides()).Name(side) }
 
 func sortedSides(rs Ruleset, sides []Side) []string {
 	names := make([]string, 0, len(sides))

@@ -1,9 +1,11 @@
 package board_test
 
 import (
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -319,6 +321,9 @@ func TestTables(t *testing.T) {
 		{"table t | reconstructed: x\ncolumns 1 2 | reconstructed: x\nroll 1 - | reconstructed: x\n", "1 results for 2 columns"},
 		{"table t | reconstructed: x\ncolumns 1 | reconstructed: x\nroll 1 - | reconstructed: x\nroll 3 - | reconstructed: x\n", "without a gap"},
 		{"columns 1 | reconstructed: x\n", "a table line must come first"},
+		{"table t | reconstructed: x\nodds 1-1 3-2 | reconstructed: x\n", "from the highest odds to the lowest"},
+		{"table t | reconstructed: x\nodds 3-2 1 | reconstructed: x\n", "want odds a-d"},
+		{"table t | reconstructed: x\nodds 2-1 | reconstructed: x\nodds 1-1 | reconstructed: x\n", "one columns or odds line"},
 	} {
 		if _, err := board.ParseTables("t.txt", []byte(tt.text)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseTables(%q) err = %v, want %q", tt.text, err, tt.want)
@@ -397,5 +402,95 @@ along road 1/2 | printed 19.4: road movement
 	}
 	if _, err := board.ParseTEC("tec.txt", []byte("classes a | printed 1.1\ncombine sum | printed 1.1\nenter clear 1/0 | printed 1.1\n"), vocab); err == nil || !strings.Contains(err.Error(), `cost "1/0"`) {
 		t.Errorf("1/0: err = %v", err)
+	}
+}
+
+// TestOddsTable: an odds table (Soissons 20.4.4) reads the column for attack against
+// defence rounded in the defender's favour, held within its first and last columns, and
+// keeps each roll line's provenance.
+func TestOddsTable(t *testing.T) {
+	src := "table crt | reconstructed: x\nodds 6-1 3-1 2-1 3-2 1-1 | reconstructed: x\n" +
+		"roll 1 a b c d e | printed 20.2: row one\nroll 2 f g h i j | reconstructed: row two\n"
+	tabs, err := board.ParseTables("combat.txt", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := tabs["crt"]
+	for _, tt := range []struct {
+		att, def int
+		want     string
+	}{
+		{15, 8, "3-2"}, // 20.4.4's example: 15 against 8 is 3-2
+		{12, 8, "3-2"}, {11, 8, "1-1"}, {16, 8, "2-1"}, {24, 8, "3-1"},
+		{1, 8, "1-1"},   // below the last column
+		{100, 1, "6-1"}, // above the first
+	} {
+		if got := tab.Cols[tab.OddsColumn(tt.att, tt.def)].Label; got != tt.want {
+			t.Errorf("OddsColumn(%d, %d) = %s, want %s", tt.att, tt.def, got, tt.want)
+		}
+	}
+	if tab.Column(3) != -1 {
+		t.Error("Column(3) found a value column in an odds table")
+	}
+	if tabs, err := board.ParseTables("t.txt", []byte(sampleTables)); err != nil || tabs["melee"].OddsColumn(3, 1) != -1 {
+		t.Errorf("OddsColumn of a table of value columns: want -1 (err %v)", err)
+	}
+	if f := tab.RowFacts[1]; !f.Printed || f.Line != 3 {
+		t.Errorf("RowFacts[1] = %+v, want the printed line 3", f)
+	}
+	if f := tab.RowFacts[2]; f.Printed || f.Source != "row two" {
+		t.Errorf("RowFacts[2] = %+v, want reconstructed row two", f)
+	}
+}
+
+// TestWithSides: a state's hexside features (the teaching game's cut wire) go on a copy
+// of the map, with their provenance, and the map itself is unchanged.
+func TestWithSides(t *testing.T) {
+	m := mustMap(t)
+	river := hex.Hexside{A: h("1001"), B: h("1101")}
+	canal, _ := m.Grid.Hexside(h("1202"), h("1302"))
+	cut := board.Fact{Source: "game state, cut in turn 2"}
+	w := m.WithSides("bridge", map[hex.Hexside]board.Fact{river: cut, canal: cut})
+	if got := w.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"bridge", "river", "road"}) {
+		t.Errorf("copy: Side(1001, 1101) = %v, want bridge, river and road, sorted", got)
+	}
+	if got := m.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"river", "road"}) {
+		t.Errorf("original: Side(1001, 1101) = %v, want river and road: WithSides changed the map", got)
+	}
+	if f, ok := w.SideFact(h("1001"), h("1101"), "bridge"); !ok || f != cut {
+		t.Errorf("copy: SideFact(bridge) = %v %v, want the fact given", f, ok)
+	}
+	if _, ok := m.SideFact(h("1001"), h("1101"), "bridge"); ok {
+		t.Error("original: a bridge fact appeared")
+	}
+	// The canal hexside has a rail bridge already: the added bridge joins it once.
+	if got := w.Side(h("1202"), h("1302")); !slices.Equal(got, []string{"bridge", "canal", "railbridge"}) {
+		t.Errorf("copy: Side(1202, 1302) = %v", got)
+	}
+	again := w.WithSides("bridge", map[hex.Hexside]board.Fact{river: cut})
+	if got := again.Side(h("1001"), h("1101")); !slices.Equal(got, []string{"bridge", "river", "road"}) {
+		t.Errorf("a feature added twice: %v, want it once", got)
+	}
+}
+
+// TestLoadDir: a scenario folder is parsed from its root; a folder that is not one is
+// an error naming it.
+func TestLoadDir(t *testing.T) {
+	fsys := fstest.MapFS{"data/map.txt": {Data: []byte(sampleMap)}}
+	parse := func(f fs.FS) (*board.Map, error) {
+		src, err := fs.ReadFile(f, "map.txt")
+		if err != nil {
+			return nil, err
+		}
+		return board.ParseMap("map.txt", src, vocab)
+	}
+	if m, err := board.LoadDir(fsys, "data", parse); err != nil || !m.OnMap(h("1202")) {
+		t.Errorf("LoadDir(data) = %v, %v", m, err)
+	}
+	if _, err := board.LoadDir(fsys, "nodata", parse); err == nil {
+		t.Error("LoadDir(nodata): no error")
+	}
+	if _, err := board.LoadDir(fsys, "../data", parse); err == nil || !strings.Contains(err.Error(), "scenario folder ../data") {
+		t.Errorf("LoadDir(../data) err = %v, want one naming the folder", err)
 	}
 }

@@ -42,7 +42,7 @@
 // A terrain effects table gives, per class of unit, the cost to enter each terrain or
 // feature and the extra cost to cross each hexside feature, "-" for prohibited; costs may
 // be fractions ("1/2", Soissons' road movement), kept in units of [TEC.Scale]. A results
-// table gives a result per column (factors, or odds written n:1) and die roll; "pin"
-// lines repeat the cells a rulebook prints in its worked examples, and the loader checks
-// that the table agrees with them.
+// table gives a result per column (factors, odds written n:1, or odds ratios a-d such as
+// Soissons' 3-2, highest first) and die roll; "pin" lines repeat the cells a rulebook
+// prints in its worked examples, and the loader checks that the table agrees with them.
 package board

@@ -3,6 +3,8 @@ package board
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +112,24 @@ func (m *Map) Side(a, b hex.Hex) []string {
 		return nil
 	}
 	return m.sides[s]
+}
+
+// WithSides is a copy of m with feature added to each hexside of sides, its provenance
+// the fact given there: what a state adds to the printed map (the teaching game's cut
+// wire), without parsing the map again. m is unchanged.
+func (m *Map) WithSides(feature string, sides map[hex.Hexside]Fact) *Map {
+	cp := *m
+	cp.sides = maps.Clone(m.sides)
+	cp.facts = maps.Clone(m.facts)
+	for s, f := range sides {
+		if slices.Contains(cp.sides[s], feature) {
+			continue
+		}
+		cp.sides[s] = append(slices.Clone(cp.sides[s]), feature)
+		slices.Sort(cp.sides[s])
+		cp.facts["side "+feature+" "+s.String()] = f
+	}
+	return &cp
 }
 
 // SideHas reports whether the hexside between a and b has feature f.
@@ -550,4 +570,15 @@ func ParseMap(file string, src []byte, v Vocabulary) (*Map, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// LoadDir parses the scenario folder dir of fsys (a ruleset's embedded data/) with
+// parse, the ruleset's ParseScenario, which reads its files from the folder's root.
+func LoadDir[S any](fsys fs.FS, dir string, parse func(fs.FS) (S, error)) (S, error) {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		var zero S
+		return zero, fmt.Errorf("scenario folder %s: %w", dir, err)
+	}
+	return parse(sub)
 }

@@ -8,31 +8,50 @@ import (
 )
 
 // Table is a results table kept as data: a result for each column (a range of factors,
-// or of odds n:1) and each die roll. Results are the ruleset's words ("-", "1", "1/2").
+// of odds n:1, or an odds ratio a-d) and each die roll. Results are the ruleset's words
+// ("-", "1", "1/2", "1/2d:2(3)").
 type Table struct {
-	Name    string
-	Cols    []Column
-	Results map[int][]string // by roll, one per column
-	Rolls   [2]int           // first and last roll
-	Fact    Fact             // the table line
-	pins    []Fact
+	Name     string
+	Cols     []Column
+	Results  map[int][]string // by roll, one per column
+	Rolls    [2]int           // first and last roll
+	Fact     Fact             // the table line
+	RowFacts map[int]Fact     // each roll line's provenance
+	pins     []Fact
 }
 
-// Column is one column of a table: the values from Lo to Hi (Hi 0: no upper bound), and
-// its heading as printed.
+// Column is one column of a table: the values from Lo to Hi (Hi 0: no upper bound), or
+// the odds ratio A to D of an odds table; and its heading as printed.
 type Column struct {
 	Lo, Hi int
+	A, D   int // an odds column "a-d" (D is 0 for a column of values)
 	Label  string
 }
 
-// Column returns the index of the column holding value n, or -1.
+// Column returns the index of the value column holding value n, or -1.
 func (t *Table) Column(n int) int {
 	for i, c := range t.Cols {
-		if n >= c.Lo && (c.Hi == 0 || n <= c.Hi) {
+		if c.D == 0 && n >= c.Lo && (c.Hi == 0 || n <= c.Hi) {
 			return i
 		}
 	}
 	return -1
+}
+
+// OddsColumn returns the index of the odds column for att against def, odds rounded in
+// the defender's favour (Soissons 20.4.4: 15 against 8 reads 3-2): the first column,
+// from the highest odds, that att against def reaches; odds below the last column read
+// it, odds above the first read that one. It is -1 for a table of value columns.
+func (t *Table) OddsColumn(att, def int) int {
+	if len(t.Cols) == 0 || t.Cols[0].D == 0 {
+		return -1
+	}
+	for i, c := range t.Cols {
+		if att*c.D >= c.A*def {
+			return i
+		}
+	}
+	return len(t.Cols) - 1
 }
 
 // Lookup gives the result for value n (factors or odds) and a die roll already modified
@@ -56,10 +75,12 @@ func (t *Table) Pins() []Fact { return t.pins }
 //
 //	table bombardment | reconstructed: ...     starts a table
 //	columns 1 2 3 4-5 6+ | ...                 its columns: n, n-m, n+, or odds n:1
+//	odds 6-1 5-1 4-1 3-2 1-1 | ...             or odds ratios a-d, highest first
 //	roll 1 - - - 1 1 | ...                     the results of one roll, one per column
 //	pin 4 3 1 | printed 10.7: ...              value 4, roll 3 gives 1: checked
 //
-// Rolls must run without a gap; columns must be in order without overlap.
+// Rolls must run without a gap; columns must be in order without overlap, odds columns
+// from the highest odds to the lowest (as Soissons 20.4.4 describes its table).
 func ParseTables(file string, src []byte) (map[string]*Table, error) {
 	lines, err := Lines(file, src)
 	errs := []error{err}
@@ -88,7 +109,7 @@ func ParseTables(file string, src []byte) (map[string]*Table, error) {
 			if _, dup := out[f[1]]; dup {
 				errs = append(errs, l.Errorf("table %s given twice", f[1]))
 			}
-			cur = &Table{Name: f[1], Results: map[int][]string{}, Fact: l.Fact}
+			cur = &Table{Name: f[1], Results: map[int][]string{}, Fact: l.Fact, RowFacts: map[int]Fact{}}
 			out[f[1]] = cur
 		case "columns":
 			if cur.Cols != nil || len(f) < 2 {
@@ -113,6 +134,26 @@ func ParseTables(file string, src []byte) (map[string]*Table, error) {
 				prevHi = c.Hi
 				cur.Cols = append(cur.Cols, c)
 			}
+		case "odds":
+			if cur.Cols != nil || len(f) < 2 {
+				errs = append(errs, l.Errorf("want one columns or odds line with at least one column"))
+				continue
+			}
+			for _, w := range f[1:] {
+				a, d, ok := strings.Cut(w, "-")
+				na, err1 := strconv.Atoi(a)
+				nd, err2 := strconv.Atoi(d)
+				if !ok || err1 != nil || err2 != nil || na < 1 || nd < 1 {
+					errs = append(errs, l.Errorf("column %q: want odds a-d, e.g. 3-2", w))
+					break
+				}
+				c := Column{A: na, D: nd, Label: w}
+				if n := len(cur.Cols); n > 0 && c.A*cur.Cols[n-1].D >= cur.Cols[n-1].A*c.D {
+					errs = append(errs, l.Errorf("column %s: odds columns run from the highest odds to the lowest", w))
+					break
+				}
+				cur.Cols = append(cur.Cols, c)
+			}
 		case "roll":
 			if len(f) < 3 {
 				errs = append(errs, l.Errorf("want roll <n> and one result per column"))
@@ -124,7 +165,7 @@ func ParseTables(file string, src []byte) (map[string]*Table, error) {
 				continue
 			}
 			if len(f)-2 != len(cur.Cols) {
-				errs = append(errs, l.Errorf("roll %d: %d results for %d columns", n, len(f)-2, len(cur.Cols)))
+				errs = append(errs, l.Errorf("roll %d: %d results for %d columns; want one result per column", n, len(f)-2, len(cur.Cols)))
 				continue
 			}
 			if _, dup := cur.Results[n]; dup {
@@ -139,6 +180,7 @@ func ParseTables(file string, src []byte) (map[string]*Table, error) {
 			}
 			cur.Rolls[1] = n
 			cur.Results[n] = f[2:]
+			cur.RowFacts[n] = l.Fact
 		case "pin":
 			if len(f) != 4 {
 				errs = append(errs, l.Errorf("want pin <value> <roll> <result>"))
@@ -153,7 +195,7 @@ func ParseTables(file string, src []byte) (map[string]*Table, error) {
 			pins = append(pins, pin{l, n, r, f[3], cur.Name})
 			cur.pins = append(cur.pins, l.Fact)
 		default:
-			errs = append(errs, l.Errorf("unknown line %q: want table, columns, roll or pin", f[0]))
+			errs = append(errs, l.Errorf("unknown line %q: want table, columns, odds, roll or pin", f[0]))
 		}
 	}
 	for _, t := range out {

@@ -3,6 +3,7 @@ package hex
 import (
 	"cmp"
 	"fmt"
+	"strings"
 )
 
 // Hex is one map hex, printed as ccrr (column, row), e.g. 2301.
@@ -73,4 +74,14 @@ func Compare(a, b Hex) int {
 		return c
 	}
 	return cmp.Compare(a.Row, b.Row)
+}
+
+// Join writes hexes as their ids separated by sep ("2301 or 2302"), as an order or a
+// results line lists them.
+func Join(hs []Hex, sep string) string {
+	s := make([]string, len(hs))
+	for i, h := range hs {
+		s[i] = h.String()
+	}
+	return strings.Join(s, sep)
 }

@@ -162,3 +162,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestJoin(t *testing.T) {
+	for _, c := range []struct {
+		hs   []hex.Hex
+		sep  string
+		want string
+	}{
+		{nil, " ", ""},
+		{[]hex.Hex{{23, 1}}, ",", "2301"},
+		{[]hex.Hex{{23, 1}, {4, 10}}, " or ", "2301 or 0410"},
+	} {
+		if got := hex.Join(c.hs, c.sep); got != c.want {
+			t.Errorf("Join(%v, %q) = %q, want %q", c.hs, c.sep, got, c.want)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 	for _, c := range sc.Counters {
 		st.Units = append(st.Units, Unit{ID: c.ID, Status: Out, Steps: c.Steps})
 	}
-	g := &game{sc: sc, st: st}
+	g := newGame(sc, st)
 	var errs []error
 	for _, l := range lines {
 		f := strings.Fields(l)

@@ -95,7 +95,7 @@ func (g *game) combatant(side rules.Side, id string, named []*Counter, rule, use
 	}
 	u := g.st.unit(c.ID)
 	switch {
-	case sideOf(c) != side:
+	case c.Side != side:
 		return nil, nil, refuse(rule, "%s is not yours", c.ID)
 	case u.Status != OnMap:
 		return nil, nil, refuse(rule, "%s is not on the map", c.ID)
@@ -110,7 +110,7 @@ func (g *game) combatant(side rules.Side, id string, named []*Counter, rule, use
 // bombard checks and resolves one bombardment (10.0). check-only when g.d is nil.
 func (g *game) bombard(side rules.Side, b Bombard) error {
 	st := g.st
-	targets := g.at(b.Target, other(side))
+	targets := g.at(b.Target, sides.Other(side))
 	if len(targets) == 0 {
 		return refuse("10.1", "%s holds no enemy unit", b.Target)
 	}
@@ -189,17 +189,17 @@ func (g *game) bombard(side rules.Side, b Bombard) error {
 	roll := board.Clamp(r.Result, 1, 6)
 	res, col, _ := g.sc.Tables["bombardment"].Lookup(factors, roll)
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
-	g.events = append(g.events, rules.Event{Phase: st.P, Rule: "10.7", Text: text, Roll: &r})
+	g.Tell("10.7", nil, &r, "%s", text)
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
 		// 10.9: the bombarding player apportions the losses "among the units within
 		// the targeted hex": the procedure calls for the stack, and 6.6 lets him look
 		// beneath the top unit now, not before (no loss, nothing to apportion, nothing
 		// shown). Both sides read what he chose from.
 		if len(targets) > 1 && st.revised(1) {
-			g.event("6.6", nil, "The losses in %s are apportioned among the stack (10.9), revealed for it (6.6): %s", b.Target, unitList(g, targets))
+			g.Event("6.6", "The losses in %s are apportioned among the stack (10.9), revealed for it (6.6): %s", b.Target, unitList(g, targets))
 		}
 		applied, ordered := g.loseSteps(targets, n, b.Losses, "10.9", true)
-		g.event("10.9", nil, "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(ordered), strings.Join(applied, "; "))
+		g.Event("10.9", "Losses in %s (apportioned by the bombarding player%s, 10.9): %s", b.Target, defaultNote(ordered), strings.Join(applied, "; "))
 	}
 	g.updateControl()
 	return nil
@@ -244,7 +244,7 @@ func resultText(r string) string {
 // losses, advance. check-only when g.d is nil.
 func (g *game) melee(side rules.Side, m Melee, sto *standing) error {
 	st := g.st
-	defenders := g.at(m.Target, other(side))
+	defenders := g.at(m.Target, sides.Other(side))
 	if len(defenders) == 0 {
 		return refuse("12.1", "%s holds no enemy unit", m.Target)
 	}
@@ -285,14 +285,14 @@ func (g *game) melee(side rules.Side, m Melee, sto *standing) error {
 		return nil // the order check: legal as the state stands
 	}
 	// 6.6: the combat reveals both stacks.
-	g.event("6.6", nil, "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
+	g.Event("6.6", "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
 	if sto == nil {
 		sto = newStanding()
 	}
-	g.defensiveFire(m.Target, defenders, attackers, sto.policies[other(side)], sto.allot[other(side)], sto.hits[other(side)])
+	g.defensiveFire(m.Target, defenders, attackers, sto.policies[sides.Other(side)], sto.allot[sides.Other(side)], sto.hits[sides.Other(side)])
 	attackers = slices.DeleteFunc(attackers, func(u *Unit) bool { return u.Status != OnMap })
 	if len(attackers) == 0 {
-		g.event("12.10", nil, "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
+		g.Event("12.10", "Every attacker on %s fell to defensive fire: the melee is over", m.Target)
 		g.updateControl()
 		return nil
 	}
@@ -337,22 +337,22 @@ func (g *game) melee(side rules.Side, m Melee, sto *standing) error {
 		res, _, _ = g.sc.Tables["melee"].Lookup(odds, final)
 		how = fmt.Sprintf("%d against %d is %d:1 (12.7), roll %d%s = %d: %s", att, def, odds, r.Values[0], modText(mod, why), final, res)
 	}
-	g.events = append(g.events, rules.Event{Phase: st.P, Rule: "12.11", Text: "Melee on " + m.Target.String() + ": " + how, Roll: roll})
+	g.Tell("12.11", nil, roll, "Melee on %s: %s", m.Target, how)
 	a, d := 0, 0
 	fmt.Sscanf(res, "%d/%d", &a, &d)
 	// 12.12: the defender absorbs his losses first; no carry-over.
 	if d > 0 {
-		dl := sto.losses[other(side)]
+		dl := sto.losses[sides.Other(side)]
 		lost, ordered := g.loseSteps(defenders, d, dl, "12.12", false)
-		g.event("12.12", nil, "Defender's losses (apportioned by the defender%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
+		g.Event("12.12", "Defender's losses (apportioned by the defender%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
 	if a > 0 {
 		al := sto.losses[side]
 		lost, ordered := g.loseSteps(attackers, a, al, "12.12", false)
-		g.event("12.12", nil, "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
+		g.Event("12.12", "Attacker's losses (apportioned by the attacker%s): %s", defaultNote(ordered), strings.Join(lost, "; "))
 	}
 	g.updateControl()
-	if len(g.at(m.Target, other(side))) == 0 {
+	if len(g.at(m.Target, sides.Other(side))) == 0 {
 		g.advance(side, m, attackers)
 	}
 	g.updateControl()
@@ -448,7 +448,7 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		ownAlloc = ""
 	}
 	if len(held) > 0 {
-		g.event("11.1", nil, "Defensive fire declined in %s (as ordered, 11.1): %s", target, strings.Join(held, " "))
+		g.Event("11.1", "Defensive fire declined in %s (as ordered, 11.1): %s", target, strings.Join(held, " "))
 	}
 	for _, h := range hexes {
 		if len(fire[h]) == 0 {
@@ -471,21 +471,18 @@ func (g *game) defensiveFire(target hex.Hex, defenders, attackers []*Unit, polic
 		text := func(alloc string) string {
 			return fmt.Sprintf("Defensive fire from %s into %s, %s: %d factors (column %s), roll %d%s = %d: %s", target, from, alloc, factors, col, r.Values[0], modText(mod, why), final, resultText(res))
 		}
-		if ownAlloc == "" || ownAlloc == alloc {
-			g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc)})
-		} else {
-			def := sideOf(g.counter(defenders[0]))
-			g.events = append(g.events,
-				rules.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(ownAlloc), To: []rules.Side{def}},
-				rules.Event{Phase: g.st.P, Rule: "11.4", Roll: &r, Text: text(alloc), To: []rules.Side{other(def)}})
+		own := text(alloc)
+		if ownAlloc != "" {
+			own = text(ownAlloc)
 		}
+		g.ToEach("11.4", &r, g.counter(defenders[0]).Side, own, text(alloc))
 		if n, err := strconv.Atoi(res); err == nil && n > 0 {
 			lost, ordered := g.loseSteps(byHex[h], n, hit, "11.5", true)
 			how := "default, most steps first"
 			if ordered {
 				how = "by his HIT order, then most steps first"
 			}
-			g.event("11.5", nil, "Losses in %s (participating attackers only, apportioned by the defender: %s): %s", from, how, strings.Join(lost, "; "))
+			g.Event("11.5", "Losses in %s (participating attackers only, apportioned by the defender: %s): %s", from, how, strings.Join(lost, "; "))
 		}
 	}
 }
@@ -542,14 +539,14 @@ func (g *game) advance(side rules.Side, m Melee, attackers []*Unit) {
 		}
 	}
 	if len(moved) == 0 {
-		g.event("12.13", nil, "No attacker can advance into %s: terrain prohibits it (12.13)", m.Target)
+		g.Event("12.13", "No attacker can advance into %s: terrain prohibits it (12.13)", m.Target)
 		return
 	}
 	if fallback { // only with an ADVANCE list: the default names every survivor
-		g.event("12.13", []rules.Side{side}, "Advance after combat into %s (your ADVANCE named none that could, so the first that could advanced; 12.13: at least one must): %s", m.Target, strings.Join(moved, " "))
-		g.event("12.13", []rules.Side{other(side)}, "Advance after combat into %s (12.13: at least one must advance): %s", m.Target, strings.Join(moved, " "))
+		g.EventTo("12.13", []rules.Side{side}, "Advance after combat into %s (your ADVANCE named none that could, so the first that could advanced; 12.13: at least one must): %s", m.Target, strings.Join(moved, " "))
+		g.EventTo("12.13", []rules.Side{sides.Other(side)}, "Advance after combat into %s (12.13: at least one must advance): %s", m.Target, strings.Join(moved, " "))
 	} else {
-		g.event("12.13", nil, "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
+		g.Event("12.13", "Advance after combat into %s (%s): %s", m.Target, note, strings.Join(moved, " "))
 	}
 	if len(m.Beyond) > 0 {
 		g.advanceBeyond(side, m, moved)
@@ -581,10 +578,10 @@ func (g *game) advanceBeyond(side rules.Side, m Melee, advanced []string) {
 		}
 		if why != "" {
 			if !g.st.revised(1) {
-				g.event("12.13", own, "No second-hex advance: %s (12.13)", why)
+				g.EventTo("12.13", own, "No second-hex advance: %s (12.13)", why)
 				return
 			}
-			g.event("12.13", own, "No second-hex advance into %s: %s (12.13)", to, why)
+			g.EventTo("12.13", own, "No second-hex advance into %s: %s (12.13)", to, why)
 			continue
 		}
 		var went []string
@@ -592,18 +589,18 @@ func (g *game) advanceBeyond(side rules.Side, m Melee, advanced []string) {
 			u := g.st.unit(id)
 			switch {
 			case !slices.Contains(advanced, id) || u == nil:
-				g.event("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
+				g.EventTo("12.13", own, "%s did not advance into %s, so it may not go on to %s (12.13)", id, m.Target, to)
 				continue
 			case gone[id]:
-				g.event("12.13", own, "%s has already gone on one more hex; the second-hex advance is one hex (12.13)", id)
+				g.EventTo("12.13", own, "%s has already gone on one more hex; the second-hex advance is one hex (12.13)", id)
 				continue
 			}
 			if _, ok, w := g.sc.TEC.Step(g.sc.Map, g.counter(u).Class(), m.Target, to); !ok {
-				g.event("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
+				g.EventTo("12.13", own, "%s may not go on to %s: %s (12.13: terrain prohibitions hold)", id, to, w)
 				continue
 			}
 			if p := g.stackProblem(append(g.at(to, side), u)); p != "" {
-				g.event("12.13", own, "%s may not go on to %s: %s", id, to, p)
+				g.EventTo("12.13", own, "%s may not go on to %s: %s", id, to, p)
 				continue
 			}
 			g.place(u, to)
@@ -611,7 +608,7 @@ func (g *game) advanceBeyond(side rules.Side, m Melee, advanced []string) {
 			went = append(went, id)
 		}
 		if len(went) > 0 {
-			g.event("12.13", nil, "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
+			g.Event("12.13", "Second-hex advance into %s, as ordered: %s", to, strings.Join(went, " "))
 		}
 	}
 }

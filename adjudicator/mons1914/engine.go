@@ -17,33 +17,25 @@ import (
 // game is a state being worked on with its scenario: what both the order check and the
 // resolution use, so that a move is judged the same way in both.
 type game struct {
-	sc     *Scenario
-	st     *State
-	d      dice.Source // nil in the order check: combat is not tried there
-	events []rules.Event
+	rules.Log
+	sc *Scenario
+	st *State
+	d  dice.Source // nil in the order check: combat is not tried there
 }
 
-func (g *game) event(rule string, to []rules.Side, format string, args ...any) {
-	g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
+// newGame works on st with the scenario sc.
+func newGame(sc *Scenario, st *State) *game {
+	return &game{Log: rules.Log{State: st, Sides: sides}, sc: sc, st: st}
 }
 
 func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
-
-func sideOf(c *Counter) rules.Side { return rules.Side(c.Side) }
-
-func other(s rules.Side) rules.Side {
-	if s == DE {
-		return BEF
-	}
-	return DE
-}
 
 // at lists the units of side (any side when "") in h, in order of arrival.
 func (g *game) at(h hex.Hex, side rules.Side) []*Unit {
 	var out []*Unit
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
-		if u.Status == OnMap && u.Hex == h.String() && (side == "" || sideOf(g.counter(u)) == side) {
+		if u.Status == OnMap && u.Hex == h.String() && (side == "" || g.counter(u).Side == side) {
 			out = append(out, u)
 		}
 	}
@@ -57,7 +49,7 @@ func (g *game) positions(side rules.Side) []hex.Hex {
 	var out []hex.Hex
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
-		if u.Status != OnMap || sideOf(g.counter(u)) != side {
+		if u.Status != OnMap || g.counter(u).Side != side {
 			continue
 		}
 		h := hex.MustParse(u.Hex)
@@ -87,7 +79,7 @@ func (g *game) sp(us []*Unit) int {
 func (g *game) place(u *Unit, h hex.Hex) {
 	g.st.Clock++
 	u.Status, u.Hex, u.Arrived = OnMap, h.String(), g.st.Clock
-	g.st.setControl(h, sideOf(g.counter(u)) == DE)
+	g.st.setControl(h, g.counter(u).Side == DE)
 }
 
 // updateControl applies 3.2's uncontested zones of control: a hex in one side's zone and
@@ -135,15 +127,15 @@ func (g *game) stackProblem(us []*Unit) string {
 func (g *game) eliminate(u *Unit, rule string) {
 	c := g.counter(u)
 	h := hex.MustParse(u.Hex)
-	if c.Side == "bef" {
+	if c.Side == BEF {
 		dz := g.zoc(DE)
 		u.Surrounded = board.Surrounded(g.sc.Map, h, func(x hex.Hex) bool { return dz[x] || len(g.at(x, DE)) > 0 })
 	}
 	u.Status, u.Hex, u.Steps = Dead, "", 0
 	if u.Surrounded {
-		g.event("4.5", nil, "%s eliminated in %s while surrounded: it counts twice (4.5)", u.ID, h)
+		g.Event("4.5", "%s eliminated in %s while surrounded: it counts twice (4.5)", u.ID, h)
 	} else {
-		g.event(rule, nil, "%s eliminated in %s", u.ID, h)
+		g.Event(rule, "%s eliminated in %s", u.ID, h)
 	}
 }
 

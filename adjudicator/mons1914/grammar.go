@@ -31,20 +31,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		return it
 	}
 	unitIDs := func(ws []string) ([]string, error) {
-		var out []string
-		for _, w := range ws {
-			for _, id := range strings.Split(w, ",") {
-				if id == "" {
-					continue
-				}
-				c, ok := sc.Counter(id)
-				if !ok {
-					return nil, fmt.Errorf("no unit %q: write unit ids as printed, e.g. III/8/5 or 1/NF (2.6)", id)
-				}
-				out = append(out, c.ID)
-			}
-		}
-		return out, nil
+		return orders.Units(ws, sc.unitID, "write unit ids as printed, e.g. III/8/5 or 1/NF (2.6)")
 	}
 	// lossIDs reads a loss order's entries: a unit, or a unit and the most steps it
 	// gives, "1/SF:1" (12.12, 10.9, 11.5).

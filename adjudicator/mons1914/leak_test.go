@@ -23,7 +23,7 @@ func TestBritishNeverSeeBeneathTheTop(t *testing.T) {
 	st, _ := r.New(nil)
 	german := map[string]bool{}
 	for _, c := range r.Scenario().Counters {
-		if c.Side == string(mons1914.DE) {
+		if c.Side == mons1914.DE {
 			german[c.ID] = true
 		}
 	}

@@ -69,7 +69,7 @@ func (g *game) move(side rules.Side, m Move) error {
 			return refuse("2.6", "no unit %s", id)
 		}
 		u := st.unit(c.ID)
-		if sideOf(c) != side {
+		if c.Side != side {
 			return refuse("9.1", "%s is not yours", c.ID)
 		}
 		if slices.ContainsFunc(units, func(x *Unit) bool { return x.ID == c.ID }) {
@@ -87,7 +87,7 @@ func (g *game) move(side rules.Side, m Move) error {
 			if st.used("marched "+c.ID) != m.March {
 				return refuse("9.20", "%s goes on in the mode it began its move in (%s)", c.ID, map[bool]string{true: "MARCH", false: "MOVE"}[st.used("marched "+c.ID)])
 			}
-			if u.Status == OnMap && g.zoc(other(side))[hex.MustParse(u.Hex)] {
+			if u.Status == OnMap && g.zoc(sides.Other(side))[hex.MustParse(u.Hex)] {
 				return refuse("7.3", "%s stopped in an enemy zone of control in %s and may not move again this phase", c.ID, u.Hex)
 			}
 		}
@@ -98,7 +98,7 @@ func (g *game) move(side rules.Side, m Move) error {
 				return refuse("8.2", "%s enters on turn %d", c.ID, e.Turn)
 			}
 			if !slices.Contains(e.Hexes, m.Path[0]) {
-				return refuse("8.3", "%s enters through %s only", c.ID, hexList(e.Hexes))
+				return refuse("8.3", "%s enters through %s only", c.ID, hex.Join(e.Hexes, " or "))
 			}
 			entering = true
 		case OnMap:
@@ -114,7 +114,7 @@ func (g *game) move(side rules.Side, m Move) error {
 		if i > 0 && entering != (u.Status == Waiting) {
 			return refuse("8.4", "entering units and units on the map do not move together")
 		}
-		if c.Side == "de" {
+		if c.Side == DE {
 			if corps != "" && c.Corps != corps {
 				return refuse("6.5", "units of %s and %s Corps may never move together", corps, c.Corps)
 			}
@@ -140,10 +140,10 @@ func (g *game) move(side rules.Side, m Move) error {
 			return refuse("4.4", "British units may not leave the map before Game Turn 8")
 		}
 		if !g.sc.Map.InSet("exit", m.Path[len(m.Path)-1]) {
-			return refuse("4.4", "units leave only via the exit hexes %s", hexList(g.sc.Map.Set("exit")))
+			return refuse("4.4", "units leave only via the exit hexes %s", hex.Join(g.sc.Map.Set("exit"), " or "))
 		}
 	}
-	ezoc := g.zoc(other(side))
+	ezoc := g.zoc(sides.Other(side))
 	// Entry in column (8.4): the n-th unit or stack to enter through a hex this phase
 	// pays n MP.
 	cost := make([]int, len(units))
@@ -200,7 +200,7 @@ func (g *game) move(side rules.Side, m Move) error {
 				cost[k] += mp
 			}
 		}
-		if len(g.at(h, other(side))) > 0 {
+		if len(g.at(h, sides.Other(side))) > 0 {
 			return refuse("9.4", "%s holds enemy units", h)
 		}
 		if m.March && g.adjacentTo(h, BEF) {
@@ -290,19 +290,11 @@ func (g *game) autoEnter() {
 		}
 	}
 	if len(entered) > 0 {
-		g.event("8.3", []rules.Side{DE}, "Entered by default, since no order moved them and entry may not be delayed (8.3): %s", strings.Join(entered, ", "))
+		g.EventTo("8.3", []rules.Side{DE}, "Entered by default, since no order moved them and entry may not be delayed (8.3): %s", strings.Join(entered, ", "))
 	}
 	if len(waiting) > 0 {
-		g.event("8.3", []rules.Side{DE}, "Could not enter (no room in the entry hex) and wait off the map (8.3): %s", strings.Join(waiting, ", "))
+		g.EventTo("8.3", []rules.Side{DE}, "Could not enter (no room in the entry hex) and wait off the map (8.3): %s", strings.Join(waiting, ", "))
 	}
-}
-
-func hexList(hs []hex.Hex) string {
-	var s []string
-	for _, h := range hs {
-		s = append(s, h.String())
-	}
-	return strings.Join(s, " or ")
 }
 
 // mpText writes a cost counted in 1/scale MP.

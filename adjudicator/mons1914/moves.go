@@ -13,7 +13,7 @@ import (
 // the moves of a unit it saw on top of its stack before and sees on top after, and
 // units eliminated (the dead pile is known to both sides, 4.5).
 func (r *Rules) Moves(before, after rules.State, side rules.Side) ([]mapview.Arrow, []hex.Hex) {
-	b, a := &game{sc: r.sc, st: before.(*State)}, &game{sc: r.sc, st: after.(*State)}
+	b, a := newGame(r.sc, before.(*State)), newGame(r.sc, after.(*State))
 	// seen reports whether side sees u of g in its hex: its own, or the top of the
 	// enemy's stack.
 	seen := func(g *game, u *Unit) bool {
@@ -21,11 +21,11 @@ func (r *Rules) Moves(before, after rules.State, side rules.Side) ([]mapview.Arr
 		if c == nil {
 			return false
 		}
-		if sideOf(c) == side {
+		if c.Side == side {
 			return true
 		}
 		h, err := hex.Parse(u.Hex)
-		return err == nil && g.top(h, g.at(h, sideOf(c))).ID == u.ID
+		return err == nil && g.top(h, g.at(h, c.Side)).ID == u.ID
 	}
 	was := map[string]*Unit{}
 	for i := range b.st.Units {
@@ -51,7 +51,7 @@ func (r *Rules) Moves(before, after rules.State, side rules.Side) ([]mapview.Arr
 			}
 		case u.Status == Dead:
 			lost = append(lost, from)
-		case u.Status == OnMap && u.Steps < w.Steps && sideOf(a.counter(u)) == side:
+		case u.Status == OnMap && u.Steps < w.Steps && a.counter(u).Side == side:
 			lost = append(lost, from)
 		}
 	}

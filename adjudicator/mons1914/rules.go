@@ -47,9 +47,10 @@ func (r *Rules) Name() string { return Name }
 func (r *Rules) Title() string { return "The Old Contemptibles: Mons, 1914" }
 
 // Sides implements rules.Ruleset.
-func (r *Rules) Sides() []rules.SideInfo {
-	return []rules.SideInfo{{ID: DE, Name: "German"}, {ID: BEF, Name: "British"}}
-}
+func (r *Rules) Sides() []rules.SideInfo { return slices.Clone(sides) }
+
+// sides are the game's sides, as Sides gives them: the other side and a side's name.
+var sides = rules.Sides{{ID: DE, Name: "German"}, {ID: BEF, Name: "British"}}
 
 // OptionNames implements rules.Ruleset: the game has no optional rules.
 func (r *Rules) OptionNames() map[string]string { return map[string]string{} }
@@ -63,12 +64,12 @@ func (r *Rules) New(opts rules.Options) (rules.State, error) {
 		}
 	}
 	st := &State{T: 1, P: PhaseGermanMove, Revision: Revision}
-	g := &game{sc: r.sc, st: st}
+	g := newGame(r.sc, st)
 	for _, c := range r.sc.Counters {
 		st.Units = append(st.Units, Unit{ID: c.ID, Status: Waiting, Steps: c.Steps})
 	}
 	for _, c := range r.sc.Counters {
-		if c.Side == "bef" {
+		if c.Side == BEF {
 			g.place(st.unit(c.ID), c.Start)
 		}
 	}
@@ -95,17 +96,6 @@ const (
 	keyHit      = "hit"
 	phaseStand  = "standing"
 )
-
-func phaseKey(turn int, p string) string { return fmt.Sprintf("%d.%s", turn, p) }
-
-func findOrder(filed []rules.Order, phase string, side rules.Side, key string) (rules.Order, bool) {
-	for _, o := range filed {
-		if o.Phase == phase && o.Side == side && o.Key == key {
-			return o, true
-		}
-	}
-	return rules.Order{}, false
-}
 
 // phaseOrder is the order of the phases in a turn.
 var phaseOrder = []string{PhaseGermanMove, PhaseGermanCombat, PhaseBritish1, PhaseBritish2}
@@ -156,7 +146,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 	st := s.(*State)
 	var out []rules.Checked
 	seq := st.Sequence
-	if o, ok := findOrder(filed, phaseKey(st.T, PhaseBritish1), BEF, keySequence); ok && seq == "" {
+	if o, ok := rules.FindOrder(filed, orders.PhaseKey(st.T, PhaseBritish1), BEF, keySequence); ok && seq == "" {
 		seq = strings.ToLower(strings.TrimPrefix(o.Text, "SEQUENCE "))
 	}
 	items := make([]item, len(lines))
@@ -196,7 +186,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 			if it.kind == "top" {
 				// 6.6: the owner arranges his stack; a TOP naming an enemy unit
 				// would show whether it is beneath the top of the enemy's stack.
-				if id := r.ownUnit(other(side), it.text); id != "" {
+				if id := r.ownUnit(sides.Other(side), it.text); id != "" {
 					c.Reason = fmt.Sprintf("%s is not yours: TOP names the unit of your own stack shown on top (6.6)", id)
 					out = append(out, c)
 					continue
@@ -215,7 +205,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 			if f[len(f)-2] == "AT" {
 				f, what = f[:len(f)-1], "AT "+what
 			}
-			if id := r.ownUnit(other(side), strings.Join(f[:len(f)-1], " ")); id != "" {
+			if id := r.ownUnit(sides.Other(side), strings.Join(f[:len(f)-1], " ")); id != "" {
 				c.Reason = fmt.Sprintf("%s is not yours: DEFFIRE allots the defensive fire of your own units (11.2)", id)
 				out = append(out, c)
 				continue
@@ -240,7 +230,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 				c.Reason = "the sequence is declared at the start of the British player turn and fixed until the next (5.3)"
 			default:
 				c.OK, c.Reason = true, "declared for this turn's British player turn"
-				c.Orders = []rules.Order{{Phase: phaseKey(st.T, PhaseBritish1), Side: BEF, Key: keySequence, Kind: "sequence", Text: it.text, Summary: "British sequence, turn " + strconv.Itoa(st.T)}}
+				c.Orders = []rules.Order{{Phase: orders.PhaseKey(st.T, PhaseBritish1), Side: BEF, Key: keySequence, Kind: "sequence", Text: it.text, Summary: "British sequence, turn " + strconv.Itoa(st.T)}}
 			}
 			out = append(out, c)
 			continue
@@ -268,7 +258,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 		}
 		var texts []string
 		now := p == st.P
-		g := &game{sc: r.sc, st: st.clone()}
+		g := newGame(r.sc, st.clone())
 		allOK := true
 		for _, k := range idx {
 			it := &items[slices.IndexFunc(items, func(x item) bool { return x.line.No == out[k].Line.No })]
@@ -292,7 +282,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 			continue
 		}
 		last := idx[len(idx)-1]
-		out[last].Orders = []rules.Order{{Phase: phaseKey(st.T, p), Side: side, Key: keyOrders, Kind: "orders",
+		out[last].Orders = []rules.Order{{Phase: orders.PhaseKey(st.T, p), Side: side, Key: keyOrders, Kind: "orders",
 			Text: strings.Join(texts, "\n"), Summary: fmt.Sprintf("orders for turn %d, %s", st.T, (&State{P: p, Sequence: seq}).PhaseTitle())}}
 	}
 	return out
@@ -336,7 +326,7 @@ func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	if st.P == PhaseBritish1 || st.P == PhaseBritish2 {
 		side = BEF
 	}
-	if _, ok := findOrder(filed, phaseKey(st.T, st.P), side, keyOrders); ok {
+	if _, ok := rules.FindOrder(filed, orders.PhaseKey(st.T, st.P), side, keyOrders); ok {
 		return nil
 	}
 	return []rules.Side{side}
@@ -347,8 +337,8 @@ func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	var in []rules.Order
 	for _, o := range filed {
-		if o.Phase == phaseStand || o.Phase == phaseKey(st.T, st.P) ||
-			(st.P == PhaseBritish1 && o.Phase == phaseKey(st.T, PhaseBritish1)) {
+		if o.Phase == phaseStand || o.Phase == orders.PhaseKey(st.T, st.P) ||
+			(st.P == PhaseBritish1 && o.Phase == orders.PhaseKey(st.T, PhaseBritish1)) {
 			in = append(in, o)
 		}
 	}
@@ -368,7 +358,8 @@ func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []
 // Resolve implements rules.Ruleset.
 func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
-	g := &game{sc: r.sc, st: st, d: d}
+	g := newGame(r.sc, st)
+	g.d = d
 	var out rules.Outcome
 	var own, seqOrder *rules.Order
 	sto := newStanding()
@@ -391,9 +382,9 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 			sto.allot[o.Side][f[1]] = f[len(f)-1]
 		case o.Phase == phaseStand && o.Key == keyHit:
 			sto.hits[o.Side] = strings.Fields(o.Text)[1:]
-		case o.Key == keySequence && o.Phase == phaseKey(st.T, PhaseBritish1):
+		case o.Key == keySequence && o.Phase == orders.PhaseKey(st.T, PhaseBritish1):
 			seqOrder = o
-		case o.Key == keyOrders && o.Phase == phaseKey(st.T, st.P):
+		case o.Key == keyOrders && o.Phase == orders.PhaseKey(st.T, st.P):
 			own = o
 			out.Consumed = append(out.Consumed, o.ID())
 		}
@@ -416,7 +407,7 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 		if seqOrder != nil {
 			st.Sequence, how = strings.ToLower(strings.TrimPrefix(seqOrder.Text, "SEQUENCE ")), "as declared"
 		}
-		g.event("5.3", nil, "The British player turn of Game Turn %d goes %s (%s)", st.T, st.Sequence, how)
+		g.Event("5.3", "The British player turn of Game Turn %d goes %s (%s)", st.T, st.Sequence, how)
 	case PhaseBritish2:
 		side = BEF
 		st.newPhase(nil)
@@ -440,16 +431,16 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 				bombards = append(bombards, it)
 			default:
 				if err := g.execute(side, it, nil); err != nil {
-					g.event(ruleOf(err), []rules.Side{side}, "Not carried out: %s: %v", it.text, err)
+					g.EventTo(ruleOf(err), []rules.Side{side}, "Not carried out: %s: %v", it.text, err)
 				} else {
-					g.event(it.rule, []rules.Side{side}, "%s", it.text)
+					g.EventTo(it.rule, []rules.Side{side}, "%s", it.text)
 				}
 			}
 		}
 		for _, it := range append(bombards, melees...) {
 			if err := g.execute(side, it, sto); err != nil {
 				// Told to the side that gave it only: the reason may name its units (6.6).
-				g.event(ruleOf(err), []rules.Side{side}, "Not carried out: %s: %v", it.text, err)
+				g.EventTo(ruleOf(err), []rules.Side{side}, "Not carried out: %s: %v", it.text, err)
 			}
 		}
 	}
@@ -475,7 +466,7 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 		st.newPhase(func(w string) bool { return st.P == PhaseGermanCombat && strings.HasPrefix(w, "marched ") })
 	}
 	out.State = st
-	out.Events = g.events
+	out.Events = g.Events
 	return out, nil
 }
 
@@ -509,7 +500,7 @@ func (r *Rules) applyTops(st *State, tops []rules.Order) {
 		return -1
 	})
 	for _, o := range tops {
-		if r.ownUnit(other(o.Side), o.Text) != "" {
+		if r.ownUnit(sides.Other(o.Side), o.Text) != "" {
 			continue
 		}
 		if st.Top == nil {
@@ -523,7 +514,7 @@ func (r *Rules) applyTops(st *State, tops []rules.Order) {
 func (r *Rules) ownUnit(side rules.Side, text string) string {
 	for _, e := range strings.Fields(text)[1:] {
 		id, _ := lossEntry(e)
-		if c, ok := r.sc.Counter(id); ok && c.Side == string(side) {
+		if c, ok := r.sc.Counter(id); ok && c.Side == side {
 			return id
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 //go:embed data/*.txt
@@ -36,9 +37,9 @@ const (
 // Counter is one unit of the counter mix, as printed (or reconstructed).
 type Counter struct {
 	ID       string
-	Side     string // "de" or "bef"
-	Corps    string // German corps: III, IV, IX
-	Division int    // German division; 0 for a corps' separate units (2.12)
+	Side     rules.Side // DE or BEF
+	Corps    string     // German corps: III, IV, IX
+	Division int        // German division; 0 for a corps' separate units (2.12)
 	Type     string
 	Steps    int
 	Melee    []int // melee and defensive fire factor by steps left, full strength first
@@ -100,6 +101,14 @@ func (s *Scenario) Counter(id string) (*Counter, bool) {
 	return c, ok
 }
 
+// unitID is the id of the unit a player names id, as the counter mix spells it.
+func (s *Scenario) unitID(id string) (string, bool) {
+	if c, ok := s.Counter(id); ok {
+		return c.ID, true
+	}
+	return "", false
+}
+
 // entries is 8.2's schedule. 8.2 gives the IV Corps paragraph's separate units as "The
 // two separate (see 2.12) III Corps units also enter on Game Turn 4"; III Corps' own
 // separate units already entered on turn 1 by the paragraph before, and 2.12 gives every
@@ -128,13 +137,7 @@ func (s *Scenario) EntryOf(c *Counter) (Entry, bool) {
 }
 
 // LoadScenario reads the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(dataFS, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(dataFS, "data", ParseScenario) }
 
 // ParseScenario reads and validates a scenario folder (map.txt, tec.txt, tables.txt,
 // counters.txt). Every problem is reported with its file and line.
@@ -241,7 +244,7 @@ func (s *Scenario) parseCounters(src []byte) error {
 			}
 			switch k {
 			case "side":
-				c.Side = v
+				c.Side = rules.Side(v)
 			case "corps":
 				c.Corps = v
 			case "division":
@@ -285,13 +288,13 @@ func (s *Scenario) parseCounters(src []byte) error {
 			bad("melee needs one factor per step, full strength first (2.13)")
 		case c.MF < 1:
 			bad("mf=%d: want a movement factor (2.11)", c.MF)
-		case c.Side == "de" && c.Type == Infantry && c.Steps == 4 && c.SP != 4:
+		case c.Side == DE && c.Type == Infantry && c.Steps == 4 && c.SP != 4:
 			bad("a German infantry regiment is worth four stacking points (6.3)")
-		case !(c.Side == "de" && c.Type == Infantry && c.Steps == 4) && c.SP != 1:
+		case !(c.Side == DE && c.Type == Infantry && c.Steps == 4) && c.SP != 1:
 			bad("every unit but a German infantry regiment is worth one stacking point (6.3)")
-		case c.Side == "de" && !slices.Contains([]string{"III", "IV", "IX"}, c.Corps):
+		case c.Side == DE && !slices.Contains([]string{"III", "IV", "IX"}, c.Corps):
 			bad("corps=%q: want III, IV or IX (2.12)", c.Corps)
-		case c.Side == "bef" && !s.Map.OnMap(c.Start):
+		case c.Side == BEF && !s.Map.OnMap(c.Start):
 			bad("British units start on the hex printed on them (3.1): want start=<hex>")
 		}
 		key := orders.Upper(c.ID)

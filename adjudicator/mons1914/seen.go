@@ -15,7 +15,7 @@ import (
 // where it came from when it was on top of its stack then too. The map shows the same
 // (the key's top units); the results mail tells it as news (issue 20).
 func (g *game) seenMoves(before *State, side rules.Side) {
-	was := &game{sc: g.sc, st: before}
+	was := newGame(g.sc, before)
 	onTop := func(gm *game, u *Unit) bool {
 		h, err := hex.Parse(u.Hex)
 		return u.Status == OnMap && err == nil && gm.top(h, gm.at(h, side)).ID == u.ID
@@ -24,7 +24,7 @@ func (g *game) seenMoves(before *State, side rules.Side) {
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
 		c := g.counter(u)
-		if c == nil || sideOf(c) != side || u.Status != OnMap || !onTop(g, u) {
+		if c == nil || c.Side != side || u.Status != OnMap || !onTop(g, u) {
 			continue
 		}
 		w := before.unit(u.ID)
@@ -43,5 +43,5 @@ func (g *game) seenMoves(before *State, side rules.Side) {
 	}
 	sort.Strings(seen)
 	who := map[rules.Side]string{DE: "German", BEF: "British"}[side]
-	g.event("6.6", []rules.Side{other(side)}, "%s units seen moving (the top unit of each stack, 6.6): %s", who, strings.Join(seen, "; "))
+	g.EventTo("6.6", []rules.Side{sides.Other(side)}, "%s units seen moving (the top unit of each stack, 6.6): %s", who, strings.Join(seen, "; "))
 }

@@ -78,10 +78,10 @@ func (g *game) endOfTurn() {
 		if held == len(g.sc.Map.Set("bridgehead")) {
 			st.Winner, st.P = string(DE), PhaseOver
 			st.Verdict = "German first day victory: at the end of Game Turn 7 the German player controls all six Conde Canal south bank bridge hexes (4.2)."
-			g.event("4.2", nil, "%s", st.Verdict)
+			g.Event("4.2", "%s", st.Verdict)
 			return
 		}
-		g.event("4.2", nil, "End of Game Turn 7: the German player controls %d of the six bridge hexes; no first day victory, play continues (4.2)", held)
+		g.Event("4.2", "End of Game Turn 7: the German player controls %d of the six bridge hexes; no first day victory, play continues (4.2)", held)
 	case LastTurn:
 		sc := g.score(true)
 		st.P = PhaseOver
@@ -93,7 +93,7 @@ func (g *game) endOfTurn() {
 		st.Verdict = fmt.Sprintf("End of Game Turn 14 (4.3): Bavai German-controlled: %s; British units counted as lost: %d (dead pile %d, of them %d surrounded and counted twice, cut off %d, 4.5), %d VP; British units exited: %d (no more than eight: %s). German VP: %d. %s wins.",
 			yes[sc.Bavai], sc.Counted(), sc.Dead, sc.Surrounded, sc.CutOff, sc.Counted()/20, sc.Exited, yes[sc.Exited <= 8], sc.VP,
 			map[bool]string{true: "The German player", false: "The British player"}[st.Winner == string(DE)])
-		g.event("4.3", nil, "%s", st.Verdict)
+		g.Event("4.3", "%s", st.Verdict)
 		return
 	}
 	st.T++

@@ -61,7 +61,7 @@ func (r *Rules) Map(s rules.State, side rules.Side) string {
 func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
-	g := &game{sc: r.sc, st: st}
+	g := newGame(r.sc, st)
 	cells := map[hex.Hex]string{}
 	var key []string
 	for _, h := range r.sc.Map.Hexes() {
@@ -118,7 +118,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 		case u.Status == Dead && u.Surrounded:
 			piles["Dead, surrounded (4.5: count twice)"] = append(piles["Dead, surrounded (4.5: count twice)"], u.ID)
 		case u.Status == Dead:
-			piles["Dead, "+sideName(sideOf(c))] = append(piles["Dead, "+sideName(sideOf(c))], u.ID)
+			piles["Dead, "+sides.Name(c.Side)] = append(piles["Dead, "+sides.Name(c.Side)], u.ID)
 		case u.Status == Exited:
 			piles["Exited (4.4)"] = append(piles["Exited (4.4)"], u.ID)
 		case u.Status == Waiting && (side == DE || !st.revised(1)):
@@ -131,17 +131,10 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 		}
 	}
 	return mapview.View{
-		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sideName(side), st.T, st.PhaseTitle()),
+		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sides.Name(side), st.T, st.PhaseTitle()),
 		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Counters: pictureCounters(cells, forces),
 		Key: append([]string{"Units (yours in full; the enemy's top unit only, 6.6):"}, key...),
 	}
-}
-
-func sideName(s rules.Side) string {
-	if s == DE {
-		return "German"
-	}
-	return "British"
 }
 
 func unitName(g *game, u *Unit) string {
@@ -155,27 +148,27 @@ func unitName(g *game, u *Unit) string {
 // Status implements rules.Ruleset.
 func (r *Rules) Status(s rules.State, side rules.Side) string {
 	st := s.(*State)
-	g := &game{sc: r.sc, st: st}
+	g := newGame(r.sc, st)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game Turn %d of %d, %s.\n", st.T, LastTurn, st.PhaseTitle())
 	if st.Over() {
 		b.WriteString(mapview.Wrap(st.Verdict, "  "))
 		return b.String()
 	}
-	counts := map[string]map[string]int{"de": {}, "bef": {}}
+	counts := map[rules.Side]map[string]int{DE: {}, BEF: {}}
 	for i := range st.Units {
 		u := &st.Units[i]
 		counts[g.counter(u).Side][u.Status]++
 	}
 	if side == DE || !st.revised(1) {
-		fmt.Fprintf(&b, "German units: %d on the map, %d still to enter, %d dead.\n", counts["de"][OnMap], counts["de"][Waiting], counts["de"][Dead])
+		fmt.Fprintf(&b, "German units: %d on the map, %d still to enter, %d dead.\n", counts[DE][OnMap], counts[DE][Waiting], counts[DE][Dead])
 	} else {
 		// 6.6: which German units are still off the map is the German's (see MapView).
-		fmt.Fprintf(&b, "German units: %d dead, %d on the map or still to enter (8.2).\n", counts["de"][Dead], counts["de"][OnMap]+counts["de"][Waiting])
+		fmt.Fprintf(&b, "German units: %d dead, %d on the map or still to enter (8.2).\n", counts[DE][Dead], counts[DE][OnMap]+counts[DE][Waiting])
 		b.WriteString(mapview.Wrap(r.sc.entrySchedule(), "  "))
 	}
 	sc := g.score(false)
-	fmt.Fprintf(&b, "British units: %d on the map, %d exited, %d dead (%d surrounded, 4.5).\n", counts["bef"][OnMap], sc.Exited, sc.Dead, sc.Surrounded)
+	fmt.Fprintf(&b, "British units: %d on the map, %d exited, %d dead (%d surrounded, 4.5).\n", counts[BEF][OnMap], sc.Exited, sc.Dead, sc.Surrounded)
 	held := 0
 	for _, h := range r.sc.Map.Set("bridgehead") {
 		if st.germanControls(h) {
@@ -195,7 +188,7 @@ func (sc *Scenario) entrySchedule() string {
 		if e.Division == 0 {
 			who = fmt.Sprintf("%s Corps' separate units", e.Corps)
 		}
-		parts = append(parts, fmt.Sprintf("turn %d %s through %s", e.Turn, who, hexList(e.Hexes)))
+		parts = append(parts, fmt.Sprintf("turn %d %s through %s", e.Turn, who, hex.Join(e.Hexes, " or ")))
 	}
 	return "German entry (8.2; which units are still to enter is hidden, 6.6): " + strings.Join(parts, "; ")
 }

@@ -218,15 +218,51 @@ func FormatPlot(items []PlotItem) string {
 
 // ParsePath parses a hex path "2301-2302-2402".
 func ParsePath(s string) ([]hex.Hex, error) {
-	var path []hex.Hex
-	for _, tok := range strings.Split(s, "-") {
+	path, _, err := ParsePathEnd(s)
+	return path, err
+}
+
+// ParsePathEnd parses a hex path whose last step may be one of words instead of a hex
+// ("2301-2302-EXIT", Soldiers 1918 4.1): the hexes, and the word as given in words
+// (matched without regard to case; "" when the path ends in a hex). An error quotes
+// the whole path.
+func ParsePathEnd(s string, words ...string) (path []hex.Hex, end string, err error) {
+	toks := strings.Split(s, "-")
+	for _, w := range words {
+		if EqualFold(toks[len(toks)-1], w) {
+			end, toks = w, toks[:len(toks)-1]
+			break
+		}
+	}
+	for _, tok := range toks {
 		id, err := hex.Parse(strings.TrimSpace(tok))
 		if err != nil {
-			return nil, fmt.Errorf("path %q: %w", s, err)
+			return nil, "", fmt.Errorf("path %q: %w", s, err)
 		}
 		path = append(path, id)
 	}
-	return path, nil
+	return path, end, nil
+}
+
+// Units reads a list of units as players write it, ids separated by commas and by
+// spaces across words ("1US,17/42" "XX"): known gives each id as the game spells it;
+// an id it does not know is an error that quotes it and ends with hint, how the game
+// writes its ids.
+func Units(words []string, known func(id string) (string, bool), hint string) ([]string, error) {
+	var out []string
+	for _, w := range words {
+		for _, id := range strings.Split(w, ",") {
+			if id == "" {
+				continue
+			}
+			c, ok := known(id)
+			if !ok {
+				return nil, fmt.Errorf("no unit %q: %s", id, hint)
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // ParseCount parses a small positive count of units or markers.
@@ -237,3 +273,7 @@ func ParseCount(s string) (int, error) {
 	}
 	return n, nil
 }
+
+// PhaseKey is the phase an order is filed for (the Phase of a ruleset's order): the
+// game turn and the ruleset's phase or step within it, "3.II".
+func PhaseKey(turn int, phase string) string { return strconv.Itoa(turn) + "." + phase }

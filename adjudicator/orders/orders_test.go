@@ -153,3 +153,101 @@ func FuzzParsePlotItems(f *testing.F) {
 		}
 	})
 }
+
+func TestPhaseKey(t *testing.T) {
+	for _, c := range []struct {
+		turn  int
+		phase string
+		want  string
+	}{
+		{0, "setup", "0.setup"},
+		{3, "II", "3.II"},
+		{12, "de-move", "12.de-move"},
+	} {
+		if got := orders.PhaseKey(c.turn, c.phase); got != c.want {
+			t.Errorf("PhaseKey(%d, %q) = %q, want %q", c.turn, c.phase, got, c.want)
+		}
+	}
+}
+
+func TestParsePathEnd(t *testing.T) {
+	h := hex.MustParse
+	for _, c := range []struct {
+		in      string
+		words   []string
+		path    []hex.Hex
+		end     string
+		wantErr string
+	}{
+		{"2301-2302", []string{"EXIT"}, []hex.Hex{h("2301"), h("2302")}, "", ""},
+		{"2301-2302-exit", []string{"EXIT"}, []hex.Hex{h("2301"), h("2302")}, "EXIT", ""},
+		{"2301-EXIT", nil, nil, "", `path "2301-EXIT": hex id "EXIT"`},
+		{"EXIT", []string{"EXIT"}, nil, "EXIT", ""},
+		{"2301-EXIT-2302", []string{"EXIT"}, nil, "", `path "2301-EXIT-2302": hex id "EXIT"`},
+		{"2301-", []string{"EXIT"}, nil, "", `path "2301-": hex id ""`},
+	} {
+		path, end, err := orders.ParsePathEnd(c.in, c.words...)
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("ParsePathEnd(%q) err = %v, want %q", c.in, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(path, c.path) || end != c.end {
+			t.Errorf("ParsePathEnd(%q) = %v %q %v, want %v %q", c.in, path, end, err, c.path, c.end)
+		}
+	}
+}
+
+func TestUnits(t *testing.T) {
+	known := func(id string) (string, bool) {
+		id = strings.ToUpper(id)
+		return id, id == "1US" || id == "17/42" || id == "XX"
+	}
+	for _, c := range []struct {
+		words   []string
+		want    []string
+		wantErr string
+	}{
+		{[]string{"1us,17/42", "XX"}, []string{"1US", "17/42", "XX"}, ""},
+		{[]string{"1US,", ",XX"}, []string{"1US", "XX"}, ""},
+		{nil, nil, ""},
+		{[]string{"1US,2US"}, nil, `no unit "2US": write ids as in STATUS`},
+	} {
+		got, err := orders.Units(c.words, known, "write ids as in STATUS")
+		if c.wantErr != "" {
+			if err == nil || err.Error() != c.wantErr {
+				t.Errorf("Units(%q) err = %v, want %q", c.words, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Units(%q) = %q %v, want %q", c.words, got, err, c.want)
+		}
+	}
+}
+
+// FuzzParsePathEnd: the path parser never panics, and what it accepts writes back to a
+// path it reads the same.
+func FuzzParsePathEnd(f *testing.F) {
+	for _, s := range []string{"2301-2302-EXIT", "exit", "2301--2302", "-", "2301-2302"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		path, end, err := orders.ParsePathEnd(s, "EXIT")
+		if err != nil {
+			return
+		}
+		parts := []string{}
+		for _, h := range path {
+			parts = append(parts, h.String())
+		}
+		if end != "" {
+			parts = append(parts, end)
+		}
+		again, end2, err := orders.ParsePathEnd(strings.Join(parts, "-"), "EXIT")
+		if err != nil || !reflect.DeepEqual(again, path) || end2 != end {
+			t.Fatalf("%q read as %v %q, written back %q read as %v %q %v", s, path, end, strings.Join(parts, "-"), again, end2, err)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // kAdvance is the ADVANCE order (19.5, 4.2 C.8): ADVANCE <unit> [<hex>], sent with the
@@ -25,7 +26,7 @@ var noHex hex.Hex
 // Hex) the default of HELP: the target hex if no friendly unit is in it, else the
 // first hex next to it, by hex id, that the rules allow and that keeps the stacks
 // within the limits.
-func (g *game) advance(side, id string, to hex.Hex) error {
+func (g *game) advance(side rules.Side, id string, to hex.Hex) error {
 	u, err := g.own(side, id)
 	if err != nil {
 		return err
@@ -47,7 +48,7 @@ func (g *game) advance(side, id string, to hex.Hex) error {
 	if g.rlog.advanced[id] {
 		return fmt.Errorf("%s has advanced already (19.5: a one-hex advance)", id)
 	}
-	if !g.rlog.vacated[t] || len(g.at(t, other(side))) > 0 {
+	if !g.rlog.vacated[t] || len(g.at(t, sides.Other(side))) > 0 {
 		return fmt.Errorf("%s was not vacated by an improvised attack (19.5)", t)
 	}
 	occupied := len(g.combatAt(t, side)) > 0
@@ -97,7 +98,7 @@ func (g *game) advance(side, id string, to hex.Hex) error {
 	g.rlog.advanced[id] = true
 	g.moveTo(u, to)
 	g.displaceEnemyHQs(side, to)
-	g.event("19.5", nil, "%s advances after combat from %s into %s (%s)", id, from, to, why)
+	g.Event("19.5", "%s advances after combat from %s into %s (%s)", id, from, to, why)
 	g.removeExcess(to, side, "19.5")
 	return nil
 }
@@ -110,10 +111,10 @@ func (g *game) advanceProblem(u *Unit, from, to hex.Hex) error {
 		return fmt.Errorf("%s is not next to %s (19.5: a one-hex advance)", to, from)
 	case g.aisne(from, to):
 		return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", from, to)
-	case len(g.combatAt(to, other(side))) > 0:
+	case len(g.combatAt(to, sides.Other(side))) > 0:
 		return fmt.Errorf("%s holds enemy units", to)
 	}
-	ez := g.zoc(other(side))
+	ez := g.zoc(sides.Other(side))
 	if ez[from] && ez[to] {
 		return fmt.Errorf("%s to %s is from one enemy ZOC directly into another (19.5, 13.1)", from, to)
 	}

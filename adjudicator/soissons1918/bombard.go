@@ -8,6 +8,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // segment is the bombardment segment of the current step: "first", "second", "night".
@@ -23,12 +24,12 @@ func (g *game) segment() string {
 
 // bombard checks one bombardment against 17.1-17.4 and, with dice, resolves it on the
 // Bombardment Table (17.6-17.8).
-func (g *game) bombard(side string, b Bombard) error {
+func (g *game) bombard(side rules.Side, b Bombard) error {
 	st, m := g.st, g.sc.Map
 	t := b.Target
 	phasingSide := phasing(st.P) == side
 	seg := g.segment()
-	enemy := other(side)
+	enemy := sides.Other(side)
 	targets := g.combatAt(t, enemy)
 	if len(targets) == 0 {
 		return fmt.Errorf("%s holds no enemy combat unit (17.4: bombard eligible enemy units)", t)
@@ -65,7 +66,7 @@ func (g *game) bombard(side string, b Bombard) error {
 	// 17.6: "Artillery bombardment against one hex is resolved by rolling a die", on
 	// the column of "the total number of artillery points used against that hex": one
 	// bombardment a hex, all its points in one order.
-	if g.shelled[side+" "+t.String()] {
+	if g.shelled[shellID{side, t}] {
 		return fmt.Errorf("%s is bombarded already this segment (17.6: one roll on the total of the points used against a hex); to change it, CANCEL BOMBARD %s and send it again with all its points", t, t)
 	}
 	have := st.Art[side]
@@ -102,9 +103,9 @@ func (g *game) bombard(side string, b Bombard) error {
 		}
 	}
 	if g.shelled == nil {
-		g.shelled = map[string]bool{}
+		g.shelled = map[shellID]bool{}
 	}
-	g.shelled[side+" "+t.String()] = true
+	g.shelled[shellID{side, t}] = true
 	have.Heavy -= b.Heavy
 	have.Medium -= b.Medium
 	have.Air -= b.Air
@@ -157,13 +158,13 @@ func (g *game) bombard(side string, b Bombard) error {
 	if b.Points() == 1 {
 		points = "point"
 	}
-	g.rollEvent("17.6", r, "%s bombards %s with %d %s (column %s): roll %d%s = %s: %s", sideWord(side), t, b.Points(), points, col, r.Values[0], detail, total, g.applyBombardment(targets, res))
+	g.RollEvent("17.6", r, "%s bombards %s with %d %s (column %s): roll %d%s = %s: %s", sides.Name(side), t, b.Points(), points, col, r.Values[0], detail, total, g.applyBombardment(targets, res))
 	return nil
 }
 
 // nearestOf gives the distance from t to the nearest unit of side subordinated to hq,
 // and to the nearest one subordinated to another HQ (-1: none).
-func (g *game) nearestOf(side string, t hex.Hex, hq string) (own, others int) {
+func (g *game) nearestOf(side rules.Side, t hex.Hex, hq string) (own, others int) {
 	own, others = -1, -1
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
@@ -240,7 +241,7 @@ func (g *game) lossTaker(us []*Unit) *Unit {
 	if len(cands) == 0 {
 		return nil
 	}
-	if o, ok := g.standing[g.sideOf(cands[0])]; ok {
+	if o, ok := g.standing[standingID{g.sideOf(cands[0]), kLosses}]; ok {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LOSSES "), ",") {
 			for _, u := range cands {
 				if u.ID == id {
@@ -266,4 +267,11 @@ func (g *game) takeLoss(u *Unit) string {
 		return u.ID + " becomes a remnant"
 	}
 	return fmt.Sprintf("%s now %d SP", u.ID, g.strength(u))
+}
+
+// shellID is a hex one side bombarded in the current segment (17.6: one bombardment a
+// hex, all its points in one order).
+type shellID struct {
+	side rules.Side
+	hex  hex.Hex
 }

@@ -22,7 +22,7 @@ import (
 // is resolved: the desk replaces an order by filing another with the same key, and
 // the key keeps its combat number taken, so that the next declaration gets a new
 // one. A withdrawn order is not resolved (Resolve), does not count as an answer to its
-// step (findOrder), and is reported to its side.
+// step (hasOrder), and is reported to its side.
 
 // cancelTarget is how a CANCEL names the orders of one keyword.
 type cancelTarget struct {
@@ -89,7 +89,7 @@ func (c cancelSpec) String() string {
 		}
 		w = append(w, strings.Join(s, ","))
 	case len(c.hexes) > 0:
-		w = append(w, hexList(c.hexes))
+		w = append(w, hex.Join(c.hexes, ","))
 	default:
 		w = append(w, strings.Join(c.units, ","))
 	}
@@ -272,7 +272,7 @@ func (r *Rules) withdraw(st *State, side rules.Side, c cancelSpec, live, gone []
 			}
 		}
 		if !found {
-			missing = append(missing, r.notOnFile(st, string(side), c, i, gone))
+			missing = append(missing, r.notOnFile(st, side, c, i, gone))
 		}
 	}
 	if len(missing) > 0 {
@@ -294,7 +294,7 @@ func (r *Rules) withdraw(st *State, side rules.Side, c cancelSpec, live, gone []
 
 // notOnFile says why target i of c names no order on file: withdrawn already, never
 // sent, or resolved with its step.
-func (r *Rules) notOnFile(st *State, side string, c cancelSpec, i int, gone []rules.Order) string {
+func (r *Rules) notOnFile(st *State, side rules.Side, c cancelSpec, i int, gone []rules.Order) string {
 	name := c.targetName(i)
 	why := fmt.Sprintf("you have no %s on file that is not resolved yet (STATUS lists your orders on file)", name)
 	for _, o := range gone {
@@ -319,7 +319,7 @@ func (r *Rules) notOnFile(st *State, side string, c cancelSpec, i int, gone []ru
 
 // lastStep names the latest step before the current one, in this turn or the one
 // before, that an order of kind from side is for, or "".
-func lastStep(st *State, side, kind string) string {
+func lastStep(st *State, side rules.Side, kind string) string {
 	fits, _, err := stepFor(side, kind)
 	if err != nil || st.T == 0 {
 		return ""
@@ -331,7 +331,7 @@ func lastStep(st *State, side, kind string) string {
 		}
 		for j := len(ss) - 1; j >= 0; j-- {
 			if fits(t, ss[j]) {
-				return shortStep(phaseKey(t, ss[j]))
+				return shortStep(orders.PhaseKey(t, ss[j]))
 			}
 		}
 	}
@@ -352,5 +352,5 @@ func shortStep(key string) string {
 func (g *game) withdrawn(o rules.Order) {
 	text := strings.TrimPrefix(o.Text, withdrawnPrefix)
 	it := g.sc.parseLine(orders.Line{Text: text, Fields: strings.Fields(text)})
-	g.event(it.rule, []rules.Side{o.Side}, "%s: withdrawn by your CANCEL, not carried out", strings.TrimPrefix(o.Summary, "withdrawn: "))
+	g.EventTo(it.rule, []rules.Side{o.Side}, "%s: withdrawn by your CANCEL, not carried out", strings.TrimPrefix(o.Summary, "withdrawn: "))
 }

@@ -59,7 +59,7 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 		initial[st.Units[i].ID] = st.Units[i].Where
 		st.Units[i].Where = "none"
 	}
-	g := &game{sc: sc, st: st}
+	g := newGame(sc, st)
 	var errs []error
 	for _, l := range lines {
 		f := strings.Fields(l)
@@ -96,13 +96,13 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 			for i, p := range ps {
 				n[i], _ = strconv.Atoi(p)
 			}
-			st.Art[f[1]] = Artillery{n[0], n[1], n[2]}
+			st.Art[rules.Side(f[1])] = Artillery{n[0], n[1], n[2]}
 		case "control":
 			if len(f) != 3 || sc.Town(f[1]) == nil {
 				bad("want control <Town> en|de")
 				continue
 			}
-			st.Control[f[1]] = f[2]
+			st.Control[f[1]] = rules.Side(f[2])
 		case "box", "wait":
 			if u := unit(f[1]); u != nil {
 				u.Where = map[string]string{"box": Box, "wait": Waiting}[f[0]]
@@ -196,7 +196,7 @@ func (a CaseAdapter) State(lines []string) (rules.State, error) {
 // Describe gives the state as lines comparable with EXPECT lines.
 func (a CaseAdapter) Describe(s rules.State) []string {
 	st := s.(*State)
-	g := &game{sc: a.Rules.sc, st: st}
+	g := newGame(a.Rules.sc, st)
 	out := []string{fmt.Sprintf("turn %d", st.T), "phase " + st.P}
 	for _, u := range st.sortedUnits() {
 		switch u.Where {
@@ -220,7 +220,7 @@ func (a CaseAdapter) Describe(s rules.State) []string {
 			out = append(out, "box "+u.ID)
 		}
 	}
-	for _, side := range []string{EN, DE} {
+	for _, side := range sides.IDs() {
 		a := st.Art[side]
 		out = append(out, fmt.Sprintf("art %s %d %d %d", side, a.Heavy, a.Medium, a.Air))
 	}

@@ -35,7 +35,7 @@ type Declaration struct {
 
 // String is the canonical order text.
 func (d Declaration) String() string {
-	w := []string{map[string]string{kAssault: "ASSAULT", kAttack: "ATTACK"}[d.Kind], hexList(d.Targets), "WITH", strings.Join(d.With, ",")}
+	w := []string{map[string]string{kAssault: "ASSAULT", kAttack: "ATTACK"}[d.Kind], hex.Join(d.Targets, ","), "WITH", strings.Join(d.With, ",")}
 	if d.HQ != "" {
 		w = append(w, "HQ", d.HQ)
 	}
@@ -46,14 +46,6 @@ func (d Declaration) String() string {
 		w = append(w, "X", strconv.Itoa(d.X))
 	}
 	return strings.Join(w, " ")
-}
-
-func hexList(hs []hex.Hex) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, ",")
 }
 
 // isHexWord reports whether w is written as a hex id (four digits) rather than a unit.
@@ -194,7 +186,7 @@ func (g *game) segState() *segmentState {
 // who defends, who leads, and where each choice came from.
 type combat struct {
 	d         Declaration
-	side      string
+	side      rules.Side
 	attackers []*Unit
 	strength  map[string]int
 	why       map[string]string // each attacker's strength, explained (20.4.3)
@@ -266,12 +258,12 @@ func (g *game) attackStrength(u *Unit, hq string) (sp int, why string, ok bool) 
 
 // declare checks a declaration against the state as it is (20, 20.3, 20.4.1-20.4.3)
 // and works out its attackers, defenders, HQ and lead unit.
-func (g *game) declare(side string, d Declaration) (*combat, error) {
+func (g *game) declare(side rules.Side, d Declaration) (*combat, error) {
 	c := &combat{d: d, side: side, strength: map[string]int{}, why: map[string]string{}}
 	if phasing(g.st.P) != side {
 		return nil, fmt.Errorf("only the phasing player attacks (20)")
 	}
-	enemy := other(side)
+	enemy := sides.Other(side)
 	seg := g.segState()
 	for _, t := range d.Targets {
 		ds := g.combatAt(t, enemy)
@@ -453,7 +445,7 @@ func combatKey(filed []rules.Order, earlier []rules.Checked, phase string, side 
 // ATTACK sent after its IMPROVISE finds the marker; a second MOVE of a unit, BOMBARD
 // of a hex or REINFORCE of a unit is refused now rather than "not carried out" at
 // resolution; a BOMBARD counts the points the earlier ones spent.
-func (g *game) preloadFiled(side, cur string, filed []rules.Order, items []item, now []int, withdrew bool) {
+func (g *game) preloadFiled(side rules.Side, cur string, filed []rules.Order, items []item, now []int, withdrew bool) {
 	needed := withdrew
 	texts := map[string]bool{}
 	for _, i := range now {
@@ -465,7 +457,7 @@ func (g *game) preloadFiled(side, cur string, filed []rules.Order, items []item,
 	}
 	var earlier []item
 	for _, o := range filed {
-		if o.Phase != cur || string(o.Side) != side || texts[o.Text] || !preloaded[o.Kind] {
+		if o.Phase != cur || o.Side != side || texts[o.Text] || !preloaded[o.Kind] {
 			continue
 		}
 		if it := g.sc.parseLine(orders.Line{Text: o.Text, Fields: strings.Fields(o.Text)}); it.err == nil {
@@ -491,12 +483,12 @@ var preloaded = map[string]bool{kReinforce: true, kTank: true, kBombard: true, k
 // refuses the mail's lines that fail, ZOC obligation (13.2) included. A combat on file
 // that no longer stands once the mail's CANCEL lines (cancels) have withdrawn orders
 // of the step (its marker, or another combat that covered a ZOC) refuses them.
-func (g *game) checkCombats(side, cur string, filed []rules.Order, items []item, fights, cancels []int, out []rules.Checked) {
+func (g *game) checkCombats(side rules.Side, cur string, filed []rules.Order, items []item, fights, cancels []int, out []rules.Checked) {
 	var ds []Declaration
 	var line []int // index into out, -1 for an order on file
 	var onFile []rules.Order
 	for _, o := range filed {
-		if o.Phase != cur || string(o.Side) != side || (o.Kind != kAssault && o.Kind != kAttack) {
+		if o.Phase != cur || o.Side != side || (o.Kind != kAssault && o.Kind != kAttack) {
 			continue
 		}
 		it := g.sc.parseLine(orders.Line{Text: o.Text, Fields: strings.Fields(o.Text)})

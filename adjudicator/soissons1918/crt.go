@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 )
@@ -17,20 +16,12 @@ const (
 )
 
 // CombatTable is the Assault Combat Table or the Improvised Attack Table (20.2), kept as
-// data: a result for each odds column and each modified die roll (20.4.6).
+// data in the kit's table format (board.ParseTables, "odds" columns, the highest odds
+// first as 20.4.4 describes them): a result for each odds column and each modified die
+// roll (20.4.6), each cell read once at load as a CombatResult.
 type CombatTable struct {
-	Name  string
-	Cols  []OddsColumn // left to right: the highest odds first (20.4.4)
-	Rows  map[int][]CombatResult
-	Rolls [2]int // first and last row; a modified roll beyond them reads the nearest
-	Fact  board.Fact
-	Facts map[int]board.Fact // each row's provenance
-}
-
-// OddsColumn is one odds column, A to D ("3-2").
-type OddsColumn struct {
-	A, D  int
-	Label string
+	*board.Table
+	Rows map[int][]CombatResult // the cells of Table.Results, read (20.4.7)
 }
 
 // CombatResult is one cell (20.4.7): the attacker's and the defender's losses, X for the
@@ -50,14 +41,7 @@ const X = -1
 // Column gives the index of the column for att attacking SP against def defending SP,
 // odds rounded in the defender's favour (20.4.4: 15 against 8 is 3-2); odds below the
 // rightmost column read it, odds above the leftmost read that one.
-func (t *CombatTable) Column(att, def int) int {
-	for i, c := range t.Cols {
-		if att*c.D >= c.A*def {
-			return i
-		}
-	}
-	return len(t.Cols) - 1
-}
+func (t *CombatTable) Column(att, def int) int { return t.OddsColumn(att, def) }
 
 // Lookup gives the result in column col for a modified roll, held within the rows.
 func (t *CombatTable) Lookup(col, roll int) (CombatResult, int) {
@@ -93,78 +77,33 @@ func ParseCombatResult(s string) (CombatResult, error) {
 	return r, nil
 }
 
-// parseCombatTables reads data/combat.txt:
+// parseCombatTables reads data/combat.txt, a kit table file (board.ParseTables):
 //
 //	table assault | reconstructed: ...
-//	columns 6-1 5-1 4-1 3-1 2-1 3-2 1-1 | ...      highest odds first (20.4.4)
+//	odds 6-1 5-1 4-1 3-1 2-1 3-2 1-1 | ...         highest odds first (20.4.4)
 //	roll 0 2d/0 ... | reconstructed: ...           one result per column
+//
+// and reads every cell as a CombatResult.
 func parseCombatTables(file string, src []byte) (map[string]*CombatTable, error) {
-	lines, err := board.Lines(file, src)
+	tabs, err := board.ParseTables(file, src)
 	errs := []error{err}
 	out := map[string]*CombatTable{}
-	var cur *CombatTable
-	for _, l := range lines {
-		f := l.Fields
-		if f[0] != "table" && cur == nil {
-			errs = append(errs, l.Errorf("a table line must come first"))
+	for name, tab := range tabs {
+		if tab.Cols != nil && tab.Cols[0].D == 0 {
+			errs = append(errs, fmt.Errorf("%s:%d: table %s: want odds columns a-d, the highest first (20.4.4)", file, tab.Fact.Line, name))
 			continue
 		}
-		switch f[0] {
-		case "table":
-			if len(f) != 2 || out[f[1]] != nil {
-				errs = append(errs, l.Errorf("want table <name>, each name once"))
-				cur = nil
-				continue
-			}
-			cur = &CombatTable{Name: f[1], Rows: map[int][]CombatResult{}, Fact: l.Fact, Facts: map[int]board.Fact{}}
-			out[f[1]] = cur
-		case "columns":
-			if cur.Cols != nil || len(f) < 2 {
-				errs = append(errs, l.Errorf("want one columns line"))
-				continue
-			}
-			for _, w := range f[1:] {
-				a, d, ok := strings.Cut(w, "-")
-				na, err1 := strconv.Atoi(a)
-				nd, err2 := strconv.Atoi(d)
-				if !ok || err1 != nil || err2 != nil || na < 1 || nd < 1 {
-					errs = append(errs, l.Errorf("column %q: want odds a-d, e.g. 3-2", w))
-					break
-				}
-				c := OddsColumn{A: na, D: nd, Label: w}
-				if n := len(cur.Cols); n > 0 && c.A*cur.Cols[n-1].D >= cur.Cols[n-1].A*c.D {
-					errs = append(errs, l.Errorf("column %s: columns run from the highest odds to the lowest (20.4.4)", w))
-					break
-				}
-				cur.Cols = append(cur.Cols, c)
-			}
-		case "roll":
-			n, err := strconv.Atoi(f[1])
-			if err != nil || len(f)-2 != len(cur.Cols) {
-				errs = append(errs, l.Errorf("want roll <n> and one result per column (%d)", len(cur.Cols)))
-				continue
-			}
-			if len(cur.Rows) > 0 && n != cur.Rolls[1]+1 {
-				errs = append(errs, l.Errorf("roll %d: rolls run in order without a gap", n))
-				continue
-			}
-			if len(cur.Rows) == 0 {
-				cur.Rolls[0] = n
-			}
-			cur.Rolls[1] = n
-			row := make([]CombatResult, 0, len(f)-2)
-			for _, w := range f[2:] {
+		ct := &CombatTable{Table: tab, Rows: map[int][]CombatResult{}}
+		for roll := tab.Rolls[0]; roll <= tab.Rolls[1] && len(tab.Results) > 0; roll++ {
+			for _, w := range tab.Results[roll] {
 				r, err := ParseCombatResult(w)
 				if err != nil {
-					errs = append(errs, l.Errorf("%v", err))
+					errs = append(errs, fmt.Errorf("%s:%d: %w", file, tab.RowFacts[roll].Line, err))
 				}
-				row = append(row, r)
+				ct.Rows[roll] = append(ct.Rows[roll], r)
 			}
-			cur.Rows[n] = row
-			cur.Facts[n] = l.Fact
-		default:
-			errs = append(errs, l.Errorf("unknown line %q: want table, columns or roll", f[0]))
 		}
+		out[name] = ct
 	}
 	for _, name := range []string{TableAssault, TableImprovised} {
 		if t := out[name]; t == nil || len(t.Cols) == 0 || len(t.Rows) == 0 {

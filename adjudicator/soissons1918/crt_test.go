@@ -83,7 +83,7 @@ func TestTablesShape(t *testing.T) {
 			t.Errorf("%s: marked printed; no combat table is printed in rulebook 002", tab.Name)
 		}
 		for roll := tab.Rolls[0]; roll <= tab.Rolls[1]; roll++ {
-			if f := tab.Facts[roll]; f.Printed || !strings.Contains(f.Source, "every cell") {
+			if f := tab.RowFacts[roll]; f.Printed || !strings.Contains(f.Source, "every cell") {
 				t.Errorf("%s roll %d: provenance %q, want every cell marked reconstructed", tab.Name, roll, f.Source)
 			}
 			for c := range tab.Cols {
@@ -157,7 +157,7 @@ func TestCombatTableErrors(t *testing.T) {
 		edit func(string) string
 		want string
 	}{
-		{func(s string) string { return strings.Replace(s, "columns  6-1", "columns  1-2 6-1", 1) }, "highest odds"},
+		{func(s string) string { return strings.Replace(s, "odds     6-1", "odds     1-2 6-1", 1) }, "highest odds"},
 		{func(s string) string { return strings.Replace(s, "roll 3 ", "roll 4 ", 1) }, "without a gap"},
 		{func(s string) string { return strings.Replace(s, "2d/0", "2q/0", 1) }, "want A/D"},
 		{func(s string) string { return strings.Replace(s, "table improvised", "table other", 1) }, "table improvised"},

@@ -15,47 +15,28 @@ import (
 // game is a state being worked on with its scenario: what both the order check and the
 // resolution use, so that an order is judged the same way in both.
 type game struct {
+	rules.Log
 	sc       *Scenario
 	st       *State
-	d        dice.Source // nil in the order check
-	events   []rules.Event
-	moved    map[string]bool   // units that moved in the current segment
-	shelled  map[string]bool   // side+hex bombarded in the current segment (17.6)
-	used     map[string]int    // MP each unit spent in this segment, in 1/TEC.Scale MP
-	standing map[string]string // standing LOSSES orders by side
-	lossWhy  string            // whether the last loss taker came from an order or the default
-	seg      *segmentState     // the combat segment being resolved or checked (20)
-	rlog     retreatLog        // the current combat segment's retreats (retreat.go)
-	sudden   string            // the Sudden Death event not yet told (3.2: stopped)
+	d        dice.Source           // nil in the order check
+	moved    map[string]bool       // units that moved in the current segment
+	shelled  map[shellID]bool      // the hexes each side bombarded in the current segment (17.6)
+	used     map[string]int        // MP each unit spent in this segment, in 1/TEC.Scale MP
+	standing map[standingID]string // the standing orders on file, by side and key
+	lossWhy  string                // whether the last loss taker came from an order or the default
+	seg      *segmentState         // the combat segment being resolved or checked (20)
+	rlog     retreatLog            // the current combat segment's retreats (retreat.go)
+	sudden   string                // the Sudden Death event not yet told (3.2: stopped)
 }
 
-func (g *game) event(rule string, to []rules.Side, format string, args ...any) {
-	g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), To: to})
-}
-
-// rollEvent is an event every side sees that reports roll r: the results mail gives the
-// roll's inputs with it, so that a player can re-derive it once the seed is revealed.
-func (g *game) rollEvent(rule string, r dice.Roll, format string, args ...any) {
-	g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: fmt.Sprintf(format, args...), Roll: &r})
-}
-
-// toEach tells side own and the other side others, in one event when they are the same
-// (invariant 5: a part of side's orders that had no effect, or a choice of his that did
-// not arise, is his alone; the other side is told what happened). r, when not nil, is
-// the roll the event reports, given with both texts.
-func (g *game) toEach(rule string, r *dice.Roll, side, own, others string) {
-	if own == others {
-		g.events = append(g.events, rules.Event{Phase: g.st.P, Rule: rule, Text: own, Roll: r})
-		return
-	}
-	g.events = append(g.events,
-		rules.Event{Phase: g.st.P, Rule: rule, Text: own, To: []rules.Side{rules.Side(side)}, Roll: r},
-		rules.Event{Phase: g.st.P, Rule: rule, Text: others, To: []rules.Side{rules.Side(other(side))}, Roll: r})
+// newGame works on st with the scenario sc.
+func newGame(sc *Scenario, st *State) *game {
+	return &game{Log: rules.Log{State: st, Sides: sides}, sc: sc, st: st}
 }
 
 func (g *game) counter(u *Unit) *Counter { c, _ := g.sc.Counter(u.ID); return c }
 
-func (g *game) sideOf(u *Unit) string { return g.counter(u).Side }
+func (g *game) sideOf(u *Unit) rules.Side { return g.counter(u).Side }
 
 // corps is the HQ a unit is subordinated to (12): printed, or assigned on arrival.
 func (g *game) corps(u *Unit) string {
@@ -68,7 +49,7 @@ func (g *game) corps(u *Unit) string {
 func (g *game) hexOf(u *Unit) hex.Hex { return hex.MustParse(u.Hex) }
 
 // at lists the units of side ("" for both) on the map in h.
-func (g *game) at(h hex.Hex, side string) []*Unit {
+func (g *game) at(h hex.Hex, side rules.Side) []*Unit {
 	var out []*Unit
 	id := h.String() // once: at is the hottest loop of the supply and threat zones
 	for i := range g.st.Units {
@@ -81,7 +62,7 @@ func (g *game) at(h hex.Hex, side string) []*Unit {
 }
 
 // combatAt lists side's combat units (divisions, regiments, remnants) in h.
-func (g *game) combatAt(h hex.Hex, side string) []*Unit {
+func (g *game) combatAt(h hex.Hex, side rules.Side) []*Unit {
 	var out []*Unit
 	for _, u := range g.at(h, side) {
 		if g.counter(u).Combat() {
@@ -92,7 +73,7 @@ func (g *game) combatAt(h hex.Hex, side string) []*Unit {
 }
 
 // combatHexes lists the hexes holding side's combat units.
-func (g *game) combatHexes(side string) []hex.Hex {
+func (g *game) combatHexes(side rules.Side) []hex.Hex {
 	seen := map[hex.Hex]bool{}
 	var out []hex.Hex
 	for i := range g.st.Units {
@@ -111,15 +92,15 @@ func (g *game) combatHexes(side string) []hex.Hex {
 
 // zoc is the zone of control of side's divisions, regiments and remnants (13): the six
 // hexes around each, never negated; HQs have none (10).
-func (g *game) zoc(side string) map[hex.Hex]bool {
+func (g *game) zoc(side rules.Side) map[hex.Hex]bool {
 	return board.Zones(g.sc.Map, g.combatHexes(side), nil)
 }
 
 // tz is side's threat zone (14): two hexes from each combat unit, "one hex beyond their
 // ZOC", negated by enemy units and enemy ZOC, and not projected beyond an adjacent hex
 // occupied by an enemy unit or in an enemy ZOC. Terrain never matters.
-func (g *game) tz(side string) map[hex.Hex]bool {
-	enemy := other(side)
+func (g *game) tz(side rules.Side) map[hex.Hex]bool {
+	enemy := sides.Other(side)
 	ez := g.zoc(enemy)
 	blocked := func(h hex.Hex) bool { return ez[h] || len(g.combatAt(h, enemy)) > 0 }
 	out := map[hex.Hex]bool{}
@@ -140,7 +121,7 @@ func (g *game) tz(side string) map[hex.Hex]bool {
 }
 
 // edge reports whether h is on side's friendly map edge (15.1).
-func (g *game) edge(side string, h hex.Hex) bool {
+func (g *game) edge(side rules.Side, h hex.Hex) bool {
 	if side == EN {
 		return g.sc.Map.InSet("west-edge", h)
 	}
@@ -155,7 +136,7 @@ func (g *game) aisne(a, b hex.Hex) bool {
 // supply traces the supply line of a unit of side in h (15.1): the shortest chain of
 // hexes to the friendly edge free of enemy units, enemy ZOC and enemy TZ, the Aisne
 // impassable. The unit's own hex is not part of the chain.
-func (g *game) supply(side string, h hex.Hex) ([]hex.Hex, bool) {
+func (g *game) supply(side rules.Side, h hex.Hex) ([]hex.Hex, bool) {
 	free := g.supplyFree(side, nil)
 	return board.Trace(g.sc.Map, h, func(x hex.Hex) bool { return g.edge(side, x) },
 		func(from, to hex.Hex) bool { return free(to) && !g.aisne(from, to) })
@@ -167,8 +148,8 @@ func (g *game) supply(side string, h hex.Hex) ([]hex.Hex, bool) {
 // the path of an enemy unit that advanced this turn": the hexes it moved through (not
 // the one it stands in, which the line may pass, "it can go through unit Y itself")
 // are closed.
-func (g *game) supplyFree(side string, ignore map[string]bool) func(hex.Hex) bool {
-	enemy := other(side)
+func (g *game) supplyFree(side rules.Side, ignore map[string]bool) func(hex.Hex) bool {
+	enemy := sides.Other(side)
 	saved := g.hide(ignore)
 	ez, et := g.zoc(enemy), g.tz(enemy)
 	occupied := map[hex.Hex]bool{}
@@ -205,7 +186,7 @@ func (g *game) unhide(saved map[string]string) {
 }
 
 // isolated reports whether a unit of side in h can trace no supply line (15).
-func (g *game) isolated(side string, h hex.Hex) bool {
+func (g *game) isolated(side rules.Side, h hex.Hex) bool {
 	_, ok := g.supply(side, h)
 	return !ok
 }
@@ -260,7 +241,7 @@ func (g *game) stackProblem(us []*Unit) string {
 }
 
 // stackAfter says why side's units in h would break 16 once us join them, or "".
-func (g *game) stackAfter(h hex.Hex, side string, us []*Unit) string {
+func (g *game) stackAfter(h hex.Hex, side rules.Side, us []*Unit) string {
 	var all []*Unit
 	for _, u := range g.at(h, side) {
 		if !slices.Contains(us, u) {
@@ -283,7 +264,7 @@ func (g *game) disrupt(u *Unit, n int) {
 }
 
 // markers counts side's units bearing a marker (19.4: the counter mix is a limit).
-func (g *game) markers(side string, improvised bool) int {
+func (g *game) markers(side rules.Side, improvised bool) int {
 	n := 0
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
@@ -308,11 +289,11 @@ func (g *game) place(u *Unit, h hex.Hex) {
 	if t, ok := g.sc.TownAt(h); ok {
 		if g.st.Control[t.Name] != side {
 			g.st.Control[t.Name] = side
-			g.event("3.3", nil, "%s now controls %s", sideName(side), t.Name)
+			g.Event("3.3", "%s now controls %s", sidePhrase[side], t.Name)
 		}
 		if side == EN && t.Circle == "red" && !g.st.Sudden && !g.st.revised(1) {
 			g.st.Sudden = true // revision 0: told at once, and the step went on
-			g.event("3.2", nil, "Sudden Death: %s enters %s, a red location; the game ends (3.2, 3.4)", u.ID, t.Name)
+			g.Event("3.2", "Sudden Death: %s enters %s, a red location; the game ends (3.2, 3.4)", u.ID, t.Name)
 		}
 		if side == EN && t.Circle == "red" && !g.st.Sudden {
 			g.st.Sudden = true
@@ -329,14 +310,11 @@ func (g *game) stopped() bool {
 		return false
 	}
 	if g.sudden != "" {
-		g.event("3.2", nil, "%s", g.sudden)
+		g.Event("3.2", "%s", g.sudden)
 		g.sudden = ""
 	}
 	return g.st.Sudden
 }
 
-func sideName(s string) string {
-	return map[string]string{EN: "the Entente", DE: "the German player"}[s]
-}
-
-func sideWord(s string) string { return map[string]string{EN: "Entente", DE: "German"}[s] }
+// sidePhrase is a side as a sentence names it, "the Entente" ("the German player").
+var sidePhrase = map[rules.Side]string{EN: "the Entente", DE: "the German player"}

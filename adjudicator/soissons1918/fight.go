@@ -18,7 +18,7 @@ import (
 // segment, 20.2).
 func (g *game) zocProblem(list []*combat, i int) string {
 	c := list[i]
-	enemy := other(c.side)
+	enemy := sides.Other(c.side)
 	for _, u := range c.attackers {
 		for _, n := range g.sc.Map.Grid.Neighbours(g.hexOf(u)) {
 			if !g.sc.Map.OnMap(n) || len(g.combatAt(n, enemy)) == 0 || slices.Contains(c.d.Targets, n) {
@@ -42,7 +42,7 @@ func (g *game) zocProblem(list []*combat, i int) string {
 // each unit attacking and each defender attacked once (20, 20.2), then the ZOC
 // obligation of 13.2 over the whole set, until no declaration fails. It returns the
 // combats that stand (nil for the others) and why each other one fails.
-func (g *game) planSegment(side string, ds []Declaration) ([]*combat, []error) {
+func (g *game) planSegment(side rules.Side, ds []Declaration) ([]*combat, []error) {
 	saved := g.seg
 	g.seg = nil
 	defer func() { g.seg = saved }()
@@ -79,7 +79,7 @@ func (g *game) planSegment(side string, ds []Declaration) ([]*combat, []error) {
 // combatSegment resolves the phasing side's combats of one segment (4.2 C.4 or C.7),
 // one at a time in the order declared (20: "One combat must be resolved before the
 // next begins"), then places the Retreat markers (endRetreats).
-func (g *game) combatSegment(side string, items []item) {
+func (g *game) combatSegment(side rules.Side, items []item) {
 	ds := make([]Declaration, len(items))
 	for i, it := range items {
 		ds[i] = it.combat
@@ -88,21 +88,21 @@ func (g *game) combatSegment(side string, items []item) {
 	for i, it := range items {
 		if g.stopped() {
 			// 3.2: "the game is immediately terminated".
-			g.event("3.2", []rules.Side{rules.Side(side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", it.text)
+			g.EventTo("3.2", []rules.Side{side}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", it.text)
 			continue
 		}
 		// A combat not carried out is told to the attacker alone: at the table it is
 		// never designated (20: "Combat is designated and resolved one combat at a
 		// time"), and the defender sees only the combats fought (invariant 5).
-		own := []rules.Side{rules.Side(side)}
+		own := []rules.Side{side}
 		if list[i] == nil {
-			g.event("20", own, "%s: not carried out: %v", it.text, errs[i])
+			g.EventTo("20", own, "%s: not carried out: %v", it.text, errs[i])
 			continue
 		}
 		// The state has changed since the plan (losses, retreats): declare again.
 		c, err := g.declare(side, ds[i])
 		if err != nil {
-			g.event("20", own, "%s: not carried out: %v", it.text, err)
+			g.EventTo("20", own, "%s: not carried out: %v", it.text, err)
 			continue
 		}
 		g.fight(c)
@@ -170,7 +170,7 @@ func (g *game) leadDefender(c *combat, surprise bool) (lead *Unit, why, note str
 	if len(cands) == 0 {
 		cands = c.defenders
 	}
-	if o := g.standingText(other(c.side), kLead); o != "" && o != "LEAD DEFAULT" {
+	if o := g.standingText(sides.Other(c.side), kLead); o != "" && o != "LEAD DEFAULT" {
 		for _, id := range strings.Split(strings.TrimPrefix(o, "LEAD "), ",") {
 			for _, u := range c.defenders {
 				if u.ID != id {
@@ -344,7 +344,7 @@ func (g *game) fight(c *combat) {
 	}
 	drm := fmt.Sprintf("DRM: %s = %+d (20.4.5)", strings.Join(mods, "; "), mod)
 	lines(drm, strings.Replace(drm, ldText, fmt.Sprintf("lead defender %s's combativeness (%s%s)", ld.ID, ldWhy, ldNote), 1))
-	purpose := fmt.Sprintf("20.4.6 %s on %s at %s", map[string]string{kAssault: "assault", kAttack: "improvised attack"}[c.d.Kind], hexList(c.d.Targets), table.Cols[col].Label)
+	purpose := fmt.Sprintf("20.4.6 %s on %s at %s", map[string]string{kAssault: "assault", kAttack: "improvised attack"}[c.d.Kind], hex.Join(c.d.Targets, ","), table.Cols[col].Label)
 	r := g.rollD6(purpose, "20.4.6", mod)
 	res, row := table.Lookup(col, r.Result)
 	rowNote := ""
@@ -429,13 +429,13 @@ func (g *game) fight(c *combat) {
 	}
 	// The roll goes with the event, so that the results mail gives its inputs and each
 	// player can check it from his mail (HELP DICE).
-	g.toEach("20.4", &r, c.side, strings.Join(att, "\n"), strings.Join(def, "\n"))
+	g.ToEach("20.4", &r, c.side, strings.Join(att, "\n"), strings.Join(def, "\n"))
 	if retreat == 0 {
 		return
 	}
 	from := c.attackHexes(g)
 	for _, t := range c.d.Targets {
-		if len(g.combatAt(t, other(c.side))) == 0 {
+		if len(g.combatAt(t, sides.Other(c.side))) == 0 {
 			continue
 		}
 		g.retreat(RetreatCall{From: t, Attackers: from, N: retreat, Segment: segName})

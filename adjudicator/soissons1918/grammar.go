@@ -101,16 +101,9 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		return it
 	}
 	units := func(w string) ([]string, error) {
-		var out []string
-		for _, id := range strings.Split(w, ",") {
-			if id == "" {
-				continue
-			}
-			c, ok := sc.Counter(id)
-			if !ok {
-				return nil, fmt.Errorf("no unit %q: write ids as in STATUS, e.g. 1US, 17/42, XX (2.3.1)", id)
-			}
-			out = append(out, c.ID)
+		out, err := orders.Units([]string{w}, sc.unitID, "write ids as in STATUS, e.g. 1US, 17/42, XX (2.3.1)")
+		if err != nil {
+			return nil, err
 		}
 		if len(out) == 0 {
 			return nil, fmt.Errorf("no unit named")

@@ -36,9 +36,9 @@ func (r *Rules) MapWith(s rules.State, side rules.Side, layers []string) string 
 // layerView is MapView with the layers drawn in.
 func (r *Rules) layerView(s rules.State, side rules.Side, layers []string) mapview.View {
 	v := r.MapView(s, side)
-	g := &game{sc: r.sc, st: s.(*State)}
-	me := string(side)
-	enemy := other(me)
+	g := newGame(r.sc, s.(*State))
+	me := side
+	enemy := sides.Other(me)
 	cells := maps.Clone(v.Cells)
 	if cells == nil {
 		cells = map[hex.Hex]string{}

@@ -19,8 +19,8 @@ func TestMapLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cell := func(side string, layers []string, h string) string {
-		v := r.layerView(g.st, rules.Side(side), layers)
+	cell := func(side rules.Side, layers []string, h string) string {
+		v := r.layerView(g.st, side, layers)
 		hx, err := hex.Parse(h)
 		if err != nil {
 			t.Fatal(err)
@@ -41,18 +41,18 @@ func TestMapLayers(t *testing.T) {
 		t.Errorf("0706 for the German with MAP TZ: %q; X projects no TZ beyond 0805 (14's example)", c)
 	}
 	tzSomewhere := false
-	for _, c := range r.layerView(g.st, rules.Side(DE), []string{"TZ"}).Cells {
+	for _, c := range r.layerView(g.st, DE, []string{"TZ"}).Cells {
 		tzSomewhere = tzSomewhere || strings.Contains(c, "?")
 	}
 	if !tzSomewhere {
 		t.Error("MAP TZ marked no hex at all")
 	}
-	for h, c := range r.MapView(g.st, rules.Side(DE)).Cells {
+	for h, c := range r.MapView(g.st, DE).Cells {
 		if strings.ContainsAny(c, "!+?") {
 			t.Errorf("plain MAP marks %s: %q", h, c)
 		}
 	}
-	if text := r.MapWith(g.st, rules.Side(EN), []string{"ZOC"}); !strings.Contains(text, "in the enemy's zone of control (13)") {
+	if text := r.MapWith(g.st, EN, []string{"ZOC"}); !strings.Contains(text, "in the enemy's zone of control (13)") {
 		t.Error("the legend does not explain the ZOC marks")
 	}
 }
@@ -73,7 +73,7 @@ func TestMapKeyIsolatedAndVP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := strings.Join(r.MapView(g.st, rules.Side(EN)).Key, "\n")
+	key := strings.Join(r.MapView(g.st, EN).Key, "\n")
 	if !strings.Contains(key, "no supply line to their friendly edge): 1308 G") {
 		t.Errorf("the key does not name 1308 G as isolated:\n%s", key)
 	}
@@ -81,7 +81,7 @@ func TestMapKeyIsolatedAndVP(t *testing.T) {
 		t.Errorf("the key does not give the VP:\n%s", key)
 	}
 	g = caseGame(t, "17/42", "1308")
-	if key := strings.Join(r.MapView(g.st, rules.Side(EN)).Key, "\n"); !strings.Contains(key, "friendly edge): none") {
+	if key := strings.Join(r.MapView(g.st, EN).Key, "\n"); !strings.Contains(key, "friendly edge): none") {
 		t.Errorf("a lone German unit is named isolated:\n%s", key)
 	}
 }
@@ -98,7 +98,7 @@ func TestCounterMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := r.MapView(g.st, rules.Side(EN))
+	v := r.MapView(g.st, EN)
 	for h, want := range map[string]string{"0905": "E2P2", "1308": "G1R"} {
 		hx := hex.MustParse(h)
 		if got := v.Counters[hx]; got != want {

@@ -15,7 +15,7 @@ import (
 // rank orders a step's orders by segment (4.2): reinforcements, tanks, then the
 // phasing player's bombardments before the other's (C.3 c), maneuver before the second
 // bombardment (C.5, C.6), fall back before pursuit (C.8, C.9).
-func rank(p, side, kind string) int {
+func rank(p string, side rules.Side, kind string) int {
 	ph := phasing(p) == side
 	switch kind {
 	case kSetup, kPass:
@@ -47,20 +47,20 @@ func rank(p, side, kind string) int {
 }
 
 type sided struct {
-	side string
+	side rules.Side
 	it   item
 }
 
 // resolve carries out the current step's orders, then the automatic segments that
 // follow, up to the next step that waits.
-func (g *game) resolve(now []rules.Order, standing map[string]string) error {
+func (g *game) resolve(now []rules.Order, standing map[standingID]string) error {
 	var list []sided
 	for _, o := range now {
 		it := g.sc.parseLine(orders.Line{No: 0, Text: o.Text, Fields: strings.Fields(o.Text)})
 		if it.err != nil {
 			return fmt.Errorf("stored order %q: %w", o.Text, it.err)
 		}
-		list = append(list, sided{string(o.Side), it})
+		list = append(list, sided{o.Side, it})
 	}
 	slices.SortStableFunc(list, func(a, b sided) int {
 		return cmp.Compare(rank(g.st.P, a.side, a.it.kind), rank(g.st.P, b.side, b.it.kind))
@@ -95,7 +95,7 @@ func (g *game) resolve(now []rules.Order, standing map[string]string) error {
 			// resolved, or told not carried out, with the first of the segment
 		case g.stopped():
 			// 3.2: "the game is immediately terminated".
-			g.event(s.it.rule, []rules.Side{rules.Side(s.side)}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", s.it.text)
+			g.EventTo(s.it.rule, []rules.Side{s.side}, "%s: not carried out: the game ended at once by Sudden Death (3.2)", s.it.text)
 			continue
 		case s.it.kind == kAssault || s.it.kind == kAttack:
 			g.combatSegment(s.side, fights)
@@ -114,12 +114,12 @@ func (g *game) resolve(now []rules.Order, standing map[string]string) error {
 // do applies one order at resolution; an order that no longer holds is reported.
 func (g *game) do(s sided) {
 	if err := g.apply(s.side, s.it); err != nil {
-		g.event(s.it.rule, []rules.Side{rules.Side(s.side)}, "%s: not carried out: %v", s.it.text, err)
+		g.EventTo(s.it.rule, []rules.Side{s.side}, "%s: not carried out: %v", s.it.text, err)
 	}
 }
 
 // apply checks one order against the state and carries it out.
-func (g *game) apply(side string, it item) error {
+func (g *game) apply(side rules.Side, it item) error {
 	switch it.kind {
 	case kSetup:
 		g.placeDefaults(side)
@@ -154,7 +154,7 @@ func (g *game) apply(side string, it item) error {
 // placeDefaults puts side's units on their default set-up hexes (3.1), once, and
 // attaches the Entente's tank groups as shipped (data/armies.txt), which his PLACE
 // orders for tank groups then change.
-func (g *game) placeDefaults(side string) {
+func (g *game) placeDefaults(side rules.Side) {
 	first := false
 	for _, c := range g.sc.Counters {
 		if u := g.st.unit(c.ID); c.Side == side && c.OnStart && u.Where == Waiting {
@@ -180,7 +180,7 @@ func (g *game) placeDefaults(side string) {
 // choosing, regardless of the sector. Tank groups may not be placed on an empty hex.
 // Only one tank group may be attached to a single division"), or leaves it in the box
 // (to BOX).
-func (g *game) placeTank(side, id, to string) error {
+func (g *game) placeTank(side rules.Side, id, to string) error {
 	g.placeDefaults(side)
 	t, err := g.own(side, id)
 	if err != nil {
@@ -209,7 +209,7 @@ func (g *game) placeTank(side, id, to string) error {
 
 // placeUnit moves one of side's set-up units to h (3.1) and says what 3.1 finds wrong
 // with that unit there.
-func (g *game) placeUnit(side, id string, h hex.Hex) error {
+func (g *game) placeUnit(side rules.Side, id string, h hex.Hex) error {
 	g.placeDefaults(side)
 	u, err := g.own(side, id)
 	if err != nil {
@@ -249,13 +249,13 @@ func (g *game) positions() map[string]hex.Hex {
 // completeSetup ends side's set-up (3.1): what 3.1 still finds wrong is reported; the
 // Entente attaches the default tank groups and puts Prepare markers on his divisions
 // next to German units.
-func (g *game) completeSetup(side string) {
+func (g *game) completeSetup(side rules.Side) {
 	g.placeDefaults(side)
 	for _, p := range g.sc.SetupProblems(side, g.positions()) {
-		g.event("3.1", []rules.Side{rules.Side(side)}, "set-up: %s: %s", p.Unit, p.Text)
+		g.EventTo("3.1", []rules.Side{side}, "set-up: %s: %s", p.Unit, p.Text)
 	}
 	if side != EN {
-		g.event("3.1", nil, "the German player has set up")
+		g.Event("3.1", "the German player has set up")
 		return
 	}
 	if !g.st.revised(1) {
@@ -279,21 +279,21 @@ func (g *game) completeSetup(side string) {
 	if len(tanks) > 0 {
 		attached = "tank groups attached: " + strings.Join(tanks, ", ")
 	}
-	g.event("3.1", nil, "the Entente player has set up; %s; Prepare markers on every division next to a German unit", attached)
+	g.Event("3.1", "the Entente player has set up; %s; Prepare markers on every division next to a German unit", attached)
 }
 
 // adjacentEnemy reports whether an enemy unit is next to u.
 func (g *game) adjacentEnemy(u *Unit) bool {
 	h := g.hexOf(u)
 	for _, n := range g.sc.Map.Grid.Neighbours(h) {
-		if len(g.combatAt(n, other(g.sideOf(u)))) > 0 {
+		if len(g.combatAt(n, sides.Other(g.sideOf(u)))) > 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func (g *game) own(side, id string) (*Unit, error) {
+func (g *game) own(side rules.Side, id string) (*Unit, error) {
 	u := g.st.unit(id)
 	if u == nil {
 		return nil, fmt.Errorf("no unit %s", id)
@@ -305,7 +305,7 @@ func (g *game) own(side, id string) (*Unit, error) {
 }
 
 // reinforce places one of this turn's reinforcements on the friendly edge (18.1).
-func (g *game) reinforce(side string, it item) error {
+func (g *game) reinforce(side rules.Side, it item) error {
 	for _, id := range it.units {
 		u, err := g.own(side, id)
 		if err != nil {
@@ -319,9 +319,9 @@ func (g *game) reinforce(side string, it item) error {
 			return fmt.Errorf("%s is not a reinforcement of this turn (18; tank groups go to the Tank Assets box, 18.1)", id)
 		}
 		if !g.edge(side, it.at) {
-			return fmt.Errorf("%s is not on your map edge (18.1: %s edge)", it.at, map[string]string{EN: "the western", DE: "the eastern"}[side])
+			return fmt.Errorf("%s is not on your map edge (18.1: %s edge)", it.at, map[rules.Side]string{EN: "the western", DE: "the eastern"}[side])
 		}
-		if len(g.combatAt(it.at, other(side))) > 0 {
+		if len(g.combatAt(it.at, sides.Other(side))) > 0 {
 			return fmt.Errorf("%s holds enemy units", it.at)
 		}
 		if c.Corps == "GREY" {
@@ -340,7 +340,7 @@ func (g *game) reinforce(side string, it item) error {
 		if p := g.stackProblem(g.at(it.at, side)); p != "" {
 			return fmt.Errorf("%s would be overstacked: %s", it.at, p)
 		}
-		g.event("18.1", nil, "%s arrives in %s (corps %s)", id, it.at, g.corps(u))
+		g.Event("18.1", "%s arrives in %s (corps %s)", id, it.at, g.corps(u))
 	}
 	return nil
 }
@@ -348,9 +348,9 @@ func (g *game) reinforce(side string, it item) error {
 // defaultReinforcements brings in, on the first road hexes of the friendly edge, the
 // reinforcements of this turn no order placed (18.1), and sends arriving tank groups
 // to the Tank Assets box.
-func (g *game) defaultReinforcements(side string) {
+func (g *game) defaultReinforcements(side rules.Side) {
 	var roads []hex.Hex
-	edge := map[string]string{EN: "west-edge", DE: "east-edge"}[side]
+	edge := map[rules.Side]string{EN: "west-edge", DE: "east-edge"}[side]
 	for _, h := range g.sc.Map.Set(edge) {
 		for _, n := range g.sc.Map.Grid.Neighbours(h) {
 			if g.sc.Map.SideHas(h, n, "road") {
@@ -368,11 +368,11 @@ func (g *game) defaultReinforcements(side string) {
 		}
 		if c.Kind == KindTank {
 			u.Where = Box
-			g.event("9", nil, "tank group %s arrives in the Tank Assets box", u.ID)
+			g.Event("9", "tank group %s arrives in the Tank Assets box", u.ID)
 			continue
 		}
 		for _, h := range roads {
-			if len(g.combatAt(h, other(side))) > 0 {
+			if len(g.combatAt(h, sides.Other(side))) > 0 {
 				continue
 			}
 			if g.stackAfter(h, side, []*Unit{u}) == "" {
@@ -381,7 +381,7 @@ func (g *game) defaultReinforcements(side string) {
 				}
 				g.place(u, h)
 				u.Arrived = g.st.T
-				g.event("18.1", nil, "%s arrives in %s (default placement; corps %s)", u.ID, h, g.corps(u))
+				g.Event("18.1", "%s arrives in %s (default placement; corps %s)", u.ID, h, g.corps(u))
 				break
 			}
 		}
@@ -399,7 +399,7 @@ func (g *game) tank(it item) error {
 			g.detach(t)
 		}
 		t.Where, t.Hex = Removed, ""
-		g.event("9.4", nil, "tank group %s is removed from play", it.tank)
+		g.Event("9.4", "tank group %s is removed from play", it.tank)
 		return nil
 	}
 	d := g.st.unit(it.target)
@@ -428,7 +428,7 @@ func (g *game) tank(it item) error {
 		g.detach(t)
 	}
 	t.Where, t.Hex, d.Tank = OnMap, d.Hex, t.ID
-	g.event("9.2", nil, "tank group %s is attached to %s in %s", t.ID, d.ID, d.Hex)
+	g.Event("9.2", "tank group %s is attached to %s in %s", t.ID, d.ID, d.Hex)
 	return nil
 }
 
@@ -450,7 +450,7 @@ func (g *game) moveTo(u *Unit, h hex.Hex) {
 
 // allowance is a combat unit's movement allowance (19.2.1, 19.2.2, 22), in the
 // terrain effects table's units (1/Scale MP: road movement costs 1/2 MP, 19.3.1).
-func (g *game) allowance(side string, u *Unit) int {
+func (g *game) allowance(side rules.Side, u *Unit) int {
 	mp := 6
 	switch {
 	case side == EN && g.st.T == 1:
@@ -467,7 +467,7 @@ func (g *game) allowance(side string, u *Unit) int {
 }
 
 // move carries out a maneuver move (19).
-func (g *game) move(side string, it item) error {
+func (g *game) move(side rules.Side, it item) error {
 	path := it.path
 	start := path[0]
 	var us []*Unit
@@ -495,7 +495,7 @@ func (g *game) move(side string, it item) error {
 	if hqs > 0 && hqs != len(us) {
 		return fmt.Errorf("an HQ moves by itself (10: one hex by day, two by night)")
 	}
-	enemy := other(side)
+	enemy := sides.Other(side)
 	ez := g.zoc(enemy)
 	if hqs > 0 {
 		limit := 1
@@ -517,7 +517,7 @@ func (g *game) move(side string, it item) error {
 			g.moved[u.ID] = true
 			g.moveTo(u, path[len(path)-1])
 		}
-		g.event("10", []rules.Side{rules.Side(side)}, "HQ %s moves %s", strings.Join(it.units, ","), pathString(path))
+		g.EventTo("10", []rules.Side{side}, "HQ %s moves %s", strings.Join(it.units, ","), pathString(path))
 		return nil
 	}
 	for _, u := range us {
@@ -599,7 +599,7 @@ func (g *game) move(side string, it item) error {
 		}
 		g.moveTo(u, end)
 	}
-	g.event("19", []rules.Side{rules.Side(side)}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), g.mp(cost))
+	g.EventTo("19", []rules.Side{side}, "%s moves %s (%s MP)", strings.Join(it.units, ","), pathString(path), g.mp(cost))
 	for _, h := range displaced {
 		g.displaceHQs(h)
 	}
@@ -628,7 +628,7 @@ func (g *game) displaceHQs(h hex.Hex) {
 		// The line is traced as if the units entering were not there (they are what
 		// the HQ retreats from).
 		entering := map[string]bool{}
-		for _, u := range g.at(h, other(side)) {
+		for _, u := range g.at(h, sides.Other(side)) {
 			entering[u.ID] = true
 		}
 		saved := g.hide(entering)
@@ -648,7 +648,7 @@ func (g *game) displaceHQs(h hex.Hex) {
 			}
 			moved := false
 			for _, n := range g.sc.Map.Grid.Neighbours(cur) {
-				if dn, ok := dist[n]; ok && dn == d-1 && !g.aisne(cur, n) && len(g.at(n, other(side))) == 0 {
+				if dn, ok := dist[n]; ok && dn == d-1 && !g.aisne(cur, n) && len(g.at(n, sides.Other(side))) == 0 {
 					cur, moved = n, true
 					break
 				}
@@ -668,12 +668,12 @@ func (g *game) displaceHQs(h hex.Hex) {
 		// enemy ZOC. If it's not possible, they are eliminated". An HQ that could not
 		// leave the hex the enemy entered, or ends in an enemy ZOC, goes on along its
 		// line; failing that it is eliminated.
-		ez := g.zoc(other(side))
+		ez := g.zoc(sides.Other(side))
 		for n := 0; (cur == h || ez[cur]) && n < len(dist); n++ {
 			d, ok := g.startDist(dist, cur)
 			next, found := cur, false
 			for _, nb := range g.sc.Map.Grid.Neighbours(cur) {
-				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, other(side))) == 0 {
+				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, sides.Other(side))) == 0 {
 					next, found = nb, true
 					break
 				}
@@ -686,12 +686,12 @@ func (g *game) displaceHQs(h hex.Hex) {
 		}
 		if cur == h || ez[cur] {
 			g.eliminate(hq)
-			g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, cannot end a retreat outside enemy ZOC: eliminated (21)", hq.ID, h)
+			g.Event("10", "HQ %s, alone in %s when an enemy unit enters, cannot end a retreat outside enemy ZOC: eliminated (21)", hq.ID, h)
 			continue
 		}
 		hq.Retreat, hq.ArtUsed = true, true
 		g.place(hq, cur)
-		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
+		g.Event("10", "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
 	}
 }
 
@@ -714,7 +714,7 @@ func (g *game) onRoad(h hex.Hex) bool {
 }
 
 // near reports whether an enemy unit of side is within n hexes of h.
-func (g *game) near(h hex.Hex, side string, n int) bool {
+func (g *game) near(h hex.Hex, side rules.Side, n int) bool {
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
 		if u.Where == OnMap && g.sideOf(u) == side && g.sc.Map.Grid.Distance(h, g.hexOf(u)) <= n {
@@ -726,7 +726,7 @@ func (g *game) near(h hex.Hex, side string, n int) bool {
 
 // ready checks what a unit must be to act in the maneuver segment (19.1.1); markers may
 // be bought in an enemy ZOC (4.2 C.5).
-func (g *game) ready(side, id string) (*Unit, error) {
+func (g *game) ready(side rules.Side, id string) (*Unit, error) {
 	u, err := g.own(side, id)
 	if err != nil {
 		return nil, err
@@ -742,7 +742,7 @@ func (g *game) ready(side, id string) (*Unit, error) {
 }
 
 // prepare buys a Prepare marker for 3 MP (19.4).
-func (g *game) prepare(side, id string) error {
+func (g *game) prepare(side rules.Side, id string) error {
 	u, err := g.ready(side, id)
 	if err != nil {
 		return err
@@ -760,18 +760,18 @@ func (g *game) prepare(side, id string) error {
 	g.used[id] += prep
 	g.moved[id] = true
 	u.Prepare = true
-	g.event("19.4", []rules.Side{rules.Side(side)}, "%s receives a Prepare marker (3 MP)", id)
+	g.EventTo("19.4", []rules.Side{side}, "%s receives a Prepare marker (3 MP)", id)
 	return nil
 }
 
 // improvise buys an Improvised Attack marker pointing at an adjacent enemy (19.4.1).
-func (g *game) improvise(side, id string, target hex.Hex) error {
+func (g *game) improvise(side rules.Side, id string, target hex.Hex) error {
 	u, err := g.ready(side, id)
 	if err != nil {
 		return err
 	}
 	h := g.hexOf(u)
-	if !g.sc.Map.Grid.Adjacent(h, target) || len(g.combatAt(target, other(side))) == 0 {
+	if !g.sc.Map.Grid.Adjacent(h, target) || len(g.combatAt(target, sides.Other(side))) == 0 {
 		return fmt.Errorf("%s is not an adjacent hex with enemy units (19.4.1: the marker must point at an adjacent enemy unit)", target)
 	}
 	if u.Improvised != "" {
@@ -790,14 +790,14 @@ func (g *game) improvise(side, id string, target hex.Hex) error {
 	g.used[id] += cost
 	g.moved[id] = true
 	u.Improvised = target.String()
-	g.event("19.4.1", []rules.Side{rules.Side(side)}, "%s receives an Improvised Attack marker pointing at %s (%s MP)", id, target, g.mp(cost))
+	g.EventTo("19.4.1", []rules.Side{side}, "%s receives an Improvised Attack marker pointing at %s (%s MP)", id, target, g.mp(cost))
 	return nil
 }
 
 // fallBack moves units in the fall back segment (19.6): any distance, conforming to
 // the supply line but for the last hex (which may be next to it), never ending next
 // to an enemy unit; enemy units that moved this turn are ignored for the path.
-func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
+func (g *game) fallBack(side rules.Side, ids []string, path []hex.Hex) error {
 	start := path[0]
 	var us []*Unit
 	for _, id := range ids {
@@ -816,7 +816,7 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 		}
 		us = append(us, u)
 	}
-	ignore := g.movedThisTurn(other(side))
+	ignore := g.movedThisTurn(sides.Other(side))
 	dist := g.edgeDistances(side, ignore)
 	last := path[len(path)-1]
 	isolated := g.isolated(side, start)
@@ -837,7 +837,7 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 			if g.aisne(path[i-1], path[i]) {
 				return fmt.Errorf("%s/%s is an unbridged Aisne hexside (19.3)", path[i-1], path[i])
 			}
-			if len(g.combatAt(path[i], other(side))) > 0 && !g.allIgnored(path[i], other(side), ignore) {
+			if len(g.combatAt(path[i], sides.Other(side))) > 0 && !g.allIgnored(path[i], sides.Other(side), ignore) {
 				return fmt.Errorf("%s holds enemy units", path[i])
 			}
 			throughZOC = throughZOC || ez[path[i]]
@@ -873,12 +873,12 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 				return fmt.Errorf("%s is neither on the supply line nor next to it (19.6)", path[i])
 			}
 		}
-		if len(g.combatAt(path[i], other(side))) > 0 && !g.allIgnored(path[i], other(side), ignore) {
+		if len(g.combatAt(path[i], sides.Other(side))) > 0 && !g.allIgnored(path[i], sides.Other(side), ignore) {
 			return fmt.Errorf("%s holds enemy units", path[i])
 		}
 	}
 	for _, n := range g.sc.Map.Grid.Neighbours(last) {
-		if len(g.combatAt(n, other(side))) > 0 {
+		if len(g.combatAt(n, sides.Other(side))) > 0 {
 			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", last, n)
 		}
 	}
@@ -911,7 +911,7 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 	if throughZOC {
 		how = "; through enemy ZOC, as it had no other way out (13.1, 21): disruption +1"
 	}
-	g.event("19.6", nil, "%s fall(s) back %s (%d hexes%s)", strings.Join(ids, ","), pathString(path), n, how)
+	g.Event("19.6", "%s fall(s) back %s (%d hexes%s)", strings.Join(ids, ","), pathString(path), n, how)
 	return nil
 }
 
@@ -921,15 +921,15 @@ func (g *game) fallBack(side string, ids []string, path []hex.Hex) error {
 // no longer isolated", and 13.1 lets a retreat, the fall back included, through enemy
 // ZOC "only if not possible otherwise". As for the rest of the fall back, the enemy
 // units that moved this turn are ignored (19.6). ez is the enemy ZOC so traced.
-func (g *game) zocExits(side string, from hex.Hex, dist map[hex.Hex]int, ignore map[string]bool) (exits []end, ez map[hex.Hex]bool) {
+func (g *game) zocExits(side rules.Side, from hex.Hex, dist map[hex.Hex]int, ignore map[string]bool) (exits []end, ez map[hex.Hex]bool) {
 	saved := g.hide(ignore)
 	defer g.unhide(saved)
-	return g.towardsSupply(side, from, dist), g.zoc(other(side))
+	return g.towardsSupply(side, from, dist), g.zoc(sides.Other(side))
 }
 
 // isolatedIn reports whether units us of side would be isolated in h (15), their own
 // ZOC there negating the enemy threat zones it reaches (14).
-func (g *game) isolatedIn(side string, us []*Unit, h hex.Hex) bool {
+func (g *game) isolatedIn(side rules.Side, us []*Unit, h hex.Hex) bool {
 	saved := map[*Unit]string{}
 	for _, u := range us {
 		saved[u] = u.Hex
@@ -943,7 +943,7 @@ func (g *game) isolatedIn(side string, us []*Unit, h hex.Hex) bool {
 	return g.isolated(side, h)
 }
 
-func (g *game) allIgnored(h hex.Hex, side string, ignore map[string]bool) bool {
+func (g *game) allIgnored(h hex.Hex, side rules.Side, ignore map[string]bool) bool {
 	for _, u := range g.combatAt(h, side) {
 		if !ignore[u.ID] {
 			return false
@@ -953,7 +953,7 @@ func (g *game) allIgnored(h hex.Hex, side string, ignore map[string]bool) bool {
 }
 
 // movedThisTurn lists side's units that moved in this operational phase (19.6).
-func (g *game) movedThisTurn(side string) map[string]bool {
+func (g *game) movedThisTurn(side rules.Side) map[string]bool {
 	out := map[string]bool{}
 	for _, id := range g.st.Moved {
 		if u := g.st.unit(id); u != nil && g.sideOf(u) == side {
@@ -965,7 +965,7 @@ func (g *game) movedThisTurn(side string) map[string]bool {
 
 // edgeDistances is, for every hex a supply line of side may use (15.1), ignoring the
 // given enemy units, its length to the friendly edge.
-func (g *game) edgeDistances(side string, ignore map[string]bool) map[hex.Hex]int {
+func (g *game) edgeDistances(side rules.Side, ignore map[string]bool) map[hex.Hex]int {
 	return g.distancesToEdge(side, g.supplyFree(side, ignore))
 }
 
@@ -985,7 +985,7 @@ func (g *game) startDist(dist map[hex.Hex]int, h hex.Hex) (int, bool) {
 }
 
 // pursue advances a Prepare-marked unit no longer next to an enemy one hex (19.7).
-func (g *game) pursue(side, id string, to hex.Hex) error {
+func (g *game) pursue(side rules.Side, id string, to hex.Hex) error {
 	u, err := g.own(side, id)
 	if err != nil {
 		return err
@@ -997,10 +997,10 @@ func (g *game) pursue(side, id string, to hex.Hex) error {
 		return fmt.Errorf("%s is still next to an enemy unit (19.7)", id)
 	}
 	from := g.hexOf(u)
-	if !g.sc.Map.Grid.Adjacent(from, to) || g.aisne(from, to) || len(g.at(to, other(side))) > 0 {
+	if !g.sc.Map.Grid.Adjacent(from, to) || g.aisne(from, to) || len(g.at(to, sides.Other(side))) > 0 {
 		return fmt.Errorf("%s is not a hex %s may advance into (19.7)", to, id)
 	}
-	ez := g.zoc(other(side))
+	ez := g.zoc(sides.Other(side))
 	if ez[from] && ez[to] {
 		return fmt.Errorf("%s to %s is from one enemy ZOC to another (13.1)", from, to)
 	}
@@ -1008,7 +1008,7 @@ func (g *game) pursue(side, id string, to hex.Hex) error {
 		return fmt.Errorf("%s has a tank group: no ravine but by road (9.1)", id)
 	}
 	g.moveTo(u, to)
-	g.event("19.7", nil, "%s pursues into %s, keeping its Prepare marker", id, to)
+	g.Event("19.7", "%s pursues into %s, keeping its Prepare marker", id, to)
 	return nil
 }
 

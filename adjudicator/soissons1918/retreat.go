@@ -105,12 +105,12 @@ func (g *game) retreat(c RetreatCall) RetreatResult {
 	say := func(format string, args ...any) {
 		t := fmt.Sprintf(format, args...)
 		res.Lines = append(res.Lines, t)
-		g.event("21", nil, "%s", t)
+		g.Event("21", "%s", t)
 	}
 	// sayEach tells the owner own and the attacker others (chooseEnd).
 	sayEach := func(own, others string) {
 		res.Lines = append(res.Lines, own)
-		g.toEach("21", nil, side, own, others)
+		g.ToEach("21", nil, side, own, others)
 	}
 	if len(ends) == 0 {
 		for _, u := range us {
@@ -188,9 +188,9 @@ func (g *game) noteVacated(c RetreatCall) {
 // retreatEnds lists every hex a unit of side in from may end a retreat of at least n
 // hexes from every attacker in: the shortest retreat the rules allow (21), every end
 // of that length. None: the unit is eliminated.
-func (g *game) retreatEnds(side string, from hex.Hex, attackers []hex.Hex, n int) []end {
+func (g *game) retreatEnds(side rules.Side, from hex.Hex, attackers []hex.Hex, n int) []end {
 	dist := g.retreatDistances(side)
-	enemy := other(side)
+	enemy := sides.Other(side)
 	legal := func(h hex.Hex) bool {
 		for _, a := range attackers {
 			if g.sc.Map.Grid.Distance(h, a) < n {
@@ -272,7 +272,7 @@ func (g *game) hqRetreatChoice(hq *Unit, dist map[hex.Hex]int, n int) ([]hex.Hex
 	if len(f) != 3 || f[2] == "DEFAULT" || n < 1 {
 		return nil, ""
 	}
-	enemy := other(g.sideOf(hq))
+	enemy := sides.Other(g.sideOf(hq))
 	from := g.hexOf(hq)
 	level := [][]hex.Hex{{from}}
 	ends := map[hex.Hex][]hex.Hex{}
@@ -335,8 +335,8 @@ func appendPath(p []hex.Hex, h hex.Hex) []hex.Hex {
 // longer isolated, the ties kept to the hexes nearest the friendly edge. Among equal
 // paths one avoiding enemy ZOC is taken (13.1: "may retreat through enemy ZOC only if
 // not possible otherwise").
-func (g *game) towardsSupply(side string, from hex.Hex, dist map[hex.Hex]int) []end {
-	enemy := other(side)
+func (g *game) towardsSupply(side rules.Side, from hex.Hex, dist map[hex.Hex]int) []end {
+	enemy := sides.Other(side)
 	ez := g.zoc(enemy)
 	type node struct {
 		path []hex.Hex
@@ -384,8 +384,8 @@ func (g *game) towardsSupply(side string, from hex.Hex, dist map[hex.Hex]int) []
 // path through, the path's length to the friendly edge: free of enemy units and
 // enemy ZOC (15.1), the Aisne impassable, threat zones ignored (21: "Threat Zones do
 // not affect retreat in any way").
-func (g *game) retreatDistances(side string) map[hex.Hex]int {
-	enemy := other(side)
+func (g *game) retreatDistances(side rules.Side) map[hex.Hex]int {
+	enemy := sides.Other(side)
 	ez := g.zoc(enemy)
 	return g.distancesToEdge(side, func(h hex.Hex) bool { return !ez[h] && len(g.combatAt(h, enemy)) == 0 })
 }
@@ -393,7 +393,7 @@ func (g *game) retreatDistances(side string) map[hex.Hex]int {
 // distancesToEdge is, for every hex on the map that free allows and that reaches
 // side's friendly edge through such hexes, the number of hexes to the edge, the Aisne
 // impassable (15.1).
-func (g *game) distancesToEdge(side string, free func(hex.Hex) bool) map[hex.Hex]int {
+func (g *game) distancesToEdge(side rules.Side, free func(hex.Hex) bool) map[hex.Hex]int {
 	m := g.sc.Map
 	dist := map[hex.Hex]int{}
 	var queue []hex.Hex
@@ -426,7 +426,7 @@ func (g *game) distancesToEdge(side string, free func(hex.Hex) bool) map[hex.Hex
 // no effect, and are told to the owner alone (invariant 5: the attacker sees where the
 // unit went, not the orders that did not choose it). ordered says the owner's orders
 // chose: its RETREAT order, or, with no RETREAT order of it unmet, the RETREAT ALL policy.
-func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own string, ordered bool) {
+func (g *game) chooseEnd(side rules.Side, u *Unit, ends []end) (e *end, why, own string, ordered bool) {
 	note := ""
 	if o := g.standingText(side, "retreat "+u.ID); o != "" {
 		f := strings.Fields(o)
@@ -456,7 +456,7 @@ func (g *game) chooseEnd(side string, u *Unit, ends []end) (e *end, why, own str
 }
 
 // bestEnd is u's best end under policy (chooseEnd).
-func (g *game) bestEnd(side string, u *Unit, ends []end, policy string) *end {
+func (g *game) bestEnd(side rules.Side, u *Unit, ends []end, policy string) *end {
 	cover := map[string]int{"city": 3, "village": 2, "ravine": 2, "woods": 1}
 	sorted := slices.Clone(ends)
 	slices.SortStableFunc(sorted, func(a, b end) int {
@@ -510,8 +510,8 @@ func (g *game) eliminate(u *Unit) {
 
 // displaceEnemyHQs makes enemy HQs alone in h retreat when units of side enter it
 // (10).
-func (g *game) displaceEnemyHQs(side string, h hex.Hex) {
-	if len(g.at(h, other(side))) > 0 {
+func (g *game) displaceEnemyHQs(side rules.Side, h hex.Hex) {
+	if len(g.at(h, sides.Other(side))) > 0 {
 		g.displaceHQs(h)
 	}
 }
@@ -558,18 +558,16 @@ func (g *game) convertLoss(defenders []*Unit, losses int) (convert bool, why str
 	return false, "default: no conversion (21.1)"
 }
 
-// standingKey is where Resolve files a standing order in game.standing: LOSSES
-// under the side (bombard.go), the others under side|key (standingText).
-func standingKey(o rules.Order) string {
-	if o.Key == "losses" {
-		return string(o.Side)
-	}
-	return string(o.Side) + "|" + o.Key
+// standingID is where Resolve files a standing order in game.standing: under its side
+// and its key (LOSSES under "losses", bombard.go and lossOrder).
+type standingID struct {
+	side rules.Side
+	key  string
 }
 
 // standingText is side's standing order with key, or "".
-func (g *game) standingText(side, key string) string {
-	return g.standing[side+"|"+key]
+func (g *game) standingText(side rules.Side, key string) string {
+	return g.standing[standingID{side, key}]
 }
 
 // removeExcess brings side's stack in h within the limits of 16 when a movement or a
@@ -580,7 +578,7 @@ func (g *game) standingText(side, key string) string {
 // the owner's standing LOSSES order (the units named there give up SP first), else
 // the default of HELP: the fewest SP eliminated, then the fewest units, then the
 // strongest first. It returns the ids of the units eliminated.
-func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
+func (g *game) removeExcess(h hex.Hex, side rules.Side, rule string) []string {
 	us := g.combatAt(h, side)
 	if g.stackProblem(us) == "" {
 		return nil
@@ -680,7 +678,7 @@ func (g *game) removeExcess(h hex.Hex, side, rule string) []string {
 		}
 		lines = append(lines, g.takeLoss(u))
 	}
-	g.event("16", nil, "%s over-stacked in %s after the %s (%s): %s (%s)", sideWord(side), h, map[string]string{"21": "retreat", "19": "move", "19.6": "fall back", "19.7": "pursuit", "19.5": "advance"}[rule], problem, strings.Join(lines, "; "), why)
+	g.Event("16", "%s over-stacked in %s after the %s (%s): %s (%s)", sides.Name(side), h, map[string]string{"21": "retreat", "19": "move", "19.6": "fall back", "19.7": "pursuit", "19.5": "advance"}[rule], problem, strings.Join(lines, "; "), why)
 	return out
 }
 
@@ -695,7 +693,7 @@ var movementRules = map[string]string{kMove: "19", kPrepare: "19", kImprovise: "
 // stacking limits during the course of the movement ... as long as stacking limits
 // are obeyed once movement is completed", so the order in which a mail's moves are
 // written never costs SP.
-func (g *game) endMovement(side, kind string) {
+func (g *game) endMovement(side rules.Side, kind string) {
 	rule, ok := movementRules[kind]
 	if !ok {
 		return
@@ -708,7 +706,7 @@ func (g *game) endMovement(side, kind string) {
 // warnStacking tells, in the order check, of each accepted move that leaves its hex
 // over the limits of 16 once all the mail's orders for the step are tried: the move
 // stands, and the owner loses the excess SP at the end of the segment.
-func (g *game) warnStacking(side string, items []item, now []int, out []rules.Checked) {
+func (g *game) warnStacking(side rules.Side, items []item, now []int, out []rules.Checked) {
 	for _, i := range now {
 		it := items[i]
 		if it.kind == kPrepare || it.kind == kImprovise || !out[i].OK {
@@ -728,8 +726,8 @@ func (g *game) warnStacking(side string, items []item, now []int, out []rules.Ch
 }
 
 // lossOrder is side's standing LOSSES order as a list of unit ids.
-func (g *game) lossOrder(side string) []string {
-	o, ok := g.standing[side]
+func (g *game) lossOrder(side rules.Side) []string {
+	o, ok := g.standing[standingID{side, kLosses}]
 	if !ok || o == "LOSSES DEFAULT" {
 		return nil
 	}

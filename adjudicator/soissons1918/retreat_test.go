@@ -52,7 +52,8 @@ func runRetreatCase(r *Rules, c conformance.Case) error {
 	}
 	st := s.(*State)
 	script := dice.NewScript(c.Dice...)
-	g := &game{sc: r.sc, st: st, d: script, moved: map[string]bool{}, used: map[string]int{}, standing: map[string]string{}}
+	g := newGame(r.sc, st)
+	g.d, g.moved, g.used, g.standing = script, map[string]bool{}, map[string]int{}, map[standingID]string{}
 	var problems, refusals []string
 	for no, l := range c.Orders {
 		side, text, _ := strings.Cut(l, ":")
@@ -71,19 +72,19 @@ func runRetreatCase(r *Rules, c conformance.Case) error {
 			}
 			for _, o := range ch.Orders {
 				if o.Phase == phaseStanding {
-					g.standing[standingKey(o)] = o.Text
+					g.standing[standingID{o.Side, o.Key}] = o.Text
 				}
 			}
 		}
 		it := r.sc.parseLine(line)
 		if it.err == nil && it.kind != kRetreat && it.kind != kConvert && it.kind != kSpent && it.kind != kLosses {
-			if err := g.apply(side, it); err != nil {
+			if err := g.apply(rules.Side(side), it); err != nil {
 				refusals = append(refusals, err.Error())
 			}
 		}
 	}
 	var events []string
-	for _, e := range g.events {
+	for _, e := range g.Events {
 		events = append(events, e.Text)
 	}
 	have := a.Describe(st)
@@ -166,7 +167,7 @@ func retreatCall(g *game, text string) error {
 			return err
 		}
 		yes, why := g.convertLoss(us, n)
-		g.event("21.1", nil, "convert: %v, %s", yes, why)
+		g.Event("21.1", "convert: %v, %s", yes, why)
 	default:
 		return fmt.Errorf("want RETREAT <from> <n> <attackers> <segment>, END or CONVERT <units> <losses>")
 	}

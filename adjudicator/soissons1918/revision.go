@@ -73,7 +73,7 @@ func (g *game) completeSetupRev0() {
 			u.Prepare = true
 		}
 	}
-	g.event("3.1", nil, "the Entente player has set up; tank groups attached as shipped (data/armies.txt); Prepare markers on every division next to a German unit")
+	g.Event("3.1", "the Entente player has set up; tank groups attached as shipped (data/armies.txt); Prepare markers on every division next to a German unit")
 }
 
 // displaceHQsRev0 is revision 0's 10: an HQ alone that an enemy enters retreats along
@@ -86,7 +86,7 @@ func (g *game) displaceHQsRev0(h hex.Hex) {
 		}
 		side := c.Side
 		entering := map[string]bool{}
-		for _, u := range g.at(h, other(side)) {
+		for _, u := range g.at(h, sides.Other(side)) {
 			entering[u.ID] = true
 		}
 		dist := g.edgeDistances(side, entering)
@@ -102,7 +102,7 @@ func (g *game) displaceHQsRev0(h hex.Hex) {
 			}
 			moved := false
 			for _, n := range g.sc.Map.Grid.Neighbours(cur) {
-				if dn, ok := dist[n]; ok && dn == d-1 && !g.aisne(cur, n) && len(g.at(n, other(side))) == 0 {
+				if dn, ok := dist[n]; ok && dn == d-1 && !g.aisne(cur, n) && len(g.at(n, sides.Other(side))) == 0 {
 					cur, moved = n, true
 					break
 				}
@@ -117,7 +117,7 @@ func (g *game) displaceHQsRev0(h hex.Hex) {
 			path, why = p, w
 			cur = p[len(p)-1]
 		}
-		ez := g.zoc(other(side))
+		ez := g.zoc(sides.Other(side))
 		for n := 0; (cur == h || ez[cur]) && n < len(dist); n++ {
 			d, ok := dist[cur]
 			if cur == h {
@@ -125,7 +125,7 @@ func (g *game) displaceHQsRev0(h hex.Hex) {
 			}
 			next, found := cur, false
 			for _, nb := range g.sc.Map.Grid.Neighbours(cur) {
-				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, other(side))) == 0 {
+				if dn, on := dist[nb]; ok && on && dn == d-1 && !g.aisne(cur, nb) && len(g.at(nb, sides.Other(side))) == 0 {
 					next, found = nb, true
 					break
 				}
@@ -138,19 +138,19 @@ func (g *game) displaceHQsRev0(h hex.Hex) {
 		}
 		if cur == h || ez[cur] {
 			g.eliminate(hq)
-			g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, cannot end a retreat outside enemy ZOC: eliminated (21)", hq.ID, h)
+			g.Event("10", "HQ %s, alone in %s when an enemy unit enters, cannot end a retreat outside enemy ZOC: eliminated (21)", hq.ID, h)
 			continue
 		}
 		hq.Retreat, hq.ArtUsed = true, true
 		g.place(hq, cur)
-		g.event("10", nil, "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
+		g.Event("10", "HQ %s, alone in %s when an enemy unit enters, retreats %s (%s)", hq.ID, h, pathString(path), why)
 	}
 }
 
 // forcedFallBacksRev0 is revision 0's 15.3: an isolated unit falls back along its
 // supply line only, never through enemy ZOC.
-func (g *game) forcedFallBacksRev0(side string) {
-	ignore := g.movedThisTurn(other(side))
+func (g *game) forcedFallBacksRev0(side rules.Side) {
+	ignore := g.movedThisTurn(sides.Other(side))
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
 		if u.Where != OnMap || g.sideOf(u) != side || g.moved[u.ID] || g.counter(u).Kind == KindTank {
@@ -191,10 +191,10 @@ func (g *game) forcedFallBacksRev0(side string) {
 			break
 		}
 		if !ok || g.fallBack(side, []string{u.ID}, path) != nil {
-			g.event("15.3", nil, "%s in %s is isolated and finds no fall back to a supplied hex", u.ID, h)
+			g.Event("15.3", "%s in %s is isolated and finds no fall back to a supplied hex", u.ID, h)
 			continue
 		}
-		g.event("15.3", nil, "%s was isolated and had to fall back (15.3; default path)", u.ID)
+		g.Event("15.3", "%s was isolated and had to fall back (15.3; default path)", u.ID)
 	}
 }
 
@@ -217,10 +217,10 @@ func (s *State) laterForm(it item) string {
 
 // passKeyRev0 is revision 0's PASS: the first step from now that waits for side and
 // has nothing from it yet.
-func passKeyRev0(st *State, side string, filed []rules.Order, taken []string) (string, error) {
+func passKeyRev0(st *State, side rules.Side, filed []rules.Order, taken []string) (string, error) {
 	for _, k := range upcoming(st) {
 		_, p, _ := strings.Cut(k, ".")
-		if waits(p, side) && !findOrder(filed, k, rules.Side(side)) && !slices.Contains(taken, k) {
+		if waits(p, side) && !hasOrder(filed, k, side) && !slices.Contains(taken, k) {
 			return k, nil
 		}
 	}

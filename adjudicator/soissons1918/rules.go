@@ -59,9 +59,10 @@ func (r *Rules) Name() string { return Name }
 func (r *Rules) Title() string { return "Soissons 1918, the second Marne" }
 
 // Sides implements rules.Ruleset.
-func (r *Rules) Sides() []rules.SideInfo {
-	return []rules.SideInfo{{ID: EN, Name: "Entente"}, {ID: DE, Name: "German"}}
-}
+func (r *Rules) Sides() []rules.SideInfo { return slices.Clone(sides) }
+
+// sides are the game's sides, as Sides gives them: the other side and a side's name.
+var sides = rules.Sides{{ID: EN, Name: "Entente"}, {ID: DE, Name: "German"}}
 
 // Keywords lists the first words of Soissons orders.
 func (r *Rules) Keywords() []string { return Keywords }
@@ -78,7 +79,7 @@ func (r *Rules) New(opts rules.Options) (rules.State, error) {
 			return nil, fmt.Errorf("soissons1918 has no option %q", k)
 		}
 	}
-	st := &State{P: StepSetupDE, Art: map[string]Artillery{EN: {}, DE: {}}, Control: map[string]string{}, Revision: Revision}
+	st := &State{P: StepSetupDE, Art: map[rules.Side]Artillery{EN: {}, DE: {}}, Control: map[string]rules.Side{}, Revision: Revision}
 	for _, c := range r.sc.Counters {
 		u := Unit{ID: c.ID, Where: Waiting}
 		if c.Kind == KindTank && c.Arrive == 0 {
@@ -109,8 +110,6 @@ func (r *Rules) Encode(s rules.State) ([]byte, error) { return json.Marshal(s.(*
 
 const phaseStanding = "standing"
 
-func phaseKey(turn int, step string) string { return fmt.Sprintf("%d.%s", turn, step) }
-
 // steps lists the waiting steps of turn t in order (4.1, 4.2): no German phase on 18
 // July AM (22) nor on 23 July PM (3.2).
 func steps(t int) []string {
@@ -133,9 +132,9 @@ func upcoming(st *State) []string {
 	var out []string
 	t, from := st.T, 0
 	if st.T == 0 {
-		out = append(out, phaseKey(0, st.P))
+		out = append(out, orders.PhaseKey(0, st.P))
 		if st.P == StepSetupDE {
-			out = append(out, phaseKey(0, StepSetupEN))
+			out = append(out, orders.PhaseKey(0, StepSetupEN))
 		}
 		t = 1
 	} else {
@@ -147,7 +146,7 @@ func upcoming(st *State) []string {
 	}
 	for ; t <= min(st.T+1, LastTurn); t++ {
 		for _, s := range steps(t)[from:] {
-			out = append(out, phaseKey(t, s))
+			out = append(out, orders.PhaseKey(t, s))
 		}
 		from = 0
 	}
@@ -155,8 +154,8 @@ func upcoming(st *State) []string {
 }
 
 // route is the step an order of kind from side is for.
-func route(st *State, side, kind string) (string, error) {
-	cur := phaseKey(st.T, st.P)
+func route(st *State, side rules.Side, kind string) (string, error) {
+	cur := orders.PhaseKey(st.T, st.P)
 	if st.P == StepOver {
 		return "", fmt.Errorf("the game is over")
 	}
@@ -189,13 +188,13 @@ func route(st *State, side, kind string) (string, error) {
 // stepFor tells which steps of the sequence (4.2) an order of kind from side is for,
 // and names them for a refusal. PASS and BOMBARD answer the step the game is at
 // (route).
-func stepFor(side, kind string) (fits func(turn int, s string) bool, what string, err error) {
+func stepFor(side rules.Side, kind string) (fits func(turn int, s string) bool, what string, err error) {
 	own := func(s string, steps ...string) bool {
 		return len(s) > 2 && phasing(s) == side && !strings.HasPrefix(s, "setup") && slices.Contains(steps, s[2:])
 	}
 	switch kind {
 	case kSetup, kPlace:
-		return func(_ int, s string) bool { return s == "setup-"+side }, "set-up step (3.1)", nil
+		return func(_ int, s string) bool { return s == "setup-"+string(side) }, "set-up step (3.1)", nil
 	case kPass:
 		return func(_ int, s string) bool { return waits(s, side) }, "step that waits for you", nil
 	case kBombard:
@@ -239,10 +238,10 @@ func stepTitle(key string) string {
 // for now", not "pass my next step". PASS <turn> (turn > 0) answers the first step of
 // that turn, from now on, that waits for side and has nothing from it yet (filed, or
 // taken by this mail's other lines), so that several such lines pass several steps.
-func passKey(st *State, side string, turn int, filed []rules.Order, taken []string) (string, error) {
+func passKey(st *State, side rules.Side, turn int, filed []rules.Order, taken []string) (string, error) {
 	if turn == 0 {
 		if waits(st.P, side) {
-			return phaseKey(st.T, st.P), nil
+			return orders.PhaseKey(st.T, st.P), nil
 		}
 		next := ""
 		for _, k := range upcoming(st) {
@@ -252,11 +251,11 @@ func passKey(st *State, side string, turn int, filed []rules.Order, taken []stri
 				break
 			}
 		}
-		return "", fmt.Errorf("PASS alone answers the step the game is at, %s, which does not wait for you%s", shortStep(phaseKey(st.T, st.P)), next)
+		return "", fmt.Errorf("PASS alone answers the step the game is at, %s, which does not wait for you%s", shortStep(orders.PhaseKey(st.T, st.P)), next)
 	}
 	for _, k := range upcoming(st) {
 		t, s, _ := strings.Cut(k, ".")
-		if n, _ := strconv.Atoi(t); n == turn && waits(s, side) && !findOrder(filed, k, rules.Side(side)) && !slices.Contains(taken, k) {
+		if n, _ := strconv.Atoi(t); n == turn && waits(s, side) && !hasOrder(filed, k, side) && !slices.Contains(taken, k) {
 			return k, nil
 		}
 	}
@@ -265,13 +264,13 @@ func passKey(st *State, side string, turn int, filed []rules.Order, taken []stri
 
 // nextStep is the step the game is at, if it waits for side, else the next one that
 // does.
-func nextStep(st *State, side string) string {
+func nextStep(st *State, side rules.Side) string {
 	for _, k := range upcoming(st) {
 		if _, s, _ := strings.Cut(k, "."); waits(s, side) {
 			return k
 		}
 	}
-	return phaseKey(st.T, st.P)
+	return orders.PhaseKey(st.T, st.P)
 }
 
 // forStep says, for the order check, which step an order is for, in words a player
@@ -280,7 +279,7 @@ func forStep(st *State, key string, pass bool) string {
 	t, _ := strconv.Atoi(strings.Split(key, ".")[0])
 	when, held := "NOW, the step the game is at", ""
 	switch {
-	case key == phaseKey(st.T, st.P):
+	case key == orders.PhaseKey(st.T, st.P):
 	case t == st.T:
 		when, held = "LATER THIS TURN", "; checked in full then"
 	default:
@@ -296,7 +295,7 @@ func forStep(st *State, key string, pass bool) string {
 }
 
 // waits reports whether step p waits for side.
-func waits(p, side string) bool {
+func waits(p string, side rules.Side) bool {
 	switch {
 	case p == StepSetupDE:
 		return side == DE
@@ -317,7 +316,7 @@ func waits(p, side string) bool {
 }
 
 // mayBombard reports whether side has a bombardment segment in step p (4.2, 17.2.3).
-func mayBombard(p, side string) bool {
+func mayBombard(p string, side rules.Side) bool {
 	if len(p) < 3 || strings.HasPrefix(p, "setup") {
 		return false
 	}
@@ -330,15 +329,12 @@ func mayBombard(p, side string) bool {
 	return false
 }
 
-// findOrder reports whether side has an order on file for the step phase; a withdrawn
-// one is none (cancel.go).
-func findOrder(filed []rules.Order, phase string, side rules.Side) bool {
-	for _, o := range filed {
-		if o.Phase == phase && o.Side == side && o.Kind != kWithdrawn {
-			return true
-		}
-	}
-	return false
+// hasOrder reports whether side has an order on file for the step phase, under any
+// key; a withdrawn one is none (cancel.go).
+func hasOrder(filed []rules.Order, phase string, side rules.Side) bool {
+	return slices.ContainsFunc(filed, func(o rules.Order) bool {
+		return o.Phase == phase && o.Side == side && o.Kind != kWithdrawn
+	})
 }
 
 // Check implements rules.Ruleset. Orders for the step the game is at are tried
@@ -347,7 +343,7 @@ func findOrder(filed []rules.Order, phase string, side rules.Side) bool {
 func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed []rules.Order) []rules.Checked {
 	st := s.(*State)
 	g := r.trial(st)
-	cur := phaseKey(st.T, st.P)
+	cur := orders.PhaseKey(st.T, st.P)
 	out := make([]rules.Checked, len(lines))
 	items := make([]item, len(lines))
 	keys := make([]string, len(lines))
@@ -406,19 +402,19 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 			c.Reason = why
 			continue
 		}
-		key, err := route(st, string(side), it.kind)
+		key, err := route(st, side, it.kind)
 		switch {
 		case it.kind == kPass && !st.revised(1):
-			key, err = passKeyRev0(st, string(side), live, keys)
+			key, err = passKeyRev0(st, side, live, keys)
 		case it.kind == kPass:
-			key, err = passKey(st, string(side), it.turn, live, keys)
+			key, err = passKey(st, side, it.turn, live, keys)
 		}
 		if it.kind == kTank && it.target == "REMOVE" && side == EN && st.revised(1) {
 			// 9.4: "Tank groups may be voluntarily removed from play by the Entente
 			// player at any time"; 19.3: "at any time during the Maneuver phase in order
 			// to allow the infantry division it is stacked with to enter a ravine hex":
 			// in the step the game is at, before its moves (rank), when it waits for him.
-			key, err = nextStep(st, string(side)), nil
+			key, err = nextStep(st, side), nil
 		}
 		if err != nil {
 			c.Reason = err.Error()
@@ -433,30 +429,30 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 	}
 	// Orders for the current step are tried in the order they will be resolved (4.2).
 	slices.SortStableFunc(now, func(a, b int) int {
-		return cmp.Compare(rank(st.P, string(side), items[a].kind), rank(st.P, string(side), items[b].kind))
+		return cmp.Compare(rank(st.P, side, items[a].kind), rank(st.P, side, items[b].kind))
 	})
 	var fights []int
-	g.preloadFiled(string(side), cur, live, items, now, len(cancels) > 0)
+	g.preloadFiled(side, cur, live, items, now, len(cancels) > 0)
 	for _, i := range now {
 		if items[i].kind == kAssault || items[i].kind == kAttack {
 			fights = append(fights, i)
 			continue
 		}
-		if err := g.apply(string(side), items[i]); err != nil {
+		if err := g.apply(side, items[i]); err != nil {
 			out[i].OK, out[i].Reason = false, err.Error()
 		}
 	}
 	if len(fights) > 0 || len(cancels) > 0 {
-		g.checkCombats(string(side), cur, live, items, fights, cancels, out)
+		g.checkCombats(side, cur, live, items, fights, cancels, out)
 	}
-	g.warnStacking(string(side), items, now, out)
+	g.warnStacking(side, items, now, out)
 	// 3.1's rules that bind the whole set-up (a division next to every German regiment,
 	// German HQs near their regiments) are checked once every line is placed.
 	if strings.HasPrefix(st.P, "setup-"+string(side)) {
 		for _, i := range now {
 			if items[i].kind == kPlace && out[i].OK {
 				var why []string
-				for _, p := range r.sc.SetupProblems(string(side), g.positions()) {
+				for _, p := range r.sc.SetupProblems(side, g.positions()) {
 					why = append(why, p.Unit+": "+p.Text)
 				}
 				if len(why) > 0 {
@@ -525,16 +521,18 @@ func (r *Rules) trial(st *State) *game {
 	raw, _ := json.Marshal(st)
 	var cp State
 	_ = json.Unmarshal(raw, &cp)
-	return &game{sc: r.sc, st: &cp, moved: map[string]bool{}, used: map[string]int{}}
+	g := newGame(r.sc, &cp)
+	g.moved, g.used = map[string]bool{}, map[string]int{}
+	return g
 }
 
 // Waiting implements rules.Ruleset.
 func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	st := s.(*State)
 	var out []rules.Side
-	for _, side := range []string{EN, DE} {
-		if waits(st.P, side) && !findOrder(filed, phaseKey(st.T, st.P), rules.Side(side)) {
-			out = append(out, rules.Side(side))
+	for _, side := range sides.IDs() {
+		if waits(st.P, side) && !hasOrder(filed, orders.PhaseKey(st.T, st.P), side) {
+			out = append(out, side)
 		}
 	}
 	return out
@@ -546,7 +544,7 @@ func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	var out []rules.Order
 	for _, o := range filed {
-		if o.Phase == phaseKey(st.T, st.P) || o.Phase == phaseStanding {
+		if o.Phase == orders.PhaseKey(st.T, st.P) || o.Phase == phaseStanding {
 			out = append(out, o)
 		}
 	}
@@ -561,7 +559,7 @@ func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []
 	if strings.HasPrefix(st.P, "setup") {
 		text = "SETUP DEFAULT"
 	}
-	return []rules.Order{{Phase: phaseKey(st.T, st.P), Side: side, Key: "000 " + text, Kind: "default", Text: text, Summary: text + " (default)"}}
+	return []rules.Order{{Phase: orders.PhaseKey(st.T, st.P), Side: side, Key: "000 " + text, Kind: "default", Text: text, Summary: text + " (default)"}}
 }
 
 // Resolve implements rules.Ruleset.
@@ -569,13 +567,13 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 	st := s.(*State)
 	g := r.trial(st)
 	g.d = d
-	cur := phaseKey(st.T, st.P)
+	cur := orders.PhaseKey(st.T, st.P)
 	var now []rules.Order
-	standing := map[string]string{}
+	standing := map[standingID]string{}
 	var out rules.Outcome
 	for _, o := range inputs {
 		if o.Phase == phaseStanding {
-			standing[standingKey(o)] = o.Text
+			standing[standingID{o.Side, o.Key}] = o.Text
 			continue
 		}
 		if o.Phase != cur {
@@ -594,6 +592,6 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 	if err := g.resolve(now, standing); err != nil {
 		return rules.Outcome{}, err
 	}
-	out.State, out.Events = g.st, g.events
+	out.State, out.Events = g.st, g.Events
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 //go:embed data/*.txt
@@ -26,8 +27,8 @@ var Vocabulary = board.Vocabulary{
 
 // Sides of the game.
 const (
-	EN = "en" // the Entente player
-	DE = "de" // the German player
+	EN rules.Side = "en" // the Entente player
+	DE rules.Side = "de" // the German player
 )
 
 // Kinds of unit (2.3.1).
@@ -42,7 +43,7 @@ const (
 type Counter struct {
 	ID       string
 	Kind     string
-	Side     string
+	Side     rules.Side
 	Name     string // HQs: "Watter Gruppe"
 	Nation   string // Entente divisions: fr, col, br, us (2.3.1)
 	Corps    string // the HQ it is subordinated to (12); "grey" for German reinforcements
@@ -62,7 +63,7 @@ func (c *Counter) Combat() bool { return c.Kind == KindDivision || c.Kind == Kin
 
 // Sector is a set-up sector (3.1): a band of rows, boundary rows shared.
 type Sector struct {
-	Side  string
+	Side  rules.Side
 	Owner string // a German division or an Entente corps
 	Rows  [2]int
 	Fact  board.Fact
@@ -100,8 +101,8 @@ type Scenario struct {
 	Counters   []*Counter
 	Sectors    []Sector
 	Turns      []Turn
-	Prepare    map[string]int // counter mix of Prepare markers by side (19.4)
-	Improvised map[string]int // and of Improvised Attack markers
+	Prepare    map[rules.Side]int // counter mix of Prepare markers by side (19.4)
+	Improvised map[rules.Side]int // and of Improvised Attack markers
 	byID       map[string]*Counter
 }
 
@@ -109,6 +110,14 @@ type Scenario struct {
 func (s *Scenario) Counter(id string) (*Counter, bool) {
 	c, ok := s.byID[orders.Upper(id)]
 	return c, ok
+}
+
+// unitID is the id of the unit a player names id, as the counter mix spells it.
+func (s *Scenario) unitID(id string) (string, bool) {
+	if c, ok := s.Counter(id); ok {
+		return c.ID, true
+	}
+	return "", false
 }
 
 // Town returns the town holding h, if any.
@@ -136,7 +145,7 @@ func (s *Scenario) FrontLine(h hex.Hex) bool {
 }
 
 // InSector reports whether h lies in the set-up sector of owner (3.1).
-func (s *Scenario) InSector(side, owner string, h hex.Hex) bool {
+func (s *Scenario) InSector(side rules.Side, owner string, h hex.Hex) bool {
 	for _, sc := range s.Sectors {
 		if sc.Side == side && sc.Owner == owner && h.Row >= sc.Rows[0] && h.Row <= sc.Rows[1] {
 			return true
@@ -146,13 +155,7 @@ func (s *Scenario) InSector(side, owner string, h hex.Hex) bool {
 }
 
 // LoadScenario reads and validates the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(dataFS, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(dataFS, "data", ParseScenario) }
 
 // ParseScenario reads and validates a scenario from the files map.txt, tec.txt,
 // tables.txt, combat.txt, towns.txt, armies.txt and turns.txt of fsys.
@@ -164,7 +167,7 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 		}
 		return b
 	}
-	sc := &Scenario{byID: map[string]*Counter{}, Prepare: map[string]int{}, Improvised: map[string]int{}}
+	sc := &Scenario{byID: map[string]*Counter{}, Prepare: map[rules.Side]int{}, Improvised: map[rules.Side]int{}}
 	var errs []error
 	var err error
 	for _, f := range []string{"map.txt", "tec.txt", "tables.txt", "combat.txt", "towns.txt", "armies.txt", "turns.txt"} {
@@ -273,7 +276,7 @@ func (sc *Scenario) parseArmies(src []byte) error {
 		kv, bare := fields(l.Fields[1:])
 		switch kind := l.Fields[0]; kind {
 		case "markers":
-			m := map[string]map[string]int{"prepare": sc.Prepare, "improvised": sc.Improvised}[l.Fields[1]]
+			m := map[string]map[rules.Side]int{"prepare": sc.Prepare, "improvised": sc.Improvised}[l.Fields[1]]
 			if m == nil || len(bare) != 1 {
 				errs = append(errs, l.Errorf("want markers prepare|improvised de=N en=N"))
 				continue
@@ -291,13 +294,13 @@ func (sc *Scenario) parseArmies(src []byte) error {
 				errs = append(errs, l.Errorf("rows %q: want NN-NN", bare[3]))
 				continue
 			}
-			sc.Sectors = append(sc.Sectors, Sector{Side: bare[0], Owner: orders.Upper(bare[1]), Rows: [2]int{lo, hi}, Fact: l.Fact})
+			sc.Sectors = append(sc.Sectors, Sector{Side: rules.Side(bare[0]), Owner: orders.Upper(bare[1]), Rows: [2]int{lo, hi}, Fact: l.Fact})
 		case KindHQ, KindDivision, KindRegiment, KindTank:
 			if len(bare) != 1 {
 				errs = append(errs, l.Errorf("want %s <id> key=value ...", kind))
 				continue
 			}
-			c := &Counter{ID: orders.Upper(bare[0]), Kind: kind, Side: kv["side"], Nation: kv["nation"], Corps: orders.Upper(kv["corps"]),
+			c := &Counter{ID: orders.Upper(bare[0]), Kind: kind, Side: rules.Side(kv["side"]), Nation: kv["nation"], Corps: orders.Upper(kv["corps"]),
 				Default: orders.Upper(kv["default"]), Division: orders.Upper(kv["division"]), Attach: orders.Upper(kv["attach"]),
 				Name: strings.ReplaceAll(kv["name"], "_", " "), Fact: l.Fact}
 			if kind == KindTank {
@@ -441,7 +444,7 @@ func (sc *Scenario) validate() error {
 			bad(c, "neither start= nor arrive=")
 		}
 		if c.OnStart {
-			count[c.Side+c.Start.String()]++
+			count[string(c.Side)+c.Start.String()]++
 		}
 	}
 	for side, n := range sc.Prepare {
@@ -462,7 +465,7 @@ func (sc *Scenario) checkSetup() error {
 		}
 	}
 	var errs []error
-	for _, side := range []string{DE, EN} {
+	for _, side := range []rules.Side{DE, EN} {
 		for _, p := range sc.SetupProblems(side, pos) {
 			line := 0
 			if c, ok := sc.Counter(p.Unit); ok {
@@ -480,7 +483,7 @@ type Problem struct{ Unit, Text string }
 // SetupProblems checks side's set-up against 3.1, given where every unit set up so far
 // stands (pos, by unit id; the German sets up first, so the Entente's is checked
 // against the German one).
-func (sc *Scenario) SetupProblems(side string, pos map[string]hex.Hex) []Problem {
+func (sc *Scenario) SetupProblems(side rules.Side, pos map[string]hex.Hex) []Problem {
 	var out []Problem
 	g := sc.Map.Grid
 	bad := func(c *Counter, format string, args ...any) {

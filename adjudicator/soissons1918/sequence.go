@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // finish closes the step just resolved (its automatic segments) and moves the game to
@@ -43,11 +44,11 @@ func (g *game) finish() error {
 			}
 		}
 		if len(gone) > 0 {
-			g.event("4.2", nil, "C.4 b: the Prepare markers of units that did not assault are removed: %s", strings.Join(gone, ", "))
+			g.Event("4.2", "C.4 b: the Prepare markers of units that did not assault are removed: %s", strings.Join(gone, ", "))
 		}
 	case StepFall:
-		g.forcedFallBacks(other(side))
-		if other(side) == EN {
+		g.forcedFallBacks(sides.Other(side))
+		if sides.Other(side) == EN {
 			g.spentWithdrawal()
 		}
 		if !Night(st.T) {
@@ -99,10 +100,10 @@ func (g *game) beginTurn(t int) error {
 			if u.Reduced {
 				g.detach(u)
 				u.Where, u.Hex = Removed, ""
-				g.event("9.3", nil, "tank group %s, already reduced, is removed from play", u.ID)
+				g.Event("9.3", "tank group %s, already reduced, is removed from play", u.ID)
 			} else {
 				u.Reduced = true
-				g.event("9.3", nil, "tank group %s is reduced", u.ID)
+				g.Event("9.3", "tank group %s is reduced", u.ID)
 			}
 		}
 	}
@@ -111,7 +112,7 @@ func (g *game) beginTurn(t int) error {
 		for i := range st.Units {
 			st.Units[i].ArtUsed = false
 		}
-		g.event("17.3.3", nil, "artillery for %s: Entente heavy %d, medium %d, air %d; German heavy %d, medium %d, air %d; every HQ's organic point is available again",
+		g.Event("17.3.3", "artillery for %s: Entente heavy %d, medium %d, air %d; German heavy %d, medium %d, air %d; every HQ's organic point is available again",
 			turnName(t), part.EN.Heavy, part.EN.Medium, part.EN.Air, part.DE.Heavy, part.DE.Medium, part.DE.Air)
 	}
 	if part.Part == "AM" && t > 1 {
@@ -143,7 +144,7 @@ func (g *game) reorganize() {
 		}
 	}
 	if len(moved) > 0 {
-		g.event("11.1", nil, "reorganization: %s", strings.Join(moved, ", "))
+		g.Event("11.1", "reorganization: %s", strings.Join(moved, ", "))
 	}
 }
 
@@ -151,12 +152,12 @@ func (g *game) reorganize() {
 // their fall back path until they are no longer isolated and not next to an enemy. A
 // unit with no supply line to follow goes first, through enemy ZOC if need be, to the
 // nearest hex with one (21, 13.1: zocExits).
-func (g *game) forcedFallBacks(side string) {
+func (g *game) forcedFallBacks(side rules.Side) {
 	if !g.st.revised(1) {
 		g.forcedFallBacksRev0(side)
 		return
 	}
-	ignore := g.movedThisTurn(other(side))
+	ignore := g.movedThisTurn(sides.Other(side))
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
 		if u.Where != OnMap || g.sideOf(u) != side || g.moved[u.ID] || g.counter(u).Kind == KindTank {
@@ -198,16 +199,16 @@ func (g *game) forcedFallBacks(side string) {
 			cur = next
 		}
 		if !ok || g.fallBack(side, []string{u.ID}, path) != nil {
-			g.event("15.3", nil, "%s in %s is isolated and finds no fall back to a supplied hex", u.ID, h)
+			g.Event("15.3", "%s in %s is isolated and finds no fall back to a supplied hex", u.ID, h)
 			continue
 		}
-		g.event("15.3", nil, "%s was isolated and had to fall back (15.3; default path)", u.ID)
+		g.Event("15.3", "%s was isolated and had to fall back (15.3; default path)", u.ID)
 	}
 }
 
-func (g *game) nextToEnemy(side string, h hex.Hex) bool {
+func (g *game) nextToEnemy(side rules.Side, h hex.Hex) bool {
 	for _, n := range g.sc.Map.Grid.Neighbours(h) {
-		if len(g.combatAt(n, other(side))) > 0 {
+		if len(g.combatAt(n, sides.Other(side))) > 0 {
 			return true
 		}
 	}
@@ -250,10 +251,10 @@ func (g *game) spentWithdrawal() {
 				others = fmt.Sprintf("tank group %s of the spent %s goes to %s in %s (%s)", t.ID, u.ID, to.ID, to.Hex, why)
 				own = fmt.Sprintf("tank group %s of the spent %s goes to %s in %s (%s%s)", t.ID, u.ID, to.ID, to.Hex, note, why)
 			}
-			g.toEach("4.2", nil, EN, own, others)
+			g.ToEach("4.2", nil, EN, own, others)
 		}
 		u.Where, u.Hex = Removed, ""
-		g.event("19.6.2", nil, "%s is spent and withdrawn from play", u.ID)
+		g.Event("19.6.2", "%s is spent and withdrawn from play", u.ID)
 	}
 }
 
@@ -318,7 +319,7 @@ func (g *game) spentTankChoice(t *Unit, h hex.Hex) (to *Unit, why, note string) 
 func (g *game) end() error {
 	g.st.P = StepOver
 	g.st.Verdict = g.verdict()
-	g.event("3.4", nil, "%s", g.st.Verdict)
+	g.Event("3.4", "%s", g.st.Verdict)
 	return nil
 }
 

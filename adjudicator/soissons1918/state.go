@@ -63,15 +63,15 @@ type Unit struct {
 
 // State is a game of Soissons 1918.
 type State struct {
-	T       int                  `json:"turn"` // 1-17; 0 during set-up
-	P       string               `json:"phase"`
-	Units   []Unit               `json:"units"`
-	Art     map[string]Artillery `json:"art"`             // army AP available (17.3.1)
-	Control map[string]string    `json:"control"`         // town name: the side controlling it (3.3)
-	Moved   []string             `json:"moved,omitempty"` // units that moved in this operational phase (19.6)
-	Paths   map[string]string    `json:"paths,omitempty"` // and the paths they moved along (19.6)
-	Sudden  bool                 `json:"sudden,omitempty"`
-	Verdict string               `json:"verdict,omitempty"`
+	T       int                      `json:"turn"` // 1-17; 0 during set-up
+	P       string                   `json:"phase"`
+	Units   []Unit                   `json:"units"`
+	Art     map[rules.Side]Artillery `json:"art"`             // army AP available (17.3.1)
+	Control map[string]rules.Side    `json:"control"`         // town name: the side controlling it (3.3)
+	Moved   []string                 `json:"moved,omitempty"` // units that moved in this operational phase (19.6)
+	Paths   map[string]string        `json:"paths,omitempty"` // and the paths they moved along (19.6)
+	Sudden  bool                     `json:"sudden,omitempty"`
+	Verdict string                   `json:"verdict,omitempty"`
 	// Revision is the revision of these rules the game was created under (Revision for
 	// the games New makes; 0, absent, for a game created before revision 1), so that a
 	// game in progress is played and replayed by the rules it began with (invariant 4).
@@ -109,7 +109,7 @@ func (s *State) PhaseTitle() string {
 		return "game over (3.3)"
 	}
 	side, step := phasing(s.P), s.P[2:]
-	name := map[string]string{EN: "Entente", DE: "German"}[side]
+	name := map[rules.Side]string{EN: "Entente", DE: "German"}[side]
 	t := turnName(s.T)
 	switch step {
 	case StepOne:
@@ -119,24 +119,17 @@ func (s *State) PhaseTitle() string {
 	case StepNight:
 		return fmt.Sprintf("%s, %s night bombardment and maneuver (4.2 I.1-I.2)", t, name)
 	case StepFall:
-		return fmt.Sprintf("%s, %s fall back in the %s phase (4.2 C.8)", t, map[string]string{EN: "German", DE: "Entente"}[side], name)
+		return fmt.Sprintf("%s, %s fall back in the %s phase (4.2 C.8)", t, map[rules.Side]string{EN: "German", DE: "Entente"}[side], name)
 	}
 	return s.P
 }
 
 // phasing is the side whose operational phase a step key belongs to.
-func phasing(p string) string {
-	if strings.HasPrefix(p, DE) {
+func phasing(p string) rules.Side {
+	if strings.HasPrefix(p, string(DE)) {
 		return DE
 	}
 	return EN
-}
-
-func other(side string) string {
-	if side == DE {
-		return EN
-	}
-	return DE
 }
 
 // TurnName is "18 July AM" for turn 1 (3.2), as PASS names a turn (HELP).

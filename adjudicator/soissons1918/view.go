@@ -39,8 +39,8 @@ var Legend = mapview.Legend{
 		{Char: '1', Text: "1-3: the worst disruption in the stack: 1 Reforming, 2 Disorganized, 3 Shocked (11)"},
 	},
 	Forces: []mapview.Symbol{
-		{Name: EN, Char: 'E', Text: "Entente units"},
-		{Name: DE, Char: 'G', Text: "German units"},
+		{Name: string(EN), Char: 'E', Text: "Entente units"},
+		{Name: string(DE), Char: 'G', Text: "German units"},
 	},
 	Arrows: []mapview.Symbol{
 		{Name: "improvised", Text: "Improvised Attack marker, pointing at its target (19.4.1)"},
@@ -94,22 +94,22 @@ func (r *Rules) Map(s rules.State, side rules.Side) string {
 func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
-	g := &game{sc: r.sc, st: st}
+	g := newGame(r.sc, st)
 	cells := map[hex.Hex]string{}
 	var key []string
 	var arrows []mapview.Arrow
 	for _, h := range r.sc.Map.Hexes() {
 		cell := ""
 		if t, ok := r.sc.TownAt(h); ok {
-			cell = map[string]string{EN: "e", DE: "g"}[st.Control[t.Name]]
+			cell = map[rules.Side]string{EN: "e", DE: "g"}[st.Control[t.Name]]
 		}
-		for _, sd := range []string{EN, DE} {
+		for _, sd := range sides.IDs() {
 			us := g.at(h, sd)
 			if len(us) == 0 {
 				continue
 			}
-			forces[h] = append(forces[h], sd)
-			letter := map[string]string{EN: "E", DE: "G"}[sd]
+			forces[h] = append(forces[h], string(sd))
+			letter := map[rules.Side]string{EN: "E", DE: "G"}[sd]
 			cell += fmt.Sprintf("%s%d", letter, len(us))
 			var names []string
 			for _, u := range us {
@@ -133,9 +133,9 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	// 15.1: an isolated stack has no supply line; the map says which, for both sides.
 	var isolated []string
 	for _, h := range r.sc.Map.Hexes() {
-		for _, sd := range []string{EN, DE} {
+		for _, sd := range sides.IDs() {
 			if len(g.combatAt(h, sd)) > 0 && g.isolated(sd, h) {
-				isolated = append(isolated, fmt.Sprintf("%s %s", h, map[string]string{EN: "E", DE: "G"}[sd]))
+				isolated = append(isolated, fmt.Sprintf("%s %s", h, map[rules.Side]string{EN: "E", DE: "G"}[sd]))
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 		key = append(key, strings.Split(wrapLines(l), "\n")...)
 	}
 	return mapview.View{
-		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sideWord(string(side)), turnName(st.T)),
+		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sides.Name(side), turnName(st.T)),
 		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows, Counters: counters,
 		Key: append([]string{"Units (5: every stack may be inspected):"}, key...),
 	}
@@ -165,26 +165,26 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 // Status implements rules.Ruleset.
 func (r *Rules) Status(s rules.State, side rules.Side) string {
 	st := s.(*State)
-	g := &game{sc: r.sc, st: st}
+	g := newGame(r.sc, st)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Soissons 1918 -- %s\n", st.PhaseTitle())
 	if st.Over() {
 		fmt.Fprintf(&b, "%s\n", st.Verdict)
 		return wrapLines(b.String())
 	}
-	a := st.Art[string(side)]
+	a := st.Art[side]
 	fmt.Fprintf(&b, "Your artillery points: heavy %d, medium %d, air %d (17.3)\n", a.Heavy, a.Medium, a.Air)
 	fmt.Fprintf(&b, "Markers in use: Prepare %d of %d, Improvised Attack %d of %d (19.4)\n",
-		g.markers(string(side), false), r.sc.Prepare[string(side)], g.markers(string(side), true), r.sc.Improvised[string(side)])
+		g.markers(side, false), r.sc.Prepare[side], g.markers(side, true), r.sc.Improvised[side])
 	b.WriteString(vpLine(g.VP()) + "\n")
 	var towns []string
 	for _, t := range r.sc.Towns {
-		towns = append(towns, fmt.Sprintf("%s %s", t.Name, sideWord(st.Control[t.Name])))
+		towns = append(towns, fmt.Sprintf("%s %s", t.Name, sides.Name(st.Control[t.Name])))
 	}
 	fmt.Fprintf(&b, "Towns: %s\n", strings.Join(towns, ", "))
 	var box []string
 	for _, u := range st.sortedUnits() {
-		if g.sideOf(u) == string(side) && u.Where == Box {
+		if g.sideOf(u) == side && u.Where == Box {
 			box = append(box, u.ID)
 		}
 	}
@@ -193,7 +193,7 @@ func (r *Rules) Status(s rules.State, side rules.Side) string {
 	}
 	for _, u := range st.sortedUnits() {
 		c := g.counter(u)
-		if c.Side != string(side) || u.Where != OnMap || !c.Combat() {
+		if c.Side != side || u.Where != OnMap || !c.Combat() {
 			continue
 		}
 		cmd := "in command"
@@ -232,7 +232,7 @@ var _ rules.Viewer = (*Rules)(nil)
 // Prepare marker, R for a Retreat marker, and the worst disruption level as a digit.
 func (g *game) stackMarks(h hex.Hex) string {
 	prepare, retreat, worst := false, false, GoodOrder
-	for _, sd := range []string{EN, DE} {
+	for _, sd := range sides.IDs() {
 		for _, u := range g.at(h, sd) {
 			prepare = prepare || u.Prepare
 			retreat = retreat || u.Retreat

@@ -26,7 +26,9 @@ func caseGame(t *testing.T, at ...string) *game {
 		}
 		u.Where, u.Hex = OnMap, at[i+1]
 	}
-	return &game{sc: r.sc, st: st, moved: map[string]bool{}, used: map[string]int{}}
+	g := newGame(r.sc, st)
+	g.moved, g.used = map[string]bool{}, map[string]int{}
+	return g
 }
 
 // TestThreatZoneExample is 14's example: "Unit X cannot project a TZ into 1003 because

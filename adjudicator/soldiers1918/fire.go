@@ -3,6 +3,7 @@ package soldiers1918
 import (
 	"fmt"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
@@ -18,22 +19,22 @@ func isInfantry(kind string) bool { return kind != KindDeHMG }
 
 // fireStrength is a unit's printed FS: German infantry by the division quality (3.4),
 // Sergeant York double with the 12.5 option, the others from the chart (13.2).
-func (r *resolution) fireStrength(u Unit) int {
+func (g *game) fireStrength(u Unit) int {
 	switch u.Kind {
 	case KindDeInf:
-		return r.st.GermanFS
+		return g.st.GermanFS
 	case KindYork:
-		if !r.st.Options["york"] {
-			return r.rules.sc.FireStrength[KindUSArmy].N
+		if !g.st.Options["york"] {
+			return g.r.sc.FireStrength[KindUSArmy].N
 		}
 	}
-	return r.rules.sc.FireStrength[u.Kind].N
+	return g.r.sc.FireStrength[u.Kind].N
 }
 
 // shooters picks the units a FIRE line uses, from the state as it is when the line's turn
 // comes: live, not COWed (7.3), not yet fired this phase (10.2), in range (10.6).
-func (r *resolution) shooters(side rules.Side, f fireSpec) ([]int, error) {
-	st, sc := r.st, r.rules.sc
+func (g *game) shooters(side rules.Side, f fireSpec) ([]int, error) {
+	st, sc := g.st, g.r.sc
 	var picked []int
 	taken := map[int]bool{} // a unit named twice in one line still fires once (10.2)
 	for _, src := range f.From {
@@ -60,9 +61,9 @@ func (r *resolution) shooters(side rules.Side, f fireSpec) ([]int, error) {
 }
 
 // fire carries out one FIRE line. With d nil it only checks it.
-func (r *resolution) fire(side rules.Side, f fireSpec, d dice.Source) error {
-	st, sc := r.st, r.rules.sc
-	enemy := other(side)
+func (g *game) fire(side rules.Side, f fireSpec, d dice.Source) error {
+	st, sc := g.st, g.r.sc
+	enemy := sides.Other(side)
 	targets := st.liveIn(f.Target, enemy)
 	if len(targets) == 0 {
 		return errEmptyTarget
@@ -72,7 +73,7 @@ func (r *resolution) fire(side rules.Side, f fireSpec, d dice.Source) error {
 			return fmt.Errorf("%s was already fired into this phase (10.5)", f.Target)
 		}
 	}
-	units, err := r.shooters(side, f)
+	units, err := g.shooters(side, f)
 	if err != nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func (r *resolution) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	for _, i := range units {
 		u := st.Units[i]
 		h, _ := hex.Parse(u.Hex)
-		fs := r.fireStrength(u)
+		fs := g.fireStrength(u)
 		dist := sc.Grid.Distance(h, f.Target)
 		switch {
 		case isInfantry(u.Kind) && dist == 1:
@@ -116,7 +117,7 @@ func (r *resolution) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	}
 	total := full + halved/2
 	ds, terrain := sc.Defence(f.Target)
-	odds := Odds(total, ds)
+	odds, _ := board.Odds(total, ds) // 10.3: rounded down; no defence, no odds
 	hit := HitNumber(odds)
 	oddsText := fmt.Sprintf("%d:1", odds)
 	if odds < 1 {
@@ -127,21 +128,21 @@ func (r *resolution) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	if halved > 0 {
 		text += fmt.Sprintf(" (of it %d halved to %d at half the visibility or more, 10.6)", halved, halved/2)
 	}
-	r.event("10.3, 10.6", "%s against %s (%s, defence %d): odds %s, eliminates on 1-%d (10.8); one roll for each of the %d unit(s) there.",
+	g.Event("10.3, 10.6", "%s against %s (%s, defence %d): odds %s, eliminates on 1-%d (10.8); one roll for each of the %d unit(s) there.",
 		text, f.Target, terrain, ds, oddsText, hit, len(targets))
-	name := sideName(side)
+	name := sides.Name(side)
 	for n, i := range targets {
 		u := &st.Units[i]
 		roll := d.Roll(dice.Request{Purpose: fmt.Sprintf("10.8 %s fire into %s at %s, %s %d of %d", name, f.Target, oddsText, kindName[u.Kind], n+1, len(targets)), Rule: "10.8", Count: 1, Sides: 6})
 		if roll.Result <= hit {
 			u.Carnage = true
-			r.rollEvent("10.8, 2.6", roll, "%s in %s: rolled %d: eliminated, now carnage.", kindName[u.Kind], f.Target, roll.Result)
+			g.RollEvent("10.8, 2.6", roll, "%s in %s: rolled %d: eliminated, now carnage.", kindName[u.Kind], f.Target, roll.Result)
 		} else {
-			r.rollEvent("10.8", roll, "%s in %s: rolled %d: no effect.", kindName[u.Kind], f.Target, roll.Result)
+			g.RollEvent("10.8", roll, "%s in %s: rolled %d: no effect.", kindName[u.Kind], f.Target, roll.Result)
 		}
 	}
 	if len(st.liveIn(f.Target, enemy)) == 0 && len(adjacentInfantry) > 0 {
-		r.advance(side, f, adjacentInfantry)
+		g.advance(side, f, adjacentInfantry)
 	}
 	return nil
 }
@@ -155,11 +156,11 @@ var errEmptyTarget = fmt.Errorf("the target hex holds no enemy unit (10.2)")
 // kind advances: the one the FIRE line names (ADVANCE ARMY or ADVANCE USMC), else the
 // one that puts more units into the hex (the first listed of two that tie). Of any
 // excess, the first listed go.
-func (r *resolution) advance(side rules.Side, f fireSpec, units []int) {
-	limit := r.st.stackLimit(side)
+func (g *game) advance(side rules.Side, f fireSpec, units []int) {
+	limit := g.st.stackLimit(side)
 	var army, usmc []int
 	for _, i := range units {
-		if r.st.Units[i].Kind == KindUSMC {
+		if g.st.Units[i].Kind == KindUSMC {
 			usmc = append(usmc, i)
 		} else {
 			army = append(army, i)
@@ -173,7 +174,7 @@ func (r *resolution) advance(side rules.Side, f fireSpec, units []int) {
 			enter, why = army, "US Army platoons, as ordered (ADVANCE ARMY); Army and USMC never stack together (6.4)"
 		case f.Advance == KindUSMC:
 			enter, why = usmc, "USMC platoons, as ordered (ADVANCE USMC); Army and USMC never stack together (6.4)"
-		case nArmy > nUSMC || (nArmy == nUSMC && r.st.Units[units[0]].Kind != KindUSMC):
+		case nArmy > nUSMC || (nArmy == nUSMC && g.st.Units[units[0]].Kind != KindUSMC):
 			enter, why = army, "US Army platoons, by default: the kind that fills the hex most, the first listed of two that tie (ADVANCE USMC on the FIRE line chooses the Marines); Army and USMC never stack together (6.4)"
 		default:
 			enter, why = usmc, "USMC platoons, by default: the kind that fills the hex most, the first listed of two that tie (ADVANCE ARMY on the FIRE line chooses the Army); Army and USMC never stack together (6.4)"
@@ -183,38 +184,38 @@ func (r *resolution) advance(side rules.Side, f fireSpec, units []int) {
 	}
 	enter = enter[:min(len(enter), limit)]
 	for _, i := range enter {
-		r.st.Units[i].Hex = f.Target.String()
+		g.st.Units[i].Hex = f.Target.String()
 	}
 	if why != "" {
 		why = ": " + why
 	}
-	r.event("10.10", "Advance after combat: %d infantry unit(s) must enter %s%s.", len(enter), f.Target, why)
+	g.Event("10.10", "Advance after combat: %d infantry unit(s) must enter %s%s.", len(enter), f.Target, why)
 }
 
 // firePhase resolves Phase VIII (German) or IX (US): each FIRE line in the order written.
-func (r *resolution) firePhase(side rules.Side, inputs []rules.Order, next string) error {
-	r.st.Fired, r.st.Targets = nil, nil
+func (g *game) firePhase(side rules.Side, inputs []rules.Order, next string) error {
+	g.st.Fired, g.st.Targets = nil, nil
 	fired := 0
 	if o, ok := orderByKey(inputs, side, keyFire); ok {
-		r.out.Consumed = append(r.out.Consumed, o.ID())
+		g.out.Consumed = append(g.out.Consumed, o.ID())
 		for _, b := range parseCanonical(o.Text) {
 			if b.none {
 				continue
 			}
-			switch err := r.fire(side, b.fire, r.d); {
+			switch err := g.fire(side, b.fire, g.d); {
 			case err == errEmptyTarget:
-				r.ownerOnly(side, "10.2", "%s: skipped, the target hex holds no enemy unit any more.", b.fire)
+				g.ownerOnly(side, "10.2", "%s: skipped, the target hex holds no enemy unit any more.", b.fire)
 			case err != nil:
-				r.ownerOnly(side, "10.0", "%s: not carried out: %v.", b.fire, err)
+				g.ownerOnly(side, "10.0", "%s: not carried out: %v.", b.fire, err)
 			default:
 				fired++
 			}
 		}
 	}
 	if fired == 0 {
-		r.event("10.2", "The %s player fires at nothing.", sideName(side))
+		g.Event("10.2", "The %s player fires at nothing.", sides.Name(side))
 	}
-	r.st.Fired, r.st.Targets = nil, nil
-	r.st.P = next
+	g.st.Fired, g.st.Targets = nil, nil
+	g.st.P = next
 	return nil
 }

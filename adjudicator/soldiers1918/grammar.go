@@ -252,17 +252,11 @@ func parseMove(fields []string) (moveSpec, error) {
 	if m.Count, m.Kind, ok = parseCountKind(fields[:len(fields)-1]); !ok {
 		return m, usage
 	}
-	steps := strings.Split(path, "-")
-	if orders.EqualFold(steps[len(steps)-1], "EXIT") {
-		m.Exit, steps = true, steps[:len(steps)-1]
+	hexes, end, err := orders.ParsePathEnd(path, "EXIT")
+	if err != nil {
+		return m, err
 	}
-	for _, st := range steps {
-		h, err := hex.Parse(st)
-		if err != nil {
-			return m, fmt.Errorf("path %q: %v", path, err)
-		}
-		m.Path = append(m.Path, h)
-	}
+	m.Path, m.Exit = hexes, end != ""
 	if len(m.Path) == 0 || (len(m.Path) < 2 && !m.Exit) {
 		return m, fmt.Errorf("path %q: a move names the hex the units are in and at least one hex to enter", path)
 	}

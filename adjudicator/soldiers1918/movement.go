@@ -60,25 +60,25 @@ type moveResult struct {
 // every Chaos of War check passed: the order check runs it so, on a copy of the state.
 // Units that end the move in a COWed hex are COWed there (7.4); when a 7.4 check stops
 // the stack, the units that can never be COWed (York with 12.5, 7.6) go on.
-func (r *resolution) move(side rules.Side, m moveSpec, d dice.Source) (res moveResult, err error) {
-	st, sc := r.st, r.rules.sc
-	units, err := st.moveUnits(side, m, sc, r.moved)
+func (g *game) move(side rules.Side, m moveSpec, d dice.Source) (res moveResult, err error) {
+	st, sc := g.st, g.r.sc
+	units, err := st.moveUnits(side, m, sc, g.moved)
 	if err != nil {
 		return moveResult{}, err
 	}
-	if r.moved == nil {
-		r.moved, r.arrivals = map[int]bool{}, map[int]int{}
+	if g.moved == nil {
+		g.moved, g.arrivals = map[int]bool{}, map[int]int{}
 	}
 	for _, i := range units {
-		r.moved[i] = true
-		r.arrivals[i] = len(r.arrivals) + 1
+		g.moved[i] = true
+		g.arrivals[i] = len(g.arrivals) + 1
 	}
-	enemy := other(side)
+	enemy := sides.Other(side)
 	defer func() {
 		// 7.4: "If a moving unit or stack stops its move in a COWed hex, it automatically
 		// becomes COWed there for the rest of the game turn", wherever the move ended.
 		if res.steps > 0 && !res.exited {
-			r.stopIn(units, res.reached, d != nil)
+			g.stopIn(units, res.reached, d != nil)
 		}
 	}()
 	slowest := func(units []int) int {
@@ -109,8 +109,8 @@ func (r *resolution) move(side rules.Side, m moveSpec, d dice.Source) (res moveR
 		if st.Visibility > 0 && n+1 > st.Visibility {
 			return res, fmt.Errorf("%d hexes is farther than this turn's visibility of %d (9.7)", n+1, st.Visibility)
 		}
-		cost, _ := sc.EnterCost(next)
-		if r.crowded(next, side, moving) {
+		cost, _ := sc.EnterCost(at, next)
+		if g.crowded(next, side, moving) {
 			cost++ // 6.1, 9.4: carnage or friendly units in the hex entered
 		}
 		if spent+cost > ma {
@@ -121,7 +121,7 @@ func (r *resolution) move(side rules.Side, m moveSpec, d dice.Source) (res moveR
 			st.Units[i].Hex = next.String()
 		}
 		at, res.reached, res.steps = next, next, n+1
-		if d != nil && st.hasCOW(next.String()) && (n+2 < len(m.Path) || m.Exit) && r.cowCheck(units, next, d) {
+		if d != nil && st.hasCOW(next.String()) && (n+2 < len(m.Path) || m.Exit) && g.cowCheck(units, next, d) {
 			// 7.4 stops the units that can be COWed; 7.5, 7.6 and 12.5 supersede 7.4 for
 			// the others, which go on along the ordered path.
 			var goOn, stopped []int
@@ -137,7 +137,7 @@ func (r *resolution) move(side rules.Side, m moveSpec, d dice.Source) (res moveR
 			if len(goOn) == 0 {
 				return res, nil
 			}
-			r.event("12.5, 7.6", "%s COWed in %s; %s never becomes COWed (7.6 supersedes 7.4): it goes on along its path alone.", unitNames(st, stopped), next, unitNames(st, goOn))
+			g.Event("12.5, 7.6", "%s COWed in %s; %s never becomes COWed (7.6 supersedes 7.4): it goes on along its path alone.", unitNames(st, stopped), next, unitNames(st, goOn))
 			units, ma = goOn, slowest(goOn)
 		}
 	}
@@ -165,18 +165,18 @@ func (r *resolution) move(side rules.Side, m moveSpec, d dice.Source) (res moveR
 
 // stopIn is the end of a move in h: in a hex holding COWed units, the moving units that
 // can be COWed are, for the rest of the turn (7.4; 7.5, 7.6, 12.5 supersede it).
-func (r *resolution) stopIn(units []int, h hex.Hex, report bool) {
-	if !r.st.hasCOW(h.String()) {
+func (g *game) stopIn(units []int, h hex.Hex, report bool) {
+	if !g.st.hasCOW(h.String()) {
 		return
 	}
 	var cowed []int
 	for _, i := range units {
-		if !r.st.isCOWed(r.st.Units[i]) && r.st.cowUnit(i, r.rules.sc) {
+		if !g.st.isCOWed(g.st.Units[i]) && g.st.cowUnit(i, g.r.sc) {
 			cowed = append(cowed, i)
 		}
 	}
 	if report && len(cowed) > 0 {
-		r.event("7.4", "%s stops in the COWed hex %s and is COWed for the rest of the turn.", unitNames(r.st, cowed), h)
+		g.Event("7.4", "%s stops in the COWed hex %s and is COWed for the rest of the turn.", unitNames(g.st, cowed), h)
 	}
 }
 
@@ -203,9 +203,9 @@ func unitNames(st *State, units []int) string {
 }
 
 // crowded reports carnage or friendly units, other than the moving ones, in h (9.4).
-func (r *resolution) crowded(h hex.Hex, side rules.Side, moving map[int]bool) bool {
+func (g *game) crowded(h hex.Hex, side rules.Side, moving map[int]bool) bool {
 	id := h.String()
-	for i, u := range r.st.Units {
+	for i, u := range g.st.Units {
 		if u.Hex != id || moving[i] {
 			continue
 		}
@@ -218,10 +218,10 @@ func (r *resolution) crowded(h hex.Hex, side rules.Side, moving map[int]bool) bo
 
 // cowCheck is 7.4 for a stack entering a COWed hex on its way: a roll of 1-3 COWs it
 // there and ends its move. A stack of immune units only (7.5, 7.6) does not roll.
-func (r *resolution) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
+func (g *game) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
 	exposed := false
 	for _, i := range units {
-		if !r.st.cowImmune(r.st.Units[i], r.rules.sc) {
+		if !g.st.cowImmune(g.st.Units[i], g.r.sc) {
 			exposed = true
 		}
 	}
@@ -230,67 +230,67 @@ func (r *resolution) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
 	}
 	roll := d.Roll(dice.Request{Purpose: fmt.Sprintf("7.4 Chaos of War check entering %s", h), Rule: "7.4", Count: 1, Sides: 6})
 	if roll.Result <= 3 {
-		r.rollEvent("7.4", roll, "Moving units enter the COWed hex %s: rolled %d (1-3): COWed there, their move ends.", h, roll.Result)
+		g.RollEvent("7.4", roll, "Moving units enter the COWed hex %s: rolled %d (1-3): COWed there, their move ends.", h, roll.Result)
 		return true
 	}
-	r.rollEvent("7.4", roll, "Moving units enter the COWed hex %s: rolled %d (4-6): they may go on.", h, roll.Result)
+	g.RollEvent("7.4", roll, "Moving units enter the COWed hex %s: rolled %d (4-6): they may go on.", h, roll.Result)
 	return false
 }
 
 // movement resolves Phase VII (US) or X (German): each MOVE line in the order written.
-func (r *resolution) movement(side rules.Side, inputs []rules.Order, next string) error {
-	name := sideName(side)
+func (g *game) movement(side rules.Side, inputs []rules.Order, next string) error {
+	name := sides.Name(side)
 	start := map[int]string{}
-	for i, u := range r.st.Units {
+	for i, u := range g.st.Units {
 		start[i] = u.Hex
 	}
 	exempt := map[int]bool{}
 	if side == US {
-		for i, u := range r.st.Units {
-			if h, err := hex.Parse(u.Hex); err == nil && u.Kind == KindUSMC && r.nextToGerman(h) {
+		for i, u := range g.st.Units {
+			if h, err := hex.Parse(u.Hex); err == nil && u.Kind == KindUSMC && g.nextToGerman(h) {
 				exempt[i] = true // 11.1: started next to a German-occupied hex
 			}
 		}
 	}
 	moved := 0
 	if o, ok := orderByKey(inputs, side, keyMoves); ok {
-		r.out.Consumed = append(r.out.Consumed, o.ID())
+		g.out.Consumed = append(g.out.Consumed, o.ID())
 		for _, b := range parseCanonical(o.Text) {
 			if b.none {
 				continue
 			}
-			res, err := r.move(side, b.move, r.d)
+			res, err := g.move(side, b.move, g.d)
 			switch {
 			case err != nil && res.steps == 0:
-				r.ownerOnly(side, "9.0", "%s: not carried out: %v.", b.move, err)
+				g.ownerOnly(side, "9.0", "%s: not carried out: %v.", b.move, err)
 			case err != nil:
-				r.ownerOnly(side, "9.0", "%s: stopped in %s: %v.", b.move, res.reached, err)
+				g.ownerOnly(side, "9.0", "%s: stopped in %s: %v.", b.move, res.reached, err)
 				// The other side sees the move as far as it went, not where it was to go.
-				r.otherOnly(side, "9.0", "%s: the units move %d hex(es) to %s.", b.move.upTo(res.steps), res.steps, res.reached)
+				g.otherOnly(side, "9.0", "%s: the units move %d hex(es) to %s.", b.move.upTo(res.steps), res.steps, res.reached)
 				moved++
 			case res.exited:
-				r.event("4.1", "%s: the units leave the map by the north edge.", b.move)
+				g.Event("4.1", "%s: the units leave the map by the north edge.", b.move)
 				moved++
 			default:
-				r.event("9.0", "%s: the units move %d hex(es) to %s.", b.move, res.steps, res.reached)
+				g.Event("9.0", "%s: the units move %d hex(es) to %s.", b.move, res.steps, res.reached)
 				moved++
 			}
 			if res.exited {
-				r.st.Winner = string(US)
-				r.st.Result = "US sudden death victory: US units left the map by the north edge in the US Movement Phase of turn " + fmt.Sprint(r.st.T) + " (4.1)."
-				r.event("4.1", "%s", r.st.Result)
-				r.st.P = PhaseOver
+				g.st.Winner = string(US)
+				g.st.Result = "US sudden death victory: US units left the map by the north edge in the US Movement Phase of turn " + fmt.Sprint(g.st.T) + " (4.1)."
+				g.Event("4.1", "%s", g.st.Result)
+				g.st.P = PhaseOver
 				return nil
 			}
 		}
 	}
 	if moved == 0 {
-		r.event("9.2", "The %s player moves no units.", name)
+		g.Event("9.2", "The %s player moves no units.", name)
 	}
 	if side == US {
-		r.esprit(start, exempt)
+		g.esprit(start, exempt)
 	}
-	offended := other(side)
+	offended := sides.Other(side)
 	var choice []overSpec
 	if o, ok := orderByKey(inputs, offended, keyOverstack); ok {
 		for _, b := range parseCanonical(o.Text) {
@@ -299,16 +299,16 @@ func (r *resolution) movement(side rules.Side, inputs []rules.Order, next string
 			}
 		}
 	}
-	r.correctStacking(side, choice)
-	r.st.P = next
+	g.correctStacking(side, choice)
+	g.st.P = next
 	return nil
 }
 
 // esprit is 11.1 at the end of the US Movement Phase: every USMC unit must end at least
 // one row farther north than it started, unless it started next to a German-occupied hex.
-func (r *resolution) esprit(start map[int]string, exempt map[int]bool) {
-	for i := range r.st.Units {
-		u := &r.st.Units[i]
+func (g *game) esprit(start map[int]string, exempt map[int]bool) {
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
 		if u.Kind != KindUSMC || u.Carnage || exempt[i] {
 			continue
 		}
@@ -320,23 +320,16 @@ func (r *resolution) esprit(start map[int]string, exempt map[int]bool) {
 			continue
 		}
 		u.Carnage = true
-		r.event("11.1", "USMC platoon in %s did not end the phase north of row %02d: it dies trying, now carnage.", u.Hex, from.Row)
+		g.Event("11.1", "USMC platoon in %s did not end the phase north of row %02d: it dies trying, now carnage.", u.Hex, from.Row)
 	}
 }
 
 // nextToGerman reports a German-occupied hex next to h, in the state as it now stands.
-func (r *resolution) nextToGerman(h hex.Hex) bool {
-	for _, n := range r.rules.sc.Grid.Neighbours(h) {
-		if len(r.st.liveIn(n, DE)) > 0 {
+func (g *game) nextToGerman(h hex.Hex) bool {
+	for _, n := range g.r.sc.Grid.Neighbours(h) {
+		if len(g.st.liveIn(n, DE)) > 0 {
 			return true
 		}
 	}
 	return false
-}
-
-func sideName(side rules.Side) string {
-	if side == DE {
-		return "German"
-	}
-	return "US"
 }

@@ -28,115 +28,115 @@ const (
 // chaosOfWar rolls the number of COWed markers for the side in its Chaos of War phase
 // (7.1 for the US in IV, 7.2 for the German in V) and places them from the side's
 // standing list, or goes on to the placing step that waits for one.
-func (r *resolution) chaosOfWar(side rules.Side, inputs []rules.Order) error {
+func (g *game) chaosOfWar(side rules.Side, inputs []rules.Order) error {
 	var roll dice.Roll
 	if side == US {
-		mod, ok := usCOWModifier[r.st.GermanFS]
+		mod, ok := usCOWModifier[g.st.GermanFS]
 		if !ok {
-			return fmt.Errorf("7.1 has no modifier for German infantry FS %d", r.st.GermanFS)
+			return fmt.Errorf("7.1 has no modifier for German infantry FS %d", g.st.GermanFS)
 		}
-		roll = r.d.Roll(dice.Request{Purpose: fmt.Sprintf("7.1 US Chaos of War, turn %d (German infantry FS %d: %+d)", r.st.T, r.st.GermanFS, mod), Rule: "7.1", Count: 1, Sides: 6, Modifier: mod})
+		roll = g.d.Roll(dice.Request{Purpose: fmt.Sprintf("7.1 US Chaos of War, turn %d (German infantry FS %d: %+d)", g.st.T, g.st.GermanFS, mod), Rule: "7.1", Count: 1, Sides: 6, Modifier: mod})
 	} else {
-		roll = r.d.Roll(dice.Request{Purpose: fmt.Sprintf("7.2 German Chaos of War, turn %d (1d6-2)", r.st.T), Rule: "7.2", Count: 1, Sides: 6, Modifier: -2})
+		roll = g.d.Roll(dice.Request{Purpose: fmt.Sprintf("7.2 German Chaos of War, turn %d (1d6-2)", g.st.T), Rule: "7.2", Count: 1, Sides: 6, Modifier: -2})
 	}
 	n := max(roll.Result, 0)
 	rule, name, next, place := "7.1", "US", PhaseV, PhaseIVPlace
 	if side == DE {
 		rule, name, next, place = "7.2", "German", PhaseVI, PhaseVPlace
 	}
-	r.rollEvent(rule, roll, "The %s player may place %d COWed marker(s) on enemy units (%s).", name, n, rule)
-	r.st.COWToPlace = n
+	g.RollEvent(rule, roll, "The %s player may place %d COWed marker(s) on enemy units (%s).", name, n, rule)
+	g.st.COWToPlace = n
 	if n == 0 {
-		r.st.P = next
+		g.st.P = next
 		return nil
 	}
 	if o, ok := orderByKey(inputs, side, keyCOW); ok {
-		r.placeCOW(side, o)
-		r.st.P = next
+		g.placeCOW(side, o)
+		g.st.P = next
 		return nil
 	}
-	r.st.P = place
+	g.st.P = place
 	return nil
 }
 
 // placeCOW puts COWed markers on the hexes of the side's priority list, in order: one per
 // hex, never on a hex without an enemy unit that can be COWed (7.4, 7.5, 7.6, 12.5).
-func (r *resolution) placeCOW(side rules.Side, o rules.Order) {
+func (g *game) placeCOW(side rules.Side, o rules.Order) {
 	blocks := parseCanonical(o.Text)
-	enemy := other(side)
+	enemy := sides.Other(side)
 	placed := 0
 	if len(blocks) == 1 && !blocks[0].none {
 		for _, h := range blocks[0].hexes {
-			if placed == r.st.COWToPlace {
+			if placed == g.st.COWToPlace {
 				break
 			}
 			id := h.String()
-			if r.st.hasCOW(id) {
+			if g.st.hasCOW(id) {
 				continue
 			}
 			eligible := false
-			for _, i := range r.st.liveIn(h, enemy) {
-				if !r.st.cowImmune(r.st.Units[i], r.rules.sc) {
+			for _, i := range g.st.liveIn(h, enemy) {
+				if !g.st.cowImmune(g.st.Units[i], g.r.sc) {
 					eligible = true
 				}
 			}
 			if !eligible {
 				// A hex of the list no marker went to: the other side sees the markers
 				// placed, never the list (Revision 1).
-				r.ownerOnly(side, "7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
+				g.ownerOnly(side, "7.4, 7.5, 7.6", "No COWed marker in %s: no enemy unit there can be COWed.", h)
 				continue
 			}
-			r.st.cowHex(id, r.rules.sc)
+			g.st.cowHex(id, g.r.sc)
 			placed++
-			r.event("7.3, 7.4", "COWed marker placed in %s: its units may neither move nor fire for the rest of the turn.", h)
+			g.Event("7.3, 7.4", "COWed marker placed in %s: its units may neither move nor fire for the rest of the turn.", h)
 		}
 	}
-	if left := r.st.COWToPlace - placed; left > 0 {
-		r.event("7.4", "%d COWed marker(s) left unplaced: the priority list named no further hex with units that can be COWed.", left)
+	if left := g.st.COWToPlace - placed; left > 0 {
+		g.Event("7.4", "%d COWed marker(s) left unplaced: the priority list named no further hex with units that can be COWed.", left)
 	}
-	r.st.COWToPlace = 0
+	g.st.COWToPlace = 0
 }
 
 // placeStep resolves IVp or Vp, once the placing side has sent its list.
-func (r *resolution) placeStep(side rules.Side, inputs []rules.Order, next string) error {
+func (g *game) placeStep(side rules.Side, inputs []rules.Order, next string) error {
 	o, ok := orderByKey(inputs, side, keyCOW)
 	if !ok {
 		return fmt.Errorf("no COW list for %s", side)
 	}
-	r.placeCOW(side, o)
-	r.st.P = next
+	g.placeCOW(side, o)
+	g.st.P = next
 	return nil
 }
 
 // visibility is Phase VI: three dice, 17 and 18 count as 16, never under 3 (8.2).
-func (r *resolution) visibility() {
-	roll := r.d.Roll(dice.Request{Purpose: fmt.Sprintf("8.2 visibility for turn %d", r.st.T), Rule: "8.2", Count: 3, Sides: 6})
-	r.st.Visibility = min(max(roll.Result, 3), 16)
-	r.rollEvent("8.2", roll, "Visibility this turn: %d hexes. It limits movement (9.7) and range (10.6).", r.st.Visibility)
-	r.st.P = PhaseVII
+func (g *game) visibility() {
+	roll := g.d.Roll(dice.Request{Purpose: fmt.Sprintf("8.2 visibility for turn %d", g.st.T), Rule: "8.2", Count: 3, Sides: 6})
+	g.st.Visibility = min(max(roll.Result, 3), 16)
+	g.RollEvent("8.2", roll, "Visibility this turn: %d hexes. It limits movement (9.7) and range (10.6).", g.st.Visibility)
+	g.st.P = PhaseVII
 }
 
 // removeCOW is Phase XI (7.7); then the turn ends, or the game (4.2).
-func (r *resolution) removeCOW() {
-	if n := len(r.st.COWedHexes()); n > 0 {
-		r.event("7.7", "All COWed markers are removed (%d).", n)
+func (g *game) removeCOW() {
+	if n := len(g.st.COWedHexes()); n > 0 {
+		g.Event("7.7", "All COWed markers are removed (%d).", n)
 	}
-	r.st.COWed = nil
-	r.st.Visibility = 0
-	if r.st.T < LastTurn {
-		r.st.T++
-		r.st.P = PhaseI
-		r.event("5.2", "Game Turn %d begins.", r.st.T)
+	g.st.COWed = nil
+	g.st.Visibility = 0
+	if g.st.T < LastTurn {
+		g.st.T++
+		g.st.P = PhaseI
+		g.Event("5.2", "Game Turn %d begins.", g.st.T)
 		return
 	}
-	r.endOfGame()
+	g.endOfGame()
 }
 
 // endOfGame scores the 4.2 penetration: the last two digits of the farthest-north US
 // unit's hex at the end of Game Turn 6.
-func (r *resolution) endOfGame() {
+func (g *game) endOfGame() {
 	best, bestHex := -1, ""
-	for _, u := range r.st.Units {
+	for _, u := range g.st.Units {
 		if sideOf(u.Kind) != US || u.Carnage {
 			continue
 		}
@@ -147,13 +147,13 @@ func (r *resolution) endOfGame() {
 	}
 	if best < 0 {
 		best = 0
-		r.st.Result = "End of Game Turn 6: no US unit is left on the map; US penetration 00 (4.2)."
+		g.st.Result = "End of Game Turn 6: no US unit is left on the map; US penetration 00 (4.2)."
 	} else {
-		r.st.Result = fmt.Sprintf("End of Game Turn 6: the farthest-north US unit is in %s; US penetration %02d (4.2). Switch sides and play the second game with the same division quality (4.2).", bestHex, best)
+		g.st.Result = fmt.Sprintf("End of Game Turn 6: the farthest-north US unit is in %s; US penetration %02d (4.2). Switch sides and play the second game with the same division quality (4.2).", bestHex, best)
 	}
-	r.st.Penetration = best
-	r.event("4.2", "%s", r.st.Result)
-	r.st.P = PhaseOver
+	g.st.Penetration = best
+	g.Event("4.2", "%s", g.st.Result)
+	g.st.P = PhaseOver
 }
 
 // stackLimit is a side's stacking limit (6.3, 6.4).
@@ -216,40 +216,40 @@ func stackOver(st *State, side rules.Side, units []int) int {
 // rest of the excess goes by his standing choice (OVERSTACK CARNAGE, or by default the
 // nearest legal hex, the lowest-numbered of several), the units that moved last first.
 // A COWed unit stays COWed wherever it goes (7.4: "for the rest of the game turn").
-func (r *resolution) correctStacking(side rules.Side, choice []overSpec) {
+func (g *game) correctStacking(side rules.Side, choice []overSpec) {
 	general := overSpec{}
 	for _, o := range choice {
 		if o.general() {
 			general = o
 		}
 	}
-	over := func(id string) bool { return stackOver(r.st, side, r.st.stacks(side)[id]) > 0 }
-	for _, id := range r.st.overStacked(side) {
+	over := func(id string) bool { return stackOver(g.st, side, g.st.stacks(side)[id]) > 0 }
+	for _, id := range g.st.overStacked(side) {
 		for _, o := range choice {
 			if o.general() || o.Hex.String() != id {
 				continue
 			}
 			for taken := 0; over(id) && (o.Count == 0 || taken < o.Count); {
-				leave := r.orderedExcess(side, id, o, taken)
+				leave := g.orderedExcess(side, id, o, taken)
 				if len(leave) == 0 {
 					if taken == 0 {
-						r.ownerOnly(other(side), "6.2", "The offended player's order %s names no units in %s whose leaving lessens the over-stack: his standing choice applies.", o, id)
+						g.ownerOnly(sides.Other(side), "6.2", "The offended player's order %s names no units in %s whose leaving lessens the over-stack: his standing choice applies.", o, id)
 					}
 					break
 				}
 				for _, i := range leave {
-					r.removeExcess(side, i, id, o, fmt.Sprintf("as the offended player ordered (%s)", o))
+					g.removeExcess(side, i, id, o, fmt.Sprintf("as the offended player ordered (%s)", o))
 				}
 				taken += len(leave)
 			}
 		}
 		for over(id) {
-			i := excessUnit(r.st, side, r.st.stacks(side)[id], r.arrivals)
+			i := excessUnit(g.st, side, g.st.stacks(side)[id], g.arrivals)
 			why := "by default: the offended player has no order for this hex (OVERSTACK, 6.2)"
 			if general.Carnage {
 				why = "as the offended player chose (standing order OVERSTACK CARNAGE)"
 			}
-			r.removeExcess(side, i, id, general, why)
+			g.removeExcess(side, i, id, general, why)
 		}
 	}
 }
@@ -259,29 +259,29 @@ func (r *resolution) correctStacking(side rules.Side, choice []overSpec) {
 // given, as in MOVE), the last to arrive first, the fewest whose leaving lessens the
 // over-stack (in a mixed US stack that may be every unit of the kind named, 6.4), never
 // more than the line's count. None when the line cannot lessen it.
-func (r *resolution) orderedExcess(side rules.Side, id string, o overSpec, taken int) []int {
-	units := r.st.stacks(side)[id]
+func (g *game) orderedExcess(side rules.Side, id string, o overSpec, taken int) []int {
+	units := g.st.stacks(side)[id]
 	var cands []int
 	for _, i := range units {
-		k := r.st.Units[i].Kind
+		k := g.st.Units[i].Kind
 		if o.Kind == "" || k == o.Kind || (o.Kind == KindUSArmy && k == KindYork && o.Count == 0) {
 			cands = append(cands, i)
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
 		x, y := cands[a], cands[b]
-		if r.arrivals[x] != r.arrivals[y] {
-			return r.arrivals[x] > r.arrivals[y]
+		if g.arrivals[x] != g.arrivals[y] {
+			return g.arrivals[x] > g.arrivals[y]
 		}
 		return x > y
 	})
 	if o.Count > 0 {
 		cands = cands[:min(len(cands), o.Count-taken)]
 	}
-	now := stackOver(r.st, side, units)
+	now := stackOver(g.st, side, units)
 	for n := 1; n <= len(cands); n++ {
 		rest := slices.DeleteFunc(slices.Clone(units), func(j int) bool { return slices.Contains(cands[:n], j) })
-		if stackOver(r.st, side, rest) < now {
+		if stackOver(g.st, side, rest) < now {
 			return cands[:n]
 		}
 	}
@@ -292,18 +292,18 @@ func (r *resolution) orderedExcess(side rules.Side, id string, o overSpec, taken
 // hex o names if it is one of the nearest legal hexes, or the nearest legal hex (the
 // lowest-numbered of several); with no legal hex at all, carnage. why says whose choice
 // it was, for the results.
-func (r *resolution) removeExcess(side rules.Side, i int, from string, o overSpec, why string) {
-	u := &r.st.Units[i]
+func (g *game) removeExcess(side rules.Side, i int, from string, o overSpec, why string) {
+	u := &g.st.Units[i]
 	name := kindName[u.Kind]
 	if o.Carnage {
 		u.Carnage = true
-		r.event("6.2", "%s in %s is over the stacking limit and becomes carnage, %s.", name, from, why)
+		g.Event("6.2", "%s in %s is over the stacking limit and becomes carnage, %s.", name, from, why)
 		return
 	}
-	nearest := r.nearestRooms(side, from, u.Kind)
+	nearest := g.nearestRooms(side, from, u.Kind)
 	if len(nearest) == 0 {
 		u.Carnage = true
-		r.event("6.2", "%s in %s is over the stacking limit and has no legal hex to go to: it becomes carnage.", name, from)
+		g.Event("6.2", "%s in %s is over the stacking limit and has no legal hex to go to: it becomes carnage.", name, from)
 		return
 	}
 	dest, how := nearest[0], "moves to the nearest legal hex, "+nearest[0]
@@ -316,10 +316,10 @@ func (r *resolution) removeExcess(side rules.Side, i int, from string, o overSpe
 	}
 	u.Hex = dest
 	cowed := ""
-	if r.st.isCOWed(*u) {
+	if g.st.isCOWed(*u) {
 		cowed = " It stays COWed for the rest of the turn (7.4)."
 	}
-	r.event("6.2", "%s in %s is over the stacking limit and %s, %s.%s", name, from, how, why, cowed)
+	g.Event("6.2", "%s in %s is over the stacking limit and %s, %s.%s", name, from, how, why, cowed)
 }
 
 // excessUnit picks the unit to remove from an over-stacked hex: in a mixed US stack one
@@ -355,23 +355,23 @@ func excessUnit(st *State, side rules.Side, units []int, arrivals map[int]int) i
 // nearestRooms returns the nearest map hexes, by distance, where a unit of kind may
 // stand without breaking the stacking rules and without enemy units, sorted by id: the
 // "nearest legal hex" of 6.2, of which the offended player may choose any.
-func (r *resolution) nearestRooms(side rules.Side, from, kind string) []string {
+func (g *game) nearestRooms(side rules.Side, from, kind string) []string {
 	origin, _ := hex.Parse(from)
-	enemy := other(side)
-	stacks := r.st.stacks(side)
+	enemy := sides.Other(side)
+	stacks := g.st.stacks(side)
 	var best []string
 	bestD := 1 << 30
-	for _, h := range r.rules.sc.Hexes() {
+	for _, h := range g.r.sc.Hexes() {
 		id := h.String()
-		if id == from || len(r.st.liveIn(h, enemy)) > 0 {
+		if id == from || len(g.st.liveIn(h, enemy)) > 0 {
 			continue
 		}
-		d := r.rules.sc.Grid.Distance(origin, h)
+		d := g.r.sc.Grid.Distance(origin, h)
 		if d > bestD {
 			continue
 		}
-		probe := *r.st
-		probe.Units = append(slices.Clone(r.st.Units), Unit{Kind: kind, Hex: id})
+		probe := *g.st
+		probe.Units = append(slices.Clone(g.st.Units), Unit{Kind: kind, Hex: id})
 		if stackOver(&probe, side, append(slices.Clone(stacks[id]), len(probe.Units)-1)) > 0 {
 			continue
 		}

@@ -97,7 +97,7 @@ func (r *Rules) checkPlacement(st *State, side rules.Side, blocks []block, unrea
 	if isDefault {
 		text = "SETUP DEFAULT"
 	}
-	name := sideName(side)
+	name := sides.Name(side)
 	out[0].Reason = fmt.Sprintf("%s placement of all units, held until the %s set-up step", name, name)
 	out[0].Orders = []rules.Order{{Phase: phaseSetup, Side: side, Key: keyPlacement, Kind: "placement", Sealed: true, Text: text,
 		Summary: name + " placement (3.5, 3.6)", Notice: name + " placement (3.5, 3.6)"}}

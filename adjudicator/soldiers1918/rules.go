@@ -10,6 +10,7 @@ package soldiers1918
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,9 +56,7 @@ func (r *Rules) Name() string { return Name }
 func (r *Rules) Title() string { return "Soldiers: Decision in the Trenches, 1918" }
 
 // Sides implements rules.Ruleset.
-func (r *Rules) Sides() []rules.SideInfo {
-	return []rules.SideInfo{{ID: US, Name: "US"}, {ID: DE, Name: "German"}}
-}
+func (r *Rules) Sides() []rules.SideInfo { return slices.Clone(sides) }
 
 // OptionNames implements rules.Ruleset.
 func (r *Rules) OptionNames() map[string]string {
@@ -110,15 +109,6 @@ func germanPlotPhase(turn int) string {
 		return phaseSetup
 	}
 	return fmt.Sprintf("%d.II", turn-1)
-}
-
-func findOrder(filed []rules.Order, phase string, side rules.Side, key string) (rules.Order, bool) {
-	for _, o := range filed {
-		if o.Phase == phase && o.Side == side && o.Key == key {
-			return o, true
-		}
-	}
-	return rules.Order{}, false
 }
 
 // nextGermanPlot is the first turn a German plot may still be written for: the next
@@ -198,7 +188,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 		// 3.2: complete means all six turns are plotted, now or earlier.
 		var missing []string
 		for n := 1; n <= LastTurn; n++ {
-			if _, ok := findOrder(filed, phaseSetup, US, plotKey(n)); !ok && !plotsNow[n] {
+			if _, ok := rules.FindOrder(filed, phaseSetup, US, plotKey(n)); !ok && !plotsNow[n] {
 				missing = append(missing, fmt.Sprint(n))
 			}
 		}
@@ -257,7 +247,7 @@ func (r *Rules) checkPlot(st *State, side rules.Side, b block, filed []rules.Ord
 			c.Reason = "the US plot is complete before the rest of set-up and may not be altered, only cancelled (3.2, 5.2 I)"
 			return c
 		}
-		if _, done := findOrder(filed, phaseSetup, US, keyComplete); done {
+		if _, done := rules.FindOrder(filed, phaseSetup, US, keyComplete); done {
 			c.Reason = "the US plot is declared complete and may not be altered, only cancelled (3.2, 5.2 I)"
 			return c
 		}
@@ -282,7 +272,7 @@ func (r *Rules) checkPlot(st *State, side rules.Side, b block, filed []rules.Ord
 		}
 		o = rules.Order{Phase: germanPlotPhase(b.turn), Side: DE, Key: plotKey(b.turn), Summary: fmt.Sprintf("German bombardment plot for turn %d", b.turn)}
 	}
-	if old, ok := findOrder(filed, o.Phase, o.Side, o.Key); ok && old.Fixed {
+	if old, ok := rules.FindOrder(filed, o.Phase, o.Side, o.Key); ok && old.Fixed {
 		c.Reason = fmt.Sprintf("the %s is fixed and may not be altered (3.2)", o.Summary)
 		return c
 	}
@@ -329,7 +319,7 @@ func (r *Rules) checkCancel(st *State, side rules.Side, filed []rules.Order) rul
 func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 	st := s.(*State)
 	has := func(phase string, side rules.Side, key string) bool {
-		_, ok := findOrder(filed, phase, side, key)
+		_, ok := rules.FindOrder(filed, phase, side, key)
 		return ok
 	}
 	var w []rules.Side
@@ -404,7 +394,7 @@ func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	var in []rules.Order
 	add := func(phase string, side rules.Side, key string) {
-		if o, ok := findOrder(filed, phase, side, key); ok {
+		if o, ok := rules.FindOrder(filed, phase, side, key); ok {
 			in = append(in, o)
 		}
 	}
@@ -436,7 +426,7 @@ func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 		side, key := phaseActor(st.P)
 		add(fmt.Sprintf("%d.%s", st.T, st.P), side, key)
 		if key == keyMoves { // the offended player's standing choice (6.2)
-			add(phaseStanding, other(side), keyOverstack)
+			add(phaseStanding, sides.Other(side), keyOverstack)
 		}
 	}
 	return in
@@ -450,7 +440,7 @@ func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []
 	switch {
 	case st.P == PhasePlots && side == US:
 		for n := 1; n <= LastTurn; n++ {
-			if _, ok := findOrder(filed, phaseSetup, US, plotKey(n)); !ok {
+			if _, ok := rules.FindOrder(filed, phaseSetup, US, plotKey(n)); !ok {
 				lines = append(lines, plotText(n, true, nil))
 			}
 		}
@@ -479,49 +469,49 @@ func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []
 // Resolve implements rules.Ruleset.
 func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
-	res := &resolution{rules: r, st: st, d: d}
+	g := newGame(r, st, d)
 	var err error
 	switch st.P {
 	case PhasePlots:
-		err = res.plots(inputs)
+		err = g.plots(inputs)
 	case PhaseGermanSetup:
-		err = res.setup(DE, inputs, PhaseUSSetup)
+		err = g.setup(DE, inputs, PhaseUSSetup)
 	case PhaseUSSetup:
-		err = res.setup(US, inputs, PhaseI)
+		err = g.setup(US, inputs, PhaseI)
 	case PhaseI:
-		err = res.usExecution(inputs)
+		err = g.usExecution(inputs)
 	case PhaseII:
-		err = res.germanPlot(inputs)
+		err = g.germanPlot(inputs)
 	case PhaseIII:
-		err = res.germanExecution(inputs)
+		err = g.germanExecution(inputs)
 	case PhaseIV:
-		err = res.chaosOfWar(US, inputs)
+		err = g.chaosOfWar(US, inputs)
 	case PhaseIVPlace:
-		err = res.placeStep(US, inputs, PhaseV)
+		err = g.placeStep(US, inputs, PhaseV)
 	case PhaseV:
-		err = res.chaosOfWar(DE, inputs)
+		err = g.chaosOfWar(DE, inputs)
 	case PhaseVPlace:
-		err = res.placeStep(DE, inputs, PhaseVI)
+		err = g.placeStep(DE, inputs, PhaseVI)
 	case PhaseVI:
-		res.visibility()
+		g.visibility()
 	case PhaseVII:
-		err = res.movement(US, inputs, PhaseVIII)
+		err = g.movement(US, inputs, PhaseVIII)
 	case PhaseVIII:
-		err = res.firePhase(DE, inputs, PhaseIX)
+		err = g.firePhase(DE, inputs, PhaseIX)
 	case PhaseIX:
-		err = res.firePhase(US, inputs, PhaseX)
+		err = g.firePhase(US, inputs, PhaseX)
 	case PhaseX:
-		err = res.movement(DE, inputs, PhaseXI)
+		err = g.movement(DE, inputs, PhaseXI)
 	case PhaseXI:
-		res.removeCOW()
+		g.removeCOW()
 	default:
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
 	}
 	if err != nil {
 		return rules.Outcome{}, err
 	}
-	res.out.State = st
-	return res.out, nil
+	g.out.State, g.out.Events = st, g.Events
+	return g.out, nil
 }
 
 // Status implements rules.Ruleset.
@@ -754,7 +744,7 @@ func (r *Rules) checkPhased(st *State, side rules.Side, blocks []block) []rules.
 				key, summary = keyFire, "fire"
 			}
 			verdicts[0].Orders = []rules.Order{{Phase: fmt.Sprintf("%d.%s", turn, phase), Side: side, Key: key, Kind: kind,
-				Text: strings.Join(lines, "\n"), Summary: fmt.Sprintf("%s %s orders for turn %d, Phase %s", sideName(side), summary, turn, phase)}}
+				Text: strings.Join(lines, "\n"), Summary: fmt.Sprintf("%s %s orders for turn %d, Phase %s", sides.Name(side), summary, turn, phase)}}
 		}
 		out = append(out, verdicts...)
 	}
@@ -782,7 +772,7 @@ func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, th
 		}
 		return
 	}
-	res := &resolution{rules: r, st: st.clone()}
+	g := newGame(r, st.clone(), nil)
 	for i, b := range these {
 		if b.none {
 			verdicts[i].Reason = "nothing this phase"
@@ -791,7 +781,7 @@ func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, th
 		var err error
 		if b.kind == "move" {
 			var mr moveResult
-			mr, err = res.move(side, b.move, nil)
+			mr, err = g.move(side, b.move, nil)
 			if err == nil {
 				verdicts[i].Reason = fmt.Sprintf("to %s, %d hex(es)", mr.reached, mr.steps)
 				if mr.exited {
@@ -799,13 +789,13 @@ func (r *Rules) tryPhased(st *State, side rules.Side, phase string, turn int, th
 				}
 			}
 		} else {
-			err = res.fire(side, b.fire, nil)
+			err = g.fire(side, b.fire, nil)
 			if err == nil {
 				verdicts[i].Reason = "in range; resolved in the order written (10.2)"
-				res.st.Targets = append(res.st.Targets, b.fire.Target.String())
-				if units, e := res.shooters(side, b.fire); e == nil {
+				g.st.Targets = append(g.st.Targets, b.fire.Target.String())
+				if units, e := g.shooters(side, b.fire); e == nil {
 					for _, u := range units {
-						res.st.Fired = append(res.st.Fired, res.st.Units[u].ID)
+						g.st.Fired = append(g.st.Fired, g.st.Units[u].ID)
 					}
 				}
 			}
@@ -864,3 +854,6 @@ func (r *Rules) MatchVerdict(first, second rules.State, p1, p2 map[rules.Side]st
 	}
 	return text + ub + " wins the match."
 }
+
+// sides are the game's sides, as Sides gives them: the other side and a side's name.
+var sides = rules.Sides{{ID: US, Name: "US"}, {ID: DE, Name: "German"}}

@@ -4,7 +4,7 @@
 //
 // The printed map and charts (13.x) are not in the rulebook. Every value the
 // rule text does give is honoured exactly and loaded as printed; everything
-// else was reconstructed and is loaded with Reconstructed set, so that an
+// else was reconstructed and is loaded as such (its Fact not Printed), so that an
 // owner of the printed game can replace it without touching code.
 //
 // Orientation. Row numbers grow to the NORTH on this map: No Man's Land is
@@ -83,11 +83,10 @@ type HexInfo struct {
 // Has reports whether the hex holds terrain t.
 func (i HexInfo) Has(t Terrain) bool { return slices.Contains(i.Features, t) }
 
-// Value is a number with its provenance.
+// Value is a number with its provenance: the kit's fact of the line that gave it.
 type Value struct {
-	N             int
-	Reconstructed bool
-	Source        string // rule cited, or "reconstructed: why"
+	N int
+	board.Fact
 }
 
 // Placement puts Count units of Kind in Hex.
@@ -97,13 +96,11 @@ type Placement struct {
 	Count int
 }
 
-// SourceLine is one line of the data files with its provenance.
+// SourceLine is one line of the data files: the fact it states, without the provenance,
+// and the provenance (the kit's fact: file, line, printed or reconstructed, and why).
 type SourceLine struct {
-	File          string
-	Line          int
-	Text          string // the fact, without the provenance
-	Reconstructed bool
-	Source        string
+	Text string
+	board.Fact
 }
 
 // Scenario is the Soldiers 1918 map, charts and counter mix.
@@ -114,10 +111,12 @@ type SourceLine struct {
 type Scenario struct {
 	// Map is map.txt as the kit reads it (adjudicator/board): the extent, the
 	// terrain and features of every hex, the exit set, and where each came from.
-	Map              *board.Map
+	Map *board.Map
+	// TEC is tec.txt, the chart's movement costs as the kit reads them: the MP to
+	// enter a hex (9.5: 1 or 2), the dearest of its ground and features.
+	TEC              *board.TEC
 	Grid             hex.Grid
 	DefenceStrength  map[Terrain]Value // defence strength per terrain (10.3); no Wire entry
-	MoveCost         map[Terrain]Value // MP to enter (9.5), 1 or 2
 	GermanInfantryFS map[int]Value     // 3.4 division-quality roll 1..6 -> German infantry FS (7.1: 2, 3, 4 or 6)
 	FireStrength     map[string]Value  // unit kind -> FS: us-army, usmc, york, de-hmg
 	Movement         map[string]Value  // unit kind -> MA
@@ -138,6 +137,8 @@ type Scenario struct {
 const (
 	scMapFile     = "map.txt"
 	scChartsFile  = "charts.txt"
+	scTECFile     = "tec.txt"
+	scTablesFile  = "tables.txt"
 	scCounterFile = "counters.txt"
 	scGermanFile  = "deploy-german.txt"
 	scUSFile      = "deploy-us.txt"
@@ -147,13 +148,7 @@ const (
 var scData embed.FS
 
 // LoadScenario loads the scenario shipped in data/.
-func LoadScenario() (*Scenario, error) {
-	sub, err := fs.Sub(scData, "data")
-	if err != nil {
-		return nil, err
-	}
-	return ParseScenario(sub)
-}
+func LoadScenario() (*Scenario, error) { return board.LoadDir(scData, "data", ParseScenario) }
 
 // ParseScenario loads and validates a scenario from the data files at the
 // root of fsys. Every problem found is reported, each error naming the file
@@ -162,7 +157,6 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	p := &scParser{}
 	s := &Scenario{
 		DefenceStrength:  map[Terrain]Value{},
-		MoveCost:         map[Terrain]Value{},
 		GermanInfantryFS: map[int]Value{},
 		FireStrength:     map[string]Value{},
 		Movement:         map[string]Value{},
@@ -177,6 +171,12 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 	}
 	_, charts, _ := p.read(fsys, scChartsFile, s, true)
 	p.parseCharts(s, charts)
+	if src, _, ok := p.read(fsys, scTECFile, s, false); ok {
+		p.parseTEC(s, src)
+	}
+	if src, _, ok := p.read(fsys, scTablesFile, s, false); ok {
+		p.parseTables(s, src)
+	}
 	_, counters, _ := p.read(fsys, scCounterFile, s, true)
 	countersOK := p.parseCounters(s, counters)
 	_, german, _ := p.read(fsys, scGermanFile, s, true)
@@ -245,21 +245,13 @@ func (s *Scenario) scDefence(info *HexInfo) (int, Terrain) {
 	return best, bestT
 }
 
-// EnterCost returns the movement points a unit pays to enter h, not counting
-// the +1 for carnage or friendly units (9.4): the most expensive of the
-// hex's features (reconstructed rule; 9.5 makes it 1 or 2), and that
-// feature. Off the map it returns 0 and "".
-func (s *Scenario) EnterCost(h hex.Hex) (mp int, t Terrain) {
-	info, ok := s.scHexes[h]
-	if !ok {
-		return 0, ""
-	}
-	for _, f := range info.Features {
-		if v := s.MoveCost[f].N; v > mp {
-			mp, t = v, f
-		}
-	}
-	return mp, t
+// EnterCost returns the movement points a unit pays to step from one hex into the
+// adjacent hex to, not counting the +1 for carnage or friendly units (9.4): the most
+// expensive of the entered hex's ground and features (tec.txt; 9.5 makes it 1 or 2).
+// ok is false for a step the chart does not allow (off the map, not adjacent).
+func (s *Scenario) EnterCost(from, to hex.Hex) (mp int, ok bool) {
+	mp, ok, _ = s.TEC.Step(s.Map, s.TEC.Classes[0], from, to)
+	return mp, ok
 }
 
 // GermanSetupHex reports whether German units may set up in h (3.5): on the
@@ -333,20 +325,9 @@ func (p *scParser) read(fsys fs.FS, name string, s *Scenario, report bool) (data
 		p.errs = append(p.errs, err)
 	}
 	for _, l := range lines {
-		v := scValue(l.Fact, 0)
-		s.Sources = append(s.Sources, SourceLine{File: name, Line: l.N, Text: strings.Join(l.Fields, " "),
-			Reconstructed: v.Reconstructed, Source: v.Source})
+		s.Sources = append(s.Sources, SourceLine{Text: strings.Join(l.Fields, " "), Fact: l.Fact})
 	}
 	return data, lines, true
-}
-
-// scValue is n with the provenance of a fact: the rule for printed values,
-// "reconstructed: why" for the others.
-func scValue(f board.Fact, n int) Value {
-	if f.Printed {
-		return Value{N: n, Source: f.Source}
-	}
-	return Value{N: n, Reconstructed: true, Source: "reconstructed: " + f.Source}
 }
 
 // scNumber parses a non-negative decimal number.
@@ -505,7 +486,7 @@ func (s *Scenario) MapSource(h hex.Hex, what string) (v Value, ok bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return scValue(f, 1), true
+	return Value{N: 1, Fact: f}, true
 }
 
 func (s *Scenario) scExtent() string {
@@ -518,11 +499,10 @@ func (s *Scenario) scExtent() string {
 func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	seen := map[string]int{}
 	fsLine := map[string]board.Line{}
-	var rollLines = map[int]board.Line{}
 	for _, l := range lines {
 		f := l.Fields
 		if len(f) != 3 {
-			p.errorf(l, "want: <defence|movecost|german-fs|fs|movement> <what> <number>")
+			p.errorf(l, "want: <defence|fs|movement> <what> <number>")
 			continue
 		}
 		n, err := scNumber(f[2])
@@ -535,52 +515,28 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 			p.errorf(l, "%s already given at line %d", key, prev)
 			continue
 		}
-		v := scValue(l.Fact, n)
+		v := Value{N: n, Fact: l.Fact}
 		switch f[0] {
-		case "defence", "movecost":
+		case "defence":
 			t, ok := scTerrainNamed(f[1])
 			if !ok {
 				p.errorf(l, "unknown terrain %q: want one of %s", f[1], scTerrainList())
 				continue
 			}
-			if f[0] == "defence" {
-				if t == Wire {
-					p.errorf(l, "wire adds nothing to a hex's defence: a hex defends with its other terrain (10.11); remove this line")
-					continue
-				}
-				if n < 1 {
-					p.errorf(l, "a defence strength must be at least 1 (10.3 divides by it)")
-					continue
-				}
-				s.DefenceStrength[t] = v
-			} else {
-				if n != 1 && n != 2 {
-					p.errorf(l, "movement cost %d: every hex costs 1 or 2 MP (9.5)", n)
-					continue
-				}
-				s.MoveCost[t] = v
-			}
-		case "german-fs":
-			roll, err := scNumber(f[1])
-			if err != nil || roll < 1 || roll > 6 {
-				p.errorf(l, "german-fs: roll %q must be 1 to 6 (3.4: one die)", f[1])
+			if t == Wire {
+				p.errorf(l, "wire adds nothing to a hex's defence: a hex defends with its other terrain (10.11); remove this line")
 				continue
 			}
-			if n != 2 && n != 3 && n != 4 && n != 6 {
-				p.errorf(l, "German infantry FS %d: 7.1 allows only 2, 3, 4 or 6", n)
+			if n < 1 {
+				p.errorf(l, "a defence strength must be at least 1 (10.3 divides by it)")
 				continue
 			}
-			if roll == 6 && n != 6 {
-				p.errorf(l, "a roll of six is the shock-troop division (6.3): its infantry FS is 6, not %d", n)
-				continue
-			}
-			s.GermanInfantryFS[roll] = v
-			rollLines[roll] = l
+			s.DefenceStrength[t] = v
 		case "fs":
 			switch f[1] {
 			case scArmy, scMarine, scYork, scDeHMG:
 			case scDeInf:
-				p.errorf(l, "German infantry FS comes from the german-fs lines (3.4), not from fs")
+				p.errorf(l, "German infantry FS comes from the german-fs table of tables.txt (3.4), not from fs")
 				continue
 			default:
 				p.errorf(l, "fs: unknown unit kind %q: want us-army, usmc, york or de-hmg", f[1])
@@ -603,7 +559,7 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 			}
 			s.Movement[f[1]] = v
 		default:
-			p.errorf(l, "unknown keyword %q: want defence, movecost, german-fs, fs or movement", f[0])
+			p.errorf(l, "unknown keyword %q: want defence, fs or movement (the movement costs are in tec.txt, german-fs in tables.txt)", f[0])
 			continue
 		}
 		seen[key] = l.N
@@ -611,22 +567,6 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	for _, t := range scTerrains {
 		if _, ok := s.DefenceStrength[t]; !ok && t != Wire {
 			p.fileErrorf(scChartsFile, "no defence line for %s", t)
-		}
-		if _, ok := s.MoveCost[t]; !ok {
-			p.fileErrorf(scChartsFile, "no movecost line for %s", t)
-		}
-	}
-	have := map[int]bool{}
-	for roll := 1; roll <= 6; roll++ {
-		v, ok := s.GermanInfantryFS[roll]
-		if !ok {
-			p.fileErrorf(scChartsFile, "no german-fs line for roll %d (3.4)", roll)
-		}
-		have[v.N] = true
-	}
-	for _, want := range []int{2, 3, 4, 6} {
-		if !have[want] && len(s.GermanInfantryFS) == 6 {
-			p.fileErrorf(scChartsFile, "no roll gives German infantry FS %d, one of the four 7.1 lists", want)
 		}
 	}
 	for _, k := range []string{scArmy, scMarine, scYork, scDeHMG} {
@@ -642,6 +582,92 @@ func (p *scParser) parseCharts(s *Scenario, lines []board.Line) {
 	for _, k := range scKinds {
 		if _, ok := s.Movement[k]; !ok {
 			p.fileErrorf(scChartsFile, "no movement line for %s", k)
+		}
+	}
+}
+
+// parseTEC reads tec.txt with the kit (board.ParseTEC), then checks what 9.5 asks of
+// it: one class (every unit pays the same), every terrain and feature given, each at 1
+// or 2 MP, and an outpost at what the Main Trench costs (3.5: it is a Main Trench hex).
+func (p *scParser) parseTEC(s *Scenario, src []byte) {
+	t, err := board.ParseTEC(scTECFile, src, scVocabulary)
+	if err != nil {
+		p.errs = append(p.errs, err)
+		return
+	}
+	nerr := len(p.errs)
+	if len(t.Classes) != 1 {
+		p.fileErrorf(scTECFile, "want one class: every unit pays the same to enter a hex (9.5)")
+	}
+	if t.Scale != 1 {
+		p.fileErrorf(scTECFile, "want whole MP: every hex costs 1 or 2 MP (9.5)")
+	}
+	for _, name := range append(slices.Clone(scVocabulary.Terrain), scVocabulary.Features...) {
+		row, ok := t.Enter[name]
+		if !ok {
+			p.fileErrorf(scTECFile, "no enter line for %s", name)
+			continue
+		}
+		f, _ := t.Fact("enter " + name)
+		for _, c := range row {
+			if c.Prohibited || c.MP != 1 && c.MP != 2 {
+				p.factErrorf(f, "movement cost %s: every hex costs 1 or 2 MP (9.5)", c)
+			}
+		}
+	}
+	if o, m := t.Enter[scOutpost], t.Enter[string(MainTrench)]; len(o) > 0 && len(m) > 0 && o[0] != m[0] {
+		f, _ := t.Fact("enter " + scOutpost)
+		p.factErrorf(f, "an outpost costs what the Main Trench does (3.5: it is a Main Trench hex)")
+	}
+	if len(p.errs) == nerr {
+		s.TEC = t
+	}
+}
+
+// parseTables reads tables.txt with the kit (board.ParseTables): the German
+// division-quality chart, table german-fs, a roll of one die (3.4) giving the German
+// infantry FS, which 7.1 allows to be 2, 3, 4 or 6, and 6 for the shock-troop
+// division of a roll of six (6.3).
+func (p *scParser) parseTables(s *Scenario, src []byte) {
+	tabs, err := board.ParseTables(scTablesFile, src)
+	if err != nil {
+		p.errs = append(p.errs, err)
+		return
+	}
+	t, ok := tabs["german-fs"]
+	if !ok {
+		p.fileErrorf(scTablesFile, "no table german-fs (3.4)")
+		return
+	}
+	have := map[int]bool{}
+	for roll := 1; roll <= 6; roll++ {
+		res, _, err := t.Lookup(1, roll)
+		if err != nil {
+			p.fileErrorf(scTablesFile, "table german-fs has no roll %d (3.4: one die)", roll)
+			continue
+		}
+		f := t.RowFacts[roll]
+		n, err := scNumber(res)
+		switch {
+		case err != nil:
+			p.factErrorf(f, "german-fs roll %d: %v", roll, err)
+			continue
+		case n != 2 && n != 3 && n != 4 && n != 6:
+			p.factErrorf(f, "German infantry FS %d: 7.1 allows only 2, 3, 4 or 6", n)
+			continue
+		case roll == 6 && n != 6:
+			p.factErrorf(f, "a roll of six is the shock-troop division (6.3): its infantry FS is 6, not %d", n)
+			continue
+		}
+		s.GermanInfantryFS[roll] = Value{N: n, Fact: f}
+		have[n] = true
+	}
+	if t.Rolls != [2]int{1, 6} && len(s.GermanInfantryFS) == 6 {
+		p.fileErrorf(scTablesFile, "table german-fs: rolls %d to %d, want 1 to 6 (3.4: one die)", t.Rolls[0], t.Rolls[1])
+	}
+	for _, want := range []int{2, 3, 4, 6} {
+		if !have[want] && len(s.GermanInfantryFS) == 6 {
+			p.fileErrorf(scTablesFile, "no roll gives German infantry FS %d, one of the four 7.1 lists", want)
 		}
 	}
 }
@@ -671,7 +697,7 @@ func (p *scParser) parseCounters(s *Scenario, lines []board.Line) bool {
 		}
 		seen[f[1]] = l.N
 		s.Counters[f[1]] = n
-		s.CounterSources[f[1]] = scValue(l.Fact, n)
+		s.CounterSources[f[1]] = Value{N: n, Fact: l.Fact}
 	}
 	for _, k := range scKinds {
 		if _, ok := s.Counters[k]; !ok {

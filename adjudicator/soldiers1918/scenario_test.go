@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -184,8 +185,8 @@ func TestScenarioPrintedValues(t *testing.T) {
 			if !ok {
 				t.Fatal("not loaded")
 			}
-			if v.Reconstructed {
-				t.Errorf("Reconstructed = true, want printed (source %q)", v.Source)
+			if !v.Printed {
+				t.Errorf("reconstructed, want printed (source %q)", v.Source)
 			}
 			if tc.n != 0 && v.N != tc.n {
 				t.Errorf("N = %d, want %d", v.N, tc.n)
@@ -212,14 +213,14 @@ func TestScenarioReconstructedValues(t *testing.T) {
 		{"main trench defence", s.DefenceStrength[soldiers1918.MainTrench], true},
 		{"bunker defence", s.DefenceStrength[soldiers1918.Bunker], true},
 		{"open defence", s.DefenceStrength[soldiers1918.Open], true},
-		{"open move cost", s.MoveCost[soldiers1918.Open], true},
+		{"open move cost", tecValue(t, s, "open"), true},
 		{"US Army FS", s.FireStrength["us-army"], true},
 		{"German HMG FS", s.FireStrength["de-hmg"], true},
 		{"German infantry FS on a 1", s.GermanInfantryFS[1], true},
 		{"US Army movement", s.Movement["us-army"], true},
 	} {
-		if !tc.v.Reconstructed || !strings.HasPrefix(tc.v.Source, "reconstructed: ") {
-			t.Errorf("%s = %+v, want Reconstructed with a \"reconstructed: why\" source", tc.name, tc.v)
+		if tc.v.Printed || tc.v.Source == "" || tc.v.File == "" || tc.v.Line == 0 {
+			t.Errorf("%s = %+v, want reconstructed, with why, from a line of a data file", tc.name, tc.v)
 		}
 	}
 	for _, tc := range []struct{ h, what string }{
@@ -227,7 +228,7 @@ func TestScenarioReconstructedValues(t *testing.T) {
 		{"1001", "wire"}, {"1510", "open"},
 	} {
 		v, ok := s.MapSource(scH(tc.h), tc.what)
-		if !ok || !v.Reconstructed {
+		if !ok || v.Printed {
 			t.Errorf("MapSource(%s, %s) = %+v, %v; want reconstructed", tc.h, tc.what, v, ok)
 		}
 	}
@@ -235,7 +236,7 @@ func TestScenarioReconstructedValues(t *testing.T) {
 	// cites a rule section.
 	printed := 0
 	for _, src := range s.Sources {
-		if src.Reconstructed {
+		if !src.Printed {
 			continue
 		}
 		printed++
@@ -261,9 +262,33 @@ func TestScenarioReconstructedValues(t *testing.T) {
 	}
 	for _, t2 := range []soldiers1918.Terrain{soldiers1918.Open, soldiers1918.NoMansLand, soldiers1918.MainTrench,
 		soldiers1918.SupportTrench, soldiers1918.CommTrench, soldiers1918.Bunker, soldiers1918.Wire} {
-		if c := s.MoveCost[t2].N; c != 1 && c != 2 {
-			t.Errorf("MoveCost[%s] = %d, want 1 or 2 (9.5)", t2, c)
+		if c := tecValue(t, s, string(t2)).N; c != 1 && c != 2 {
+			t.Errorf("enter %s costs %d, want 1 or 2 (9.5)", t2, c)
 		}
+	}
+}
+
+// tecValue is the cost to enter terrain in the scenario's TEC (tec.txt), with its
+// provenance.
+func tecValue(t *testing.T, s *soldiers1918.Scenario, terrain string) soldiers1918.Value {
+	t.Helper()
+	f, ok := s.TEC.Fact("enter " + terrain)
+	if !ok {
+		t.Fatalf("tec.txt has no enter line for %s", terrain)
+	}
+	return soldiers1918.Value{N: s.TEC.Enter[terrain][0].MP, Fact: f}
+}
+
+// TestScenarioTECOneClass: tec.txt gives one cost a terrain for every unit (9.5); a
+// table with a column per class of unit is refused.
+func TestScenarioTECOneClass(t *testing.T) {
+	m := scDataFS(t)
+	two := regexp.MustCompile(`(?m)^(enter +\w+ +)(\d)`).ReplaceAllString(string(m["tec.txt"].Data), "$1$2 $2")
+	two = strings.Replace(two, "classes unit ", "classes unit horse ", 1)
+	m["tec.txt"] = &fstest.MapFile{Data: []byte(two)}
+	_, err := soldiers1918.ParseScenario(m)
+	if err == nil || !strings.Contains(err.Error(), "tec.txt: want one class") {
+		t.Errorf("two classes: err = %v, want tec.txt: want one class", err)
 	}
 }
 
@@ -523,11 +548,18 @@ func TestScenarioParseErrors(t *testing.T) {
 		{"exit off the map", "map.txt", "set exit 1020", "set exit 1021", true, "hex 1021 is off the map"},
 		{"no rows for odd columns", "map.txt", "rows odd 00-19", "# gone", false, `no "rows odd" line`},
 		{"defence not a number", "charts.txt", "defence main 20 ", "defence main twenty ", true, `"twenty" is not a number`},
-		{"move cost 3", "charts.txt", "movecost open 1 ", "movecost open 3 ", true, "1 or 2 MP (9.5)"},
+		{"move cost 3", "tec.txt", "enter open          1 ", "enter open          3 ", true, "1 or 2 MP (9.5)"},
+		{"move cost missing", "tec.txt", "enter wire ", "# enter wire ", false, "no enter line for wire"},
+		{"outpost not as main", "tec.txt", "enter outpost       2 ", "enter outpost       1 ", true, "an outpost costs what the Main Trench does"},
+		{"move cost in the charts", "charts.txt", "", "movecost open 1 | reconstructed: test", true, "the movement costs are in tec.txt"},
 		{"wire defence", "charts.txt", "", "defence wire 5 | reconstructed: test", true, "wire adds nothing"},
 		{"york not double", "charts.txt", "fs york 4 ", "fs york 5 ", true, "exactly double"},
-		{"German FS 5", "charts.txt", "german-fs 5 4 ", "german-fs 5 5 ", true, "7.1 allows only 2, 3, 4 or 6"},
-		{"shock troops not 6", "charts.txt", "german-fs 6 6 ", "german-fs 6 4 ", true, "shock-troop division (6.3)"},
+		{"German FS 5", "tables.txt", "roll 5 4 ", "roll 5 5 ", true, "7.1 allows only 2, 3, 4 or 6"},
+		{"shock troops not 6", "tables.txt", "roll 6 6 ", "roll 6 4 ", true, "shock-troop division (6.3)"},
+		{"German FS not a number", "tables.txt", "roll 3 3 ", "roll 3 x ", true, `"x" is not a number`},
+		{"German FS roll 7", "tables.txt", "", "roll 7 6 | reconstructed: test", false, "rolls 1 to 7, want 1 to 6"},
+		{"no German FS chart", "tables.txt", "table german-fs ", "table other ", false, "no table german-fs (3.4)"},
+		{"German FS in the charts", "charts.txt", "", "german-fs 1 2 | reconstructed: test", true, "german-fs in tables.txt"},
 		{"missing chart line", "charts.txt", "defence bunker 30 ", "# defence bunker 30 ", false, "no defence line for bunker"},
 		{"unknown counter", "counters.txt", "", "counter tank 3 | reconstructed: test", true, `unknown unit kind "tank"`},
 		{"German in xx01", "deploy-german.txt", "1102 de-inf 1 ", "1101 de-inf 1 ", true, "outside the German position"},

@@ -80,9 +80,9 @@ func (r *Rules) Deal(s rules.State, d *dice.Dealer) (rules.State, error) {
 	for _, side := range []Side{American, German} {
 		dk := st.Decks[side]
 		if dk.Shuffles > 0 {
-			return nil, fmt.Errorf("the %s deck is shuffled already", sideName(side))
+			return nil, fmt.Errorf("the %s deck is shuffled already", sides.Name(side))
 		}
-		dk.Order = d.Shuffle(deckName(side), 0, newDeck(), fmt.Sprintf("the %s deck, new, shuffled when the game is created", sideName(side)), "1, 3")
+		dk.Order = d.Shuffle(deckName(side), 0, newDeck(), fmt.Sprintf("the %s deck, new, shuffled when the game is created", sides.Name(side)), "1, 3")
 		dk.Next, dk.Shuffles = 0, 1
 	}
 	return st, nil
@@ -100,27 +100,27 @@ func (st *State) draw(side Side, d *dice.Dealer, purpose, rule string) (card str
 		return "", nil, false, nil, errNoDealer
 	}
 	if dk.Shuffles == 0 {
-		return "", nil, false, nil, fmt.Errorf("the %s deck was never shuffled (the desk deals the decks when it creates the game)", sideName(side))
+		return "", nil, false, nil, fmt.Errorf("the %s deck was never shuffled (the desk deals the decks when it creates the game)", sides.Name(side))
 	}
 	if dk.left() == 0 {
 		if st.opt(OptNoReshuffle) || len(dk.Discards) == 0 {
-			return "", nil, false, []string{fmt.Sprintf("The %s deck is used up: no card for %s (option %s: discards are not reshuffled).", sideName(side), purpose, OptNoReshuffle)}, nil
+			return "", nil, false, []string{fmt.Sprintf("The %s deck is used up: no card for %s (option %s: discards are not reshuffled).", sides.Name(side), purpose, OptNoReshuffle)}, nil
 		}
 		n := len(dk.Discards)
-		order := d.Shuffle(deckName(side), dk.Shuffles, dk.Discards, fmt.Sprintf("the %s discards, reshuffled: the deck is used up (not printed)", sideName(side)), "1, 3")
+		order := d.Shuffle(deckName(side), dk.Shuffles, dk.Discards, fmt.Sprintf("the %s discards, reshuffled: the deck is used up (not printed)", sides.Name(side)), "1, 3")
 		deals = append(deals, lastDeal(d))
 		dk.Order = append(slices.Clone(dk.Order), order...)
 		dk.Shuffles++
 		dk.Discards = nil
-		evs = append(evs, fmt.Sprintf("The %s deck is used up: its %d discards are shuffled into a new deck, sealed like the first (not printed in the rulebook; option %s turns it off).", sideName(side), n, OptNoReshuffle))
+		evs = append(evs, fmt.Sprintf("The %s deck is used up: its %d discards are shuffled into a new deck, sealed like the first (not printed in the rulebook; option %s turns it off).", sides.Name(side), n, OptNoReshuffle))
 	}
 	card = dk.Order[dk.Next]
-	c := d.Turn(deckName(side), dk.Next, card, fmt.Sprintf("%s card for %s", sideName(side), purpose), rule)
+	c := d.Turn(deckName(side), dk.Next, card, fmt.Sprintf("%s card for %s", sides.Name(side), purpose), rule)
 	deals = append(deals, &c)
 	dk.Next++
 	dk.Discards = append(slices.Clone(dk.Discards), card)
 	dk.Turned = append(dk.Turned, Turned{Card: card, Turn: st.T, Phase: st.P, Purpose: purpose, Rule: rule})
-	st.Shown = append(st.Shown, fmt.Sprintf("%s %s: %s", sideName(side), card, purpose))
+	st.Shown = append(st.Shown, fmt.Sprintf("%s %s: %s", sides.Name(side), card, purpose))
 	return card, deals, true, evs, nil
 }
 
@@ -133,7 +133,7 @@ func lastDeal(d *dice.Dealer) *dice.Deal {
 // the sealed order of the cards never turned.
 func DeckReport(side Side, dk *Deck) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The %s deck, every card turned in order:", sideName(side))
+	fmt.Fprintf(&b, "The %s deck, every card turned in order:", sides.Name(side))
 	for i, t := range dk.Turned {
 		// "- " starts each line: the results mail keeps a line's place in its event by it
 		// (leading blanks are not kept when a mail wraps its events).

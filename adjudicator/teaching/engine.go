@@ -6,12 +6,57 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // This file holds the rules that both the order check (on a copy of the state, before
 // any card is turned) and the resolution use, so that what the check accepts is what
 // the resolution does.
+
+// game is a state being worked on with the rules: the resolution of one phase (the
+// order check works on a copy of the state with the functions below, not a game).
+type game struct {
+	rules.Log
+	r  *Rules
+	st *State
+	// dealer deals the sealed decks (nil when the source holds none: turning a card is
+	// then an error); err is the first error met.
+	dealer *dice.Dealer
+	err    error
+	out    rules.Outcome
+}
+
+// newGame works on st with the rules.
+func newGame(r *Rules, st *State) *game {
+	return &game{Log: rules.Log{State: st, Sides: sides}, r: r, st: st}
+}
+
+// cardEvent is an event that turned a card: it carries the card's record, so that the
+// results mail gives it.
+func (g *game) cardEvent(deal *dice.Deal, rule, format string, args ...any) {
+	g.Tell(rule, nil, nil, format, args...).Deal = deal
+}
+
+// draw turns the next card of side's deck, telling any reshuffle in an event of rule.
+func (g *game) draw(side Side, purpose, rule string) (string, *dice.Deal, bool) {
+	card, deals, ok, evs, err := g.st.draw(side, g.dealer, purpose, rule)
+	if err != nil && g.err == nil {
+		g.err = err
+	}
+	for i, e := range evs {
+		ev := g.Tell(rule, nil, nil, "%s", e)
+		if i == 0 && len(deals) == 2 {
+			ev.Deal = deals[0] // the reshuffle
+		}
+	}
+	if !ok {
+		return "", nil, false
+	}
+	return card, deals[len(deals)-1], true
+}
 
 // MaxShells is the explosion markers a side has each turn (rule 1: "Both sides have 3
 // explosion markers").
@@ -80,12 +125,29 @@ func (r *Rules) mayMove(st *State) map[int]bool {
 // barbed wire may not be crossed ... On every following turn, treat the marked hexside
 // as clear terrain").
 func (r *Rules) wireBars(st *State, a, b hex.Hex) bool {
-	if !r.sc.Map.SideHas(a, b, "wire") {
+	// The shipped map first: the state's cuts only open a hexside it bars, and most
+	// steps cross no wire.
+	if _, ok, _ := r.sc.TEC.Step(r.sc.Map, "american", a, b); ok {
 		return false
 	}
-	s, _ := r.sc.Map.Grid.Hexside(a, b)
-	c, ok := st.cut(s.String())
-	return !ok || c.Turn >= st.T
+	_, ok, _ := r.sc.TEC.Step(r.cutMap(st, st.T-1), "american", a, b)
+	return !ok
+}
+
+// cutMap is the shipped map with the wire cut up to turn last (set-up is turn 0) as
+// "cut" hexsides, marked as game state: the map a move is judged on (tec.txt: cut
+// wire negates wire) and the map drawn.
+func (r *Rules) cutMap(st *State, last int) *board.Map {
+	cuts := map[hex.Hexside]board.Fact{}
+	for _, c := range st.Cuts {
+		if s, err := hex.ParseHexside(c.Side); err == nil && c.Turn <= last {
+			cuts[s] = board.Fact{File: "state", Source: fmt.Sprintf("game state, cut in turn %d", c.Turn)}
+		}
+	}
+	if len(cuts) == 0 {
+		return r.sc.Map
+	}
+	return r.sc.Map.WithSides("cut", cuts)
 }
 
 // nextToGerman reports whether h is next to a live German unit.

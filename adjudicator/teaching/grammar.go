@@ -44,7 +44,7 @@ func (it item) canonical() string {
 	case "STOP":
 		return "STOP AFTER " + map[string]string{StopArtillery: "ARTILLERY", StopHandToHand: "HAND TO HAND"}[it.Stop]
 	case "PLACE":
-		return fmt.Sprintf("PLACE %s %s %d", orders.Upper(it.Kind), hexList(it.From), it.N)
+		return fmt.Sprintf("PLACE %s %s %d", orders.Upper(it.Kind), hex.Join(it.From, " "), it.N)
 	case "SHELL":
 		return fmt.Sprintf("SHELL %s %s", orders.Upper(it.Shell), it.Hex)
 	case "MOVE":
@@ -78,21 +78,13 @@ func (it item) canonical() string {
 		}
 		return s
 	case "FIRE":
-		s := fmt.Sprintf("FIRE %s AT %s %s", hexList(it.From), it.Hex, orders.Upper(it.Chip))
+		s := fmt.Sprintf("FIRE %s AT %s %s", hex.Join(it.From, " "), it.Hex, orders.Upper(it.Chip))
 		if it.Kind != "" {
 			s += " " + orders.Upper(it.Kind)
 		}
 		return s
 	}
 	return it.Verb
-}
-
-func hexList(hs []hex.Hex) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, " ")
 }
 
 var errUsage = errors.New("usage")

@@ -11,88 +11,20 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// resolution is one phase being resolved.
-type resolution struct {
-	r  *Rules
-	st *State
-	// dealer deals the sealed decks (nil when the source holds none: turning a card is
-	// then an error); err is the first error met.
-	dealer *dice.Dealer
-	err    error
-	out    rules.Outcome
-}
-
-func (res *resolution) event(rule, format string, args ...any) {
-	res.out.Events = append(res.out.Events, rules.Event{Phase: res.st.P, Rule: rule, Text: fmt.Sprintf(format, args...)})
-}
-
-// toEach tells side own and the other side others, in one event when they are the same:
-// the part of side's order that had no effect is his alone (invariant 5), and the other
-// side reads what happened.
-func (res *resolution) toEach(rule string, side Side, own, others string) {
-	if own == others {
-		res.event(rule, "%s", own)
-		return
-	}
-	res.event(rule, "%s", own)
-	res.out.Events[len(res.out.Events)-1].To = []rules.Side{side}
-	res.event(rule, "%s", others)
-	res.out.Events[len(res.out.Events)-1].To = []rules.Side{other(side)}
-}
-
-// other is the other side of side.
-func other(side Side) Side {
-	if side == American {
-		return German
-	}
-	return American
-}
-
-// ownerOnly is an event about side's order that was not carried out: told to side alone.
-func (res *resolution) ownerOnly(side Side, rule, format string, args ...any) {
-	res.event(rule, format, args...)
-	res.out.Events[len(res.out.Events)-1].To = []rules.Side{side}
-}
-
-// cardEvent is an event that turned a card: it carries the card's record, so that the
-// results mail gives it.
-func (res *resolution) cardEvent(deal *dice.Deal, rule, format string, args ...any) {
-	res.event(rule, format, args...)
-	res.out.Events[len(res.out.Events)-1].Deal = deal
-}
-
-// draw turns the next card of side's deck, telling any reshuffle in an event of rule.
-func (res *resolution) draw(side Side, purpose, rule string) (string, *dice.Deal, bool) {
-	card, deals, ok, evs, err := res.st.draw(side, res.dealer, purpose, rule)
-	if err != nil && res.err == nil {
-		res.err = err
-	}
-	for i, e := range evs {
-		res.event(rule, "%s", e)
-		if i == 0 && len(deals) == 2 {
-			res.out.Events[len(res.out.Events)-1].Deal = deals[0] // the reshuffle
-		}
-	}
-	if !ok {
-		return "", nil, false
-	}
-	return card, deals[len(deals)-1], true
-}
-
 // Resolve implements rules.Ruleset.
 func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rules.Outcome, error) {
 	st := s.(*State).clone()
-	res := &resolution{r: r, st: st}
+	g := newGame(r, st)
 	if ds, ok := d.(dice.DeckSource); ok {
-		res.dealer = ds.Dealer()
+		g.dealer = ds.Dealer()
 	}
 	var items []item
 	for _, o := range inputs {
 		// The desk says in the results when default orders were used; the events say
 		// which steps they decided, and which the player's mail did.
-		res.out.Consumed = append(res.out.Consumed, o.ID())
+		g.out.Consumed = append(g.out.Consumed, o.ID())
 		if st.T > 0 && st.Revision >= 1 {
-			res.source(o)
+			g.source(o)
 		}
 		for i, text := range strings.Split(o.Text, "\n") {
 			it, err := parse(orders.Line{No: i + 1, Text: text, Fields: strings.Fields(text)})
@@ -105,47 +37,47 @@ func (r *Rules) Resolve(s rules.State, inputs []rules.Order, d dice.Source) (rul
 	var err error
 	switch st.P {
 	case PhaseGermanSetup:
-		err = res.setup(German, items, PhaseAmericanSetup)
+		err = g.setup(German, items, PhaseAmericanSetup)
 	case PhaseAmericanSetup:
-		err = res.setup(American, items, PhaseAmerican)
+		err = g.setup(American, items, PhaseAmerican)
 		if err == nil {
 			st.T = 1
 		}
 	case PhaseAmerican:
-		res.americanTurn(items)
+		g.americanTurn(items)
 	case PhaseAmericanMove:
-		res.americanMove(items)
+		g.americanMove(items)
 	case PhaseAmericanWire:
-		res.americanWire(items)
+		g.americanWire(items)
 	case PhaseGerman:
-		res.germanTurn(items)
+		g.germanTurn(items)
 	case PhaseGermanFire:
-		res.germanFire(items)
+		g.germanFire(items)
 	default:
 		err = fmt.Errorf("nothing to resolve in phase %q", st.P)
 	}
 	if err == nil {
-		err = res.err
+		err = g.err
 	}
 	if err != nil {
 		return rules.Outcome{}, err
 	}
 	if st.Over() {
-		res.finalReport()
+		g.finalReport()
 	}
-	res.out.State = st
-	return res.out, nil
+	g.out.State, g.out.Events = st, g.Events
+	return g.out, nil
 }
 
 // source tells the player whose order o is which steps it decided, and whether it came
 // from his mail or from the default for a silent side (HELP: PASS).
-func (res *resolution) source(o rules.Order) {
+func (g *game) source(o rules.Order) {
 	switch {
 	case o.Kind == kindDefault:
-		res.ownerOnly(o.Side, "sequence", "%s: by default, no mail by the deadline: PASS.", res.st.PhaseTitle())
-	case res.st.P != PhaseAmerican && res.st.P != PhaseGerman:
+		g.OwnerOnly(o.Side, "sequence", "%s: by default, no mail by the deadline: PASS.", g.st.PhaseTitle())
+	case g.st.P != PhaseAmerican && g.st.P != PhaseGerman:
 		// A step the player stopped before: played from the mail he sent after.
-		res.ownerOnly(o.Side, "sequence", "%s: from your mail, sent after the results.", res.st.PhaseTitle())
+		g.OwnerOnly(o.Side, "sequence", "%s: from your mail, sent after the results.", g.st.PhaseTitle())
 	}
 }
 
@@ -162,12 +94,12 @@ func stopAfter(items []item) string {
 // stopsAfter reports whether the turn goes no further after the step just played: the
 // game has ended, or the mail stops there (STOP AFTER stop) and the game now waits for
 // side's orders for phase next.
-func (res *resolution) stopsAfter(items []item, stop string, side Side, next string) bool {
-	if res.checkEnd() {
+func (g *game) stopsAfter(items []item, stop string, side Side, next string) bool {
+	if g.checkEnd() {
 		return true
 	}
 	if stopAfter(items) == stop {
-		res.waitFor(side, next)
+		g.waitFor(side, next)
 		return true
 	}
 	return false
@@ -175,9 +107,9 @@ func (res *resolution) stopsAfter(items []item, stop string, side Side, next str
 
 // waitFor ends a step the player stops after: the game waits for his next mail in
 // phase next, and the results tell him so.
-func (res *resolution) waitFor(side Side, next string) {
-	res.st.P = next
-	res.ownerOnly(side, "sequence", "You stop here (STOP AFTER): send your orders for %s; without them by the deadline, PASS.", res.st.PhaseTitle())
+func (g *game) waitFor(side Side, next string) {
+	g.st.P = next
+	g.OwnerOnly(side, "sequence", "You stop here (STOP AFTER): send your orders for %s; without them by the deadline, PASS.", g.st.PhaseTitle())
 }
 
 func byVerb(items []item, verb string) []item {
@@ -190,11 +122,11 @@ func byVerb(items []item, verb string) []item {
 	return out
 }
 
-func (res *resolution) setup(side Side, items []item, next string) error {
-	st := res.st
+func (g *game) setup(side Side, items []item, next string) error {
+	st := g.st
 	var ps []Placement
 	if len(byVerb(items, "PLACE")) == 0 {
-		for _, p := range res.r.sc.Mixes[st.Mix].Places {
+		for _, p := range g.r.sc.Mixes[st.Mix].Places {
 			if p.Side == side {
 				ps = append(ps, p)
 			}
@@ -203,7 +135,7 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 	for _, it := range byVerb(items, "PLACE") {
 		ps = append(ps, it.placements(side)...)
 	}
-	if err := res.r.sc.checkSetup(ps); err != nil {
+	if err := g.r.sc.checkSetup(ps); err != nil {
 		return fmt.Errorf("set-up: %w", err)
 	}
 	var where []string
@@ -214,15 +146,15 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 		}
 		where = append(where, fmt.Sprintf("%d %s in %s", p.N, p.Kind, p.Hex))
 	}
-	res.event("set-up", "The %s set-up: %s.", sideName(side), strings.Join(where, ", "))
+	g.Event("set-up", "The %s set-up: %s.", sides.Name(side), strings.Join(where, ", "))
 	if side == American {
 		// Rule 1: "Treat all barbed wire adjacent to an American setup hex as cut, and
 		// thus clear terrain." (Set-up hex: a hex where an American unit sets up.)
 		var cut []string
 		for _, p := range ps {
-			for _, n := range res.r.sc.Map.Grid.Neighbours(p.Hex) {
-				s, ok := res.r.sc.Map.Grid.Hexside(p.Hex, n)
-				if !ok || !res.r.sc.Map.SideHas(p.Hex, n, "wire") {
+			for _, n := range g.r.sc.Map.Grid.Neighbours(p.Hex) {
+				s, ok := g.r.sc.Map.Grid.Hexside(p.Hex, n)
+				if !ok || !g.r.sc.Map.SideHas(p.Hex, n, "wire") {
 					continue
 				}
 				if _, done := st.cut(s.String()); !done {
@@ -232,7 +164,7 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 			}
 		}
 		if len(cut) > 0 {
-			res.event("set-up", "Barbed wire next to the American set-up hexes is treated as cut: %s.", strings.Join(cut, " "))
+			g.Event("set-up", "Barbed wire next to the American set-up hexes is treated as cut: %s.", strings.Join(cut, " "))
 		}
 	}
 	st.P = next
@@ -240,52 +172,52 @@ func (res *resolution) setup(side Side, items []item, next string) error {
 }
 
 // artillery fires a side's explosion markers (rule 1).
-func (res *resolution) artillery(side Side, shells []item) {
-	st := res.st
+func (g *game) artillery(side Side, shells []item) {
+	st := g.st
 	for _, it := range shells {
 		purpose := fmt.Sprintf("the %s shell aimed at %s", orders.Upper(it.Shell), it.Hex)
-		card, deal, ok := res.draw(side, purpose, "1")
+		card, deal, ok := g.draw(side, purpose, "1")
 		if !ok {
 			continue
 		}
-		land := res.r.sc.Land(it.Hex, rankOf(card))
-		where := fmt.Sprintf("%s turns %s: %s lands in %s", sideName(side), card, purpose, land)
+		land := g.r.sc.Land(it.Hex, rankOf(card))
+		where := fmt.Sprintf("%s turns %s: %s lands in %s", sides.Name(side), card, purpose, land)
 		if rankOf(card) == "A" {
 			where += " (the Ace: on target)"
 		}
-		if !res.r.sc.Map.OnMap(land) {
-			res.cardEvent(deal, "1", "%s, off the map: no effect.", where)
+		if !g.r.sc.Map.OnMap(land) {
+			g.cardEvent(deal, "1", "%s, off the map: no effect.", where)
 			continue
 		}
 		if it.Shell == "smoke" {
 			if !st.smoked(land) {
 				st.Smoke = append(st.Smoke, land)
 			}
-			res.cardEvent(deal, "1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
+			g.cardEvent(deal, "1", "%s: smoke (a white chip) in %s; it kills nothing.", where, land)
 			continue
 		}
 		var killed []string
 		for _, u := range st.live("", land) {
 			killed = append(killed, unitWord(u))
-			res.kill(u)
+			g.kill(u)
 		}
 		if len(killed) == 0 {
-			res.cardEvent(deal, "1", "%s: nobody there.", where)
+			g.cardEvent(deal, "1", "%s: nobody there.", where)
 		} else {
-			res.cardEvent(deal, "1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
+			g.cardEvent(deal, "1", "%s: HE kills all units there: %s.", where, strings.Join(killed, ", "))
 		}
-		if res.checkEnd() {
+		if g.checkEnd() {
 			return
 		}
 	}
 }
 
 // kill kills a unit: Germans are removed, Americans flipped (rule 3).
-func (res *resolution) kill(u *Unit) {
+func (g *game) kill(u *Unit) {
 	u.Dead = true
 	u.Chip = ChipNone
 	if u.side() == German {
-		st := res.st
+		st := g.st
 		st.Units = slices.DeleteFunc(st.Units, func(v *Unit) bool { return v.ID == u.ID })
 	}
 }
@@ -293,8 +225,8 @@ func (res *resolution) kill(u *Unit) {
 // checkEnd ends the game when every German MG is dead (rulebook: "The game is over when
 // all German MGs have been killed"), or when no live American is left (not printed: the
 // game could not end otherwise).
-func (res *resolution) checkEnd() bool {
-	st := res.st
+func (g *game) checkEnd() bool {
+	st := g.st
 	switch {
 	case st.Over():
 		return true
@@ -306,30 +238,30 @@ func (res *resolution) checkEnd() bool {
 		return false
 	}
 	st.P = PhaseOver
-	res.event("sequence", "The game is over: %s. American casualties: %d (the fewer, the more successful the attack).", st.End, st.casualties())
+	g.Event("sequence", "The game is over: %s. American casualties: %d (the fewer, the more successful the attack).", st.End, st.casualties())
 	return true
 }
 
-func (res *resolution) americanTurn(items []item) {
-	st := res.st
+func (g *game) americanTurn(items []item) {
+	st := g.st
 	st.Shown = nil
 	if st.opt(OptSmokeClears) && len(st.Smoke) > 0 {
 		st.Smoke = nil
-		res.event("1", "The smoke clears (option %s, not printed).", OptSmokeClears)
+		g.Event("1", "The smoke clears (option %s, not printed).", OptSmokeClears)
 	}
-	res.artillery(American, byVerb(items, "SHELL"))
-	if res.stopsAfter(items, StopArtillery, American, PhaseAmericanMove) {
+	g.artillery(American, byVerb(items, "SHELL"))
+	if g.stopsAfter(items, StopArtillery, American, PhaseAmericanMove) {
 		return
 	}
-	res.americanMove(items)
+	g.americanMove(items)
 }
 
 // americanMove plays steps 3 to 5 of the American turn: movement and hand to hand, then
 // wire and chips unless the mail stops after hand to hand.
-func (res *resolution) americanMove(items []item) {
-	st := res.st
+func (g *game) americanMove(items []item) {
+	st := g.st
 	// Movement (rule 3).
-	moved, may := map[int]bool{}, res.r.mayMove(st)
+	moved, may := map[int]bool{}, g.r.mayMove(st)
 	type done struct {
 		it     item
 		n      int
@@ -346,7 +278,7 @@ func (res *resolution) americanMove(items []item) {
 				chips[u.ID] = u.Chip
 			}
 		}
-		n, err := res.r.move(st, it, moved, may)
+		n, err := g.r.move(st, it, moved, may)
 		d := done{it: it, n: n, err: err}
 		for _, u := range st.Units {
 			if c, was := chips[u.ID]; was && moved[u.ID] {
@@ -381,10 +313,10 @@ func (res *resolution) americanMove(items []item) {
 		to := m.it.Path[len(m.it.Path)-1]
 		switch {
 		case m.err != nil && m.n == 0:
-			res.ownerOnly(American, "3", "%s: not carried out: %v.", m.it.canonical(), m.err)
+			g.OwnerOnly(American, "3", "%s: not carried out: %v.", m.it.canonical(), m.err)
 			continue
 		case m.undone != hex.Hex{}:
-			res.ownerOnly(American, "3", "%s: undone, %s would hold more than %d live American units (rule 3); the units stay in %s.", m.it.canonical(), m.undone, MaxStack, m.it.Path[0])
+			g.OwnerOnly(American, "3", "%s: undone, %s would hold more than %d live American units (rule 3); the units stay in %s.", m.it.canonical(), m.undone, MaxStack, m.it.Path[0])
 			continue
 		}
 		done := m.it
@@ -393,33 +325,33 @@ func (res *resolution) americanMove(items []item) {
 		if m.err != nil {
 			own = fmt.Sprintf("%s: %d unit(s) moved to %s; %v.", m.it.canonical(), m.n, to, m.err)
 		}
-		res.toEach("3", American, own, fmt.Sprintf("%s: %d unit(s) moved to %s.", done.canonical(), m.n, to))
+		g.ToEach("3", nil, American, own, fmt.Sprintf("%s: %d unit(s) moved to %s.", done.canonical(), m.n, to))
 	}
-	res.handToHand()
-	if res.stopsAfter(items, StopHandToHand, American, PhaseAmericanWire) {
+	g.handToHand()
+	if g.stopsAfter(items, StopHandToHand, American, PhaseAmericanWire) {
 		return
 	}
-	res.americanWire(items)
+	g.americanWire(items)
 }
 
 // americanWire plays steps 4 and 5 of the American turn, wire and chips, and ends it.
-func (res *resolution) americanWire(items []item) {
-	st := res.st
+func (g *game) americanWire(items []item) {
+	st := g.st
 	// Wire (rule 4).
 	for _, it := range byVerb(items, "CUT") {
-		if err := res.r.canCut(st, it.Side); err != nil {
-			res.ownerOnly(American, "4", "CUT %s: no marker placed: %v.", it.Side, err)
+		if err := g.r.canCut(st, it.Side); err != nil {
+			g.OwnerOnly(American, "4", "CUT %s: no marker placed: %v.", it.Side, err)
 			continue
 		}
 		st.Cuts = append(st.Cuts, Cut{Side: it.Side.String(), Turn: st.T, Marker: true})
-		res.event("4", "Wire on %s cut (marker %d of %d): clear terrain from turn %d.", it.Side, st.markersUsed(), MaxMarkers, st.T+1)
+		g.Event("4", "Wire on %s cut (marker %d of %d): clear terrain from turn %d.", it.Side, st.markersUsed(), MaxMarkers, st.T+1)
 	}
 	// Chips (rule 5).
 	chipped := map[int]bool{}
 	for _, it := range byVerb(items, "CHIP") {
 		n, err := chip(st, it, chipped)
 		if err != nil && n == 0 {
-			res.ownerOnly(American, "5", "%s: no chip placed: %v.", it.canonical(), err)
+			g.OwnerOnly(American, "5", "%s: no chip placed: %v.", it.canonical(), err)
 			continue
 		}
 		// The chips placed are seen (rule 5); the count asked for beyond them is
@@ -432,7 +364,7 @@ func (res *resolution) americanWire(items []item) {
 		if err != nil {
 			own = fmt.Sprintf("%s: %d unit(s) chipped; %v.", it.canonical(), n, err)
 		}
-		res.toEach("5", American, own, fmt.Sprintf("%s: %d unit(s) chipped.", done.canonical(), n))
+		g.ToEach("5", nil, American, own, fmt.Sprintf("%s: %d unit(s) chipped.", done.canonical(), n))
 	}
 	var kept []string
 	keptN := map[string]int{}
@@ -449,7 +381,7 @@ func (res *resolution) americanWire(items []item) {
 		kept[i] = fmt.Sprintf("%d in %s", keptN[k], k)
 	}
 	if len(kept) > 0 {
-		res.event("5", "Chips kept by default (no CHIP line chose these units, and they did not move): %s.", strings.Join(kept, ", "))
+		g.Event("5", "Chips kept by default (no CHIP line chose these units, and they did not move): %s.", strings.Join(kept, ", "))
 	}
 	st.P = PhaseGerman
 }
@@ -458,8 +390,8 @@ func (res *resolution) americanWire(items []item) {
 // adjacent to American units must be attacked"). Strength is counted as data/mix.txt
 // says (reconstructed): each German unit is attacked by every live American unit next
 // to it, one at a time in hex order.
-func (res *resolution) handToHand() {
-	st := res.st
+func (g *game) handToHand() {
+	st := g.st
 	var germans []*Unit
 	for _, u := range st.Units {
 		if u.side() == German && !u.Dead {
@@ -467,73 +399,73 @@ func (res *resolution) handToHand() {
 		}
 	}
 	slices.SortFunc(germans, func(a, b *Unit) int { return hex.Compare(a.Hex, b.Hex) })
-	for _, g := range germans {
-		attackers, a, gs := res.r.fight(st, g)
+	for _, ger := range germans {
+		attackers, a, gs := g.r.fight(st, ger)
 		if len(attackers) == 0 {
 			continue
 		}
-		head := fmt.Sprintf("Hand to hand at %s: %d American unit(s), strength %d, against the German %s, strength %d", g.Hex, len(attackers), a, g.Kind, gs)
+		head := fmt.Sprintf("Hand to hand at %s: %d American unit(s), strength %d, against the German %s, strength %d", ger.Hex, len(attackers), a, ger.Kind, gs)
 		americansDie := false
 		switch {
 		case a < gs:
-			res.event("3", "%s: below 1 to 1, the Americans are killed.", head)
+			g.Event("3", "%s: below 1 to 1, the Americans are killed.", head)
 			americansDie = true
 		case a > gs:
-			res.event("3", "%s: above 1 to 1, the German is killed.", head)
-			res.kill(g)
+			g.Event("3", "%s: above 1 to 1, the German is killed.", head)
+			g.kill(ger)
 		default:
-			card, deal, ok := res.draw(American, fmt.Sprintf("the hand to hand at %s", g.Hex), "3")
+			card, deal, ok := g.draw(American, fmt.Sprintf("the hand to hand at %s", ger.Hex), "3")
 			switch {
 			case !ok:
-				res.event("3", "%s: 1 to 1, no card to turn: nobody is killed.", head)
+				g.Event("3", "%s: 1 to 1, no card to turn: nobody is killed.", head)
 			case red(card):
-				res.cardEvent(deal, "3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
-				res.kill(g)
+				g.cardEvent(deal, "3", "%s: 1 to 1, the American turns %s, red: the German is killed.", head, card)
+				g.kill(ger)
 			default:
-				res.cardEvent(deal, "3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
+				g.cardEvent(deal, "3", "%s: 1 to 1, the American turns %s, black: the Americans are killed.", head, card)
 				americansDie = true
 			}
 		}
 		if americansDie {
 			for _, u := range attackers {
-				res.kill(u)
+				g.kill(u)
 			}
 		}
-		if res.checkEnd() {
+		if g.checkEnd() {
 			return
 		}
 	}
 }
 
-func (res *resolution) germanTurn(items []item) {
-	st := res.st
+func (g *game) germanTurn(items []item) {
+	st := g.st
 	if st.T == 1 {
-		res.event("1", "Turn 1: no German artillery fire and no German rifle or MG fire on the first turn (rules 1, 2).")
+		g.Event("1", "Turn 1: no German artillery fire and no German rifle or MG fire on the first turn (rules 1, 2).")
 	} else {
-		res.artillery(German, byVerb(items, "SHELL"))
-		if res.stopsAfter(items, StopArtillery, German, PhaseGermanFire) {
+		g.artillery(German, byVerb(items, "SHELL"))
+		if g.stopsAfter(items, StopArtillery, German, PhaseGermanFire) {
 			return
 		}
 	}
-	res.germanFire(items)
+	g.germanFire(items)
 }
 
 // germanFire plays step 2 of the German turn (none on turn 1) and ends the game turn.
-func (res *resolution) germanFire(items []item) {
-	st := res.st
+func (g *game) germanFire(items []item) {
+	st := g.st
 	if st.T > 1 {
 		fired := map[string]bool{}
 		for _, it := range byVerb(items, "FIRE") {
-			res.fire(it, fired)
+			g.fire(it, fired)
 		}
-		if res.checkEnd() {
+		if g.checkEnd() {
 			return
 		}
 	}
 	if (st.opt(OptTurns12) && st.T >= 12) || (st.opt(OptTurns24) && st.T >= 24) {
 		st.End = fmt.Sprintf("the turn limit of %d is reached (an option, not printed)", st.T)
 		st.P = PhaseOver
-		res.event("sequence", "The game is over: %s. American casualties: %d; German MGs still alive: %d.", st.End, st.casualties(), st.liveCount("mg"))
+		g.Event("sequence", "The game is over: %s. American casualties: %d; German MGs still alive: %d.", st.End, st.casualties(), st.liveCount("mg"))
 		return
 	}
 	st.T++
@@ -541,8 +473,8 @@ func (res *resolution) germanFire(items []item) {
 }
 
 // fire resolves one FIRE order (rule 2), re-checked after the German artillery.
-func (res *resolution) fire(it item, fired map[string]bool) {
-	st := res.st
+func (g *game) fire(it item, fired map[string]bool) {
+	st := g.st
 	points := 0
 	var notes []string
 	shot := it
@@ -552,7 +484,7 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 			notes = append(notes, fmt.Sprintf("%s fired already", from))
 			continue
 		}
-		p, err := res.r.canFire(st, from, it.Hex)
+		p, err := g.r.canFire(st, from, it.Hex)
 		if err != nil {
 			notes = append(notes, err.Error())
 			continue
@@ -570,21 +502,21 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 		// Rule 2: fire is at units with a chip, by units that may fire; without
 		// either there is no fire to see, and the order is the German's alone
 		// (invariant 5).
-		res.ownerOnly(German, "2", "%s: no effect (%d point(s), %d target(s)).", head, points, len(targets))
+		g.OwnerOnly(German, "2", "%s: no effect (%d point(s), %d target(s)).", head, points, len(targets))
 		return
 	}
 	k := min(points/killCost[it.Chip], len(targets))
 	for _, u := range targets[:k] {
-		res.kill(u)
+		g.kill(u)
 	}
 	// The American sees the units that fired, not those named that could not.
 	result := fmt.Sprintf("%d point(s) against %s-chip units, %d per kill: %d killed.", points, it.Chip, killCost[it.Chip], k)
-	res.toEach("2", German, head+": "+result, shot.canonical()+": "+result)
+	g.ToEach("2", nil, German, head+": "+result, shot.canonical()+": "+result)
 }
 
 // finalReport shows both decks whole when the game ends.
-func (res *resolution) finalReport() {
+func (g *game) finalReport() {
 	for _, s := range []Side{American, German} {
-		res.event("1, 3", "%s", DeckReport(s, res.st.Decks[s]))
+		g.Event("1, 3", "%s", DeckReport(s, g.st.Decks[s]))
 	}
 }

@@ -39,7 +39,7 @@ var _ rules.Ruleset = (*Rules)(nil)
 
 // New returns the ruleset with the data shipped in data/.
 func New() (*Rules, error) {
-	sc, err := Load()
+	sc, err := LoadScenario()
 	if err != nil {
 		return nil, fmt.Errorf("load teaching scenario: %w", err)
 	}
@@ -56,9 +56,10 @@ func (r *Rules) Name() string { return Name }
 func (r *Rules) Title() string { return "Soldiers, the teaching game" }
 
 // Sides implements rules.Ruleset.
-func (r *Rules) Sides() []rules.SideInfo {
-	return []rules.SideInfo{{ID: American, Name: "American"}, {ID: German, Name: "German"}}
-}
+func (r *Rules) Sides() []rules.SideInfo { return slices.Clone(sides) }
+
+// sides are the game's sides, as Sides gives them: the other side and a side's name.
+var sides = rules.Sides{{ID: American, Name: "American"}, {ID: German, Name: "German"}}
 
 // Keywords implements rules.Ruleset: the first words of the game's orders.
 func (r *Rules) Keywords() []string { return slices.Clone(keywords) }
@@ -131,9 +132,6 @@ func (r *Rules) Encode(s rules.State) ([]byte, error) {
 	return json.Marshal(s.(*State))
 }
 
-// phaseKey is the phase an order is filed for: the game turn and the side's turn.
-func phaseKey(st *State) string { return fmt.Sprintf("%d.%s", st.T, st.P) }
-
 const orderKey = "turn"
 
 // kindDefault is the Kind of the orders Defaults gives, so that the results say which
@@ -166,7 +164,7 @@ func (r *Rules) Waiting(s rules.State, filed []rules.Order) []rules.Side {
 		return nil
 	}
 	for _, o := range filed {
-		if o.Phase == phaseKey(st) && o.Side == a {
+		if o.Phase == orders.PhaseKey(st.T, st.P) && o.Side == a {
 			return nil
 		}
 	}
@@ -178,7 +176,7 @@ func (r *Rules) Inputs(s rules.State, filed []rules.Order) []rules.Order {
 	st := s.(*State)
 	var out []rules.Order
 	for _, o := range filed {
-		if o.Phase == phaseKey(st) {
+		if o.Phase == orders.PhaseKey(st.T, st.P) {
 			out = append(out, o)
 		}
 	}
@@ -195,7 +193,7 @@ func (r *Rules) Defaults(s rules.State, side rules.Side, filed []rules.Order) []
 	if st.T == 0 {
 		text = "SETUP DEFAULT"
 	}
-	return []rules.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: kindDefault, Text: text,
+	return []rules.Order{{Phase: orders.PhaseKey(st.T, st.P), Side: side, Key: orderKey, Kind: kindDefault, Text: text,
 		Summary: fmt.Sprintf("default orders (none by the deadline) for %s: %s", st.PhaseTitle(), text)}}
 }
 
@@ -224,7 +222,7 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 		case a == "" && !st.Over():
 			why = "no orders are due now"
 		case a != "":
-			why = fmt.Sprintf("it is the %s's move now (%s); send your orders when your turn opens", sideName(a), st.PhaseTitle())
+			why = fmt.Sprintf("it is the %s's move now (%s); send your orders when your turn opens", sides.Name(a), st.PhaseTitle())
 		}
 		for i := range out {
 			if out[i].OK {
@@ -251,8 +249,8 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 		text = append(text, it.canonical())
 	}
 	last := &out[len(out)-1]
-	last.Orders = []rules.Order{{Phase: phaseKey(st), Side: side, Key: orderKey, Kind: "orders",
-		Text: strings.Join(text, "\n"), Summary: fmt.Sprintf("%s orders for %s", sideName(side), st.PhaseTitle())}}
+	last.Orders = []rules.Order{{Phase: orders.PhaseKey(st.T, st.P), Side: side, Key: orderKey, Kind: "orders",
+		Text: strings.Join(text, "\n"), Summary: fmt.Sprintf("%s orders for %s", sides.Name(side), st.PhaseTitle())}}
 	return out
 }
 
@@ -324,14 +322,14 @@ func (r *Rules) checkSetup(st *State, side Side, items []item, out []rules.Check
 		out[i].Rule = "set-up"
 		if it.Verb == "SETUP" {
 			def = i
-			out[i].Reason = fmt.Sprintf("the default %s set-up of mix %s (reconstructed, data/mix.txt)", sideName(side), st.Mix)
+			out[i].Reason = fmt.Sprintf("the default %s set-up of mix %s (reconstructed, data/mix.txt)", sides.Name(side), st.Mix)
 			continue
 		}
 		if kindSide[it.Kind] != side {
-			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not a %s unit", orders.Upper(it.Kind), sideName(side))
+			out[i].OK, out[i].Reason = false, fmt.Sprintf("%s is not a %s unit", orders.Upper(it.Kind), sides.Name(side))
 			continue
 		}
-		out[i].Reason = fmt.Sprintf("%d %s in each of %s", it.N, it.Kind, hexList(it.From))
+		out[i].Reason = fmt.Sprintf("%d %s in each of %s", it.N, it.Kind, hex.Join(it.From, " "))
 	}
 	places := len(byVerb(items, "PLACE"))
 	if def >= 0 && places > 0 {
@@ -539,7 +537,7 @@ func (r *Rules) provisionalMove(plan *State, it item, moved, may map[int]bool, r
 			moved[u.ID] = true
 		}
 	}
-	return fmt.Sprintf("it is legal if your shells of step 1 kill the German(s) in %s first", hexList(gone)), gone, true
+	return fmt.Sprintf("it is legal if your shells of step 1 kill the German(s) in %s first", hex.Join(gone, " ")), gone, true
 }
 
 // touches reports whether h is on the path or next to a hex of it.

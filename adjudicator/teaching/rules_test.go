@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
@@ -233,22 +234,38 @@ func TestDataErrors(t *testing.T) {
 	mapSrc, _ := os.ReadFile("data/map.txt")
 	scatter, _ := os.ReadFile("data/scatter.txt")
 	mix, _ := os.ReadFile("data/mix.txt")
+	tec, _ := os.ReadFile("data/tec.txt")
 	for _, tc := range []struct {
-		name              string
-		mapS, scatS, mixS string
-		want              string
+		name                    string
+		mapS, scatS, mixS, tecS string
+		want                    string
 	}{
-		{"no provenance", string(mapSrc), string(scatter) + "\nK SE 2\n", string(mix), "scatter.txt:"},
-		{"rank twice", string(mapSrc), string(scatter) + "\nK SE 2 | reconstructed: twice\n", string(mix), "rank K given twice"},
-		{"rank missing", string(mapSrc), strings.Replace(string(scatter), "\nQ  S  2", "\n# Q", 1), string(mix), "no line for rank Q"},
-		{"ace moves", string(mapSrc), strings.Replace(string(scatter), "A  -  0", "A  N  1", 1), string(mix), "the Ace is the aimed hex"},
-		{"german in the open", string(mapSrc), string(scatter), string(mix) + "\nunit de inf 0612 | reconstructed: test\n", "0612: set-up: Germans set up"},
-		{"american stack of 4", string(mapSrc), string(scatter), string(mix) + "\nunit us army 0506 1 | reconstructed: test\n", "0506: set-up: American units may stack up to 3 high"},
-		{"bad word", string(mapSrc) + "\nterrain forest 0101 | reconstructed: test\n", string(scatter), string(mix), "map.txt:"},
+		{"no provenance", string(mapSrc), string(scatter) + "\nK SE 2\n", string(mix), "", "scatter.txt:"},
+		{"rank twice", string(mapSrc), string(scatter) + "\nK SE 2 | reconstructed: twice\n", string(mix), "", "rank K given twice"},
+		{"rank missing", string(mapSrc), strings.Replace(string(scatter), "\nQ  S  2", "\n# Q", 1), string(mix), "", "no line for rank Q"},
+		{"ace moves", string(mapSrc), strings.Replace(string(scatter), "A  -  0", "A  N  1", 1), string(mix), "", "the Ace is the aimed hex"},
+		{"german in the open", string(mapSrc), string(scatter), string(mix) + "\nunit de inf 0612 | reconstructed: test\n", "", "0612: set-up: Germans set up"},
+		{"american stack of 4", string(mapSrc), string(scatter), string(mix) + "\nunit us army 0506 1 | reconstructed: test\n", "", "0506: set-up: American units may stack up to 3 high"},
+		{"bad word", string(mapSrc) + "\nterrain forest 0101 | reconstructed: test\n", string(scatter), string(mix), "", "map.txt:"},
+		{"tec without clear", "", "", "", strings.Replace(string(tec), "enter clear 1", "# clear", 1), "tec.txt: no enter line for terrain clear"},
+		{"tec crossing an unknown side", "", "", "", string(tec) + "cross hedge - | reconstructed: test\n", `tec.txt:10: unknown "hedge"`},
 	} {
-		_, err := teaching.Parse([]byte(tc.mapS), []byte(tc.scatS), []byte(tc.mixS))
+		for _, f := range []struct {
+			s   *string
+			def []byte
+		}{{&tc.mapS, mapSrc}, {&tc.scatS, scatter}, {&tc.mixS, mix}, {&tc.tecS, tec}} {
+			if *f.s == "" {
+				*f.s = string(f.def)
+			}
+		}
+		_, err := teaching.ParseScenario(fstest.MapFS{
+			"map.txt":     {Data: []byte(tc.mapS)},
+			"scatter.txt": {Data: []byte(tc.scatS)},
+			"mix.txt":     {Data: []byte(tc.mixS)},
+			"tec.txt":     {Data: []byte(tc.tecS)},
+		})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Parse error = %v, want %q", tc.name, err, tc.want)
+			t.Errorf("%s: ParseScenario error = %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }
@@ -277,7 +294,7 @@ func TestMapHoldsThePrintedFacts(t *testing.T) {
 			found[fmt.Sprintf("%s south=%v", f, south)] = true
 		}
 	}
-	for _, want := range []string{"bunker south=true", "main south=true", "support south=true", "comm south=true", "support south=false"} {
+	for _, want := range []string{"bunker south=true", "main south=true", "support south=true", "communication south=true", "support south=false"} {
 		if !found[want] {
 			t.Errorf("the map has no %s", want)
 		}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +20,8 @@ var dataFS embed.FS
 // vocab is the words the teaching game's map may use.
 var vocab = board.Vocabulary{
 	Terrain:  []string{"clear"},
-	Features: []string{"bunker", "main", "support", "comm"},
-	Sides:    []string{"wire"},
+	Features: []string{"bunker", "main", "support", "communication"},
+	Sides:    []string{"wire", "cut"},
 }
 
 // Placement is N units of one kind in one hex.
@@ -59,7 +60,9 @@ type Scatter struct {
 
 // Scenario is the teaching game's data: map, scatter chart, strengths and mixes.
 type Scenario struct {
-	Map      *board.Map
+	Map *board.Map
+	// TEC is tec.txt: a move counts hexes (rule 3), uncut wire bars a hexside (rule 4).
+	TEC      *board.TEC
 	Scatter  map[string]Scatter // by rank
 	Strength map[string]int     // hand-to-hand strength by kind
 	Mixes    map[string]Mix
@@ -67,31 +70,30 @@ type Scenario struct {
 
 var dirNames = []string{"S", "SW", "NW", "N", "NE", "SE"}
 
-// Load reads and validates the shipped data files.
-func Load() (*Scenario, error) {
-	read := func(name string) ([]byte, error) { return dataFS.ReadFile("data/" + name) }
-	mapSrc, err := read("map.txt")
-	if err != nil {
-		return nil, err
-	}
-	scSrc, err := read("scatter.txt")
-	if err != nil {
-		return nil, err
-	}
-	mixSrc, err := read("mix.txt")
-	if err != nil {
-		return nil, err
-	}
-	return Parse(mapSrc, scSrc, mixSrc)
-}
+// LoadScenario loads the scenario shipped in data/.
+func LoadScenario() (*Scenario, error) { return board.LoadDir(dataFS, "data", ParseScenario) }
 
-// Parse validates the three data files; every problem names its file and line.
-func Parse(mapSrc, scatterSrc, mixSrc []byte) (*Scenario, error) {
+// ParseScenario loads and validates a scenario from the four data files at the root of
+// fsys (map.txt, scatter.txt, mix.txt, tec.txt); every problem names its file and line.
+func ParseScenario(fsys fs.FS) (*Scenario, error) {
+	var src [4][]byte
+	for i, name := range []string{"map.txt", "scatter.txt", "mix.txt", "tec.txt"} {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		src[i] = b
+	}
+	mapSrc, scatterSrc, mixSrc, tecSrc := src[0], src[1], src[2], src[3]
 	m, err := board.ParseMap("map.txt", mapSrc, vocab)
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scenario{Map: m, Scatter: map[string]Scatter{}, Strength: map[string]int{}, Mixes: map[string]Mix{}}
+	tec, err := board.ParseTEC("tec.txt", tecSrc, vocab)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{Map: m, TEC: tec, Scatter: map[string]Scatter{}, Strength: map[string]int{}, Mixes: map[string]Mix{}}
 	var errs []error
 	lines, err := board.Lines("scatter.txt", scatterSrc)
 	errs = append(errs, err)

@@ -17,13 +17,6 @@ const (
 	German   Side = "de"
 )
 
-func sideName(s Side) string {
-	if s == German {
-		return "German"
-	}
-	return "American"
-}
-
 // Phases. A game turn is an American turn then a German turn (rulebook: "The Americans
 // go first, then turns alternate").
 const (

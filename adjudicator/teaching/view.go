@@ -2,6 +2,7 @@ package teaching
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -24,7 +25,7 @@ var legend = mapview.Legend{
 		{Name: "bunker", Char: '#', Text: "bunker"},
 		{Name: "main", Char: '=', Text: "main trench"},
 		{Name: "support", Char: 's', Text: "support trench"},
-		{Name: "comm", Char: 'c', Text: "communication trench"},
+		{Name: "communication", Char: 'c', Text: "communication trench"},
 		{Name: "mg", Char: 'M', Text: "German MG"},
 		{Name: "inf", Char: 'I', Text: "German infantry"},
 		{Name: "army-black", Char: 'k', Text: "Army, black chip"},
@@ -44,7 +45,7 @@ var legend = mapview.Legend{
 	Features: []mapview.Symbol{
 		{Name: "main", Text: "main trench", Pattern: mapview.PatternTrench},
 		{Name: "support", Text: "support trench", Pattern: mapview.PatternTrench},
-		{Name: "comm", Text: "communication trench", Pattern: mapview.PatternZigzag},
+		{Name: "communication", Text: "communication trench", Pattern: mapview.PatternZigzag},
 		{Name: "bunker", Text: "bunker", Pattern: mapview.PatternBunker},
 	},
 }
@@ -52,30 +53,9 @@ var legend = mapview.Legend{
 var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
 	"marine-black": 'K', "marine-blue": 'B', "marine": 'm'}
 
-// viewMap is the shipped map with the state's cut wire added as "cut" hexsides. The
-// kit's map is immutable once parsed, so the map text is parsed again with the cuts
-// appended; the cut lines are marked as game state, not map data.
-func (r *Rules) viewMap(st *State) *board.Map {
-	if len(st.Cuts) == 0 {
-		return r.sc.Map
-	}
-	src, err := dataFS.ReadFile("data/map.txt")
-	if err != nil {
-		return r.sc.Map
-	}
-	var b strings.Builder
-	b.Write(src)
-	for _, c := range st.Cuts {
-		fmt.Fprintf(&b, "\nside cut %s | reconstructed: game state, cut in turn %d", c.Side, c.Turn)
-	}
-	v := vocab
-	v.Sides = append(slices.Clone(v.Sides), "cut")
-	m, err := board.ParseMap("map.txt", []byte(b.String()), v)
-	if err != nil {
-		return r.sc.Map
-	}
-	return m
-}
+// viewMap is the shipped map with all the state's cut wire as "cut" hexsides, this
+// turn's included.
+func (r *Rules) viewMap(st *State) *board.Map { return r.cutMap(st, math.MaxInt) }
 
 // Map implements rules.Ruleset: the text of [Rules.MapView].
 func (r *Rules) Map(s rules.State, side rules.Side) string {
@@ -104,7 +84,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 			b.WriteByte('=')
 		case m.HasFeature(h, "support"):
 			b.WriteByte('s')
-		case m.HasFeature(h, "comm"):
+		case m.HasFeature(h, "communication"):
 			b.WriteByte('c')
 		default:
 			b.WriteByte(' ')
@@ -137,7 +117,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 			counters[h] = counter.String()
 		}
 	}
-	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sideName(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
+	title := fmt.Sprintf("Teaching game map for the %s player -- %s", sides.Name(side), strings.SplitN(st.PhaseTitle(), " (", 2)[0])
 	var key []string
 	key = append(key, "Each hex of the text map: a trench or smoke mark, then one letter per unit (the picture draws the trenches).")
 	if over := st.overflowKey(); len(over) > 0 {

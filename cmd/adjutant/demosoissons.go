@@ -55,12 +55,12 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, rules.State) 
 	// withdraw is the number of the Entente's last assault of 18 July AM, which a second
 	// mail of his withdraws before the German answers (CANCEL, HELP): 0 once done.
 	withdraw := 0
-	key := func(t int, step, side string) string { return fmt.Sprintf("%d.%s.%s", t, step, side) }
+	key := func(t int, step string, side rules.Side) string { return fmt.Sprintf("%d.%s.%s", t, step, side) }
 	// passes answers, with PASS lines, side's steps of turn t from step on (after
 	// skip of them) that nothing answered yet: PASS alone for the step the game is at,
 	// PASS and the turn's name for each later one (HELP: "PASS 18 July PM fills your
 	// next open step of that turn").
-	passes := func(t int, from, side string, skip int) string {
+	passes := func(t int, from string, side rules.Side, skip int) string {
 		var b strings.Builder
 		on := false
 		for _, p := range soissonsSteps(t) {
@@ -97,7 +97,7 @@ func soissonsScript(rs *soissons1918.Rules, game string) func(int, rules.State) 
 		}
 		subject := fmt.Sprintf("[%s] %s", game, st.PhaseTitle())
 		if soissonsWaits(st.P, soissons1918.EN) && !sent[key(st.T, st.P, soissons1918.EN)] {
-			if !strings.HasPrefix(st.P, soissons1918.EN) {
+			if !strings.HasPrefix(st.P, string(soissons1918.EN)) {
 				return scripted{From: soissonsEN, Subject: subject, Body: head(soissonsPassEN) + passes(st.T, st.P, soissons1918.EN, 0)}, true, nil
 			}
 			sent[key(st.T, st.P, soissons1918.EN)] = true
@@ -158,14 +158,14 @@ func soissonsSteps(t int) []string {
 // soissonsWaits reports whether step p waits for side: both sides in day steps 1 and
 // 2 (the mutual bombardments, 4.2 C.3, C.6), the phasing side at night, the other
 // side in the fall back.
-func soissonsWaits(p, side string) bool {
+func soissonsWaits(p string, side rules.Side) bool {
 	switch p[2:] {
 	case soissons1918.StepOne, soissons1918.StepTwo:
 		return true
 	case soissons1918.StepNight:
-		return strings.HasPrefix(p, side)
+		return strings.HasPrefix(p, string(side))
 	}
-	return !strings.HasPrefix(p, side)
+	return !strings.HasPrefix(p, string(side))
 }
 
 // demoBoard answers the demo's questions about the state: who stands where.
@@ -174,7 +174,7 @@ type demoBoard struct {
 	st *soissons1918.State
 }
 
-func (b demoBoard) side(u *soissons1918.Unit) string {
+func (b demoBoard) side(u *soissons1918.Unit) rules.Side {
 	c, _ := b.sc.Counter(u.ID)
 	return c.Side
 }
@@ -218,7 +218,7 @@ func ententeOrders(rs *soissons1918.Rules, st *soissons1918.State) []string {
 	b := demoBoard{rs.Scenario(), st}
 	var lines []string
 	step := st.P[2:]
-	if !strings.HasPrefix(st.P, soissons1918.EN) {
+	if !strings.HasPrefix(st.P, string(soissons1918.EN)) {
 		return nil // the German's phase: the Entente bombards nothing, falls back by default
 	}
 	switch step {
