@@ -172,6 +172,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 			}
 		}
 		g.Over, g.Deadline, g.RemindAt = true, time.Time{}, time.Time{}
+		if err := rateGame(tx, *g, rs, st, ""); err != nil { // ladder.go
+			return adv, err
+		}
 		if verdict, err := matchVerdict(tx, *g, rs, st); err != nil {
 			return adv, err
 		} else if verdict != "" {
@@ -406,8 +409,10 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		}
 		adv.journal.MailIDs = append(adv.journal.MailIDs, m.MessageID)
 	}
-	_, err = tx.AppendJournal(g.Name, adv.journal)
-	return err
+	if _, err = tx.AppendJournal(g.Name, adv.journal); err != nil {
+		return err
+	}
+	return d.tellObservers(tx, adv, signature) // observe.go
 }
 
 // sideResults is one side's results mail of an advance, rendered.

@@ -93,6 +93,9 @@ type Desk struct {
 	// the store. Nil: no verifier is made or read, and passwords are checked by bcrypt
 	// within the hourly budget of MaxFailedChecks failures a player.
 	PasswordKey []byte
+	// Club is what the host lets players do by mail besides playing: open games, join
+	// them, observe them (club.go). The zero value lets anyone open a few games.
+	Club Club
 
 	passwords    passwordCache
 	maps         mapMemo
@@ -566,10 +569,15 @@ type deskCommands struct {
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
 	badDesk                      []Checked // desk commands written wrong
+	// history is set by HISTORY, with the turn it names ("" for the last results);
+	// summary by SUMMARY; allow are the ALLOW lines' arguments (history.go, observe.go).
+	history, historyTurn string
+	summary              bool
+	allow                [][]string
 }
 
 // deskKeywords are the first words of the desk's own commands.
-var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN"}
+var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN", "HISTORY", "SUMMARY", "ALLOW"}
 
 // MapModes are the choices of SET MAP, with what each puts in a results mail.
 var MapModes = map[string]string{
@@ -609,6 +617,17 @@ func readCommands(lines []orders.Line) deskCommands {
 			}
 		case "ROLLS":
 			c.rolls = true
+		case "HISTORY":
+			c.history, c.historyTurn = "yes", arg
+			if len(l.Fields) > 2 {
+				c.history = ""
+				c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected HISTORY, or HISTORY and a turn's number", Rule: "HELP"})
+				continue
+			}
+		case "SUMMARY":
+			c.summary = true
+		case "ALLOW":
+			c.allow = append(c.allow, l.Fields[1:])
 		case "SET":
 			if l.Is("SET", "PICTURE") {
 				c.picture = strings.ToLower(l.Rest(2))
@@ -669,6 +688,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	lines, ignored := orders.Split(m.Text)
 	if pw, ok := d.isHostMail(m.From, lines); ok {
 		return h.hostMail(pw, lines, ignored)
+	}
+	if isClubMail(lines) {
+		return h.clubMail(ctx, lines) // club.go: NEW, LIST, JOIN, OBSERVE, RATINGS, ...
 	}
 	cmd := readCommands(lines)
 	if !validPassword(cmd.password) {
@@ -909,6 +931,18 @@ func (d *Desk) hashPassword(password string) (string, error) {
 // address in a window, the address is told once, so that a player whose address is
 // forged learns of it and that his own mails are still accepted.
 func (h *handling) refuse(kind, text string) (string, error) {
+	outcome := Refused + ": " + kind
+	if kind == "help" {
+		outcome = Handled + ": help"
+	}
+	return h.answer(kind, text, 1, outcome)
+}
+
+// answer is refuse for any answer to a mail that may come from a stranger (club.go's
+// too): strangerLimit answers a day to an address that plays in no game, within the
+// hourly cap of all of them; outcome is what the mail's handling is recorded as when
+// the answer is sent.
+func (h *handling) answer(kind, text string, strangerLimit int, outcome string) (string, error) {
 	d := h.desk
 	limit, window := d.RefusalLimit, d.RefusalWindow
 	if limit == 0 {
@@ -922,7 +956,7 @@ func (h *handling) refuse(kind, text string) (string, error) {
 		return "", err
 	}
 	if !registered {
-		limit, window = 1, 24*time.Hour // a stranger, or a forged sender
+		limit, window = strangerLimit, 24*time.Hour // a stranger, or a forged sender
 	}
 	capacity := d.RefusalCap
 	if capacity == 0 {
@@ -954,10 +988,7 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	if _, err := h.enqueue([]string{h.msg.From}, "", "", kind, replySubject(h.msg.Subject), body, true); err != nil {
 		return "", err
 	}
-	if kind == "help" {
-		return Handled + ": help", nil
-	}
-	return Refused + ": " + kind, nil
+	return outcome, nil
 }
 
 // registered reports whether the sender plays in some game, or is the host.
@@ -969,6 +1000,9 @@ func (h *handling) registered() (bool, error) {
 	plays, err := h.tx.Plays(h.msg.From)
 	if err != nil {
 		return false, fmt.Errorf("look up sender: %w", err)
+	}
+	if !plays {
+		return h.clubMember() // club.go: he holds an open game or observes one
 	}
 	return plays, nil
 }

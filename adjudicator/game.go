@@ -33,6 +33,11 @@ type NewGame struct {
 	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL): 0 is
 	// [DefaultAbsenceLimit], negative allows no absence.
 	AbsenceLimit time.Duration
+	// PassHashes are bcrypt hashes of passwords the players chose themselves (a game
+	// opened and joined by mail, club.go): the invitation then does not repeat them.
+	PassHashes map[Side]string
+	// Observers is who may observe the game: "open" (also ""), "ask" or "no".
+	Observers string
 }
 
 // Credentials are one player's, printed once to the host.
@@ -66,50 +71,85 @@ func (d *Desk) newPassword() (string, error) {
 // CreateGame creates a game, queues an invitation to every player and returns their
 // credentials.
 func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error) {
-	rs, err := d.ruleset(ng.Ruleset)
+	var first *store.Game
+	if rs, _ := d.ruleset(ng.Ruleset); ng.MatchOf != "" && rs != nil {
+		if _, ok := rs.(Matcher); ok {
+			g1, err := d.readGame(ctx, ng.MatchOf)
+			if err != nil {
+				return nil, fmt.Errorf("match of %s: %w", ng.MatchOf, err)
+			}
+			first = &g1
+		}
+	}
+	p, err := d.prepareGame(ng, first)
 	if err != nil {
 		return nil, err
 	}
+	err = d.Store.Write(ctx, func(tx store.Tx) error { return d.createIn(ctx, tx, p) })
+	if err != nil {
+		return nil, fmt.Errorf("create game %s: %w", ng.Name, err)
+	}
+	return p.creds, nil
+}
+
+// preparedGame is a game checked and set up, ready to be stored (createIn).
+type preparedGame struct {
+	g     store.Game
+	rs    Ruleset
+	st    State
+	creds []Credentials
+	first *store.Game
+	// observers is the game's observer policy ("" leaves none set: open).
+	observers string
+}
+
+// prepareGame checks a request for a game and sets it up, outside any transaction
+// (bcrypt hashes the new passwords). first is the first game of the match ng.MatchOf
+// names, nil when none.
+func (d *Desk) prepareGame(ng NewGame, first *store.Game) (preparedGame, error) {
+	rs, err := d.ruleset(ng.Ruleset)
+	if err != nil {
+		return preparedGame{}, err
+	}
 	if !validGame.MatchString(ng.Name) {
-		return nil, fmt.Errorf("game name %q: use 1 to %d letters, digits, '-', '_' or '.'", ng.Name, maxGameLen)
+		return preparedGame{}, fmt.Errorf("game name %q: use 1 to %d letters, digits, '-', '_' or '.'", ng.Name, maxGameLen)
 	}
 	switch ng.NoOrders {
 	case "":
 		ng.NoOrders = "wait"
 	case "wait", "default":
 	default:
-		return nil, fmt.Errorf("no-orders policy %q: expected wait or default", ng.NoOrders)
+		return preparedGame{}, fmt.Errorf("no-orders policy %q: expected wait or default", ng.NoOrders)
 	}
 	if err := CheckSpan("deadline", ng.PhaseLength); err != nil {
-		return nil, err
+		return preparedGame{}, err
 	}
 	if err := CheckSpan("grace", ng.Grace); err != nil {
-		return nil, err
+		return preparedGame{}, err
+	}
+	if _, ok := observerPolicies[ng.Observers]; !ok && ng.Observers != "" {
+		return preparedGame{}, fmt.Errorf("observers %q: expected open, ask or no", ng.Observers)
 	}
 	for name := range ng.Options {
 		if _, ok := rs.OptionNames()[name]; !ok {
-			return nil, fmt.Errorf("option %q: %s has no such optional rule", name, rs.Name())
+			return preparedGame{}, fmt.Errorf("option %q: %s has no such optional rule", name, rs.Name())
 		}
 	}
-	var first *store.Game
 	if ng.MatchOf != "" {
 		if _, ok := rs.(Matcher); !ok {
-			return nil, fmt.Errorf("match: %s games are not played as matches", rs.Name())
+			return preparedGame{}, fmt.Errorf("match: %s games are not played as matches", rs.Name())
 		}
-		g1, err := d.readGame(ctx, ng.MatchOf)
-		if err != nil {
-			return nil, fmt.Errorf("match of %s: %w", ng.MatchOf, err)
-		}
-		if g1.Ruleset != rs.Name() || !g1.Over {
-			return nil, fmt.Errorf("match of %s: it must be a finished %s game", ng.MatchOf, rs.Name())
+		if first == nil || first.Ruleset != rs.Name() || !first.Over {
+			return preparedGame{}, fmt.Errorf("match of %s: it must be a finished %s game", ng.MatchOf, rs.Name())
 		}
 		if ng.Options == nil {
-			ng.Options = Options(g1.Options)
+			ng.Options = Options(first.Options)
 		}
 		if len(ng.Players) == 0 {
-			ng.Players = switchedSides(rs, g1)
+			ng.Players = switchedSides(rs, *first)
 		}
-		first = &g1
+	} else {
+		first = nil
 	}
 	seen := map[string]bool{}
 	var creds []Credentials
@@ -117,13 +157,13 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 	for _, s := range rs.Sides() {
 		addr := strings.ToLower(strings.TrimSpace(ng.Players[s.ID]))
 		if !strings.Contains(addr, "@") {
-			return nil, fmt.Errorf("side %s: a player address is needed (--player %s=ADDRESS)", s.ID, s.ID)
+			return preparedGame{}, fmt.Errorf("side %s: a player address is needed (--player %s=ADDRESS)", s.ID, s.ID)
 		}
 		if seen[addr] {
-			return nil, fmt.Errorf("side %s: %s already plays another side", s.ID, addr)
+			return preparedGame{}, fmt.Errorf("side %s: %s already plays another side", s.ID, addr)
 		}
 		if strings.EqualFold(addr, d.Address) {
-			return nil, fmt.Errorf("side %s: %s is the game mailbox itself", s.ID, addr)
+			return preparedGame{}, fmt.Errorf("side %s: %s is the game mailbox itself", s.ID, addr)
 		}
 		seen[addr] = true
 		pw := ng.Passwords[s.ID]
@@ -132,16 +172,20 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		if prev, ok := findPlayer(derefGame(first), addr); ok && pw == "" {
 			hash, pw = prev.PassHash, "unchanged: the same as in game "+first.Name // second game of a match
 			carried = true
+		} else if chosen := ng.PassHashes[s.ID]; chosen != "" {
+			// A player who opened or joined the game by mail chose his own password,
+			// which only its hash knows: the invitation does not repeat it.
+			hash, pw, carried = chosen, "the one you chose in your mail", true
 		} else {
 			if pw == "" {
 				if pw, err = d.newPassword(); err != nil {
-					return nil, err
+					return preparedGame{}, err
 				}
 			} else if !validPassword(pw) {
-				return nil, fmt.Errorf("side %s: a password may not hold control characters", s.ID)
+				return preparedGame{}, fmt.Errorf("side %s: a password may not hold control characters", s.ID)
 			}
 			if hash, err = d.hashPassword(pw); err != nil {
-				return nil, err
+				return preparedGame{}, err
 			}
 		}
 		// The invitation opens the player's thread: its Message-ID is derived as enqueue
@@ -153,91 +197,99 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 	for side := range ng.Players {
 		if !hasSide(rs, side) {
 			_, err := findSide(rs, string(side))
-			return nil, err
+			return preparedGame{}, err
 		}
 	}
 	var st State
 	if first != nil {
 		prev, err := rs.Decode(first.State)
 		if err != nil {
-			return nil, err
+			return preparedGame{}, err
 		}
 		st, err = rs.(Matcher).NewMatchGame(prev, ng.Options)
 		if err != nil {
-			return nil, fmt.Errorf("set up %s: %w", ng.Name, err)
+			return preparedGame{}, fmt.Errorf("set up %s: %w", ng.Name, err)
 		}
 		g.MatchOf = first.Name
 	} else if st, err = rs.New(ng.Options); err != nil {
-		return nil, fmt.Errorf("set up %s: %w", ng.Name, err)
+		return preparedGame{}, fmt.Errorf("set up %s: %w", ng.Name, err)
 	}
 	if g.State, err = rs.Encode(st); err != nil {
-		return nil, err
+		return preparedGame{}, err
 	}
 	g.Initial = g.State
+	return preparedGame{g: g, rs: rs, st: st, creds: creds, first: first, observers: ng.Observers}, nil
+}
+
+// createIn stores a prepared game in tx and queues its invitations and first results.
+func (d *Desk) createIn(ctx context.Context, tx store.Tx, p preparedGame) error {
+	g, rs, st, creds, first := p.g, p.rs, p.st, p.creds, p.first
 	now := d.now()
-	err = d.Store.Write(ctx, func(tx store.Tx) error {
-		if _, err := tx.Game(ng.Name); err == nil {
-			return fmt.Errorf("game %s already exists", ng.Name)
-		} else if !errors.Is(err, store.ErrNotFound) {
+	if _, err := tx.Game(g.Name); err == nil {
+		return fmt.Errorf("game %s already exists", g.Name)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if _, err := tx.OpenGame(g.Name); err == nil {
+		return fmt.Errorf("game %s already exists, opened by a player and waiting for a second", g.Name)
+	}
+	if p.observers != "" {
+		if err := tx.PutObserverPolicy(g.Name, p.observers); err != nil {
 			return err
 		}
-		d.setDeadline(&g, now)
+	}
+	d.setDeadline(&g, now)
+	if err := tx.PutGame(g); err != nil {
+		return err
+	}
+	if err := d.keepVerifiers(tx, g, derefGame(first), creds); err != nil {
+		return err
+	}
+	turnSeed, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil)
+	if err != nil {
+		return err
+	}
+	dealt, deckCommitment, err := d.dealNew(tx, &g, rs, st, now)
+	if err != nil {
+		return err
+	}
+	if dealt != nil {
+		st = dealt
+		if g.State, err = rs.Encode(st); err != nil {
+			return err
+		}
+		g.Initial = g.State
 		if err := tx.PutGame(g); err != nil {
 			return err
 		}
-		if err := d.keepVerifiers(tx, g, derefGame(first), creds); err != nil {
-			return err
-		}
-		turnSeed, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil)
-		if err != nil {
-			return err
-		}
-		dealt, deckCommitment, err := d.dealNew(tx, &g, rs, st, now)
-		if err != nil {
-			return err
-		}
-		if dealt != nil {
-			st = dealt
-			if g.State, err = rs.Encode(st); err != nil {
-				return err
-			}
-			g.Initial = g.State
-			if err := tx.PutGame(g); err != nil {
-				return err
-			}
-		}
-		decks, err := deckInvitation(tx, g.Name, deckCommitment)
-		if err != nil {
-			return err
-		}
-		key, err := d.hostKey(tx)
-		if err != nil {
-			return err
-		}
-		h := &handling{desk: d, tx: tx, msg: Message{ID: "create:" + g.Name}, now: now, game: g}
-		for _, c := range creds {
-			body, err := render("invite.txt", map[string]any{
-				"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
-				"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
-				"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": ng.Options,
-			})
-			if err != nil {
-				return err
-			}
-			if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false, secretOf(c)...); err != nil {
-				return err
-			}
-		}
-		adv, err := d.advance(ctx, tx, &g, rs, st, now, "create:"+g.Name)
-		if err != nil {
-			return err
-		}
-		return d.flushResults(tx, adv)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("create game %s: %w", ng.Name, err)
 	}
-	return creds, nil
+	decks, err := deckInvitation(tx, g.Name, deckCommitment)
+	if err != nil {
+		return err
+	}
+	key, err := d.hostKey(tx)
+	if err != nil {
+		return err
+	}
+	h := &handling{desk: d, tx: tx, msg: Message{ID: "create:" + g.Name}, now: now, game: g}
+	for _, c := range creds {
+		body, err := render("invite.txt", map[string]any{
+			"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
+			"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
+			"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": g.Options,
+		})
+		if err != nil {
+			return err
+		}
+		if _, err := h.enqueue([]string{c.Address}, g.Name, string(c.Side), "invite", fmt.Sprintf("[%s] You are invited to play %s", g.Name, sideName(rs, c.Side)), body, false, secretOf(c)...); err != nil {
+			return err
+		}
+	}
+	adv, err := d.advance(ctx, tx, &g, rs, st, now, "create:"+g.Name)
+	if err != nil {
+		return err
+	}
+	return d.flushResults(tx, adv)
 }
 
 // secretOf lists what of an invitation must not stay in the store once it is sent: a

@@ -471,6 +471,16 @@ func (h *handling) end(name string, resigned Side) (string, error) {
 	}
 	g.Over, g.Ended = true, reason
 	g.Deadline, g.RemindAt, g.PausedAt = time.Time{}, time.Time{}, time.Time{}
+	if resigned != "" {
+		// The ladder counts a resignation (not the host's end), once turn 1 was played.
+		st, err := rs.Decode(g.State)
+		if err != nil {
+			return "", err
+		}
+		if err := rateGame(h.tx, g, rs, st, resigned); err != nil {
+			return "", err
+		}
+	}
 	seeds, err := h.tx.Seeds(g.Name)
 	if err != nil {
 		return "", err

@@ -269,7 +269,11 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		}
 		sections = append(sections, section{"ROLLS", text})
 	}
-	view["Sections"] = sections
+	more, err := h.clubSections(g, rs, side, cmd)
+	if err != nil {
+		return "", err
+	}
+	view["Sections"] = append(sections, more...)
 	body, err := render("order-check.txt", view)
 	if err != nil {
 		return "", err

@@ -163,6 +163,8 @@ type Tx interface {
 	// use.
 	Verifier(name string) (string, error)
 	PutVerifier(name, v string) error
+
+	ClubTx // club.go: open games, observers, ratings
 }
 
 // Pictures reports whether the player's results mails and MAP replies carry a

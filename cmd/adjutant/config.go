@@ -36,6 +36,7 @@ type Config struct {
 	MemoryLimitMiB int64       `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
 	IMAP           IMAPSection `toml:"imap" doc:"The mailbox players write to."`
 	SMTP           SMTPSection `toml:"smtp" doc:"The submission server Adjutant sends through."`
+	Club           ClubSection `toml:"club" doc:"Games players open, join and observe by mail (NEW, JOIN, LIST, OBSERVE; HELP tells players how)."`
 }
 
 // IMAPSection is the [imap] table.
@@ -136,6 +137,7 @@ func (c *Config) checkStore() []error {
 	case c.HostAddress != "" && c.HostPassword == "":
 		errs = append(errs, errors.New("host_password_hash: required with host_address (adjutant config hash-password makes one)"))
 	}
+	errs = append(errs, c.Club.check()...)
 	if c.HostPassword != "" {
 		if _, err := bcrypt.Cost([]byte(c.HostPassword)); err != nil {
 			// The error of bcrypt names no part of the value.
@@ -294,7 +296,7 @@ func sampleTable(b *strings.Builder, t reflect.Type, prefix string) {
 func sampleValue(f reflect.StructField) string {
 	ex := f.Tag.Get("example")
 	switch f.Type.Kind() {
-	case reflect.Int, reflect.Int64, reflect.Bool:
+	case reflect.Int, reflect.Int64, reflect.Bool, reflect.Slice:
 		return ex
 	}
 	return fmt.Sprintf("%q", ex)

@@ -277,6 +277,7 @@ type common struct {
 	socket       string
 	hostAddress  string
 	hostPassHash string
+	club         adjudicator.Club // the config's [club]; the zero value without --config
 	resolved     bool
 	addressTaken bool // the command's --address is not the game mailbox's
 }
@@ -343,6 +344,7 @@ func (c *common) resolve() error {
 	}
 	c.address, c.db = cfg.Address, cfg.Database
 	c.socket, c.hostAddress, c.hostPassHash = cfg.socketPath(), cfg.HostAddress, cfg.HostPassword
+	c.club = cfg.Club.desk()
 	return nil
 }
 
@@ -394,6 +396,7 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 		Log:          slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		HostAddress:  c.hostAddress,
 		HostPassHash: c.hostPassHash,
+		Club:         c.club,
 	}
 	return desk, db, nil
 }

@@ -1,0 +1,380 @@
+package adjudicator
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// Observers follow a game in a neutral view: each results mail as nobody's side, with
+// only what every side may see at that moment (DESIGN.md invariant 5 holds for them as
+// for a player of the other side). The view is built from what the rulesets already
+// give each side, without a ruleset knowing of observers: the events every side may
+// see, the lines of status every side is shown alike, and the map as every side's view
+// shows it alike.
+
+// observe makes the sender an observer: OBSERVE <game>.
+func (h *handling) observe(args []string) (string, bool, error) {
+	if len(args) != 1 {
+		return "OBSERVE: not done: write OBSERVE <game> (LIST shows the open games; a game's players can tell you its name).", false, nil
+	}
+	name := args[0]
+	var players []store.Player
+	policy := ""
+	g, err := h.tx.Game(name)
+	switch {
+	case err == nil:
+		players = g.Players
+		if policy, err = h.tx.ObserverPolicy(name); err != nil {
+			return "", false, err
+		}
+	case errors.Is(err, store.ErrNotFound):
+		og, err := h.tx.OpenGame(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Sprintf("OBSERVE: not done: there is no game %s.", name), false, nil
+		} else if err != nil {
+			return "", false, err
+		}
+		policy = og.Observers
+		players = []store.Player{{Side: og.Side, Address: og.Address}}
+	default:
+		return "", false, err
+	}
+	if _, ok := findPlayer(store.Game{Players: players}, h.msg.From); ok {
+		return fmt.Sprintf("OBSERVE: not done: you play in game %s, and get its results as your side sees them.", name), false, nil
+	}
+	if policy == "no" {
+		return fmt.Sprintf("OBSERVE: not done: game %s allows no observers.", name), false, nil
+	}
+	if g.Over {
+		return fmt.Sprintf("OBSERVE: not done: game %s is over.", name), false, nil
+	}
+	observers, err := h.tx.Observers(name)
+	if err != nil {
+		return "", false, err
+	}
+	for _, o := range observers {
+		if strings.EqualFold(o.Address, h.msg.From) {
+			if o.Pending {
+				return fmt.Sprintf("OBSERVE: not done: you asked to observe game %s already; a player of it has not let you yet.", name), false, nil
+			}
+			return fmt.Sprintf("OBSERVE: not done: you observe game %s already.", name), false, nil
+		}
+	}
+	if len(observers) >= maxObservers {
+		return fmt.Sprintf("OBSERVE: not done: game %s has %d observers, as many as a game may have.", name, maxObservers), false, nil
+	}
+	mine, err := h.tx.Observing(h.msg.From)
+	if err != nil {
+		return "", false, err
+	}
+	if len(mine) >= maxObserving {
+		return fmt.Sprintf("OBSERVE: not done: you observe %d games, as many as one address may; UNOBSERVE one first.", len(mine)), false, nil
+	}
+	pending := policy == "ask"
+	if err := h.tx.PutObserver(name, store.Observer{Address: h.msg.From, Since: h.now, Pending: pending}); err != nil {
+		return "", false, err
+	}
+	if g.Name != "" {
+		text := fmt.Sprintf("Game %s: %s now observes this game. An observer receives each results mail in a neutral view, which shows only what both sides may see (no sealed order before the rules reveal it, no hidden unit).", name, h.msg.From)
+		if pending {
+			text = fmt.Sprintf("Game %s: %s asks to observe this game. Nothing is sent to him unless a player lets him, with a line ALLOW %s in a mail with your GAME and PASSWORD; he would then receive each results mail in a neutral view, which shows only what both sides may see.", name, h.msg.From, h.msg.From)
+		}
+		if err := h.tellPlayers(g, "observer:"+h.msg.From, fmt.Sprintf("[%s] An observer", name), text); err != nil {
+			return "", false, err
+		}
+	}
+	if pending {
+		return fmt.Sprintf("OBSERVE: asked. Game %s lets only the observers its players allow; they are told you asked, and you get its results once one of them does.", name), true, nil
+	}
+	return fmt.Sprintf("OBSERVE: done. You observe game %s: you receive each of its results mails in a neutral view, which shows only what both sides may see. Its players are told. UNOBSERVE %s stops it.", name, name), true, nil
+}
+
+// tellPlayers tells every player of g something, in a mail of its own.
+func (h *handling) tellPlayers(g store.Game, kind, subject, text string) error {
+	return h.tell(g, "", kind, subject, text)
+}
+
+// unobserve stops the sender's observing: UNOBSERVE <game>.
+func (h *handling) unobserve(args []string) (string, bool, error) {
+	if len(args) != 1 {
+		return "UNOBSERVE: not done: write UNOBSERVE <game>.", false, nil
+	}
+	name := args[0]
+	observers, err := h.tx.Observers(name)
+	if err != nil {
+		return "", false, err
+	}
+	if !slices.ContainsFunc(observers, func(o store.Observer) bool { return strings.EqualFold(o.Address, h.msg.From) }) {
+		return fmt.Sprintf("UNOBSERVE: not done: you do not observe game %s.", name), false, nil
+	}
+	if err := h.tx.DeleteObserver(name, h.msg.From); err != nil {
+		return "", false, err
+	}
+	if g, err := h.tx.Game(name); err == nil && !g.Over {
+		if err := h.tellPlayers(g, "unobserve:"+h.msg.From, fmt.Sprintf("[%s] An observer left", name),
+			fmt.Sprintf("Game %s: %s no longer observes this game.", name, h.msg.From)); err != nil {
+			return "", false, err
+		}
+	}
+	return fmt.Sprintf("UNOBSERVE: done. You no longer observe game %s.", name), true, nil
+}
+
+// allowObservers carries out a player's ALLOW <address> lines: each lets an address
+// that asked to observe the game do so. It returns what each line did.
+func (h *handling) allowObservers(g store.Game, lines [][]string) ([]string, error) {
+	var out []string
+	for _, args := range lines {
+		if len(args) != 1 {
+			out = append(out, "ALLOW: not done: write ALLOW <address> of someone who asked to observe the game.")
+			continue
+		}
+		addr := strings.ToLower(args[0])
+		observers, err := h.tx.Observers(g.Name)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(observers, func(o store.Observer) bool { return o.Address == addr })
+		switch {
+		case i < 0:
+			out = append(out, fmt.Sprintf("ALLOW %s: not done: that address has not asked to observe game %s.", addr, g.Name))
+		case !observers[i].Pending:
+			out = append(out, fmt.Sprintf("ALLOW %s: not done: that address observes game %s already.", addr, g.Name))
+		default:
+			o := observers[i]
+			o.Pending, o.Since = false, h.now
+			if err := h.tx.PutObserver(g.Name, o); err != nil {
+				return nil, err
+			}
+			body, err := render("refusal.txt", map[string]any{"Address": h.desk.Address,
+				"Text": fmt.Sprintf("A player of game %s has let you observe it: you receive each of its results mails in a neutral view, which shows only what both sides may see. UNOBSERVE %s stops it.", g.Name, g.Name)})
+			if err != nil {
+				return nil, err
+			}
+			if _, err := h.enqueue([]string{addr}, "", "", "observe-allowed:"+addr, fmt.Sprintf("[%s] You observe this game", g.Name), body, false); err != nil {
+				return nil, err
+			}
+			if err := h.tellPlayers(g, "observer-allowed:"+addr, fmt.Sprintf("[%s] An observer", g.Name),
+				fmt.Sprintf("Game %s: %s now observes this game, let by a player.", g.Name, addr)); err != nil {
+				return nil, err
+			}
+			out = append(out, fmt.Sprintf("ALLOW %s: done: that address now observes game %s.", addr, g.Name))
+		}
+	}
+	return out, nil
+}
+
+// tellObservers queues the neutral results mail of an advance to each observer of its
+// game (those a player let, when the game asks). It is no part of the journal: replay
+// compares the players' mails.
+func (d *Desk) tellObservers(tx store.Tx, adv advanced, signature string) error {
+	observers, err := tx.Observers(adv.game.Name)
+	if err != nil || len(observers) == 0 {
+		return err
+	}
+	var body string
+	for _, o := range observers {
+		if o.Pending {
+			continue
+		}
+		if body == "" {
+			if body, err = observerMail(adv, signature); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Enqueue(store.OutMail{
+			MessageID: d.messageID(adv.cause, "observe", "", []string{o.Address}),
+			To:        []string{o.Address}, Subject: fmt.Sprintf("[%s] Observing %s", adv.game.Name, adv.rs.Title()), Body: body,
+			Game: adv.game.Name, Kind: "observe", Queued: adv.now,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// neutralSide is what the dice text and the event filters take for the observers'
+// view: no side; only the events shown to every side are kept for it (neutralSteps).
+const neutralSide Side = ""
+
+// visibleToAll reports whether every side of rs may see e.
+func visibleToAll(rs Ruleset, e Event) bool {
+	if e.To == nil {
+		return true
+	}
+	for _, s := range rs.Sides() {
+		if !e.VisibleTo(s.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// neutralSteps are steps with only the events every side may see, each addressed to
+// every side (To nil), so that the dice text keeps the rolls of those alone.
+func neutralSteps(rs Ruleset, steps []stepRecord) []stepRecord {
+	out := make([]stepRecord, 0, len(steps))
+	for _, s := range steps {
+		n := s
+		n.Events = nil
+		for _, e := range s.Events {
+			if visibleToAll(rs, e) {
+				e.To = nil
+				n.Events = append(n.Events, e)
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// NeutralMap is the map of st as every side sees it alike: the text map of a ruleset
+// whose map hides nothing (OpenMap); for a ruleset of the kit's maps (Viewer), the
+// hexes, stacks, markers and key lines that every side's view shows the same; none
+// ("") for any other ruleset, whose maps the desk cannot compare.
+func NeutralMap(rs Ruleset, st State) string {
+	sides := rs.Sides()
+	if len(sides) == 0 {
+		return ""
+	}
+	if o, ok := rs.(OpenMap); ok && o.OpenMap() {
+		return rs.Map(st, sides[0].ID)
+	}
+	v, ok := rs.(Viewer)
+	if !ok {
+		return ""
+	}
+	views := make([]mapview.View, len(sides))
+	for i, s := range sides {
+		views[i] = v.MapView(st, s.ID)
+	}
+	return mapview.Render(commonView(views))
+}
+
+// commonView is what every one of views shows alike.
+func commonView(views []mapview.View) mapview.View {
+	out := views[0]
+	out.Title = strings.TrimSpace(out.Title) + " (observer: what every side sees)"
+	out.Cells = map[hex.Hex]string{}
+	out.Forces = map[hex.Hex][]string{}
+	if views[0].Counters != nil {
+		out.Counters = map[hex.Hex]string{}
+	}
+	for h, c := range views[0].Cells {
+		same := true
+		for _, v := range views[1:] {
+			same = same && v.Cells[h] == c && slices.Equal(v.Forces[h], views[0].Forces[h]) && v.Counters[h] == views[0].Counters[h]
+		}
+		if same {
+			out.Cells[h] = c
+			if f, ok := views[0].Forces[h]; ok {
+				out.Forces[h] = f
+			}
+			if views[0].Counters != nil {
+				out.Counters[h] = views[0].Counters[h]
+			}
+		}
+	}
+	out.Key = nil
+	for _, k := range views[0].Key {
+		if all(views[1:], func(v mapview.View) bool { return slices.Contains(v.Key, k) }) {
+			out.Key = append(out.Key, k)
+		}
+	}
+	out.Arrows = nil
+	for _, a := range views[0].Arrows {
+		if all(views[1:], func(v mapview.View) bool { return slices.Contains(v.Arrows, a) }) {
+			out.Arrows = append(out.Arrows, a)
+		}
+	}
+	return out
+}
+
+func all[T any](xs []T, f func(T) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// neutralStatus is the lines of status every side is shown alike.
+func neutralStatus(rs Ruleset, st State) string {
+	sides := rs.Sides()
+	if len(sides) == 0 {
+		return ""
+	}
+	var kept []string
+	for _, l := range strings.Split(rs.Status(st, sides[0].ID), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ok := true
+		for _, s := range sides[1:] {
+			ok = ok && slices.Contains(strings.Split(rs.Status(st, s.ID), "\n"), l)
+		}
+		if ok {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// observerMail renders the neutral results mail of an advance.
+func observerMail(adv advanced, signature string) (string, error) {
+	rs, b, st := adv.rs, adv.batch, adv.state
+	steps := neutralSteps(rs, b.steps)
+	var views []stepView
+	for _, s := range steps {
+		if len(s.Events) == 0 {
+			continue
+		}
+		sv := stepView{Title: s.Title}
+		for _, e := range s.Events {
+			ev := eventView{Rule: e.Rule, Text: e.Text}
+			if e.Roll != nil {
+				ev.Roll = FormatRoll(*e.Roll)
+			}
+			sv.Events = append(sv.Events, ev)
+		}
+		views = append(views, sv)
+	}
+	var revealed, seeds []string
+	for _, o := range b.revealed {
+		summary := o.Summary
+		if summary == "" {
+			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
+		}
+		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, LayoutGlance), "\n"))
+	}
+	for _, s := range b.seedsRevealed {
+		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
+	}
+	headline := "Observing: " + st.PhaseTitle() + ", waiting for " + strings.Join(sortedSides(rs, adv.waiting), " and ") + "."
+	if st.Over() {
+		headline = "Game over."
+		if v, ok := rs.(Verdicter); ok && v.Verdict(st) != "" {
+			headline = "Game over: " + v.Verdict(st)
+		}
+	} else if len(adv.waiting) == 0 {
+		headline = "Observing: " + st.PhaseTitle() + "."
+	}
+	mapText := NeutralMap(rs, st)
+	if mapText == "" {
+		mapText = "This game's maps differ by side in ways Adjutant cannot compare, so observers get none."
+	}
+	return render("observer.txt", map[string]any{
+		"Game": adv.game.Name, "Title": rs.Title(), "Headline": headline, "Steps": views,
+		"Revealed": revealed, "SeedsRevealed": seeds, "Notes": b.notes,
+		"Dice":   diceText(adv.game.Name, visibleRolls(steps, neutralSide)),
+		"Map":    mapText,
+		"Status": neutralStatus(rs, st), "Signature": signature,
+	})
+}
