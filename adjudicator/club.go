@@ -43,9 +43,16 @@ const (
 	maxObservers = 20
 	maxObserving = 10
 	// clubAnswers is how many answers a day an address that plays nowhere gets to its
-	// club mails (a refusal counts in the same budget).
-	clubAnswers = 6
+	// club mails, and clubPlayerAnswers one that plays or observes (a refusal of a club
+	// command counts in the same budget, apart from the refusals of game mails).
+	clubAnswers       = 10
+	clubPlayerAnswers = 30
 )
+
+// clubBudget is the budget of answers to the sender's club mails.
+func (h *handling) clubBudget() budget {
+	return budget{key: "club\x00" + h.msg.From, limit: clubPlayerAnswers, window: 24 * time.Hour, stranger: clubAnswers}
+}
 
 func (c Club) maxOpen() int {
 	if c.MaxOpen <= 0 {
@@ -149,7 +156,7 @@ func (h *handling) clubMail(ctx context.Context, lines []orders.Line) (string, e
 		}
 	}
 	if password != "" && !validPassword(password) {
-		return h.answer("club", badPassword, clubAnswers, Refused+": bad-password")
+		return h.answer("club", badPassword, h.clubBudget(), Refused+": bad-password")
 	}
 	did := false
 	var answers []string
@@ -165,7 +172,7 @@ func (h *handling) clubMail(ctx context.Context, lines []orders.Line) (string, e
 	if did {
 		outcome = Handled + ": club"
 	}
-	return h.answer("club", strings.Join(append(answers, sections...), "\n\n"), clubAnswers, outcome)
+	return h.answer("club", strings.Join(append(answers, sections...), "\n\n"), h.clubBudget(), outcome)
 }
 
 // clubCommand runs one club command and says what it did; ok is false when it was

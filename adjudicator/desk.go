@@ -935,14 +935,6 @@ func (h *handling) refuse(kind, text string) (string, error) {
 	if kind == "help" {
 		outcome = Handled + ": help"
 	}
-	return h.answer(kind, text, 1, outcome)
-}
-
-// answer is refuse for any answer to a mail that may come from a stranger (club.go's
-// too): strangerLimit answers a day to an address that plays in no game, within the
-// hourly cap of all of them; outcome is what the mail's handling is recorded as when
-// the answer is sent.
-func (h *handling) answer(kind, text string, strangerLimit int, outcome string) (string, error) {
 	d := h.desk
 	limit, window := d.RefusalLimit, d.RefusalWindow
 	if limit == 0 {
@@ -951,23 +943,42 @@ func (h *handling) answer(kind, text string, strangerLimit int, outcome string) 
 	if window == 0 {
 		window = time.Hour
 	}
+	return h.answer(kind, text, budget{key: h.msg.From, limit: limit, window: window, stranger: 1, tell: true}, outcome)
+}
+
+// budget is how many answers an address gets: limit per window when it plays in a
+// game (or is the host), stranger a day when not, counted under key. tell: a player
+// is told once a window that his answers stop.
+type budget struct {
+	key             string
+	limit, stranger int
+	window          time.Duration
+	tell            bool
+}
+
+// answer is refuse for any answer to a mail that may come from a stranger (club.go's
+// too), within b and the hourly cap of all answers to strangers; outcome is what the
+// mail's handling is recorded as when the answer is sent.
+func (h *handling) answer(kind, text string, b budget, outcome string) (string, error) {
+	d := h.desk
+	limit, window := b.limit, b.window
 	registered, err := h.registered()
 	if err != nil {
 		return "", err
 	}
 	if !registered {
-		limit, window = strangerLimit, 24*time.Hour // a stranger, or a forged sender
+		limit, window = b.stranger, 24*time.Hour // a stranger, or a forged sender
 	}
 	capacity := d.RefusalCap
 	if capacity == 0 {
 		capacity = 30
 	}
-	n, within, err := h.count(h.msg.From, limit, window)
+	n, within, err := h.count(b.key, limit, window)
 	if err != nil {
 		return "", err
 	}
 	if !within {
-		if registered && n == limit+1 {
+		if registered && b.tell && n == limit+1 {
 			return h.tellThrottled(n, window)
 		}
 		d.log().Warn("refusal throttled", "from", h.msg.From)
