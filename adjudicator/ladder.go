@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -19,12 +20,8 @@ const (
 	EloStart = 1500
 )
 
-// Winner is a ruleset that says who won a finished game, for the ladder.
-type Winner interface {
-	// Winner is the side that won st, a finished game; "" with decided true is a draw;
-	// decided false: the game alone decides nothing (the first game of a match).
-	Winner(st State) (side Side, decided bool)
-}
+// Winner is [rules.Winner]: a ruleset that says who won, for the ladder.
+type Winner = rules.Winner
 
 // eloExpected is the score a player rated a expects against one rated b.
 func eloExpected(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)) }
@@ -149,7 +146,7 @@ func (h *handling) ratings(args []string) (string, bool, error) {
 		sort.SliceStable(list, func(i, j int) bool { return list[i].Rating > list[j].Rating })
 		fmt.Fprintf(&b, "\n\n%s:", d.Rulesets[name].Title())
 		for i, r := range list {
-			fmt.Fprintf(&b, "\n%2d. %4.0f  %s  %d game(s): %d won, %d drawn, %d lost", i+1, r.Rating, maskAddress(r.Address), r.Games, r.Wins, r.Draws, r.Losses)
+			fmt.Fprintf(&b, "\n%d. %.0f %s %d game(s): %d won, %d drawn, %d lost", i+1, r.Rating, maskAddress(r.Address), r.Games, r.Wins, r.Draws, r.Losses)
 		}
 	}
 	if !any {
