@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+)
+
+const observerAddr = "joffre@gqg.example"
+
+// clubMons plays issue 24's club game through send (one mail a call): a stranger's
+// NEW mons1914, a second address's LIST and JOIN, a third's OBSERVE, then the whole
+// Mons sample game, each player's first mail asking for the full map in every results
+// mail (so that each results mail names every unit its side sees). It returns the
+// game's name.
+func clubMons(t *testing.T, send func(from, subject, body string), mails func() []outMailJSON) string {
+	t.Helper()
+	last := func(addr string) outMailJSON {
+		t.Helper()
+		all := mails()
+		for i := len(all) - 1; i >= 0; i-- {
+			if slices.Contains(all[i].To, addr) {
+				return all[i]
+			}
+		}
+		t.Fatalf("no mail to %s", addr)
+		return outMailJSON{}
+	}
+	send(monsDE, "a game", "NEW mons1914 SIDE German\nPASSWORD "+monsPassDE+"\n")
+	m := regexp.MustCompile(`You opened game (\S+) `).FindStringSubmatch(strings.Join(strings.Fields(last(monsDE).Body), " "))
+	if m == nil {
+		t.Fatalf("NEW answered:\n%s", last(monsDE).Body)
+	}
+	name := m[1]
+	send(monsBEF, "list", "LIST\n")
+	if l := last(monsBEF).Body; !strings.Contains(l, name+":") || !strings.Contains(l, "free side British") {
+		t.Fatalf("LIST does not show %s:\n%s", name, l)
+	}
+	send(monsBEF, "join", "JOIN "+name+"\nPASSWORD "+monsPassBEF+"\n")
+	for _, addr := range []string{monsDE, monsBEF} {
+		invited := false
+		for _, m := range mails() {
+			invited = invited || (m.Kind == "invite" && slices.Contains(m.To, addr) && m.Game == name)
+		}
+		if !invited {
+			t.Fatalf("%s got no invitation to %s", addr, name)
+		}
+	}
+	send(observerAddr, "watch", "OBSERVE "+name+"\n")
+	if o := last(observerAddr).Body; !strings.Contains(o, "You observe game "+name) {
+		t.Fatalf("OBSERVE answered:\n%s", o)
+	}
+	full := map[string]bool{}
+	for _, s := range monsScript(name) {
+		body := s.Body
+		if !full[s.From] {
+			full[s.From] = true
+			body = strings.Replace(body, "\n", "\nSET MAP FULL\n", 1)
+		}
+		send(s.From, s.Subject, body)
+	}
+	return name
+}
+
+// checkObserved checks the observer's mails of a finished club game: one a results
+// mail of each player since he began to observe; none names a unit that the results
+// mail of either side of the same advance does not (Mons 6.6: units beneath the top of
+// an enemy stack are hidden; entering stacks too), so that the observer learns nothing
+// either side may not see at that moment.
+func checkObserved(t *testing.T, all []outMailJSON) {
+	t.Helper()
+	r, err := mons1914.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := map[string]bool{}
+	for _, c := range r.Scenario().Counters {
+		units[c.ID] = true
+	}
+	token := regexp.MustCompile(`[A-Za-z0-9/]+`)
+	named := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range token.FindAllString(s, -1) {
+			if units[w] {
+				out[w] = true
+			}
+		}
+		return out
+	}
+	observed, results, after := 0, 0, false
+	for i, m := range all {
+		if slices.Contains(m.To, observerAddr) && m.Kind == "observe" {
+			observed++
+			// The results mails of the same advance are queued just before it.
+			var sides []outMailJSON
+			for j := i - 1; j >= 0 && len(sides) < 2; j-- {
+				if all[j].Kind == "results" && all[j].Game == m.Game {
+					sides = append(sides, all[j])
+				}
+			}
+			if len(sides) != 2 {
+				t.Fatalf("observer mail %d: not after two results mails", observed)
+			}
+			a, b := named(sides[0].Body), named(sides[1].Body)
+			for u := range named(m.Body) {
+				if !a[u] || !b[u] {
+					t.Errorf("observer mail %d names %s, which the %s player was not shown:\n%s", observed, u,
+						map[bool]string{true: sides[0].Side, false: sides[1].Side}[!a[u]], m.Body)
+				}
+			}
+			if observed == 1 && len(named(m.Body)) == 0 {
+				t.Errorf("the first observer mail names no unit at all:\n%s", m.Body)
+			}
+		}
+		if m.Kind == "results" && m.Side == "de" && after {
+			results++
+		}
+		after = after || (slices.Contains(m.To, observerAddr) && strings.Contains(m.Body, "You observe game"))
+	}
+	if observed == 0 || observed != results {
+		t.Errorf("the observer got %d mails, the German %d results mails since", observed, results)
+	}
+}
+
+// TestClubByPipe is issue 24's done-when through pipe mode (adjutant handle): a
+// stranger's NEW mons1914 creates a game, a second address's LIST shows it and its
+// JOIN starts it with both invitations, a third's OBSERVE makes it an observer who
+// receives every results mail with nothing hidden from either side, HISTORY 1 resends
+// turn 1's results, the audit verifies, and RATINGS shows both players.
+func TestClubByPipe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "club.db")
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	n := 0
+	send := func(from, subject, body string) {
+		t.Helper()
+		n++
+		raw := eml(scripted{From: from, Subject: subject, Body: body}, sampleAddress, fmt.Sprintf("club-%d@players.example", n), t0.Add(time.Duration(n)*time.Minute))
+		if out := mustCLI(t, raw, "handle", "--db", db, "--address", sampleAddress); strings.Contains(out, "throttled") {
+			t.Fatalf("mail %d from %s: %s", n, from, out)
+		}
+	}
+	mails := func() []outMailJSON { return outbox(t, db) }
+	name := clubMons(t, send, mails)
+	all := mails()
+	checkObserved(t, all)
+
+	before := len(all)
+	send(monsDE, "history", "GAME "+name+"\nPASSWORD "+monsPassDE+"\nHISTORY 1\n")
+	reply := mails()[before:]
+	var turn1 string
+	for _, m := range all {
+		if m.Kind == "results" && m.Side == "de" && strings.Contains(m.Body, "Turn 1") {
+			turn1 = m.Body
+			break
+		}
+	}
+	if len(reply) != 1 || turn1 == "" || !strings.Contains(reply[0].Body, strings.TrimRight(turn1, "\n")) {
+		t.Errorf("HISTORY 1 does not resend turn 1's results (%d mails)", len(reply))
+	}
+	if out := mustCLI(t, nil, "audit", "verify", "--db", db, "--address", sampleAddress, "--game", name); !strings.Contains(out, "verified") {
+		t.Errorf("audit verify: %s", out)
+	}
+	before = len(mails())
+	send("someone@else.example", "ratings", "RATINGS\n")
+	r := mails()[before:]
+	if len(r) != 1 || !strings.Contains(r[0].Body, "kl***@erste-armee.example") || !strings.Contains(r[0].Body, "fr***@bef.example") {
+		t.Errorf("RATINGS does not show both players:\n%v", r)
+	}
+}
