@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/mail/devserver"
 )
 
 const observerAddr = "joffre@gqg.example"
@@ -171,5 +175,90 @@ func TestClubByPipe(t *testing.T) {
 	r := mails()[before:]
 	if len(r) != 1 || !strings.Contains(r[0].Body, "kl***@erste-armee.example") || !strings.Contains(r[0].Body, "fr***@bef.example") {
 		t.Errorf("RATINGS does not show both players:\n%v", r)
+	}
+}
+
+// TestClubOverMail is TestClubByPipe over the embedded IMAP and SMTP servers with the
+// daemon in between: each mail is sent over SMTP and its answer awaited over IMAP, and
+// the observer reads over IMAP every mail the daemon queued for him.
+func TestClubOverMail(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	users := map[string]string{sampleAddress: "game-mailbox-password"}
+	for _, a := range []string{monsDE, monsBEF, observerAddr, "someone@else.example"} {
+		users[a] = a + "-mail"
+	}
+	srv, err := devserver.Start(devserver.Options{Users: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "club.db")
+	logs := &syncBuffer{}
+	e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs, cost: 4}
+	_, stop, err := startDaemon(e, demoConfig(srv, db), logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("daemon: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("daemon log:\n%s", logs)
+		}
+	}()
+	players := map[string]*player{}
+	for a := range users {
+		players[a] = &player{addr: a, password: a + "-mail", imapAddr: srv.IMAPAddr(), smtpAddr: srv.SMTPAddr()}
+	}
+	got := map[string][]received{}
+	send := func(from, subject, body string) {
+		t.Helper()
+		p := players[from]
+		id, err := p.send(ctx, sampleAddress, subject, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mails, err := p.waitFor(ctx, nil, func(r received) bool { return r.Env.InReplyTo == id })
+		got[from] = append(got[from], mails...)
+		if err != nil {
+			t.Fatalf("waiting for the answer to %s's %q: %v", from, subject, err)
+		}
+	}
+	mails := func() []outMailJSON { return outbox(t, db) } // through the daemon's control socket
+	name := clubMons(t, send, mails)
+	all := mails()
+	checkObserved(t, all)
+	want := 0
+	for _, m := range all {
+		if m.Kind == "observe" {
+			want++
+		}
+	}
+	// Everything queued for the observer reaches him; the last mail is the verdict.
+	var observed []received
+	for _, r := range got[observerAddr] {
+		if strings.HasPrefix(r.Env.Subject, "["+name+"] Observing") {
+			observed = append(observed, r)
+		}
+	}
+	more, err := players[observerAddr].waitFor(ctx, nil, func(r received) bool {
+		return strings.HasPrefix(r.Env.Text, "Game over: ")
+	})
+	if err != nil {
+		t.Fatalf("the observer never got the verdict: %v", err)
+	}
+	for _, r := range more {
+		if strings.HasPrefix(r.Env.Subject, "["+name+"] Observing") {
+			observed = append(observed, r)
+		}
+	}
+	if len(observed) != want || want == 0 {
+		t.Errorf("the observer read %d results mails over IMAP, the daemon queued %d", len(observed), want)
+	}
+	send("someone@else.example", "ratings", "RATINGS mons1914\n")
+	if r := got["someone@else.example"]; len(r) != 1 || !strings.Contains(r[0].Env.Text, "kl***@erste-armee.example") || !strings.Contains(r[0].Env.Text, "fr***@bef.example") {
+		t.Errorf("RATINGS over mail: %v", r)
 	}
 }
