@@ -316,3 +316,24 @@ func TestObserverSeesNoSealedOrder(t *testing.T) {
 		t.Errorf("the observer got %d results mails, each player %d", observed, results)
 	}
 }
+
+// TestHostSetsObservers: the host decides who observes a game he created, at game new
+// (NewGame.Observers, --observers) or later by mail (OBSERVERS <game> NO); the players
+// are told.
+func TestHostSetsObservers(t *testing.T) {
+	f := hostFixture(t)
+	if out, _ := f.send(cleo, "o", "OBSERVE g1\n"); out != adjudicator.Handled+": club" {
+		t.Fatalf("OBSERVE of an open game: %q", out)
+	}
+	out, mails := f.host("obs", "HOST PASSWORD "+hostPass+"\nOBSERVERS g1 NO\n")
+	if out != adjudicator.Handled+": host, 1 done, 0 refused" || len(to(mails, us)) != 1 {
+		t.Fatalf("OBSERVERS g1 NO: %q, %d mails to the US", out, len(to(mails, us)))
+	}
+	if _, mails := f.send(bob, "o", "OBSERVE g1\n"); !strings.Contains(flat(only(t, mails, bob)), "allows no observers") {
+		t.Error("OBSERVE after the host's NO is not refused")
+	}
+	g := newFixture(t, adjudicator.NewGame{Observers: "no"})
+	if _, mails := g.send(bob, "o", "OBSERVE g1\n"); !strings.Contains(flat(only(t, mails, bob)), "allows no observers") {
+		t.Error("OBSERVE of a game created with Observers no is not refused")
+	}
+}

@@ -690,8 +690,14 @@ func (h *handling) hostLine(l orders.Line) (string, *section, error) {
 		}
 		r, err := h.resend(arg(1), arg(2))
 		return r, nil, err
+	case "OBSERVERS":
+		if err := want(3, "OBSERVERS <game> OPEN, ASK or NO"); err != nil {
+			return "", nil, err
+		}
+		r, err := h.setObserverPolicy(arg(1), arg(2)) // observe.go
+		return r, nil, err
 	}
-	return "", nil, errors.New("not a host command: expected GAMES, EXTEND, DEADLINE, PAUSE, RESUME, END, ADDRESS or RESEND")
+	return "", nil, errors.New("not a host command: expected GAMES, EXTEND, DEADLINE, PAUSE, RESUME, END, ADDRESS, RESEND or OBSERVERS")
 }
 
 // ParseSpan reads a length of time as a host writes it: a Go duration ("24h", "90m")

@@ -378,3 +378,24 @@ func observerMail(adv advanced, signature string) (string, error) {
 		"Status": neutralStatus(rs, st), "Signature": signature,
 	})
 }
+
+// setObserverPolicy is the host's OBSERVERS <game> OPEN|ASK|NO: who may observe a
+// game from now on (observers already on are kept; the players are told).
+func (h *handling) setObserverPolicy(name, policy string) (string, error) {
+	policy = strings.ToLower(policy)
+	if _, ok := observerPolicies[policy]; !ok {
+		return "", fmt.Errorf("%q: expected OPEN, ASK or NO", policy)
+	}
+	g, _, err := h.hostGame(name, false)
+	if err != nil {
+		return "", err
+	}
+	if err := h.tx.PutObserverPolicy(g.Name, policy); err != nil {
+		return "", err
+	}
+	if err := h.tellPlayers(g, "observers:"+policy, fmt.Sprintf("[%s] Observers: %s", g.Name, policy),
+		fmt.Sprintf("Game %s: the host has set who may observe it: %s.", g.Name, observerPolicies[policy])); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s: observers %s (%s)", g.Name, policy, observerPolicies[policy]), nil
+}

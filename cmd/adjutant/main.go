@@ -91,6 +91,7 @@ commands:
   rulesets        list the rulesets: title, rulebook, side ids, options
   game new        create a game: --config FILE --name N --player side=ADDR ...
                   [--ruleset R] [--deadline 48h] [--absence-limit 336h]
+                  [--observers open|ask|no]
   game end        end a game, every player told: --config FILE --game G
   games           list the games: phase, deadline, whom each awaits
   deadline        move a game's deadline: --config FILE --game G
@@ -424,6 +425,7 @@ func cmdGameNew(e *env, args []string) error {
 		deadline, grace, absence         *time.Duration
 		players, passwords               = pairs{}, pairs{}
 		options                          list
+		observers                        *string
 	)
 	flags := func(fs *flag.FlagSet) {
 		ruleset = fs.String("ruleset", soldiers1918.Name, "the ruleset; --player gives an address for each of its side ids:\n"+registered(rulesetSummary)+"\n")
@@ -436,6 +438,7 @@ func cmdGameNew(e *env, args []string) error {
 		fs.Var(&options, "option", "an optional rule to play, e.g. york (repeatable)")
 		matchOf = fs.String("match-of", "", "make this the second game of a match with that finished game: sides switched, same passwords (4.2)")
 		absence = fs.Duration("absence-limit", adjudicator.DefaultAbsenceLimit, "how long in all each player may be absent (ABSENT UNTIL); 0: no absence")
+		observers = fs.String("observers", "open", "who may OBSERVE the game by mail: open, ask (a player's ALLOW) or no")
 	}
 	var ng adjudicator.NewGame
 	check := func() error {
@@ -449,7 +452,7 @@ func cmdGameNew(e *env, args []string) error {
 			*absence = -1 // the desk's "no absence"
 		}
 		ng = adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[rules.Side]string{}, Passwords: map[rules.Side]string{},
-			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence}
+			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence, Observers: *observers}
 		for k, v := range players {
 			ng.Players[rules.Side(k)] = v
 		}
