@@ -337,3 +337,17 @@ func TestHostSetsObservers(t *testing.T) {
 		t.Error("OBSERVE of a game created with Observers no is not refused")
 	}
 }
+
+// TestHelpHasTheClub: HELP shows every club command with an example, and the
+// ladder's rating system and K.
+func TestHelpHasTheClub(t *testing.T) {
+	f := clubFixture(t, adjudicator.Club{})
+	_, mails := f.send(bob, "help", "HELP\n")
+	body := only(t, mails, bob).Body
+	for _, want := range []string{"NEW mons1914 SIDE bef", "LIST ", "JOIN mons1914-3", "WITHDRAW mons1914-3", "OBSERVE mons1914-3",
+		"UNOBSERVE mons1914-3", "RATINGS [mons1914]", "Elo (K = 32", "HISTORY 1:", "SUMMARY ", "ALLOW ann@example.org"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("HELP lacks %q", want)
+		}
+	}
+}
