@@ -132,9 +132,93 @@ func (h *handling) clubMember() (bool, error) {
 	return false, nil
 }
 
+// clubPrecheck does a club mail's bcrypt work before its write transaction: the hash
+// of the password a NEW or JOIN chooses, and the check of a WITHDRAW's. A mail beyond
+// its sender's daily answers is not read (clubMail), so it costs no bcrypt either.
+func (d *Desk) clubPrecheck(ctx context.Context, m Message, lines []orders.Line) (passwordVerdict, error) {
+	var v passwordVerdict
+	password, withdraw, choose := "", "", false
+	for _, l := range lines {
+		switch kw := strings.TrimSuffix(l.Keyword(), ":"); kw {
+		case "PASSWORD":
+			password = l.Rest(1)
+		case "NEW", "JOIN":
+			choose = true
+		case "WITHDRAW":
+			withdraw = l.Rest(1)
+		}
+	}
+	if password == "" || !validPassword(password) || (!choose && withdraw == "") {
+		return v, nil
+	}
+	over, hash := false, ""
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		h := &handling{desk: d, tx: tx, msg: m, now: d.now()}
+		var err error
+		if over, err = h.clubOverBudget(); err != nil || over || withdraw == "" {
+			return err
+		}
+		og, err := tx.OpenGame(withdraw)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err == nil && strings.EqualFold(og.Address, m.From) {
+			hash = og.Hash
+		}
+		return err
+	})
+	if err != nil || over {
+		return v, err
+	}
+	if hash != "" {
+		v.hash, v.ok, v.game = hash, d.checkVerified(hash, "", password), withdraw
+	}
+	if choose {
+		if v.chosen, err = d.hashPassword(password); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// clubOverBudget reports whether the sender has had all his club answers of the day:
+// his club mails are then not read at all, so that a flood of them (forged, perhaps)
+// opens no game and costs no bcrypt.
+func (h *handling) clubOverBudget() (bool, error) {
+	b := h.clubBudget()
+	registered, err := h.registered()
+	if err != nil {
+		return false, err
+	}
+	limit := b.limit
+	if !registered {
+		limit = b.stranger
+	}
+	th, err := h.tx.Throttle(b.key)
+	if err != nil {
+		return false, err
+	}
+	return h.now.Sub(th.WindowStart) < b.window && th.Count >= limit, nil
+}
+
+// chosenHash is the bcrypt hash of the password a NEW or JOIN chose: made before the
+// transaction (clubPrecheck), or here when it was not.
+func (h *handling) chosenHash(password string) (string, error) {
+	if h.pre.chosen != "" {
+		return h.pre.chosen, nil
+	}
+	return h.desk.hashPassword(password)
+}
+
 // clubMail handles a club mail: each command in turn, then one answer with what each
 // did, within the limits of answers to strangers.
 func (h *handling) clubMail(ctx context.Context, lines []orders.Line) (string, error) {
+	if over, err := h.clubOverBudget(); err != nil {
+		return "", err
+	} else if over {
+		h.desk.log().Warn("club mail not read: the sender's answers of the day are spent", "from", h.msg.From)
+		return Throttled, nil
+	}
 	var password string
 	var cmds []orders.Line
 	var sections []string
@@ -268,7 +352,19 @@ func (h *handling) clubNew(args []string, password string) (string, bool, error)
 		return "", false, err
 	}
 	name := fmt.Sprintf("%s-%d", rs.Name(), n)
-	hash, err := d.hashPassword(password)
+	for {
+		// A name the host gave a game of his own is skipped.
+		if _, err := h.tx.Game(name); errors.Is(err, store.ErrNotFound) {
+			break
+		} else if err != nil {
+			return "", false, err
+		}
+		if n, err = h.tx.NextClubNumber(); err != nil {
+			return "", false, err
+		}
+		name = fmt.Sprintf("%s-%d", rs.Name(), n)
+	}
+	hash, err := h.chosenHash(password)
 	if err != nil {
 		return "", false, err
 	}
@@ -476,7 +572,7 @@ func (h *handling) clubJoin(ctx context.Context, args []string, password string)
 	if strings.EqualFold(h.msg.From, d.Address) {
 		return "JOIN: not done: the game mailbox cannot play.", false, nil
 	}
-	hash, err := d.hashPassword(password)
+	hash, err := h.chosenHash(password)
 	if err != nil {
 		return "", false, err
 	}
@@ -492,6 +588,27 @@ func (h *handling) clubJoin(ctx context.Context, args []string, password string)
 	}
 	if err := d.createIn(ctx, h.tx, p); err != nil {
 		return "", false, err
+	}
+	// Those who began to observe the game while it was open: its players are told.
+	observers, err := h.tx.Observers(og.Name)
+	if err != nil {
+		return "", false, err
+	}
+	var watching []string
+	for _, o := range observers {
+		if !o.Pending {
+			watching = append(watching, o.Address)
+		}
+	}
+	if len(watching) > 0 {
+		g, err := h.tx.Game(og.Name)
+		if err != nil {
+			return "", false, err
+		}
+		if err := h.tellPlayers(g, "observers-at-start", fmt.Sprintf("[%s] Observers", og.Name),
+			fmt.Sprintf("Game %s is observed by %s: an observer receives each results mail in a neutral view, which shows only what both sides may see.", og.Name, strings.Join(watching, ", "))); err != nil {
+			return "", false, err
+		}
 	}
 	return fmt.Sprintf("JOIN: done. You play %s in game %s (%s) against %s; the game has started and your invitation is in a mail of its own.",
 		sideName(rs, free), og.Name, rs.Title(), sideName(rs, Side(og.Side))), true, nil
@@ -513,7 +630,11 @@ func (h *handling) clubWithdraw(args []string, password string) (string, bool, e
 		return "", false, err
 	}
 	// One answer for a wrong password and another's game, as for a game's password.
-	if !strings.EqualFold(og.Address, h.msg.From) || !h.desk.checkVerified(og.Hash, "", password) {
+	right := h.pre.ok && h.pre.game == og.Name && h.pre.hash == og.Hash
+	if !right && h.pre.hash != og.Hash {
+		right = h.desk.checkVerified(og.Hash, "", password) // not checked before the transaction
+	}
+	if !strings.EqualFold(og.Address, h.msg.From) || !right {
 		return fmt.Sprintf("WITHDRAW: not done: game %s is withdrawn only by the address that opened it, with the password it was opened with.", og.Name), false, nil
 	}
 	if err := h.tx.DeleteOpenGame(og.Name); err != nil {

@@ -232,6 +232,15 @@ func TestClubAnswersOncePerMailAndThrottled(t *testing.T) {
 	if answered != 10 {
 		t.Errorf("a stranger's 13 LIST mails got %d answers, want 10", answered)
 	}
+	// Beyond them, a club mail is not read at all: it opens no game.
+	if out, mails := f.send(bob, "x", "NEW mons1914\nPASSWORD pw-bob\n"); out != adjudicator.Throttled || len(mails) != 0 {
+		t.Errorf("NEW beyond the day's answers: %q, %d mails", out, len(mails))
+	}
+	var open []store.OpenGame
+	f.db.Read(context.Background(), func(tx store.Tx) (err error) { open, err = tx.OpenGames(); return err })
+	if len(open) != 0 {
+		t.Errorf("a NEW beyond the day's answers opened %+v", open)
+	}
 }
 
 // TestObserverPolicies: OBSERVE on a game that allows none is refused; on an open one
@@ -266,6 +275,19 @@ func TestObserverPolicies(t *testing.T) {
 	}
 	if _, mails := f.send(bob, "o", "OBSERVE "+open+"\n"); !strings.Contains(flat(only(t, mails, bob)), "you play in game") {
 		t.Error("a player may observe his own game")
+	}
+	// An observer of a game still open: the players are told when it starts.
+	early := f.open(t, ann, "mons1914", "ann-pw")
+	f.send(cleo, "obs", "OBSERVE "+early+"\n")
+	_, mails = f.send(bob, "join", "JOIN "+early+"\nPASSWORD bob-pw\n")
+	told := 0
+	for _, m := range mails {
+		if strings.Contains(flat(m), early+" is observed by "+cleo) {
+			told++
+		}
+	}
+	if told != 2 {
+		t.Errorf("%d players of a game observed while open are told when it starts, want 2", told)
 	}
 	ask := start("ask", "ann-pw")
 	_, mails = f.send(cleo, "obs", "OBSERVE "+ask+"\n")

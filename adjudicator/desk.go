@@ -437,6 +437,9 @@ type passwordVerdict struct {
 	hash string
 	ok   bool
 	game string
+	// chosen is the bcrypt hash of the password of a club mail's NEW or JOIN (club.go),
+	// made here so that bcrypt does not run inside the write transaction.
+	chosen string
 }
 
 // precheck checks the password of m against the player it names, in a read
@@ -462,6 +465,9 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 			}
 		}
 		return passwordVerdict{hash: d.HostPassHash, ok: d.checkVerified(d.HostPassHash, v, pw)}, nil
+	}
+	if isClubMail(lines) {
+		return d.clubPrecheck(ctx, m, lines) // club.go
 	}
 	cmd := readCommands(lines)
 	name := cmd.game
