@@ -3,14 +3,19 @@ package adjudicator_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
+	"maps"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -24,15 +29,34 @@ const (
 func clubFixture(t *testing.T, club adjudicator.Club) *fixture {
 	t.Helper()
 	f := &fixture{t: t, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), logs: &bytes.Buffer{}}
-	f.desk, f.db = soldiersDesk(t, func() time.Time { return f.now })
-	f.desk.Log = slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	m, err := mons1914.New()
+	db, err := store.Open(filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.desk.Rulesets[m.Name()] = m
-	f.desk.Club = club
+	t.Cleanup(func() { db.Close() })
+	clubRules.once.Do(func() {
+		s, err1 := soldiers1918.New()
+		m, err2 := mons1914.New()
+		clubRules.err = errors.Join(err1, err2)
+		if clubRules.err == nil {
+			clubRules.m = map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m}
+		}
+	})
+	if clubRules.err != nil {
+		t.Fatal(clubRules.err)
+	}
+	f.db = db
+	f.desk = &adjudicator.Desk{Store: db, Rulesets: maps.Clone(clubRules.m), Address: home, Now: func() time.Time { return f.now },
+		Rand: &detRand{}, PasswordCost: 4, Club: club, Log: slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	return f
+}
+
+// clubRules are the rulesets of clubFixture, loaded once (the fuzz target makes a
+// fixture an input).
+var clubRules struct {
+	once sync.Once
+	m    map[string]adjudicator.Ruleset
+	err  error
 }
 
 // only returns the one mail of mails to addr, failing if there is not exactly one.
