@@ -378,6 +378,10 @@ func TestHostSetsObservers(t *testing.T) {
 	if _, mails := f.send(bob, "o", "OBSERVE g1\n"); !strings.Contains(flat(only(t, mails, bob)), "allows no observers") {
 		t.Error("OBSERVE after the host's NO is not refused")
 	}
+	// The host ends the game: the observer is told, as the players are.
+	if _, mails := f.host("end", "HOST PASSWORD "+hostPass+"\nEND g1\n"); !strings.Contains(flat(only(t, mails, cleo)), "the host has ended the game") {
+		t.Error("the observer is not told the host ended the game")
+	}
 	g := newFixture(t, adjudicator.NewGame{Observers: "no"})
 	if _, mails := g.send(bob, "o", "OBSERVE g1\n"); !strings.Contains(flat(only(t, mails, bob)), "allows no observers") {
 		t.Error("OBSERVE of a game created with Observers no is not refused")

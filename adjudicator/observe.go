@@ -399,3 +399,25 @@ func (h *handling) setObserverPolicy(name, policy string) (string, error) {
 	}
 	return fmt.Sprintf("%s: observers %s (%s)", g.Name, policy, observerPolicies[policy]), nil
 }
+
+// tellObserversOf tells a game's observers (those let in) what its players are told
+// of its end by the host or a resignation, which no results mail carries.
+func (h *handling) tellObserversOf(g store.Game, kind, subject, text string) error {
+	observers, err := h.tx.Observers(g.Name)
+	if err != nil {
+		return err
+	}
+	for _, o := range observers {
+		if o.Pending {
+			continue
+		}
+		body, err := render("refusal.txt", map[string]any{"Text": text, "Address": h.desk.Address})
+		if err != nil {
+			return err
+		}
+		if _, err := h.enqueue([]string{o.Address}, "", "", kind+":observer", subject, body, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
