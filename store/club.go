@@ -200,21 +200,37 @@ func (t *btx) DeleteObserver(game, address string) error {
 }
 
 func (t *btx) Observers(game string) ([]Observer, error) {
-	b := t.tx.Bucket(bucketClubObservers)
+	return prefixJSON[Observer](t.tx.Bucket(bucketClubObservers), game, "observer")
+}
+
+// prefixJSON decodes the values of the keys of b that start with a NUL.
+func prefixJSON[T any](b *bolt.Bucket, a, what string) ([]T, error) {
+	var out []T
+	err := eachPair(b, a, func(k, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
+			return fmt.Errorf("decode %s %q: %w", what, k, err)
+		}
+		out = append(out, x)
+		return nil
+	})
+	return out, err
+}
+
+// eachPair calls fn with the rest of each key of b that starts with a NUL, and its
+// value, in key order; b may be nil (a bucket not made yet).
+func eachPair(b *bolt.Bucket, a string, fn func(rest, v []byte) error) error {
 	if b == nil {
-		return nil, nil
+		return nil
 	}
-	var out []Observer
-	prefix := pairKey(game, "")
+	prefix := pairKey(a, "")
 	c := b.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var o Observer
-		if err := json.Unmarshal(v, &o); err != nil {
-			return nil, fmt.Errorf("observer %q of %s: %w", k, game, err)
+		if err := fn(k[len(prefix):], v); err != nil {
+			return err
 		}
-		out = append(out, o)
 	}
-	return out, nil
+	return nil
 }
 
 func (t *btx) Observing(address string) ([]string, error) {
@@ -227,17 +243,12 @@ func (t *btx) GamesOf(address string) ([]string, error) {
 
 // keysAfter lists the second halves of bucket's keys a NUL ...
 func (t *btx) keysAfter(bucket []byte, a string) ([]string, error) {
-	b := t.tx.Bucket(bucket)
-	if b == nil {
-		return nil, nil
-	}
 	var out []string
-	prefix := pairKey(a, "")
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		out = append(out, string(k[len(prefix):]))
-	}
-	return out, nil
+	err := eachPair(t.tx.Bucket(bucket), a, func(rest, _ []byte) error {
+		out = append(out, string(rest))
+		return nil
+	})
+	return out, err
 }
 
 func (t *btx) PutObserverPolicy(game, policy string) error {
@@ -279,19 +290,5 @@ func (t *btx) PutRating(ruleset string, r Rating) error {
 }
 
 func (t *btx) Ratings(ruleset string) ([]Rating, error) {
-	b := t.tx.Bucket(bucketClubRatings)
-	if b == nil {
-		return nil, nil
-	}
-	var out []Rating
-	prefix := pairKey(ruleset, "")
-	c := b.Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var r Rating
-		if err := json.Unmarshal(v, &r); err != nil {
-			return nil, fmt.Errorf("rating %q: %w", k, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return prefixJSON[Rating](t.tx.Bucket(bucketClubRatings), ruleset, "rating")
 }
