@@ -131,6 +131,11 @@ func TestClubOpenListJoin(t *testing.T) {
 		if !invited {
 			t.Errorf("%s got no invitation", addr)
 		}
+		for _, m := range to(mails, addr) {
+			if m.Kind == "invite" && !strings.Contains(m.Body, "PASSWORD <your password>") {
+				t.Errorf("the invitation to %s does not say to write his own password:\n%s", addr, m.Body)
+			}
+		}
 	}
 	g := f.gameNamed(name)
 	if len(g.Players) != 2 || g.PhaseLength != adjudicator.DefaultClubPhase || g.NoOrders != "default" {

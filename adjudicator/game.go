@@ -46,6 +46,7 @@ type Credentials struct {
 	Address  string
 	Password string
 	new      bool // a password of this game, not carried over from a match's first
+	chosen   bool // the player chose it by mail (NewGame.PassHashes): Password says so
 }
 
 // passwordAlphabet avoids letters that are easy to misread (0/O, 1/l/I).
@@ -175,7 +176,7 @@ func (d *Desk) prepareGame(ng NewGame, first *store.Game) (preparedGame, error) 
 		} else if chosen := ng.PassHashes[s.ID]; chosen != "" {
 			// A player who opened or joined the game by mail chose his own password,
 			// which only its hash knows: the invitation does not repeat it.
-			hash, pw, carried = chosen, "the one you chose in your mail", true
+			hash, pw, carried = chosen, "the one you chose in your mail to the game (not repeated here)", true
 		} else {
 			if pw == "" {
 				if pw, err = d.newPassword(); err != nil {
@@ -192,7 +193,7 @@ func (d *Desk) prepareGame(ng NewGame, first *store.Game) (preparedGame, error) 
 		// derives it below, so that every later mail can refer to it.
 		thread := d.messageID("create:"+ng.Name, "invite", string(s.ID), []string{addr})
 		g.Players = append(g.Players, store.Player{Side: string(s.ID), Address: addr, PassHash: hash, Thread: thread})
-		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw, new: hash != "" && !carried})
+		creds = append(creds, Credentials{Side: s.ID, Address: addr, Password: pw, new: hash != "" && !carried, chosen: ng.PassHashes[s.ID] != ""})
 	}
 	for side := range ng.Players {
 		if !hasSide(rs, side) {
@@ -274,7 +275,7 @@ func (d *Desk) createIn(ctx context.Context, tx store.Tx, p preparedGame) error 
 	h := &handling{desk: d, tx: tx, msg: Message{ID: "create:" + g.Name}, now: now, game: g}
 	for _, c := range creds {
 		body, err := render("invite.txt", map[string]any{
-			"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
+			"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password, "Chosen": c.chosen,
 			"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
 			"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": g.Options,
 		})
