@@ -254,13 +254,15 @@ func NeutralMap(rs Ruleset, st State) string {
 	for i, s := range sides {
 		views[i] = v.MapView(st, s.ID)
 	}
-	return mapview.Render(commonView(views))
+	common := commonView(views)
+	// Each view's title names its side: the observer's names none.
+	common.Title = mapview.Wrap(rs.Title()+" -- what every side sees, "+st.PhaseTitle(), "  ")
+	return mapview.Render(common)
 }
 
 // commonView is what every one of views shows alike.
 func commonView(views []mapview.View) mapview.View {
 	out := views[0]
-	out.Title = strings.TrimSpace(out.Title) + " (observer: what every side sees)"
 	out.Cells = map[hex.Hex]string{}
 	out.Forces = map[hex.Hex][]string{}
 	if views[0].Counters != nil {
