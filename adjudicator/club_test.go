@@ -350,18 +350,31 @@ func TestObserverSeesNoSealedOrder(t *testing.T) {
 	f.orders("us", passU, usSetup)
 	f.orders("de", passD, deSetup)
 	var observed, results int
+	revealed := map[string]bool{}
 	for _, m := range f.outbox() {
 		if m.Kind == "results" && m.Side == "us" {
 			results++
 		}
-		if len(m.To) == 1 && m.To[0] == cleo && m.Kind == "observe" {
-			observed++
-			for _, s := range secrets {
-				if strings.Contains(m.Body, s) && !strings.Contains(m.Body, "== Orders revealed ==") {
-					t.Errorf("the observer sees %q before its reveal:\n%s", s, m.Body)
-				}
+		if len(m.To) != 1 || m.To[0] != cleo || m.Kind != "observe" {
+			continue
+		}
+		observed++
+		// A plot's text may stand in a mail that reveals it (its section of orders
+		// revealed), and in any after; in none before.
+		rest, section := m.Body, ""
+		if i := strings.Index(m.Body, "== Orders revealed =="); i >= 0 {
+			end := strings.Index(m.Body[i+2:], "\n== ")
+			section, rest = m.Body[i:i+2+end], m.Body[:i]+m.Body[i+2+end:]
+		}
+		for _, s := range secrets {
+			revealed[s] = revealed[s] || strings.Contains(section, s)
+			if strings.Contains(rest, s) && !revealed[s] {
+				t.Errorf("observer mail %d shows %q before its reveal:\n%s", observed, s, m.Body)
 			}
 		}
+	}
+	if len(revealed) != len(secrets) || !revealed[secrets[0]] {
+		t.Errorf("the observer was not shown the plots when revealed: %v", revealed)
 	}
 	if results == 0 || observed != results {
 		t.Errorf("the observer got %d results mails, each player %d", observed, results)
