@@ -45,7 +45,9 @@ const (
 	// clubAnswers is how many answers a day an address that plays nowhere gets to its
 	// club mails, and clubPlayerAnswers one that plays or observes (a refusal of a club
 	// command counts in the same budget, apart from the refusals of game mails).
-	clubAnswers       = 10
+	clubAnswers = 10
+	// maxListed is how many open games LIST shows.
+	maxListed         = 30
 	clubPlayerAnswers = 30
 )
 
@@ -454,6 +456,10 @@ func (h *handling) clubList() (string, error) {
 		b.WriteString("LIST: no game is open. NEW <ruleset> opens one (HELP says how).")
 	} else {
 		b.WriteString("LIST: the open games; JOIN <game> with a PASSWORD of your choosing takes the free seat:")
+		// The newest first, maxListed of them: one answer stays a mail a phone shows.
+		sort.SliceStable(open, func(i, j int) bool { return open[i].Opened.After(open[j].Opened) })
+		older := max(0, len(open)-maxListed)
+		open = open[:len(open)-older]
 		for _, g := range open {
 			rs, err := d.ruleset(g.Ruleset)
 			if err != nil {
@@ -466,6 +472,9 @@ func (h *handling) clubList() (string, error) {
 			fmt.Fprintf(&b, "\n- %s: %s, free side %s, optional rules %s, observers %s, deadline %s, opened %s ago%s.",
 				g.Name, rs.Title(), sideName(rs, otherSide(rs, Side(g.Side))), optionsText(g.Options), g.Observers,
 				spanText(g.PhaseLength), spanText(h.now.Sub(g.Opened)), who)
+		}
+		if older > 0 {
+			fmt.Fprintf(&b, "\n(%d older open games are not listed.)", older)
 		}
 	}
 	names, err := h.tx.GamesOf(h.msg.From)

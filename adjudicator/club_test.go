@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
 	"path/filepath"
@@ -417,5 +418,23 @@ func TestHelpHasTheClub(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("HELP lacks %q", want)
 		}
+	}
+}
+
+// TestListIsBounded: LIST shows the newest open games, at most a mail's worth, and
+// says how many more there are.
+func TestListIsBounded(t *testing.T) {
+	f := clubFixture(t, adjudicator.Club{MaxOpen: 40})
+	for i := range 33 {
+		// One game an address, three minutes apart: within each one's answers and the
+		// hourly cap of all answers to strangers.
+		f.now = f.now.Add(3 * time.Minute)
+		f.open(t, fmt.Sprintf("p%d@club.example", i), "mons1914", "pw-1")
+	}
+	_, mails := f.send(bob, "list", "LIST\n")
+	body := flat(only(t, mails, bob))
+	if n := strings.Count(body, ": The Old Contemptibles"); n != 30 || !strings.Contains(body, "(3 older open games are not listed.)") ||
+		!strings.Contains(body, "mons1914-33:") || strings.Contains(body, "mons1914-1:") {
+		t.Errorf("LIST of 33 open games shows %d:\n%s", n, body)
 	}
 }
