@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -170,6 +171,9 @@ func TestClubByPipe(t *testing.T) {
 	if out := mustCLI(t, nil, "audit", "verify", "--db", db, "--address", sampleAddress, "--game", name); !strings.Contains(out, "verified") {
 		t.Errorf("audit verify: %s", out)
 	}
+	if out := mustCLI(t, nil, "replay", "--db", db, "--address", sampleAddress, "--game", name); !strings.Contains(out, "matches") {
+		t.Errorf("replay: %s", out)
+	}
 	before = len(mails())
 	send("someone@else.example", "ratings", "RATINGS\n")
 	r := mails()[before:]
@@ -260,5 +264,35 @@ func TestClubOverMail(t *testing.T) {
 	send("someone@else.example", "ratings", "RATINGS mons1914\n")
 	if r := got["someone@else.example"]; len(r) != 1 || !strings.Contains(r[0].Env.Text, "kl***@erste-armee.example") || !strings.Contains(r[0].Env.Text, "fr***@bef.example") {
 		t.Errorf("RATINGS over mail: %v", r)
+	}
+}
+
+// TestClubConfig: the [club] table reaches the desk of adjutant handle: closed = true
+// refuses NEW with a reason, allow lets only the addresses and domains it names; a
+// bad table is refused with the key at fault.
+func TestClubConfig(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct{ club, from, want string }{
+		{"closed = true", monsDE, "does not let players open games by mail"},
+		{`allow = ["bef.example"]`, monsDE, "lets only some addresses open games"},
+		{`allow = ["bef.example"]`, monsBEF, "You opened game mons1914-1"},
+	}
+	for i, c := range cases {
+		cfg := filepath.Join(dir, fmt.Sprintf("c%d.toml", i))
+		db := filepath.Join(dir, fmt.Sprintf("c%d.db", i))
+		if err := os.WriteFile(cfg, []byte(fmt.Sprintf("address = %q\ndatabase = %q\n[club]\n%s\n", sampleAddress, db, c.club)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		raw := eml(scripted{From: c.from, Subject: "new", Body: "NEW mons1914\nPASSWORD pw-123456\n"}, sampleAddress, fmt.Sprintf("cfg-%d@x.example", i), time.Now())
+		mustCLI(t, raw, "handle", "--config", cfg)
+		got := outbox(t, db)
+		if len(got) != 1 || !strings.Contains(strings.Join(strings.Fields(got[0].Body), " "), c.want) {
+			t.Errorf("[club] %s, NEW from %s: want %q in %+v", c.club, c.from, c.want, got)
+		}
+	}
+	cfg := filepath.Join(dir, "bad.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf("address = %q\ndatabase = %q\n[club]\nmax_open = -1\n", sampleAddress, filepath.Join(dir, "bad.db"))), 0o600)
+	if code, _, errs := cli(t, nil, "handle", "--config", cfg); code == 0 || !strings.Contains(errs, "club.max_open") {
+		t.Errorf("max_open = -1: exit %d, %s", code, errs)
 	}
 }
