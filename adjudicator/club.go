@@ -100,19 +100,52 @@ var observerPolicies = map[string]string{
 // (PASSWORD aside) starts with one is a club mail, and carries club commands only.
 var clubKeywords = []string{"NEW", "LIST", "JOIN", "WITHDRAW", "OBSERVE", "UNOBSERVE", "RATINGS"}
 
-// isClubMail reports whether lines are a club mail: the first line that is not a
-// PASSWORD line starts with a club command, so that a sign-off "New address soon"
-// after a player's orders is never read as one.
-func isClubMail(lines []orders.Line) bool {
+// isClubMail reports whether lines are a club mail: no GAME line, and the first line
+// that is not a PASSWORD line starts with a club command, so that a sign-off "New
+// address soon" after a player's orders is never read as one. In a player's reply to
+// a mail of his game (its subject names the game) that line must also be a club
+// command as HELP writes it, so that "List of my moves:" on top of his orders leaves
+// them his game's.
+func (d *Desk) isClubMail(lines []orders.Line, subject string) bool {
+	var first orders.Line
+	found := false
 	for _, l := range lines {
 		switch kw := strings.TrimSuffix(l.Keyword(), ":"); {
-		case kw == "PASSWORD":
-			continue
+		case kw == "GAME":
+			return false
+		case kw == "PASSWORD" || found:
 		default:
-			return slices.Contains(clubKeywords, kw)
+			first, found = l, true
 		}
 	}
-	return false
+	if !found || !slices.Contains(clubKeywords, strings.TrimSuffix(first.Keyword(), ":")) {
+		return false
+	}
+	return gameFromSubject(subject) == "" || d.clubForm(first)
+}
+
+// clubForm reports whether l is a club command as HELP writes it.
+func (d *Desk) clubForm(l orders.Line) bool {
+	n := len(l.Fields)
+	arg := func(i int) string {
+		if i < n {
+			return l.Fields[i]
+		}
+		return ""
+	}
+	switch strings.TrimSuffix(l.Keyword(), ":") {
+	case "NEW":
+		_, ok := d.Rulesets[strings.ToLower(arg(1))]
+		return ok
+	case "LIST":
+		return n == 1
+	case "RATINGS":
+		_, ok := d.Rulesets[strings.ToLower(arg(1))]
+		return n == 1 || n == 2 && ok
+	case "JOIN":
+		return (n == 2 || n == 4 && strings.EqualFold(arg(2), "SIDE")) && validGame.MatchString(arg(1))
+	}
+	return n == 2 && validGame.MatchString(arg(1)) // WITHDRAW, OBSERVE, UNOBSERVE
 }
 
 // clubMember reports whether the sender holds an open game or observes one: he then

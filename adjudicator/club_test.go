@@ -438,3 +438,29 @@ func TestListIsBounded(t *testing.T) {
 		t.Errorf("LIST of 33 open games shows %d:\n%s", n, body)
 	}
 }
+
+// TestClubMailOrGameMail: which mails are club mails. A player's orders under a
+// first line that happens to start with a club word stay his game's when his mail
+// names the game (GAME, or a reply in the game's thread); a club command as HELP
+// writes it is one even in such a thread.
+func TestClubMailOrGameMail(t *testing.T) {
+	f := newFixture(t, adjudicator.NewGame{})
+	cases := []struct {
+		subject, text string
+		club          bool
+	}{
+		{"Re: [g1] Soldiers", "List of my moves:\nPASSWORD " + passU + "\nSTATUS\n", false},
+		{"Re: [g1] Soldiers", "New plan\nPASSWORD " + passU + "\nSTATUS\n", false},
+		{"orders", "LIST\nGAME g1\nPASSWORD " + passU + "\nSTATUS\n", false},
+		{"Re: [g1] Soldiers", "OBSERVE g1\n", true},
+		{"Re: [g1] Soldiers", "LIST\n", true},
+		{"a game", "New plan\n", true},
+		{"a game", "PASSWORD x\nJOIN soldiers1918-4\n", true},
+	}
+	for _, c := range cases {
+		out, _ := f.send(us, c.subject, c.text)
+		if club := strings.HasSuffix(out, ": club"); club != c.club {
+			t.Errorf("%q under %q: %q, a club mail %v, want %v", c.text, c.subject, out, club, c.club)
+		}
+	}
+}

@@ -466,7 +466,7 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 		}
 		return passwordVerdict{hash: d.HostPassHash, ok: d.checkVerified(d.HostPassHash, v, pw)}, nil
 	}
-	if isClubMail(lines) {
+	if d.isClubMail(lines, m.Subject) {
 		return d.clubPrecheck(ctx, m, lines) // club.go
 	}
 	cmd := readCommands(lines)
@@ -695,7 +695,7 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	if pw, ok := d.isHostMail(m.From, lines); ok {
 		return h.hostMail(pw, lines, ignored)
 	}
-	if isClubMail(lines) {
+	if d.isClubMail(lines, m.Subject) {
 		return h.clubMail(ctx, lines) // club.go: NEW, LIST, JOIN, OBSERVE, RATINGS, ...
 	}
 	cmd := readCommands(lines)
