@@ -145,6 +145,9 @@ func (d *Desk) clubForm(l orders.Line) bool {
 	case "JOIN":
 		return (n == 2 || n == 4 && strings.EqualFold(arg(2), "SIDE")) && validGame.MatchString(arg(1))
 	}
+	if strings.EqualFold(arg(0), "OBSERVE") && n == 3 {
+		return validGame.MatchString(arg(1)) // with its code
+	}
 	return n == 2 && validGame.MatchString(arg(1)) // WITHDRAW, OBSERVE, UNOBSERVE
 }
 

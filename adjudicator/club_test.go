@@ -77,6 +77,20 @@ func only(t *testing.T, mails []store.OutMail, addr string) store.OutMail {
 // flat is a mail's body with its line breaks as spaces, for phrases that wrap.
 func flat(m store.OutMail) string { return strings.Join(strings.Fields(m.Body), " ") }
 
+var observeCode = regexp.MustCompile(`OBSERVE (\S+) ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})`)
+
+// observe has from observe game: OBSERVE, then OBSERVE with the code its answer gives.
+// It returns the outcome and the mails of the second.
+func (f *fixture) observe(t *testing.T, from, game string) (string, []store.OutMail) {
+	t.Helper()
+	_, mails := f.send(from, "obs", "OBSERVE "+game+"\n")
+	m := observeCode.FindStringSubmatch(flat(only(t, mails, from)))
+	if m == nil || m[1] != game {
+		t.Fatalf("OBSERVE %s gave no code:\n%s", game, mails[0].Body)
+	}
+	return f.send(from, "obs", "OBSERVE "+game+" "+m[2]+"\n")
+}
+
 var openedGame = regexp.MustCompile(`You opened game (\S+) `)
 
 // open has ann open a game with the text after NEW and returns its name.
@@ -291,7 +305,11 @@ func TestObserverPolicies(t *testing.T) {
 		t.Errorf("OBSERVE of a game that allows none: %q", out)
 	}
 	open := start("open", "ann-pw")
-	out, mails = f.send(cleo, "obs", "OBSERVE "+open+"\n")
+	// A code it does not give, then the one it gives.
+	if _, mails := f.send(cleo, "obs", "OBSERVE "+open+" 7K3Q-M2XD-PW4A-9HTB\n"); !strings.Contains(flat(only(t, mails, cleo)), "is not the code for observing") {
+		t.Errorf("OBSERVE with a wrong code: %s", mails[0].Body)
+	}
+	out, mails = f.observe(t, cleo, open)
 	if out != adjudicator.Handled+": club" || !strings.Contains(flat(only(t, mails, cleo)), "You observe game "+open) {
 		t.Errorf("OBSERVE: %q", out)
 	}
@@ -308,7 +326,7 @@ func TestObserverPolicies(t *testing.T) {
 	}
 	// An observer of a game still open: the players are told when it starts.
 	early := f.open(t, ann, "mons1914", "ann-pw")
-	f.send(cleo, "obs", "OBSERVE "+early+"\n")
+	f.observe(t, cleo, early)
 	_, mails = f.send(bob, "join", "JOIN "+early+"\nPASSWORD bob-pw\n")
 	told := 0
 	for _, m := range mails {
@@ -320,7 +338,7 @@ func TestObserverPolicies(t *testing.T) {
 		t.Errorf("%d players of a game observed while open are told when it starts, want 2", told)
 	}
 	ask := start("ask", "ann-pw")
-	_, mails = f.send(cleo, "obs", "OBSERVE "+ask+"\n")
+	_, mails = f.observe(t, cleo, ask)
 	if !strings.Contains(flat(only(t, mails, cleo)), "OBSERVE: asked") || !strings.Contains(flat(only(t, mails, ann)), "ALLOW "+cleo) {
 		t.Errorf("OBSERVE of a game that asks:\n%s", mails[0].Body)
 	}
@@ -343,7 +361,7 @@ func TestObserverPolicies(t *testing.T) {
 // that reveal it.
 func TestObserverSeesNoSealedOrder(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{})
-	if out, _ := f.send(cleo, "o", "OBSERVE g1\n"); out != adjudicator.Handled+": club" {
+	if out, _ := f.observe(t, cleo, "g1"); out != adjudicator.Handled+": club" {
 		t.Fatalf("OBSERVE: %q", out)
 	}
 	// The plots' texts as sealed (canonical form), with when they are revealed.
@@ -387,7 +405,7 @@ func TestObserverSeesNoSealedOrder(t *testing.T) {
 // are told.
 func TestHostSetsObservers(t *testing.T) {
 	f := hostFixture(t)
-	if out, _ := f.send(cleo, "o", "OBSERVE g1\n"); out != adjudicator.Handled+": club" {
+	if out, _ := f.observe(t, cleo, "g1"); out != adjudicator.Handled+": club" {
 		t.Fatalf("OBSERVE of an open game: %q", out)
 	}
 	out, mails := f.host("obs", "HOST PASSWORD "+hostPass+"\nOBSERVERS g1 NO\n")

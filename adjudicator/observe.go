@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
@@ -18,9 +19,17 @@ import (
 // see, the lines of status every side is shown alike, and the map as every side's view
 // shows it alike.
 
-// observe makes the sender an observer: OBSERVE <game>.
+// observeCode is the code that confirms that the sender asked to observe game: a
+// mail forged in someone's name cannot have a game's results mailed to him, since the
+// code goes to the address alone.
+func (h *handling) observeCode(game string, at time.Time) (string, error) {
+	return h.keyedCode("adjutant observe code v1", at, game, strings.ToLower(h.msg.From))
+}
+
+// observe makes the sender an observer: OBSERVE <game> answers with a code, and
+// OBSERVE <game> <code> (within ResignCodeDays days) makes him one.
 func (h *handling) observe(args []string) (string, bool, error) {
-	if len(args) != 1 {
+	if len(args) != 1 && len(args) != 2 {
 		return "OBSERVE: not done: write OBSERVE <game> (LIST shows the open games; a game's players can tell you its name).", false, nil
 	}
 	name := args[0]
@@ -75,6 +84,19 @@ func (h *handling) observe(args []string) (string, bool, error) {
 	}
 	if len(mine) >= maxObserving {
 		return fmt.Sprintf("OBSERVE: not done: you observe %d games, as many as one address may; UNOBSERVE one first.", len(mine)), false, nil
+	}
+	if len(args) == 1 {
+		code, err := h.observeCode(name, h.now)
+		if err != nil {
+			return "", false, err
+		}
+		return fmt.Sprintf("OBSERVE: not done yet. To observe game %s, send a mail with the line OBSERVE %s %s within %d days: the code shows that you, not someone writing in your name, asked for its results mails.",
+			name, name, code, ResignCodeDays), true, nil
+	}
+	if ok, err := h.codeOK(args[1], func(at time.Time) (string, error) { return h.observeCode(name, at) }); err != nil {
+		return "", false, err
+	} else if !ok {
+		return fmt.Sprintf("OBSERVE: not done: %s is not the code for observing game %s from your address, or it is more than %d days old. OBSERVE %s alone gives one.", args[1], name, ResignCodeDays, name), false, nil
 	}
 	pending := policy == "ask"
 	if err := h.tx.PutObserver(name, store.Observer{Address: h.msg.From, Since: h.now, Pending: pending}); err != nil {

@@ -58,6 +58,11 @@ func clubMons(t *testing.T, send func(from, subject, body string), mails func() 
 		}
 	}
 	send(observerAddr, "watch", "OBSERVE "+name+"\n")
+	code := regexp.MustCompile(`OBSERVE \S+ ([0-9A-Z-]{19})`).FindStringSubmatch(strings.Join(strings.Fields(last(observerAddr).Body), " "))
+	if code == nil {
+		t.Fatalf("OBSERVE gave no code:\n%s", last(observerAddr).Body)
+	}
+	send(observerAddr, "watch", "OBSERVE "+name+" "+code[1]+"\n")
 	if o := last(observerAddr).Body; !strings.Contains(o, "You observe game "+name) {
 		t.Fatalf("OBSERVE answered:\n%s", o)
 	}
