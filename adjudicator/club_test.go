@@ -378,6 +378,9 @@ func TestObserverSeesNoSealedOrder(t *testing.T) {
 			continue
 		}
 		observed++
+		if len(m.Pictures) != 1 || len(m.Pictures[0].View) == 0 || m.Pictures[0].Before != "== Map: what every side sees ==" {
+			t.Errorf("observer mail %d carries no picture of the map: %+v", observed, m.Pictures)
+		}
 		// A plot's text may stand in a mail that reveals it (its section of orders
 		// revealed), and in any after; in none before.
 		rest, section := m.Body, ""

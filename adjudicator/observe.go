@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -200,6 +201,7 @@ func (d *Desk) tellObservers(tx store.Tx, adv advanced, signature string) error 
 		return err
 	}
 	var body string
+	var pictures []store.Picture
 	for _, o := range observers {
 		if o.Pending {
 			continue
@@ -208,8 +210,12 @@ func (d *Desk) tellObservers(tx store.Tx, adv advanced, signature string) error 
 			if body, err = observerMail(adv, signature); err != nil {
 				return err
 			}
+			if pictures, err = observerPictures(adv.game, adv.rs, adv.state); err != nil {
+				return err
+			}
 		}
 		_, err := tx.Enqueue(store.OutMail{
+			Pictures:  pictures,
 			MessageID: d.messageID(adv.cause, "observe", "", []string{o.Address}),
 			To:        []string{o.Address}, Subject: fmt.Sprintf("[%s] Observing %s", adv.game.Name, adv.rs.Title()), Body: body,
 			Game: adv.game.Name, Kind: "observe", Queued: adv.now,
@@ -268,19 +274,56 @@ func NeutralMap(rs Ruleset, st State) string {
 	if o, ok := rs.(OpenMap); ok && o.OpenMap() {
 		return rs.Map(st, sides[0].ID)
 	}
-	v, ok := rs.(Viewer)
+	v, ok := neutralView(rs, st)
 	if !ok {
 		return ""
+	}
+	return mapview.Render(v)
+}
+
+// neutralView is the kit's view of st that every side's view shows alike (any side's,
+// for an OpenMap ruleset), with a title naming no side; false for a ruleset that is no
+// Viewer.
+func neutralView(rs Ruleset, st State) (mapview.View, bool) {
+	v, ok := rs.(Viewer)
+	sides := rs.Sides()
+	if !ok || len(sides) == 0 {
+		return mapview.View{}, false
 	}
 	views := make([]mapview.View, len(sides))
 	for i, s := range sides {
 		views[i] = v.MapView(st, s.ID)
+		if o, open := rs.(OpenMap); open && o.OpenMap() {
+			views = views[:1] // every side sees the same
+			break
+		}
 	}
 	common := commonView(views)
 	// Each view's title names its side: the observer's names none.
 	common.Title = mapview.Wrap(rs.Title()+" -- what every side sees, "+st.PhaseTitle(), "  ")
-	return mapview.Render(common)
+	return common, true
 }
+
+// observerPictures is the picture of the neutral view of st an observer's results
+// mail carries (none for a ruleset that draws no picture): what changed is not drawn,
+// since the moves a ruleset tells are told to a side.
+func observerPictures(g store.Game, rs Ruleset, st State) ([]store.Picture, error) {
+	v, ok := neutralView(rs, st)
+	if !ok {
+		return nil, nil
+	}
+	enc, err := mapimage.Encode(v, mapimage.News{})
+	if err != nil {
+		return nil, fmt.Errorf("observer picture of %s: %w", g.Name, err)
+	}
+	return []store.Picture{{Name: fmt.Sprintf("%s-observer-turn%d.png", g.Name, st.Turn()),
+		Alt:    fmt.Sprintf("The map of %s, turn %d, as every side sees it.", g.Name, st.Turn()),
+		Before: observerMapHeading, View: enc}}, nil
+}
+
+// observerMapHeading is the heading of the map in an observer's results mail
+// (templates/observer.txt): the picture stands before it.
+const observerMapHeading = "== Map: what every side sees =="
 
 // commonView is what every one of views shows alike.
 func commonView(views []mapview.View) mapview.View {
@@ -303,6 +346,21 @@ func commonView(views []mapview.View) mapview.View {
 			if views[0].Counters != nil {
 				out.Counters[h] = views[0].Counters[h]
 			}
+			continue
+		}
+		// The cell differs (a side sees its own stack in full, the other its top),
+		// but every side knows whose units stand there: the forces' letters alone.
+		forces := views[0].Forces[h]
+		if len(forces) == 0 || !all(views[1:], func(v mapview.View) bool { return slices.Equal(v.Forces[h], forces) }) {
+			continue
+		}
+		letters := forceLetters(views[0].Legend, forces)
+		if letters == "" {
+			continue
+		}
+		out.Cells[h], out.Forces[h] = letters, forces
+		if out.Counters != nil {
+			out.Counters[h] = letters
 		}
 	}
 	out.Key = nil
@@ -318,6 +376,20 @@ func commonView(views []mapview.View) mapview.View {
 		}
 	}
 	return out
+}
+
+// forceLetters spells forces by their letters in the legend ("GB"); "" when one has
+// none.
+func forceLetters(l mapview.Legend, forces []string) string {
+	var b strings.Builder
+	for _, f := range forces {
+		i := slices.IndexFunc(l.Forces, func(s mapview.Symbol) bool { return s.Name == f })
+		if i < 0 || l.Forces[i].Char == 0 {
+			return ""
+		}
+		b.WriteByte(l.Forces[i].Char)
+	}
+	return b.String()
 }
 
 func all[T any](xs []T, f func(T) bool) bool {

@@ -263,6 +263,12 @@ func TestClubOverMail(t *testing.T) {
 			observed = append(observed, r)
 		}
 	}
+	for _, r := range observed {
+		if !strings.Contains(string(r.Raw), "image/png") {
+			t.Errorf("an observer mail carries no picture: %s", r.Env.Subject)
+			break
+		}
+	}
 	if len(observed) != want || want == 0 {
 		t.Errorf("the observer read %d results mails over IMAP, the daemon queued %d", len(observed), want)
 	}
