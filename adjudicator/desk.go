@@ -92,6 +92,10 @@ type Desk struct {
 	// the store. Nil: no verifier is made or read, and passwords are checked by bcrypt
 	// within the hourly budget of MaxFailedChecks failures a player.
 	PasswordKey []byte
+	// Beacon names and fetches the public randomness rounds of games played with
+	// `--dice beacon` (beacondice.go). Nil: no such game can be created, and those in
+	// progress wait.
+	Beacon BeaconSource
 
 	passwords    passwordCache
 	maps         mapMemo

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -143,6 +144,7 @@ type diceGroup struct {
 	Phase  string
 	Digest string
 	Rolls  []dice.Roll
+	Beacon *beacon.Round // the public round mixed in (--dice beacon), nil otherwise
 }
 
 // phaseHeader opens the rolls of one context: turn, phase and the orders digest.
@@ -159,6 +161,7 @@ func diceText(game string, groups []diceGroup) string {
 			continue
 		}
 		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
+		lines = append(lines, beaconLines(g.Beacon)...)
 		for _, r := range g.Rolls {
 			lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
 		}
@@ -169,6 +172,7 @@ func diceText(game string, groups []diceGroup) string {
 	head := wrapRecord(fmt.Sprintf("Game \"%s\". Each roll is HMAC-SHA256 keyed with its turn's seed, which the "+
 		"results mail after the turn reveals; the message hashed is made of these fields (send HELP DICE for how).",
 		MailField(game)), "", "")
+	lines = append(lines, beaconKeyLines(groups)...)
 	return strings.Join(append(head, lines...), "\n")
 }
 
@@ -177,7 +181,7 @@ func diceText(game string, groups []diceGroup) string {
 func visibleRolls(steps []stepRecord, side Side) []diceGroup {
 	var groups []diceGroup
 	for _, s := range steps {
-		g := diceGroup{Turn: s.Turn, Phase: s.Phase, Digest: s.Digest}
+		g := diceGroup{Turn: s.Turn, Phase: s.Phase, Digest: s.Digest, Beacon: s.Beacon}
 		seen := map[int]bool{}
 		for _, e := range s.Events {
 			if e.Roll == nil || !e.VisibleTo(side) || seen[e.Roll.Index] {

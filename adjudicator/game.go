@@ -33,6 +33,9 @@ type NewGame struct {
 	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL): 0 is
 	// [DefaultAbsenceLimit], negative allows no absence.
 	AbsenceLimit time.Duration
+	// Dice is "beacon" to mix a public beacon round into every roll (beacondice.go);
+	// "" or "seed" for the turn's seed alone.
+	Dice string
 }
 
 // Credentials are one player's, printed once to the host.
@@ -111,9 +114,12 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 		}
 		first = &g1
 	}
+	if err := d.checkDice(&ng, first); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	var creds []Credentials
-	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders, AbsenceLimit: ng.AbsenceLimit}
+	g := store.Game{Dice: ng.Dice, Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders, AbsenceLimit: ng.AbsenceLimit}
 	for _, s := range rs.Sides() {
 		addr := strings.ToLower(strings.TrimSpace(ng.Players[s.ID]))
 		if !strings.Contains(addr, "@") {
@@ -186,6 +192,9 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 			return err
 		}
 		if err := d.keepVerifiers(tx, g, derefGame(first), creds); err != nil {
+			return err
+		}
+		if err := declareBeacon(tx, g, now); err != nil {
 			return err
 		}
 		turnSeed, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil)

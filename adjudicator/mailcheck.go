@@ -29,6 +29,9 @@ type MailCheck struct {
 	// with the shuffles the mails record; CardsSealed were not, no mail having revealed
 	// the deck seed yet.
 	Cards, CardsVerified, CardsSealed int
+	// Beacons are the distinct beacon rounds whose signature verified with drand
+	// quicknet's public key (games played with --dice beacon).
+	Beacons int
 }
 
 // CheckMails verifies one game from the text of the mails one player received, in the
@@ -86,6 +89,7 @@ type mailChecker struct {
 	published map[string]bool // every hash of the earlier mails
 	rolls     map[string]mailRoll
 	res       MailCheck
+	beacons   map[uint64]bool // beacon rounds verified
 	// Sealed decks: the deck seed's commitment and, once revealed, the seed; every
 	// shuffle and card recorded, by deck and number.
 	deckCommit string
@@ -110,6 +114,7 @@ type mailRoll struct {
 	values              []int
 	modifier, result    int
 	shown               string // the record as the mail gave it
+	beacon              dice.BeaconValue
 }
 
 var (
@@ -135,6 +140,9 @@ var (
 
 func (c *mailChecker) mail(body string) error {
 	body = crlf.Replace(body)
+	if err := beaconKeyIn(body); err != nil {
+		return err
+	}
 	if m := hostKeyLine.FindStringSubmatch(body); m != nil && c.key == nil {
 		k, _ := hex.DecodeString(m[1])
 		c.key = ed25519.PublicKey(k)
@@ -231,6 +239,7 @@ func revealedText(block string) string {
 func (c *mailChecker) rollsIn(body string) error {
 	lines := strings.Split(body, "\n")
 	turn, phase, digest := -1, "", ""
+	var bv dice.BeaconValue
 	gameOK := false
 	if m := diceGame.FindStringSubmatch(body); m != nil {
 		gameOK = m[1] == MailField(c.game)
@@ -244,6 +253,11 @@ func (c *mailChecker) rollsIn(body string) error {
 			turn, _ = strconv.Atoi(m[1])
 			phase, digest = m[2], d[1]
 			i++
+			n, v, err := c.beaconIn(lines[i+1:])
+			if err != nil {
+				return fmt.Errorf("turn %d phase %s: %w", turn, phase, err)
+			}
+			i, bv = i+n, v
 			continue
 		}
 		if dealLine.MatchString(strings.TrimPrefix(lines[i], "  ")) || strings.HasPrefix(lines[i], "  deck \"") ||
@@ -279,8 +293,9 @@ func (c *mailChecker) rollsIn(body string) error {
 		if err != nil {
 			return err
 		}
+		r.beacon = bv
 		key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
-		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest) {
+		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest || old.beacon != r.beacon) {
 			return fmt.Errorf("turn %d phase %s index %d: %q with orders digest %s, an earlier mail gave %q with %s",
 				r.turn, r.phase, r.index, r.shown, r.digest, old.shown, old.digest)
 		}
@@ -346,8 +361,14 @@ func (r mailRoll) verify(seed []byte, game string) error {
 // derive computes the roll's values from the seed, and their sum.
 func (r mailRoll) derive(seed []byte, game string) ([]int, int) {
 	var msg []byte
-	for _, f := range []string{"adjutant-dice-v1", game, strconv.Itoa(r.turn), r.phase, strconv.Itoa(r.index), r.kind,
-		r.purpose, r.rule, strconv.Itoa(r.count), strconv.Itoa(r.sides), r.digest} {
+	fields := []string{"adjutant-dice-v1", game, strconv.Itoa(r.turn), r.phase, strconv.Itoa(r.index), r.kind,
+		r.purpose, r.rule, strconv.Itoa(r.count), strconv.Itoa(r.sides), r.digest}
+	if r.beacon.Round != 0 {
+		// Version 2: the beacon round and its randomness follow (docs/dice.md).
+		fields[0] = "adjutant-dice-v2"
+		fields = append(fields, strconv.FormatUint(r.beacon.Round, 10), hex.EncodeToString(r.beacon.Randomness[:]))
+	}
+	for _, f := range fields {
 		msg = binary.BigEndian.AppendUint32(msg, uint32(len(f)))
 		msg = append(msg, f...)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrNotYet is returned by [Client.Fetch] for a round the chain has not published yet.
@@ -81,3 +82,22 @@ func writeRound(w http.ResponseWriter, r Round) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(roundJSON{Round: r.Number, Randomness: hex.EncodeToString(rand[:]), Signature: hex.EncodeToString(r.Signature)})
 }
+
+// Schedule says which round is the first published at or after a time: [Chain] by its
+// genesis and period, [Recorded] by its list.
+type Schedule interface {
+	RoundAt(t time.Time) (uint64, time.Time)
+}
+
+// Source names rounds by a Schedule and fetches them with a Client: what the desk
+// needs of the beacon (adjudicator.BeaconSource).
+type Source struct {
+	Schedule Schedule
+	Client   *Client
+}
+
+// RoundAt is the Schedule's.
+func (s Source) RoundAt(t time.Time) (uint64, time.Time) { return s.Schedule.RoundAt(t) }
+
+// Fetch is the Client's.
+func (s Source) Fetch(ctx context.Context, n uint64) (Round, error) { return s.Client.Fetch(ctx, n) }

@@ -1,0 +1,216 @@
+package adjudicator_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// beaconFixture is a Soldiers 1918 game played with --dice beacon against a local relay
+// of recorded quicknet rounds, a round a minute on the fixture's clock.
+func beaconFixture(t *testing.T) (*fixture, *beacon.Recorded) {
+	t.Helper()
+	f := &fixture{t: t, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), logs: &bytes.Buffer{}}
+	f.desk, f.db = soldiersDesk(t, func() time.Time { return f.now })
+	f.desk.Log = slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	relay := &beacon.Recorded{Rounds: beacon.RecordedRounds(), Start: f.now, Period: time.Minute, Now: func() time.Time { return f.now }}
+	srv := httptest.NewServer(relay)
+	t.Cleanup(srv.Close)
+	f.desk.Beacon = beacon.Source{Schedule: relay, Client: &beacon.Client{URL: srv.URL, Chain: beacon.Quicknet, HTTP: srv.Client()}}
+	_, err := f.desk.CreateGame(context.Background(), adjudicator.NewGame{Name: "g1", Ruleset: soldiers1918.Name, Dice: adjudicator.DiceBeacon,
+		Players: map[adjudicator.Side]string{"us": us, "de": de}, Passwords: map[adjudicator.Side]string{"us": passU, "de": passD}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, relay
+}
+
+func (f *fixture) audit() []store.AuditEntry {
+	f.t.Helper()
+	var entries []store.AuditEntry
+	if err := f.db.Read(context.Background(), func(tx store.Tx) error {
+		var err error
+		entries, err = tx.Audit("g1")
+		return err
+	}); err != nil {
+		f.t.Fatal(err)
+	}
+	return entries
+}
+
+func (f *fixture) tick() []string {
+	f.t.Helper()
+	report, err := f.desk.Tick(context.Background(), f.now)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return report
+}
+
+func kinds(entries []store.AuditEntry, kind string) []store.AuditEntry {
+	var out []store.AuditEntry
+	for _, e := range entries {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestBeaconDice: the last order of a phase that rolls names a round not yet published,
+// the orders are fixed until it is, the phase resolves when the round is in, and every
+// roll verifies with the round, and not without it.
+func TestBeaconDice(t *testing.T) {
+	f, relay := beaconFixture(t)
+	f.orders("us", passU, usSetup)
+	_, mails := f.orders("de", passD, deSetup)
+	check := to(mails, de)
+	if len(check) != 1 || !strings.Contains(check[0].Body, "drand quicknet round") {
+		t.Fatalf("the last order's check names no round: %d mails\n%v", len(mails), mails)
+	}
+	named := kinds(f.audit(), "beacon-round")
+	if len(named) != 1 || len(kinds(f.audit(), "roll")) != 0 {
+		t.Fatalf("named %v; rolls before the round: %d", named, len(kinds(f.audit(), "roll")))
+	}
+	at, _ := time.Parse(time.RFC3339, named[0].Value)
+	if at.Sub(f.now) < adjudicator.BeaconDelay {
+		t.Fatalf("round published at %v, less than %v after the last order (%v)", at, adjudicator.BeaconDelay, f.now)
+	}
+
+	// Orders are fixed while the phase waits.
+	before := f.snapshot()
+	out, mails := f.orders("us", passU, usSetup)
+	if !strings.HasPrefix(out, adjudicator.Refused) || len(mails) != 1 || !strings.Contains(mails[0].Body, "fixed") {
+		t.Fatalf("an order while the phase waits: %s\n%v", out, mails)
+	}
+	if f.snapshot() != before {
+		t.Fatal("a refused order changed the game")
+	}
+
+	// Before the round: nothing. A relay that is down: nothing either.
+	f.now = at.Add(-time.Second)
+	f.tick()
+	relay.SetDown(true)
+	f.now = at.Add(time.Second)
+	f.tick()
+	if len(kinds(f.audit(), "roll")) != 0 {
+		t.Fatal("rolled before the round was in")
+	}
+	relay.SetDown(false)
+	nOut := len(f.outbox())
+	f.tick()
+	entries := f.audit()
+	if len(kinds(entries, "beacon")) != 1 || len(kinds(entries, "roll")) == 0 {
+		t.Fatalf("after the round: beacon %d, rolls %d", len(kinds(entries, "beacon")), len(kinds(entries, "roll")))
+	}
+	results := to(f.outbox()[nOut:], us)
+	if len(results) != 1 || !strings.Contains(results[0].Body, "drand quicknet round") {
+		t.Fatalf("results mail: %v", results)
+	}
+
+	rep, err := adjudicator.VerifyChain("g1", entries)
+	if err != nil || rep.Verified == 0 {
+		t.Fatalf("VerifyChain = %+v, %v", rep, err)
+	}
+	if _, err := f.desk.Replay(context.Background(), "g1"); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	// A changed byte of the round's signature, re-hashed into the chain, fails.
+	for i, e := range entries {
+		if e.Kind != "beacon" {
+			continue
+		}
+		for _, pos := range []int{0, 40, len(e.Value) - 1} {
+			bad := rehashFrom(entries, i, func(e *store.AuditEntry) {
+				b := []byte(e.Value)
+				b[pos] = "0123456789abcdef"[(strings.IndexByte("0123456789abcdef", b[pos])+1)%16]
+				e.Value = string(b)
+			})
+			if _, err := adjudicator.VerifyChain("g1", bad); err == nil {
+				t.Errorf("signature changed at hex digit %d: verified", pos)
+			}
+		}
+		// Dropping the round's entry leaves rolls that need it.
+		bad := append(append([]store.AuditEntry(nil), entries[:i]...), entries[i+1:]...)
+		for j := i; j < len(bad); j++ {
+			bad[j].Seq--
+		}
+		bad = rehashFrom(bad, i, func(*store.AuditEntry) {})
+		if _, err := adjudicator.VerifyChain("g1", bad); err == nil {
+			t.Error("rolls without their beacon round verified")
+		}
+	}
+}
+
+// rehashFrom changes entry i and recomputes the chain's links and hashes from it, as a
+// host rewriting his store would.
+func rehashFrom(entries []store.AuditEntry, i int, change func(*store.AuditEntry)) []store.AuditEntry {
+	out := append([]store.AuditEntry(nil), entries...)
+	change(&out[i])
+	for j := i; j < len(out); j++ {
+		if j > 0 {
+			out[j].Prev = out[j-1].Hash
+		}
+		out[j].Hash = out[j].ComputeHash()
+	}
+	return out
+}
+
+// TestBeaconMailCheck: each player's mails alone verify every round's signature and
+// every roll with its round; a changed byte of a round's signature in a mail fails.
+func TestBeaconMailCheck(t *testing.T) {
+	f, relay := beaconFixture(t)
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	// Play on: every phase that needs no orders and rolls waits for its round.
+	for range 6 {
+		f.now = f.now.Add(relay.Period * 2)
+		f.tick()
+	}
+	var bodies []string
+	for _, m := range to(f.outbox(), us) {
+		bodies = append(bodies, m.Body)
+	}
+	res, err := adjudicator.CheckMails("g1", bodies)
+	if err != nil || res.Beacons < 2 || res.Verified == 0 || res.Verified != res.Rolls-res.Unrevealed {
+		t.Fatalf("CheckMails = %+v, %v", res, err)
+	}
+	changed := 0
+	for i, b := range bodies {
+		at := strings.Index(b, "signature (the two lines joined):\n  ")
+		if at < 0 {
+			continue
+		}
+		changed++
+		for _, off := range []int{len("signature (the two lines joined):\n  "), len("signature (the two lines joined):\n  ") + 47} {
+			p := at + off
+			bad := append([]string(nil), bodies...)
+			c := byte('0')
+			if b[p] == '0' {
+				c = '1'
+			}
+			bad[i] = b[:p] + string(c) + b[p+1:]
+			if _, err := adjudicator.CheckMails("g1", bad); err == nil {
+				t.Errorf("mail %d: signature changed at %d: checked", i, off)
+			}
+		}
+		// A mail that claims another key is caught too.
+		bad := append([]string(nil), bodies...)
+		bad[i] = strings.Replace(b, "  83cf0f28", "  83cf0f29", 1)
+		if _, err := adjudicator.CheckMails("g1", bad); err == nil && strings.Contains(b, "83cf0f28") {
+			t.Errorf("mail %d: another beacon key passed", i)
+		}
+	}
+	if changed < 2 {
+		t.Fatalf("%d mails carry a beacon round", changed)
+	}
+}
