@@ -30,6 +30,10 @@ type AuditReport struct {
 	// card its deck's shuffles put at its place. Before the game ends none is.
 	CardsVerified int
 	HostKey       string
+	// Beacons are the beacon rounds (games played with --dice beacon) whose signature
+	// verified with drand quicknet's public key; every roll of such a game was
+	// re-derived with its round.
+	Beacons int
 }
 
 // VerifyAudit checks a game's audit chain from what is public: every hash link, every
@@ -206,6 +210,9 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 		case kindBeaconChain, kindBeaconRound, kindBeacon:
 			if err := beacons.add(e); err != nil {
 				return rep, bad("%v", err)
+			}
+			if e.Kind == kindBeacon {
+				rep.Beacons++
 			}
 		default:
 			return rep, bad("unknown kind")

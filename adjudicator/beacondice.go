@@ -256,7 +256,9 @@ func (d *Desk) tickBeacons(ctx context.Context, names []string, now time.Time) (
 			if err != nil {
 				return err
 			}
-			adv, err := d.advance(ctx, tx, &g, rs, st, now, fmt.Sprintf("beacon:%s:%d", name, r.Number))
+			// The cause names the phase too: a Message-ID is derived from it, and a round
+			// may serve two phases (the demo's recorded relay reuses its rounds).
+			adv, err := d.advance(ctx, tx, &g, rs, st, now, fmt.Sprintf("beacon:%s:%d:%s:%d", name, p.Turn, p.Phase, r.Number))
 			if err != nil {
 				return err
 			}
@@ -388,7 +390,7 @@ var (
 // beaconIn reads the beacon lines that may follow a phase's orders digest in a mail
 // (beaconLines), verifies the round's signature with quicknet's key, and returns how
 // many lines they took and the value the phase's rolls mix in.
-func (c *mailChecker) beaconIn(lines []string) (int, dice.BeaconValue, error) {
+func (c *mailChecker) beaconIn(lines []string, phase string) (int, dice.BeaconValue, error) {
 	if len(lines) < 3 {
 		return 0, dice.BeaconValue{}, nil
 	}
@@ -412,10 +414,10 @@ func (c *mailChecker) beaconIn(lines []string) (int, dice.BeaconValue, error) {
 		return 0, dice.BeaconValue{}, err
 	}
 	if c.beacons == nil {
-		c.beacons = map[uint64]bool{}
+		c.beacons = map[string]bool{}
 	}
-	if !c.beacons[n] {
-		c.beacons[n] = true
+	if !c.beacons[phase] {
+		c.beacons[phase] = true
 		c.res.Beacons++
 	}
 	return 3, beaconValue(&r), nil

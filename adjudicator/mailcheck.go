@@ -29,7 +29,7 @@ type MailCheck struct {
 	// with the shuffles the mails record; CardsSealed were not, no mail having revealed
 	// the deck seed yet.
 	Cards, CardsVerified, CardsSealed int
-	// Beacons are the distinct beacon rounds whose signature verified with drand
+	// Beacons are the phases whose beacon round's signature verified with drand
 	// quicknet's public key (games played with --dice beacon).
 	Beacons int
 }
@@ -89,7 +89,7 @@ type mailChecker struct {
 	published map[string]bool // every hash of the earlier mails
 	rolls     map[string]mailRoll
 	res       MailCheck
-	beacons   map[uint64]bool // beacon rounds verified
+	beacons   map[string]bool // the phases ("turn|phase") whose beacon round verified
 	// Sealed decks: the deck seed's commitment and, once revealed, the seed; every
 	// shuffle and card recorded, by deck and number.
 	deckCommit string
@@ -253,7 +253,7 @@ func (c *mailChecker) rollsIn(body string) error {
 			turn, _ = strconv.Atoi(m[1])
 			phase, digest = m[2], d[1]
 			i++
-			n, v, err := c.beaconIn(lines[i+1:])
+			n, v, err := c.beaconIn(lines[i+1:], m[1]+"|"+m[2])
 			if err != nil {
 				return fmt.Errorf("turn %d phase %s: %w", turn, phase, err)
 			}

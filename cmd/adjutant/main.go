@@ -61,6 +61,9 @@ type env struct {
 	// now and random are overridable in tests; production uses the real ones.
 	now    func() time.Time
 	random io.Reader
+	// beacon, when set, is the beacon of every desk the command builds (the demo's local
+	// relay); otherwise the configuration's [beacon].
+	beacon adjudicator.BeaconSource
 	cost   int // bcrypt cost, 0 for the default
 	// args is the whole command line, which a host command sends to the daemon's
 	// control socket when a daemon holds the store.
@@ -277,6 +280,7 @@ type common struct {
 	socket       string
 	hostAddress  string
 	hostPassHash string
+	beacon       adjudicator.BeaconSource // the configuration's [beacon]
 	resolved     bool
 	addressTaken bool // the command's --address is not the game mailbox's
 }
@@ -343,6 +347,7 @@ func (c *common) resolve() error {
 	}
 	c.address, c.db = cfg.Address, cfg.Database
 	c.socket, c.hostAddress, c.hostPassHash = cfg.socketPath(), cfg.HostAddress, cfg.HostPassword
+	c.beacon = cfg.Beacon.source()
 	return nil
 }
 
@@ -394,6 +399,10 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 		Log:          slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		HostAddress:  c.hostAddress,
 		HostPassHash: c.hostPassHash,
+		Beacon:       c.beacon,
+	}
+	if e.beacon != nil {
+		desk.Beacon = e.beacon
 	}
 	return desk, db, nil
 }
@@ -417,10 +426,10 @@ func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
 func cmdGameNew(e *env, args []string) error {
 	var (
-		ruleset, name, noOrders, matchOf *string
-		deadline, grace, absence         *time.Duration
-		players, passwords               = pairs{}, pairs{}
-		options                          list
+		ruleset, name, noOrders, matchOf, diceMode *string
+		deadline, grace, absence                   *time.Duration
+		players, passwords                         = pairs{}, pairs{}
+		options                                    list
 	)
 	flags := func(fs *flag.FlagSet) {
 		ruleset = fs.String("ruleset", soldiers1918.Name, "the ruleset; --player gives an address for each of its side ids:\n"+registered(rulesetSummary)+"\n")
@@ -431,6 +440,7 @@ func cmdGameNew(e *env, args []string) error {
 		grace = fs.Duration("grace", 0, "grace period after a deadline")
 		noOrders = fs.String("no-orders", "wait", "at a deadline without orders: wait, or default (the ruleset's default orders)")
 		fs.Var(&options, "option", "an optional rule to play, e.g. york (repeatable)")
+		diceMode = fs.String("dice", "", "seed (the default; a match's second game plays as its first): every roll from the turn's seed and the orders; beacon: a public drand round after the last order mixed in too, which nobody knows before (needs [beacon] in the configuration; HELP DICE)")
 		matchOf = fs.String("match-of", "", "make this the second game of a match with that finished game: sides switched, same passwords (4.2)")
 		absence = fs.Duration("absence-limit", adjudicator.DefaultAbsenceLimit, "how long in all each player may be absent (ABSENT UNTIL); 0: no absence")
 	}
@@ -446,7 +456,7 @@ func cmdGameNew(e *env, args []string) error {
 			*absence = -1 // the desk's "no absence"
 		}
 		ng = adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[rules.Side]string{}, Passwords: map[rules.Side]string{},
-			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence}
+			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence, Dice: *diceMode}
 		for k, v := range players {
 			ng.Players[rules.Side(k)] = v
 		}
@@ -748,6 +758,9 @@ func cmdAuditVerify(e *env, args []string) error {
 func printAuditReport(e *env, what string, rep adjudicator.AuditReport) {
 	fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
 		what, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+	if rep.Beacons > 0 {
+		fmt.Fprintf(e.stdout, "%d drand quicknet rounds verified with the chain's public key; every roll re-derived with its round\n", rep.Beacons)
+	}
 	if rep.Cards > 0 {
 		fmt.Fprintf(e.stdout, "%d cards turned from sealed decks, %d re-derived from the revealed deck seed\n", rep.Cards, rep.CardsVerified)
 	}
