@@ -423,6 +423,9 @@ func (c *mailChecker) beaconIn(lines []string, phase string) (int, dice.BeaconVa
 	return 3, beaconValue(&r), nil
 }
 
+// beaconInvitation is what the invitation of a beacon game says (templates/invite.txt).
+const beaconInvitation = "This game plays with the beacon:"
+
 // beaconKeyIn checks that the beacon key a mail gives is quicknet's: the rounds are
 // verified with the key built in, and a mail naming another would mislead a player who
 // checks by hand.

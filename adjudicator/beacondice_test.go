@@ -214,3 +214,57 @@ func TestBeaconMailCheck(t *testing.T) {
 		t.Fatalf("%d mails carry a beacon round", changed)
 	}
 }
+
+// TestBeaconMailsNeedTheRound: in a game whose invitation announced the beacon, a roll
+// whose mail gives no round (a host who rolled from the seed alone) fails the check.
+func TestBeaconMailsNeedTheRound(t *testing.T) {
+	f, _ := beaconFixture(t)
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	f.now = f.now.Add(3 * time.Minute)
+	f.tick()
+	var bodies []string
+	for _, m := range to(f.outbox(), us) {
+		bodies = append(bodies, m.Body)
+	}
+	if !strings.Contains(bodies[0], "This game plays with the beacon") {
+		t.Fatalf("the invitation does not announce the beacon:\n%s", bodies[0])
+	}
+	if _, err := adjudicator.CheckMails("g1", bodies); err != nil {
+		t.Fatal(err)
+	}
+	stripped := make([]string, len(bodies))
+	n := 0
+	for i, b := range bodies {
+		lines := strings.Split(b, "\n")
+		var keep []string
+		for j := 0; j < len(lines); j++ {
+			if strings.HasPrefix(lines[j], "  beacon: drand quicknet round ") {
+				j += 2
+				n++
+				continue
+			}
+			keep = append(keep, lines[j])
+		}
+		stripped[i] = strings.Join(keep, "\n")
+	}
+	if n == 0 {
+		t.Fatal("no mail gives a beacon round")
+	}
+	if _, err := adjudicator.CheckMails("g1", stripped); err == nil || !strings.Contains(err.Error(), "no beacon round") {
+		t.Fatalf("rolls without their round: %v", err)
+	}
+}
+
+// TestBeaconHelpDice: HELP DICE in a beacon game works its example with the round.
+func TestBeaconHelpDice(t *testing.T) {
+	f, _ := beaconFixture(t)
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	f.now = f.now.Add(3 * time.Minute)
+	f.tick()
+	_, mails := f.orders("us", passU, "HELP DICE")
+	if len(mails) != 1 || !strings.Contains(mails[0].Body, "f adjutant-dice-v2") || !strings.Contains(mails[0].Body, "drand's public randomness") {
+		t.Fatalf("HELP DICE:\n%v", mails)
+	}
+}

@@ -292,6 +292,10 @@ type plotExample struct {
 type rollExample struct {
 	Game, Phase, Purpose, Rule, Digest, Seed, Output, FirstHex string
 	Turn, Index, Sides, First, Bound, Face                     int
+	// Round and Randomness are the beacon round of a game played with --dice beacon
+	// (message version 2); Round 0 otherwise.
+	Round      uint64
+	Randomness string
 }
 
 // shellSafe reports whether s can stand between single quotes in the worked check as it
@@ -328,13 +332,15 @@ func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
 			}
 		}
 	}
+	beacons := chainBeacons(entries)
 	for _, e := range entries {
 		seed, ok := seeds[e.Turn]
 		if e.Kind != dice.KindRoll || e.Count != 1 || !ok || !shellSafe(e.Purpose, 70) || !shellSafe(e.Rule, 20) ||
 			!shellSafe(e.Phase, 20) || !shellSafe(game, 40) {
 			continue
 		}
-		msg := dice.Message(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest},
+		bv := beaconValue(beacons[beaconKey(e.Turn, e.Phase)])
+		msg := dice.Message(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest, Beacon: bv},
 			e.Index, e.Kind, e.Purpose, e.Rule, e.Count, e.Sides)
 		mac := hmac.New(sha256.New, seed[:])
 		mac.Write(append(msg, 0, 0, 0, 0))
@@ -345,7 +351,8 @@ func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
 		}
 		view["Roll"] = rollExample{Game: game, Phase: e.Phase, Purpose: e.Purpose, Rule: e.Rule, Digest: e.OrdersDigest,
 			Seed: seed.String(), Output: hex.EncodeToString(out), FirstHex: hex.EncodeToString(out[:1]),
-			Turn: e.Turn, Index: e.Index, Sides: e.Sides, First: int(out[0]), Bound: 256 - 256%e.Sides, Face: face}
+			Turn: e.Turn, Index: e.Index, Sides: e.Sides, First: int(out[0]), Bound: 256 - 256%e.Sides, Face: face,
+			Round: bv.Round, Randomness: hex.EncodeToString(bv.Randomness[:])}
 		break
 	}
 	body, err := render("dice-help.txt", view)

@@ -90,6 +90,8 @@ type mailChecker struct {
 	rolls     map[string]mailRoll
 	res       MailCheck
 	beacons   map[string]bool // the phases ("turn|phase") whose beacon round verified
+	// beaconGame: the invitation said every roll hashes a beacon round.
+	beaconGame bool
 	// Sealed decks: the deck seed's commitment and, once revealed, the seed; every
 	// shuffle and card recorded, by deck and number.
 	deckCommit string
@@ -143,6 +145,7 @@ func (c *mailChecker) mail(body string) error {
 	if err := beaconKeyIn(body); err != nil {
 		return err
 	}
+	c.beaconGame = c.beaconGame || strings.Contains(body, beaconInvitation)
 	if m := hostKeyLine.FindStringSubmatch(body); m != nil && c.key == nil {
 		k, _ := hex.DecodeString(m[1])
 		c.key = ed25519.PublicKey(k)
@@ -294,6 +297,9 @@ func (c *mailChecker) rollsIn(body string) error {
 			return err
 		}
 		r.beacon = bv
+		if c.beaconGame && bv.IsZero() {
+			return fmt.Errorf("turn %d phase %s index %d: the game plays with the beacon, and the mail gives no beacon round for this roll", r.turn, r.phase, r.index)
+		}
 		key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
 		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest || old.beacon != r.beacon) {
 			return fmt.Errorf("turn %d phase %s index %d: %q with orders digest %s, an earlier mail gave %q with %s",
