@@ -125,6 +125,9 @@ commands:
   audit export    export it: --config FILE --game G --format csv|json (json:
                   with the host's public key and the signed heads)
   replay          re-adjudicate a game and compare: --config FILE --game G
+  checkmails      what a player runs: check every roll, seed, sealed
+                  order, signature and beacon round of one game from his
+                  saved mails alone: --game G MAIL...
   map             print a side's map: --config FILE --game G --side S
   bench           measure throughput, latency, adjudication, audit and memory
 
@@ -204,6 +207,8 @@ func runEnv(e *env, args []string) int {
 		}
 	case "replay":
 		err = cmdReplay(e, rest)
+	case "checkmails":
+		err = cmdCheckMails(e, rest)
 	case "map":
 		err = cmdMap(e, rest)
 	case "games":
