@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -89,5 +90,48 @@ func TestDemoBeacon(t *testing.T) {
 	}
 	if changed < 10 {
 		t.Fatalf("%d beacon entries", changed)
+	}
+	checkMailsCommand(t, dir, db)
+}
+
+// checkMailsCommand: a player's saved mails of the beacon demo check with `adjutant
+// checkmails`, and a changed byte of a round's signature in one of them fails it.
+func checkMailsCommand(t *testing.T, dir, db string) {
+	t.Helper()
+	var files []string
+	tampered := ""
+	for i, m := range outbox(t, db) {
+		if m.Game != sampleGame || len(m.To) != 1 || m.To[0] != sampleUS {
+			continue
+		}
+		name := filepath.Join(dir, fmt.Sprintf("%04d.txt", i))
+		if err := os.WriteFile(name, []byte(m.Body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+		if tampered == "" && strings.Contains(m.Body, "  beacon: drand quicknet round ") {
+			tampered = name
+		}
+	}
+	args := append([]string{"checkmails", "--game", sampleGame}, files...)
+	out := mustCLI(t, nil, args...)
+	if !strings.Contains(out, "drand quicknet rounds of") || strings.Contains(out, "await") {
+		t.Fatalf("checkmails:\n%s", out)
+	}
+	raw, err := os.ReadFile(tampered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(raw), "signature (the two lines joined):\n  ") + len("signature (the two lines joined):\n  ") + 10
+	if raw[at] == '0' {
+		raw[at] = '1'
+	} else {
+		raw[at] = '0'
+	}
+	if err := os.WriteFile(tampered, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := cli(t, nil, args...); code == 0 || !strings.Contains(errs, "signature") {
+		t.Fatalf("a changed round signature: exit %d, %s", code, errs)
 	}
 }
