@@ -3,13 +3,21 @@ package adjudicator_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -266,5 +274,54 @@ func TestBeaconHelpDice(t *testing.T) {
 	_, mails := f.orders("us", passU, "HELP DICE")
 	if len(mails) != 1 || !strings.Contains(mails[0].Body, "f adjutant-dice-v2") || !strings.Contains(mails[0].Body, "drand's public randomness") {
 		t.Fatalf("HELP DICE:\n%v", mails)
+	}
+}
+
+// TestDocsBeaconExample holds the beacon section of docs/dice.md to the truth: the
+// round's signature verifies, the randomness printed is SHA-256 of it, and the roll its
+// commands re-derive is the mail's.
+func TestDocsBeaconExample(t *testing.T) {
+	raw, err := os.ReadFile("../docs/dice.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	i := strings.Index(doc, "## Dice no host can steer: the beacon")
+	if i < 0 {
+		t.Fatal("docs/dice.md: no beacon section")
+	}
+	doc = doc[i:]
+	m := regexp.MustCompile(`beacon: drand quicknet round (\d+), signature \(the two lines joined\):\n      ([0-9a-f]{48})\n      ([0-9a-f]{48})\n`).FindStringSubmatch(doc)
+	seed := regexp.MustCompile("turn 0 seed was\n`([0-9a-f]{64})`").FindStringSubmatch(doc)
+	if m == nil || seed == nil {
+		t.Fatal("the beacon section lacks its round or its seed")
+	}
+	n, _ := strconv.ParseUint(m[1], 10, 64)
+	r, err := beacon.ParseRound(n, m[2]+m[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := beacon.Quicknet.Verify(r); err != nil {
+		t.Fatal(err)
+	}
+	rand := r.Randomness()
+	if !strings.Contains(doc, "# "+hex.EncodeToString(rand[:])+"  -") || !strings.Contains(doc, "f "+m[1]+"; f "+hex.EncodeToString(rand[:])) {
+		t.Error("the section does not print and hash the round's randomness")
+	}
+	s, err := dice.ParseSeed(seed[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := dice.Context{Game: "g1", Turn: 0, Phase: "setup-plots", OrdersDigest: "0cd6419fed2fe6ca8d47744b589febc0705618cceea48f5ab7ab5d08ba5c0f24",
+		Beacon: dice.BeaconValue{Round: n, Randomness: rand}}
+	msg := dice.Message(ctx, 0, dice.KindRoll, "3.4 German division-quality determination", "3.4", 1, 6)
+	mac := hmac.New(sha256.New, s[:])
+	mac.Write(append(msg, 0, 0, 0, 0))
+	out := hex.EncodeToString(mac.Sum(nil))
+	if !strings.Contains(doc, "# SHA2-256(stdin)= "+out) {
+		t.Errorf("the section's HMAC output is not %s", out)
+	}
+	if v := dice.Derive(s, ctx, 0, dice.KindRoll, "3.4 German division-quality determination", "3.4", 1, 6); len(v) != 1 || !strings.Contains(doc, fmt.Sprintf("1d6 -> [%d] = %d", v[0], v[0])) {
+		t.Errorf("the section's roll is not %v", v)
 	}
 }
