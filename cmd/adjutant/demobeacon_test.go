@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -118,6 +119,13 @@ func checkMailsCommand(t *testing.T, dir, db string) {
 	if !strings.Contains(out, "drand quicknet rounds of") || strings.Contains(out, "await") {
 		t.Fatalf("checkmails:\n%s", out)
 	}
+	script := func() (string, error) {
+		out, err := exec.Command("python3", append([]string{"../../docs/checkdice.py"}, files...)...).CombinedOutput()
+		return string(out), err
+	}
+	if out, err := script(); err != nil || strings.Contains(out, "BAD") || !strings.Contains(out, "ok   turn 1 phase") {
+		t.Fatalf("docs/checkdice.py on the beacon game: %v\n%s", err, out)
+	}
 	raw, err := os.ReadFile(tampered)
 	if err != nil {
 		t.Fatal(err)
@@ -133,5 +141,9 @@ func checkMailsCommand(t *testing.T, dir, db string) {
 	}
 	if code, _, errs := cli(t, nil, args...); code == 0 || !strings.Contains(errs, "signature") {
 		t.Fatalf("a changed round signature: exit %d, %s", code, errs)
+	}
+	// The script cannot check the signature, but its randomness changes every roll.
+	if out, err := script(); err == nil || !strings.Contains(out, "BAD") {
+		t.Fatalf("docs/checkdice.py with a changed round signature: %v\n%s", err, out)
 	}
 }
