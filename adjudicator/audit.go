@@ -207,7 +207,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			if e.Kind == dice.KindCard {
 				rep.Cards++
 			}
-		case kindBeaconChain, kindBeaconRound, kindBeacon:
+		case kindBeaconChain, kindBeaconRound, kindBeacon, kindBeaconWait, kindBeaconConsent, kindBeaconFallback:
 			if err := beacons.add(e); err != nil {
 				return rep, bad("%v", err)
 			}

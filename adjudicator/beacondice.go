@@ -26,6 +26,11 @@ import (
 //	                 published (RFC 3339), OrdersDigest the orders it was named for
 //	beacon           the round fetched and verified: Index the round, Value its
 //	                 signature (hex)
+//	beacon-wait      the round could not be fetched BeaconPatience after it was due:
+//	                 both players were told (Index the round)
+//	beacon-consent   a player agreed by mail (DICE SEED ALONE) to roll the phase from
+//	                 the seed alone: Value the side
+//	beacon-fallback  every player agreed: the phase rolls from the seed alone
 //
 // and VerifyChain checks every signature and re-derives every roll with its round.
 
@@ -52,10 +57,17 @@ var beaconChain = beacon.Quicknet
 
 // Audit kinds of the beacon.
 const (
-	kindBeaconChain = "beacon-chain"
-	kindBeaconRound = "beacon-round"
-	kindBeacon      = "beacon"
+	kindBeaconChain    = "beacon-chain"
+	kindBeaconRound    = "beacon-round"
+	kindBeacon         = "beacon"
+	kindBeaconWait     = "beacon-wait"
+	kindBeaconConsent  = "beacon-consent"
+	kindBeaconFallback = "beacon-fallback"
 )
+
+// BeaconPatience is how long after its round is due a phase waits before the players
+// are told the beacon cannot be reached (and may agree to roll from the seed alone).
+const BeaconPatience = 10 * time.Minute
 
 // beaconPending is a phase waiting for its named round.
 type beaconPending struct {
@@ -106,6 +118,11 @@ func declareBeacon(tx store.Tx, g store.Game, now time.Time) error {
 type beaconState struct {
 	named   *beaconPending
 	fetched *beacon.Round
+	// told: the players were told the beacon cannot be reached; consents are the sides
+	// that agreed to the seed alone, fallback that all did.
+	told     bool
+	consents map[string]bool
+	fallback bool
 }
 
 // phaseBeacon reads the beacon entries of a game's turn and phase.
@@ -129,6 +146,15 @@ func phaseBeacon(tx store.Tx, game string, turn int, phase string) (beaconState,
 				return bs, err
 			}
 			bs.fetched = &r
+		case kindBeaconWait:
+			bs.told = true
+		case kindBeaconConsent:
+			if bs.consents == nil {
+				bs.consents = map[string]bool{}
+			}
+			bs.consents[e.Value] = true
+		case kindBeaconFallback:
+			bs.fallback = true
 		}
 	}
 	return bs, nil
@@ -148,6 +174,8 @@ func (d *Desk) beaconFor(tx store.Tx, g *store.Game, rs Ruleset, st State, input
 	switch {
 	case bs.fetched != nil:
 		return bs.fetched, nil, nil
+	case bs.fallback:
+		return &beacon.Round{}, nil, nil // round 0: the seed alone, by consent
 	case bs.named != nil:
 		return nil, bs.named, nil
 	}
@@ -185,7 +213,7 @@ func (d *Desk) pendingBeacon(tx store.Tx, g store.Game) (*beaconPending, error) 
 		return nil, nil
 	}
 	bs, err := phaseBeacon(tx, g.Name, st.Turn(), st.Phase())
-	if err != nil || bs.fetched != nil {
+	if err != nil || bs.fetched != nil || bs.fallback {
 		return nil, err
 	}
 	return bs.named, nil
@@ -224,15 +252,18 @@ func (d *Desk) tickBeacons(ctx context.Context, names []string, now time.Time) (
 			continue
 		}
 		r, err := d.Beacon.Fetch(ctx, p.Round)
+		if err == nil {
+			// A relay that serves forgeries is as good as none: the phase waits.
+			err = beaconChain.Verify(r)
+		}
 		if err != nil {
 			d.log().Warn("beacon round not available; the phase waits", "game", name, "round", p.Round, "err", err)
-			report = append(report, fmt.Sprintf("%s: beacon round %d not available yet (%v); the phase waits", name, p.Round, err))
-			continue
-		}
-		if err := beaconChain.Verify(r); err != nil {
-			// A relay that serves forgeries is as good as none: the phase waits.
-			d.log().Warn("beacon round does not verify; the phase waits", "game", name, "round", p.Round, "err", err)
-			report = append(report, fmt.Sprintf("%s: beacon round %d does not verify; the phase waits", name, p.Round))
+			report = append(report, fmt.Sprintf("%s: beacon round %d not available (%v); the phase waits", name, p.Round, err))
+			if now.Sub(p.At) >= BeaconPatience {
+				if err := d.Store.Write(ctx, func(tx store.Tx) error { return d.tellBeaconDown(tx, name, *p, now) }); err != nil {
+					return report, fmt.Errorf("beacon of %s: %w", name, err)
+				}
+			}
 			continue
 		}
 		err = d.Store.Write(ctx, func(tx store.Tx) error {
@@ -291,6 +322,9 @@ func beaconValue(r *beacon.Round) dice.BeaconValue {
 func chainBeacons(entries []store.AuditEntry) map[string]*beacon.Round {
 	out := map[string]*beacon.Round{}
 	for _, e := range entries {
+		if e.Kind == kindBeaconFallback {
+			out[beaconKey(e.Turn, e.Phase)] = &beacon.Round{}
+		}
 		if e.Kind != kindBeacon {
 			continue
 		}
@@ -310,6 +344,8 @@ type beaconAudit struct {
 	declared bool
 	named    map[string]uint64
 	rounds   map[string]*beacon.Round
+	told     map[string]bool
+	consents map[string]map[string]bool
 }
 
 func (ba *beaconAudit) add(e store.AuditEntry) error {
@@ -321,6 +357,7 @@ func (ba *beaconAudit) add(e store.AuditEntry) error {
 		}
 		ba.declared = true
 		ba.named, ba.rounds = map[string]uint64{}, map[string]*beacon.Round{}
+		ba.told, ba.consents = map[string]bool{}, map[string]map[string]bool{}
 	case kindBeaconRound:
 		if !ba.declared {
 			return errors.New("beacon round named in a game that declared no beacon")
@@ -342,6 +379,25 @@ func (ba *beaconAudit) add(e store.AuditEntry) error {
 			return err
 		}
 		ba.rounds[key] = &r
+	case kindBeaconWait, kindBeaconConsent, kindBeaconFallback:
+		if n, ok := ba.named[key]; !ok || n != uint64(e.Index) || ba.rounds[key] != nil {
+			return fmt.Errorf("%s for round %d, not a round named and still awaited for turn %d phase %s", e.Kind, e.Index, e.Turn, e.Phase)
+		}
+		switch {
+		case e.Kind == kindBeaconWait:
+			ba.told[key] = true
+		case !ba.told[key]:
+			return errors.New("consent to the seed alone before the players were told the beacon failed")
+		case e.Kind == kindBeaconConsent:
+			if ba.consents[key] == nil {
+				ba.consents[key] = map[string]bool{}
+			}
+			ba.consents[key][e.Value] = true
+		case len(ba.consents[key]) < 2:
+			return fmt.Errorf("the seed alone for turn %d phase %s with the consent of %d players", e.Turn, e.Phase, len(ba.consents[key]))
+		default:
+			ba.rounds[key] = &beacon.Round{} // round 0: the seed alone
+		}
 	}
 	return nil
 }
@@ -365,6 +421,9 @@ func beaconLines(r *beacon.Round) []string {
 	if r == nil {
 		return nil
 	}
+	if r.Number == 0 {
+		return []string{beaconNone}
+	}
 	sig := hex.EncodeToString(r.Signature)
 	return []string{fmt.Sprintf("  beacon: drand quicknet round %d, signature (the two lines joined):", r.Number), "  " + sig[:len(sig)/2], "  " + sig[len(sig)/2:]}
 }
@@ -382,6 +441,7 @@ func beaconKeyLines(groups []diceGroup) []string {
 }
 
 var (
+	beaconNone = "  beacon: none; the beacon could not be reached and both players agreed to the seed alone"
 	beaconHead = regexp.MustCompile(`^  beacon: drand quicknet round (\d+), signature \(the two lines joined\):$`)
 	beaconHalf = regexp.MustCompile(`^  ([0-9a-f]{48})$`)
 	beaconKeyB = regexp.MustCompile(`(?m)^whose public key is \(the three lines joined, 96 bytes\):\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})$`)
@@ -391,6 +451,10 @@ var (
 // (beaconLines), verifies the round's signature with quicknet's key, and returns how
 // many lines they took and the value the phase's rolls mix in.
 func (c *mailChecker) beaconIn(lines []string, phase string) (int, dice.BeaconValue, error) {
+	if len(lines) > 0 && lines[0] == beaconNone {
+		// A player knows whether he agreed; that the other did is in the audit chain.
+		return 1, dice.BeaconValue{}, nil
+	}
 	if len(lines) < 3 {
 		return 0, dice.BeaconValue{}, nil
 	}
@@ -435,4 +499,78 @@ func beaconKeyIn(body string) error {
 		return fmt.Errorf("the mail gives beacon key %s, not drand quicknet's", m[1]+m[2]+m[3])
 	}
 	return nil
+}
+
+// tellBeaconDown tells both players, once a round, that the beacon cannot be reached:
+// the phase waits, and they may agree to roll it from the seed alone.
+func (d *Desk) tellBeaconDown(tx store.Tx, name string, p beaconPending, now time.Time) error {
+	g, err := tx.Game(name)
+	if err != nil {
+		return err
+	}
+	bs, err := phaseBeacon(tx, name, p.Turn, p.Phase)
+	if err != nil || bs.told || bs.fetched != nil || bs.fallback || bs.named == nil || *bs.named != p {
+		return err
+	}
+	if _, err := tx.AppendAudit(name, store.AuditEntry{Time: now, Kind: kindBeaconWait, Turn: p.Turn, Phase: p.Phase, Index: int(p.Round),
+		Purpose: fmt.Sprintf("drand quicknet round %d could not be fetched; both players told", p.Round)}); err != nil {
+		return err
+	}
+	rs, err := d.ruleset(g.Ruleset)
+	if err != nil {
+		return err
+	}
+	h := &handling{desk: d, tx: tx, msg: Message{ID: fmt.Sprintf("beacon-down:%s:%d:%s", name, p.Turn, p.Phase)}, now: now, game: g}
+	for _, pl := range g.Players {
+		body, err := render("beacon-down.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, Side(pl.Side)), "Round": p.String(),
+			"Turn": p.Turn, "Phase": p.Phase})
+		if err != nil {
+			return err
+		}
+		if _, err := h.enqueue([]string{pl.Address}, g.Name, pl.Side, "beacon-down", fmt.Sprintf("[%s] The dice wait: the beacon cannot be reached", g.Name), body, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seedAlone is a player's DICE SEED ALONE: his consent, recorded in the audit chain, to
+// roll the phase that waits for an unreachable beacon from the seed alone; when every
+// player has given it the phase resolves (the advance after the requests).
+func (h *handling) seedAlone(side Side) request {
+	p, err := h.desk.pendingBeacon(h.tx, h.game)
+	if err != nil {
+		return request{apply: func() (string, error) { return "", err }}
+	}
+	var bs beaconState
+	if p != nil {
+		if bs, err = phaseBeacon(h.tx, h.game.Name, p.Turn, p.Phase); err != nil {
+			return request{apply: func() (string, error) { return "", err }}
+		}
+	}
+	switch {
+	case p == nil:
+		return request{reason: "no phase of this game waits for the beacon"}
+	case !bs.told:
+		return request{reason: fmt.Sprintf("the beacon has not failed: the phase waits for %s, and resolves when it is in", p)}
+	case bs.consents[string(side)]:
+		return request{reason: "you have agreed already; the phase rolls from the seed alone once the other player agrees too"}
+	}
+	return request{apply: func() (string, error) {
+		g := h.game
+		if _, err := h.tx.AppendAudit(g.Name, store.AuditEntry{Time: h.now, Kind: kindBeaconConsent, Turn: p.Turn, Phase: p.Phase, Index: int(p.Round),
+			Value: string(side), Purpose: fmt.Sprintf("the %s player agrees by mail to roll turn %d phase %s from the seed alone", side, p.Turn, p.Phase)}); err != nil {
+			return "", err
+		}
+		for _, pl := range g.Players {
+			if pl.Side != string(side) && !bs.consents[pl.Side] {
+				return "recorded in the audit chain; the phase rolls from the seed alone once the other player sends DICE SEED ALONE too, or from the beacon if it comes back first", nil
+			}
+		}
+		if _, err := h.tx.AppendAudit(g.Name, store.AuditEntry{Time: h.now, Kind: kindBeaconFallback, Turn: p.Turn, Phase: p.Phase, Index: int(p.Round),
+			Purpose: fmt.Sprintf("every player agreed: turn %d phase %s rolls from the seed alone", p.Turn, p.Phase)}); err != nil {
+			return "", err
+		}
+		return "every player has agreed, as the audit chain records: the phase rolls from the seed alone", nil
+	}}
 }

@@ -325,3 +325,75 @@ func TestDocsBeaconExample(t *testing.T) {
 		t.Errorf("the section's roll is not %v", v)
 	}
 }
+
+// TestBeaconDown: a beacon that cannot be reached keeps the phase waiting; both players
+// are told once; the phase rolls from the seed alone only when both agree by mail, and
+// the audit chain records each consent, without which it does not verify.
+func TestBeaconDown(t *testing.T) {
+	f, relay := beaconFixture(t)
+	f.orders("us", passU, usSetup)
+	f.orders("de", passD, deSetup)
+	at, _ := time.Parse(time.RFC3339, kinds(f.audit(), "beacon-round")[0].Value)
+	relay.SetDown(true)
+
+	out, mails := f.orders("us", passU, "DICE SEED ALONE")
+	if !strings.HasPrefix(out, adjudicator.Refused) || !strings.Contains(mails[0].Body, "has not failed") {
+		t.Fatalf("consent before the beacon failed: %s\n%v", out, mails)
+	}
+	f.now = at.Add(time.Minute)
+	n := len(f.outbox())
+	f.tick()
+	if len(f.outbox()) != n {
+		t.Fatal("players told before BeaconPatience")
+	}
+	f.now = at.Add(adjudicator.BeaconPatience)
+	f.tick()
+	told := f.outbox()[n:]
+	if len(to(told, us)) != 1 || len(to(told, de)) != 1 || !strings.Contains(told[0].Body, "DICE SEED ALONE") {
+		t.Fatalf("both players should be told once: %v", told)
+	}
+	f.now = f.now.Add(time.Minute)
+	n = len(f.outbox())
+	f.tick()
+	if len(f.outbox()) != n {
+		t.Fatal("told twice")
+	}
+
+	out, _ = f.orders("us", passU, "DICE SEED ALONE")
+	if strings.HasPrefix(out, adjudicator.Refused) || len(kinds(f.audit(), "roll")) != 0 {
+		t.Fatalf("one consent: %s, rolls %d", out, len(kinds(f.audit(), "roll")))
+	}
+	if out, _ := f.orders("us", passU, "DICE SEED ALONE"); !strings.HasPrefix(out, adjudicator.Refused) {
+		t.Fatalf("a second consent of the same side: %s", out)
+	}
+	f.orders("de", passD, "DICE SEED ALONE")
+	entries := f.audit()
+	if len(kinds(entries, "beacon-consent")) != 2 || len(kinds(entries, "beacon-fallback")) != 1 || len(kinds(entries, "roll")) == 0 {
+		t.Fatalf("after both consents: %d consents, %d fallbacks, %d rolls", len(kinds(entries, "beacon-consent")), len(kinds(entries, "beacon-fallback")), len(kinds(entries, "roll")))
+	}
+	if _, err := adjudicator.VerifyChain("g1", entries); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.desk.Replay(context.Background(), "g1"); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	var bodies []string
+	for _, m := range to(f.outbox(), us) {
+		bodies = append(bodies, m.Body)
+	}
+	if _, err := adjudicator.CheckMails("g1", bodies); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		if e.Kind != "beacon-consent" {
+			continue
+		}
+		bad := append(append([]store.AuditEntry(nil), entries[:i]...), entries[i+1:]...)
+		for j := i; j < len(bad); j++ {
+			bad[j].Seq--
+		}
+		if _, err := adjudicator.VerifyChain("g1", rehashFrom(bad, i, func(*store.AuditEntry) {})); err == nil {
+			t.Errorf("the chain without consent #%d verified", e.Seq)
+		}
+	}
+}

@@ -572,7 +572,7 @@ type deskCommands struct {
 }
 
 // deskKeywords are the first words of the desk's own commands.
-var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN"}
+var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN", "DICE"}
 
 // MapModes are the choices of SET MAP, with what each puts in a results mail.
 var MapModes = map[string]string{
@@ -628,7 +628,7 @@ func readCommands(lines []orders.Line) deskCommands {
 				continue
 			}
 			c.mapMode = mode
-		case "ABSENT", "RESIGN":
+		case "ABSENT", "RESIGN", "DICE":
 			c.requests = append(c.requests, l)
 			continue
 		default:

@@ -243,6 +243,7 @@ func (c *mailChecker) rollsIn(body string) error {
 	lines := strings.Split(body, "\n")
 	turn, phase, digest := -1, "", ""
 	var bv dice.BeaconValue
+	bound := false // the phase's beacon lines were given (a round, or none by consent)
 	gameOK := false
 	if m := diceGame.FindStringSubmatch(body); m != nil {
 		gameOK = m[1] == MailField(c.game)
@@ -260,7 +261,7 @@ func (c *mailChecker) rollsIn(body string) error {
 			if err != nil {
 				return fmt.Errorf("turn %d phase %s: %w", turn, phase, err)
 			}
-			i, bv = i+n, v
+			i, bv, bound = i+n, v, n > 0
 			continue
 		}
 		if dealLine.MatchString(strings.TrimPrefix(lines[i], "  ")) || strings.HasPrefix(lines[i], "  deck \"") ||
@@ -297,7 +298,7 @@ func (c *mailChecker) rollsIn(body string) error {
 			return err
 		}
 		r.beacon = bv
-		if c.beaconGame && bv.IsZero() {
+		if c.beaconGame && !bound {
 			return fmt.Errorf("turn %d phase %s index %d: the game plays with the beacon, and the mail gives no beacon round for this roll", r.turn, r.phase, r.index)
 		}
 		key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
