@@ -424,6 +424,9 @@ type handling struct {
 	pre  passwordVerdict
 	// player says the sender plays in the game the mail names, for the refusal limits.
 	player bool
+	// signReply: the reply to the mail is an order check, signed as it is queued
+	// (ordersign.go).
+	signReply bool
 	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
 	secrets *scrubber
 	// states are the game states decoded for the first lines of its mails (glance.go),
@@ -1069,13 +1072,21 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 			subject, body = PlayerSubject(g.Name, rs, Side(side)), head+"\n\n"+body
 		}
 	}
+	body = h.scrubBody(kind, body)
+	if reply && h.signReply {
+		// Signed as the player receives it: first lines and masks included.
+		var err error
+		if body, err = h.desk.signOrderCheck(h.tx, game, side, h.now, body); err != nil {
+			return store.OutMail{}, err
+		}
+	}
 	m := store.OutMail{
 		Pictures:    pictures,
 		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
 		Subject:     h.scrub(subject),
-		Body:        h.scrubBody(kind, body),
+		Body:        body,
 		Game:        game,
 		Side:        side,
 		Kind:        kind,

@@ -22,6 +22,9 @@ type MailCheck struct {
 	Seeds      int // revealed seeds that match the commitment mailed before
 	Sealed     int // revealed sealed orders that match the commitment mailed before
 	Signatures int // signed chain heads verified with the host key of the invitation
+	// OrderChecks are the order checks whose signature (ordersign.go) verified with the
+	// host key of the invitation.
+	OrderChecks int
 	// Heads are the signed chain heads, by entry number, for comparing two players' mails.
 	Heads map[uint64]string
 	// Cards are the distinct cards turned from sealed decks that the mails record;
@@ -45,6 +48,10 @@ type MailCheck struct {
 //     calling it), and no two mails give one roll different values;
 //   - every signed chain head verifies with the host key of the invitation, and no two
 //     mails sign different heads for the same chain entry;
+//   - every order check's signature (ordersign.go) verifies with that key over the
+//     text above it;
+//   - in a game played with the beacon, every roll gives its round, whose signature
+//     verifies with drand quicknet's public key, and is re-derived with it;
 //   - once a mail has revealed the deck seed of a game with sealed card decks, and it
 //     matches the commitment of the invitation, every card a mail recorded is the card
 //     its deck's shuffles (each recorded in a mail too) put at its place.
@@ -78,6 +85,9 @@ func CheckMails(game string, bodies []string) (MailCheck, error) {
 	if err := c.checkCards(); err != nil {
 		return c.res, err
 	}
+	if c.orderCheckErr != nil {
+		return c.res, c.orderCheckErr
+	}
 	return c.res, nil
 }
 
@@ -92,6 +102,8 @@ type mailChecker struct {
 	beacons   map[string]bool // the phases ("turn|phase") whose beacon round verified
 	// beaconGame: the invitation said every roll hashes a beacon round.
 	beaconGame bool
+	// orderCheckErr is the first order check whose signature failed (ordersign.go).
+	orderCheckErr error
 	// Sealed decks: the deck seed's commitment and, once revealed, the seed; every
 	// shuffle and card recorded, by deck and number.
 	deckCommit string
@@ -149,6 +161,17 @@ func (c *mailChecker) mail(body string) error {
 	if m := hostKeyLine.FindStringSubmatch(body); m != nil && c.key == nil {
 		k, _ := hex.DecodeString(m[1])
 		c.key = ed25519.PublicKey(k)
+	}
+	if c.key != nil {
+		// A changed order check is reported after the rest of the check, which says
+		// better what a change to a roll or a seed in it amounts to.
+		signed, err := VerifyOrderCheck(body, c.key)
+		if err != nil && c.orderCheckErr == nil {
+			c.orderCheckErr = err
+		}
+		if signed && err == nil {
+			c.res.OrderChecks++
+		}
 	}
 	for _, m := range commitBlock.FindAllStringSubmatch(body, -1) {
 		turn, _ := strconv.Atoi(m[1])

@@ -287,6 +287,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	if len(cmd.orderLines) == 0 && len(cmd.badDesk) == 0 && view["TooMany"] == nil {
 		subject = fmt.Sprintf("[%s] Reply", g.Name)
 	}
+	h.signReply = true
 	// The order check goes out before the results it may have triggered.
 	return outcome, h.enqueueFirst(player.Address, g.Name, player.Side, subject, body, pictures, adv)
 }

@@ -43,8 +43,8 @@ func cmdCheckMails(e *env, args []string) error {
 	if got.Unrevealed > 0 {
 		extra = append(extra, fmt.Sprintf("%d rolls await their turn's seed", got.Unrevealed))
 	}
-	fmt.Fprintf(e.stdout, "%s: %d mails checked: %d rolls re-derived, %d seeds, %d sealed orders, %d signed heads verified\n",
-		*game, len(bodies), got.Verified, got.Seeds, got.Sealed, got.Signatures)
+	fmt.Fprintf(e.stdout, "%s: %d mails checked: %d rolls re-derived, %d seeds, %d sealed orders, %d signed heads, %d signed order checks verified\n",
+		*game, len(bodies), got.Verified, got.Seeds, got.Sealed, got.Signatures, got.OrderChecks)
 	for _, x := range extra {
 		fmt.Fprintln(e.stdout, x)
 	}
