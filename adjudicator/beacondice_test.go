@@ -7,9 +7,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,6 +22,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
+	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -395,5 +398,128 @@ func TestBeaconDown(t *testing.T) {
 		if _, err := adjudicator.VerifyChain("g1", rehashFrom(bad, i, func(*store.AuditEntry) {})); err == nil {
 			t.Errorf("the chain without consent #%d verified", e.Seq)
 		}
+	}
+}
+
+// TestBeaconSealedDeck: a teaching game played with the beacon keeps its deck seed
+// secret until the end, the beacon's value being public (it must never be the only
+// secret): no mail before the end holds the deck seed or a deck's next cards; at the
+// end every card is re-derived from the revealed deck seed. The teaching game rolls no
+// die: its cards come from the decks sealed when the game was created, which take no
+// beacon round, so none is named and the game never waits for one.
+func TestBeaconSealedDeck(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	rules, err := teaching.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	relay := &beacon.Recorded{Rounds: beacon.RecordedRounds(), Start: now, Period: time.Minute, Now: func() time.Time { return now }}
+	srv := httptest.NewServer(relay)
+	t.Cleanup(srv.Close)
+	desk := &adjudicator.Desk{Store: db, Rulesets: map[string]adjudicator.Ruleset{teaching.Name: rules}, Address: home,
+		Now: func() time.Time { return now }, Rand: &detRand{}, PasswordCost: 4, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Beacon: beacon.Source{Schedule: relay, Client: &beacon.Client{URL: srv.URL, Chain: beacon.Quicknet, HTTP: srv.Client()}}}
+	ctx := context.Background()
+	if _, err := desk.CreateGame(ctx, adjudicator.NewGame{Name: "g1", Ruleset: teaching.Name, Dice: adjudicator.DiceBeacon,
+		Players: map[adjudicator.Side]string{"us": us, "de": de}, Passwords: map[adjudicator.Side]string{"us": passU, "de": passD},
+		Options: adjudicator.Options{teaching.OptTurns12: true}}); err != nil {
+		t.Fatal(err)
+	}
+	read := func() (adjudicator.State, string) {
+		var g store.Game
+		var secret string
+		if err := db.Read(ctx, func(tx store.Tx) error {
+			if g, err = tx.Game("g1"); err != nil {
+				return err
+			}
+			seeds, err := tx.Seeds("g1")
+			for _, s := range seeds {
+				if s.Turn == store.DeckSeedTurn {
+					secret = s.Secret
+				}
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := rules.Decode(g.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, secret
+	}
+	settle := func() {
+		for range 20 {
+			now = now.Add(2 * time.Minute)
+			report, err := desk.Tick(ctx, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(strings.Join(report, "\n"), "beacon round") {
+				return
+			}
+		}
+		t.Fatal("still waiting for beacon rounds after 20 ticks")
+	}
+	settle()
+	st, secret := read()
+	n := 0
+	for ; !st.Over() && n < 200; n++ {
+		for _, side := range []adjudicator.Side{teaching.American, teaching.German} {
+			body := rules.BotOrders(st, side)
+			if body == "" {
+				continue
+			}
+			addr, pass := us, passU
+			if side == teaching.German {
+				addr, pass = de, passD
+			}
+			if _, err := desk.Handle(ctx, adjudicator.Message{ID: fmt.Sprintf("m%d-%s@p", n, side), From: addr, Subject: "orders", Text: "GAME g1\nPASSWORD " + pass + "\n" + body}); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		settle()
+		next, _ := read()
+		if !next.Over() {
+			for _, m := range outbox(t, db) {
+				if strings.Contains(m.Body, secret) {
+					t.Fatalf("mail %q holds the deck seed before the end", m.Subject)
+				}
+				for _, dk := range next.(*teaching.State).Decks {
+					if run := strings.Join(dk.Order[dk.Next:][:3], " "); strings.Contains(m.Body, run) {
+						t.Fatalf("mail %q holds the sealed run %q before the end", m.Subject, run)
+					}
+				}
+			}
+		}
+		st = next
+	}
+	if !st.Over() {
+		t.Fatalf("no end after %d mails", n)
+	}
+	rep, err := desk.VerifyAudit(ctx, "g1")
+	if err != nil || rep.Cards == 0 || rep.CardsVerified != rep.Cards || rep.Beacons != 0 || rep.Rolls != 0 {
+		t.Fatalf("audit: %+v, %v", rep, err)
+	}
+	for _, addr := range []string{us, de} {
+		var bodies []string
+		for _, m := range outbox(t, db) {
+			if len(m.To) == 1 && m.To[0] == addr {
+				bodies = append(bodies, m.Body)
+			}
+		}
+		got, err := adjudicator.CheckMails("g1", bodies)
+		if err != nil || got.CardsVerified != rep.Cards {
+			t.Fatalf("%s's mails: %+v, %v", addr, got, err)
+		}
+	}
+	if _, err := desk.Replay(ctx, "g1"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -103,3 +103,24 @@ func TestBeaconChangesEveryRoll(t *testing.T) {
 		t.Fatal("five rolls verify under another round")
 	}
 }
+
+// TestBeaconIsNeverTheOnlySecret: the round is public once published; knowing it and
+// every other field, but not the seed, gives other rolls, so a player learns nothing
+// of the rolls to come before the seed is revealed.
+func TestBeaconIsNeverTheOnlySecret(t *testing.T) {
+	ctx := testContext()
+	ctx.Beacon = quicknet1000(t)
+	guess := dice.NewStream(countingSeed(), ctx)
+	real := dice.NewStream(testSeed(t), ctx)
+	same := 0
+	for range 50 {
+		req := dice.Request{Purpose: "p", Rule: "1", Count: 1, Sides: 6}
+		if guess.Roll(req).Values[0] == real.Roll(req).Values[0] {
+			same++
+		}
+	}
+	// Independent d6: about 1 in 6 agree; all 50 agreeing would mean the round decides.
+	if same > 25 {
+		t.Fatalf("%d of 50 rolls agree under another seed and the same round", same)
+	}
+}
