@@ -428,6 +428,23 @@ func beaconLines(r *beacon.Round) []string {
 	return []string{fmt.Sprintf("  beacon: drand quicknet round %d, signature (the two lines joined):", r.Number), "  " + sig[:len(sig)/2], "  " + sig[len(sig)/2:]}
 }
 
+// beaconEntryLines render a beacon entry of the audit chain in a ROLLS reply; nil for
+// any other entry. The rounds themselves are shown with the rolls they serve.
+func beaconEntryLines(e store.AuditEntry) []string {
+	switch e.Kind {
+	case kindBeaconChain:
+		key := e.Value
+		if len(key) != 192 {
+			return []string{fmt.Sprintf("#%d beacon chain key %s", e.Seq, key)}
+		}
+		return []string{fmt.Sprintf("#%d Every roll of this game mixes in a round of drand's quicknet chain", e.Seq),
+			"  " + beaconChain.Hash, "whose public key is (the three lines joined, 96 bytes):", "  " + key[:64], "  " + key[64:128], "  " + key[128:]}
+	case kindBeaconRound, kindBeacon, kindBeaconWait, kindBeaconConsent, kindBeaconFallback:
+		return wrapRecord(fmt.Sprintf("#%d %s (turn %d, phase \"%s\")", e.Seq, e.Purpose, e.Turn, MailField(e.Phase)), "", "    ")
+	}
+	return nil
+}
+
 // beaconKeyLines close the dice of a mail with a beacon round: the chain and its key.
 func beaconKeyLines(groups []diceGroup) []string {
 	for _, g := range groups {

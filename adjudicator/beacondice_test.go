@@ -187,6 +187,9 @@ func TestBeaconMailCheck(t *testing.T) {
 		f.now = f.now.Add(relay.Period * 2)
 		f.tick()
 	}
+	if _, mails := f.orders("us", passU, "ROLLS"); len(mails) != 1 || !strings.Contains(mails[0].Body, "  beacon: drand quicknet round ") {
+		t.Fatalf("ROLLS gives no beacon round:\n%v", mails)
+	}
 	var bodies []string
 	for _, m := range to(f.outbox(), us) {
 		bodies = append(bodies, m.Body)
