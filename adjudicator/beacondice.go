@@ -179,7 +179,16 @@ func (d *Desk) beaconFor(tx store.Tx, g *store.Game, rs Ruleset, st State, input
 	case bs.named != nil:
 		return nil, bs.named, nil
 	}
-	_, rolls, _, digest, err := resolvePhase(rs, g.Name, st, inputs, seed, deck, dice.BeaconValue{})
+	// The dry run resolves a copy: a ruleset may change the state it is given.
+	raw, err := rs.Encode(st)
+	if err != nil {
+		return nil, nil, err
+	}
+	dry, err := rs.Decode(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, rolls, _, digest, err := resolvePhase(rs, g.Name, dry, inputs, seed, deck, dice.BeaconValue{})
 	if err != nil || len(rolls) == 0 {
 		return nil, nil, err // resolved as is: an error says itself there
 	}
