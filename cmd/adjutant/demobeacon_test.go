@@ -142,7 +142,28 @@ func checkMailsCommand(t *testing.T, dir, db string) {
 	if code, _, errs := cli(t, nil, args...); code == 0 || !strings.Contains(errs, "signature") {
 		t.Fatalf("a changed round signature: exit %d, %s", code, errs)
 	}
-	// The script cannot check the signature, but its randomness changes every roll.
+	// The script cannot check a signature, but a changed one changes its randomness and
+	// so the rolls: one byte of every round's signature changed, some roll of the ~100
+	// of the game differs (that a d6 keeps its face is 1 in 6, for each roll).
+	sigLine := regexp.MustCompile(`(signature \(the two lines joined\):\n  [0-9a-f]{12})([0-9a-f])`)
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = sigLine.ReplaceAllFunc(raw, func(m []byte) []byte {
+			c := m[len(m)-1]
+			if c == '0' {
+				c = '1'
+			} else {
+				c = '0'
+			}
+			return append(m[:len(m)-1:len(m)-1], c)
+		})
+		if err := os.WriteFile(name, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if out, err := script(); err == nil || !strings.Contains(out, "BAD") {
 		t.Fatalf("docs/checkdice.py with a changed round signature: %v\n%s", err, out)
 	}
