@@ -526,3 +526,21 @@ func TestBeaconSealedDeck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzBeaconMails: whatever a mail's beacon lines and signed order check hold,
+// checking it returns an answer, never a panic.
+func FuzzBeaconMails(f *testing.F) {
+	r := beacon.RecordedRounds()[0]
+	sig := hex.EncodeToString(r.Signature)
+	f.Add("This game plays with the beacon: yes\nGame \"g\".\nTurn 1, phase \"I\", orders digest:\n  "+strings.Repeat("a", 64)+
+		"\n  beacon: drand quicknet round "+strconv.FormatUint(r.Number, 10)+", signature (the two lines joined):\n  "+sig[:48]+"\n  "+sig[48:]+
+		"\n  index 0: 1d6 -> [3] = 3, rule \"1\", purpose \"p\"\n",
+		"Ed25519 key; keep this mail, it is the key:\n  "+strings.Repeat("1", 64)+"\n")
+	f.Add("Turn 1, phase \"I\", orders digest:\n  "+strings.Repeat("a", 64)+"\n  beacon: drand quicknet round 99999999999999999999, signature (the two lines joined):\n  x\n",
+		"x\n\n== Signed ==\na\nb\nc\nd\n  adjutant-ordercheck-v1|g|us|t|\n  "+strings.Repeat("e", 64)+"\nSignature (the two lines joined, 128 hex digits):\n  "+strings.Repeat("f", 64)+"\n  "+strings.Repeat("0", 64))
+	f.Add("  beacon: none; the beacon could not be reached and both players agreed to the seed alone\n", "whose public key is (the three lines joined, 96 bytes):\n  "+strings.Repeat("a", 64)+"\n  "+strings.Repeat("b", 64)+"\n  "+strings.Repeat("c", 64)+"\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		_, _ = adjudicator.CheckMails("g", []string{b, a})
+		_, _ = adjudicator.VerifyOrderCheck(a, make([]byte, 32))
+	})
+}
