@@ -172,7 +172,11 @@ func diceText(game string, groups []diceGroup) string {
 	head := wrapRecord(fmt.Sprintf("Game \"%s\". Each roll is HMAC-SHA256 keyed with its turn's seed, which the "+
 		"results mail after the turn reveals; the message hashed is made of these fields (send HELP DICE for how).",
 		MailField(game)), "", "")
-	lines = append(lines, beaconKeyLines(groups)...)
+	if keys := beaconKeyLines(groups); keys != nil {
+		head = append(head, wrapRecord("In this game the message also holds the beacon round named when the phase's last order was in, "+
+			"and its randomness: SHA-256 of the round's signature.", "", "")...)
+		lines = append(lines, keys...)
+	}
 	return strings.Join(append(head, lines...), "\n")
 }
 
