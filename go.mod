@@ -17,6 +17,7 @@ require (
 )
 
 require (
+	github.com/cloudflare/circl v1.6.5 // indirect
 	github.com/fogleman/gg v1.3.0 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	golang.org/x/image v0.47.0 // indirect

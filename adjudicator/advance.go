@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -30,6 +31,9 @@ type stepRecord struct {
 	Turn   int
 	Phase  string
 	Digest string
+	// Beacon is the public round the step's rolls mixed in (games played with
+	// --dice beacon), nil otherwise.
+	Beacon *beacon.Round
 }
 
 // advanced is the result of running the phase machine after a change.
@@ -45,14 +49,16 @@ type advanced struct {
 	journal   store.JournalEntry
 	cause     string
 	now       time.Time
+	// beacon is the round the next phase waits for, when it does (beacondice.go).
+	beacon *beaconPending
 }
 
 // resolvePhase resolves the current phase with dice derived from the turn's seed, and
 // cards from the game's sealed decks when it has a deck seed (deck, else nil). It is
 // the one path both play and replay take (invariant 4).
-func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.Seed, deck *dice.Seed) (Outcome, []dice.Roll, []dice.Deal, string, error) {
+func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.Seed, deck *dice.Seed, bv dice.BeaconValue) (Outcome, []dice.Roll, []dice.Deal, string, error) {
 	digest := OrdersDigest(inputs)
-	stream := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest})
+	stream := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest, Beacon: bv})
 	src, dealer := dealSource(stream, game, deck)
 	out, err := rs.Resolve(st, inputs, src)
 	if err != nil {
@@ -110,7 +116,15 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err != nil {
 			return adv, err
 		}
-		out, rolls, deals, digest, err := resolvePhase(rs, g.Name, st, inputs, seed, deck)
+		round, pending, err := d.beaconFor(tx, g, rs, st, inputs, seed, deck, now)
+		if err != nil {
+			return adv, err
+		}
+		if pending != nil {
+			adv.beacon = pending
+			break
+		}
+		out, rolls, deals, digest, err := resolvePhase(rs, g.Name, st, inputs, seed, deck, beaconValue(round))
 		if err != nil {
 			return adv, err
 		}
@@ -132,7 +146,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
 			return adv, err
 		}
-		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: turn, Phase: phase, Digest: digest})
+		b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: turn, Phase: phase, Digest: digest, Beacon: round})
 		st = out.State
 		if st.Over() || st.Turn() != turn {
 			if err := d.revealSeed(tx, g.Name, turn, now, b); err != nil {
@@ -184,6 +198,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		d.setDeadline(g, now)
 		if note := deadlineNote(*g, now); note != "" {
 			b.notes = append(b.notes, note) // journaled, so replay renders it too
+		}
+		if adv.beacon != nil {
+			b.notes = append(b.notes, beaconNote(adv.beacon))
 		}
 	}
 	raw, err := rs.Encode(st)

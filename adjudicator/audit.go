@@ -30,6 +30,10 @@ type AuditReport struct {
 	// card its deck's shuffles put at its place. Before the game ends none is.
 	CardsVerified int
 	HostKey       string
+	// Beacons are the beacon rounds (games played with --dice beacon) whose signature
+	// verified with drand quicknet's public key; every roll of such a game was
+	// re-derived with its round.
+	Beacons int
 }
 
 // VerifyAudit checks a game's audit chain from what is public: every hash link, every
@@ -153,6 +157,8 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	hashOK := make([]bool, len(entries))
 	inParallel(len(entries), func(i int) { hashOK[i] = entries[i].ComputeHash() == entries[i].Hash })
 	decks := sealedDecks{shuffles: map[string][]dice.Deal{}, turned: map[string]map[int]bool{}}
+	var beacons beaconAudit
+	beaconOf := make([]dice.BeaconValue, len(entries))
 	prev := ""
 	for i, e := range entries {
 		bad := func(format string, args ...any) error {
@@ -189,12 +195,24 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			if _, ok := commits[e.Turn]; !ok {
 				return rep, bad("roll made before its turn's seed was committed")
 			}
+			bv, err := beacons.forRoll(e)
+			if err != nil {
+				return rep, bad("%v", err)
+			}
+			beaconOf[i] = bv
 		case "deck-commit", "deck-reveal", dice.KindDeckShuffle, dice.KindCard:
 			if err := decks.add(e); err != nil {
 				return rep, bad("%v", err)
 			}
 			if e.Kind == dice.KindCard {
 				rep.Cards++
+			}
+		case kindBeaconChain, kindBeaconRound, kindBeacon, kindBeaconWait, kindBeaconConsent, kindBeaconFallback:
+			if err := beacons.add(e); err != nil {
+				return rep, bad("%v", err)
+			}
+			if e.Kind == kindBeacon {
+				rep.Beacons++
 			}
 		default:
 			return rep, bad("unknown kind")
@@ -221,7 +239,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 				verifiers[e.Turn] = v
 			}
 			r := dice.Roll{Index: e.Index, Kind: e.Kind, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
-			ctx := dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest}
+			ctx := dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest, Beacon: beaconOf[i]}
 			rollErr[i] = v.Verify(ctx, r)
 		}
 	})

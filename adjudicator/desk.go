@@ -96,6 +96,10 @@ type Desk struct {
 	// Club is what the host lets players do by mail besides playing: open games, join
 	// them, observe them (club.go). The zero value lets anyone open a few games.
 	Club Club
+	// Beacon names and fetches the public randomness rounds of games played with
+	// `--dice beacon` (beacondice.go). Nil: no such game can be created, and those in
+	// progress wait.
+	Beacon BeaconSource
 
 	passwords    passwordCache
 	maps         mapMemo
@@ -424,6 +428,9 @@ type handling struct {
 	pre  passwordVerdict
 	// player says the sender plays in the game the mail names, for the refusal limits.
 	player bool
+	// signReply: the reply to the mail is an order check, signed as it is queued
+	// (ordersign.go).
+	signReply bool
 	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
 	secrets *scrubber
 	// states are the game states decoded for the first lines of its mails (glance.go),
@@ -583,7 +590,7 @@ type deskCommands struct {
 }
 
 // deskKeywords are the first words of the desk's own commands.
-var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN", "HISTORY", "SUMMARY", "ALLOW"}
+var deskKeywords = []string{"GAME", "PASSWORD", "SIDE", "HELP", "STATUS", "MAP", "ROLLS", "SET", "ABSENT", "RESIGN", "HISTORY", "SUMMARY", "ALLOW", "DICE"}
 
 // MapModes are the choices of SET MAP, with what each puts in a results mail.
 var MapModes = map[string]string{
@@ -650,7 +657,7 @@ func readCommands(lines []orders.Line) deskCommands {
 				continue
 			}
 			c.mapMode = mode
-		case "ABSENT", "RESIGN":
+		case "ABSENT", "RESIGN", "DICE":
 			c.requests = append(c.requests, l)
 			continue
 		default:
@@ -1117,13 +1124,21 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 			subject, body = PlayerSubject(g.Name, rs, Side(side)), head+"\n\n"+body
 		}
 	}
+	body = h.scrubBody(kind, body)
+	if reply && h.signReply {
+		// Signed as the player receives it: first lines and masks included.
+		var err error
+		if body, err = h.desk.signOrderCheck(h.tx, game, side, h.now, body); err != nil {
+			return store.OutMail{}, err
+		}
+	}
 	m := store.OutMail{
 		Pictures:    pictures,
 		Redact:      redact,
 		MessageID:   h.desk.messageID(h.msg.ID, kind, side, to),
 		To:          to,
 		Subject:     h.scrub(subject),
-		Body:        h.scrubBody(kind, body),
+		Body:        body,
 		Game:        game,
 		Side:        side,
 		Kind:        kind,

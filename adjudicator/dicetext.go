@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -143,6 +144,7 @@ type diceGroup struct {
 	Phase  string
 	Digest string
 	Rolls  []dice.Roll
+	Beacon *beacon.Round // the public round mixed in (--dice beacon), nil otherwise
 }
 
 // phaseHeader opens the rolls of one context: turn, phase and the orders digest.
@@ -159,6 +161,7 @@ func diceText(game string, groups []diceGroup) string {
 			continue
 		}
 		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
+		lines = append(lines, beaconLines(g.Beacon)...)
 		for _, r := range g.Rolls {
 			lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
 		}
@@ -169,6 +172,11 @@ func diceText(game string, groups []diceGroup) string {
 	head := wrapRecord(fmt.Sprintf("Game \"%s\". Each roll is HMAC-SHA256 keyed with its turn's seed, which the "+
 		"results mail after the turn reveals; the message hashed is made of these fields (send HELP DICE for how).",
 		MailField(game)), "", "")
+	if keys := beaconKeyLines(groups); keys != nil {
+		head = append(head, wrapRecord("In this game the message also holds the beacon round named when the phase's last order was in, "+
+			"and its randomness: SHA-256 of the round's signature.", "", "")...)
+		lines = append(lines, keys...)
+	}
 	return strings.Join(append(head, lines...), "\n")
 }
 
@@ -177,7 +185,7 @@ func diceText(game string, groups []diceGroup) string {
 func visibleRolls(steps []stepRecord, side Side) []diceGroup {
 	var groups []diceGroup
 	for _, s := range steps {
-		g := diceGroup{Turn: s.Turn, Phase: s.Phase, Digest: s.Digest}
+		g := diceGroup{Turn: s.Turn, Phase: s.Phase, Digest: s.Digest, Beacon: s.Beacon}
 		seen := map[int]bool{}
 		for _, e := range s.Events {
 			if e.Roll == nil || !e.VisibleTo(side) || seen[e.Roll.Index] {
@@ -288,6 +296,10 @@ type plotExample struct {
 type rollExample struct {
 	Game, Phase, Purpose, Rule, Digest, Seed, Output, FirstHex string
 	Turn, Index, Sides, First, Bound, Face                     int
+	// Round and Randomness are the beacon round of a game played with --dice beacon
+	// (message version 2); Round 0 otherwise.
+	Round      uint64
+	Randomness string
 }
 
 // shellSafe reports whether s can stand between single quotes in the worked check as it
@@ -324,13 +336,15 @@ func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
 			}
 		}
 	}
+	beacons := chainBeacons(entries)
 	for _, e := range entries {
 		seed, ok := seeds[e.Turn]
 		if e.Kind != dice.KindRoll || e.Count != 1 || !ok || !shellSafe(e.Purpose, 70) || !shellSafe(e.Rule, 20) ||
 			!shellSafe(e.Phase, 20) || !shellSafe(game, 40) {
 			continue
 		}
-		msg := dice.Message(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest},
+		bv := beaconValue(beacons[beaconKey(e.Turn, e.Phase)])
+		msg := dice.Message(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest, Beacon: bv},
 			e.Index, e.Kind, e.Purpose, e.Rule, e.Count, e.Sides)
 		mac := hmac.New(sha256.New, seed[:])
 		mac.Write(append(msg, 0, 0, 0, 0))
@@ -341,7 +355,8 @@ func (d *Desk) diceHelpFor(tx store.Tx, game string) (string, error) {
 		}
 		view["Roll"] = rollExample{Game: game, Phase: e.Phase, Purpose: e.Purpose, Rule: e.Rule, Digest: e.OrdersDigest,
 			Seed: seed.String(), Output: hex.EncodeToString(out), FirstHex: hex.EncodeToString(out[:1]),
-			Turn: e.Turn, Index: e.Index, Sides: e.Sides, First: int(out[0]), Bound: 256 - 256%e.Sides, Face: face}
+			Turn: e.Turn, Index: e.Index, Sides: e.Sides, First: int(out[0]), Bound: 256 - 256%e.Sides, Face: face,
+			Round: bv.Round, Randomness: hex.EncodeToString(bv.Randomness[:])}
 		break
 	}
 	body, err := render("dice-help.txt", view)

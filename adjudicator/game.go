@@ -38,6 +38,9 @@ type NewGame struct {
 	PassHashes map[Side]string
 	// Observers is who may observe the game: "open" (also ""), "ask" or "no".
 	Observers string
+	// Dice is "beacon" to mix a public beacon round into every roll (beacondice.go);
+	// "" or "seed" for the turn's seed alone.
+	Dice string
 }
 
 // Credentials are one player's, printed once to the host.
@@ -152,9 +155,12 @@ func (d *Desk) prepareGame(ng NewGame, first *store.Game) (preparedGame, error) 
 	} else {
 		first = nil
 	}
+	if err := d.checkDice(&ng, first); err != nil {
+		return preparedGame{}, err
+	}
 	seen := map[string]bool{}
 	var creds []Credentials
-	g := store.Game{Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders, AbsenceLimit: ng.AbsenceLimit}
+	g := store.Game{Dice: ng.Dice, Name: ng.Name, Ruleset: rs.Name(), Options: ng.Options, Created: d.now(), PhaseLength: ng.PhaseLength, Grace: ng.Grace, NoOrders: ng.NoOrders, AbsenceLimit: ng.AbsenceLimit}
 	for _, s := range rs.Sides() {
 		addr := strings.ToLower(strings.TrimSpace(ng.Players[s.ID]))
 		if !strings.Contains(addr, "@") {
@@ -246,6 +252,9 @@ func (d *Desk) createIn(ctx context.Context, tx store.Tx, p preparedGame) error 
 	if err := d.keepVerifiers(tx, g, derefGame(first), creds); err != nil {
 		return err
 	}
+	if err := declareBeacon(tx, g, now); err != nil {
+		return err
+	}
 	turnSeed, err := d.turnSeed(tx, g.Name, st.Turn(), now, nil)
 	if err != nil {
 		return err
@@ -278,6 +287,7 @@ func (d *Desk) createIn(ctx context.Context, tx store.Tx, p preparedGame) error 
 			"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password, "Chosen": c.chosen,
 			"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
 			"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": g.Options,
+			"Beacon": g.Dice == DiceBeacon,
 		})
 		if err != nil {
 			return err

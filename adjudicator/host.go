@@ -768,8 +768,11 @@ func (h *handling) checkRequests(rs Ruleset, side Side, lines []orders.Line) []r
 				break
 			}
 			r.apply = func() (string, error) { return h.absent(rs, side, until) }
+		case l.Is("DICE", "SEED", "ALONE") && len(l.Fields) == 3:
+			r = h.seedAlone(side) // beacondice.go
+			r.line = l
 		default:
-			r.reason = "expected ABSENT UNTIL <date>, e.g. ABSENT UNTIL 2026-12-01, RESIGN alone on its line, or RESIGN <code> with the code it answers"
+			r.reason = "expected ABSENT UNTIL <date>, e.g. ABSENT UNTIL 2026-12-01, RESIGN alone on its line, RESIGN <code> with the code it answers, or DICE SEED ALONE"
 		}
 		out = append(out, r)
 	}

@@ -22,6 +22,9 @@ type MailCheck struct {
 	Seeds      int // revealed seeds that match the commitment mailed before
 	Sealed     int // revealed sealed orders that match the commitment mailed before
 	Signatures int // signed chain heads verified with the host key of the invitation
+	// OrderChecks are the order checks whose signature (ordersign.go) verified with the
+	// host key of the invitation.
+	OrderChecks int
 	// Heads are the signed chain heads, by entry number, for comparing two players' mails.
 	Heads map[uint64]string
 	// Cards are the distinct cards turned from sealed decks that the mails record;
@@ -29,6 +32,9 @@ type MailCheck struct {
 	// with the shuffles the mails record; CardsSealed were not, no mail having revealed
 	// the deck seed yet.
 	Cards, CardsVerified, CardsSealed int
+	// Beacons are the phases whose beacon round's signature verified with drand
+	// quicknet's public key (games played with --dice beacon).
+	Beacons int
 }
 
 // CheckMails verifies one game from the text of the mails one player received, in the
@@ -42,6 +48,10 @@ type MailCheck struct {
 //     calling it), and no two mails give one roll different values;
 //   - every signed chain head verifies with the host key of the invitation, and no two
 //     mails sign different heads for the same chain entry;
+//   - every order check's signature (ordersign.go) verifies with that key over the
+//     text above it;
+//   - in a game played with the beacon, every roll gives its round, whose signature
+//     verifies with drand quicknet's public key, and is re-derived with it;
 //   - once a mail has revealed the deck seed of a game with sealed card decks, and it
 //     matches the commitment of the invitation, every card a mail recorded is the card
 //     its deck's shuffles (each recorded in a mail too) put at its place.
@@ -75,6 +85,9 @@ func CheckMails(game string, bodies []string) (MailCheck, error) {
 	if err := c.checkCards(); err != nil {
 		return c.res, err
 	}
+	if c.orderCheckErr != nil {
+		return c.res, c.orderCheckErr
+	}
 	return c.res, nil
 }
 
@@ -86,6 +99,11 @@ type mailChecker struct {
 	published map[string]bool // every hash of the earlier mails
 	rolls     map[string]mailRoll
 	res       MailCheck
+	beacons   map[string]bool // the phases ("turn|phase") whose beacon round verified
+	// beaconGame: the invitation said every roll hashes a beacon round.
+	beaconGame bool
+	// orderCheckErr is the first order check whose signature failed (ordersign.go).
+	orderCheckErr error
 	// Sealed decks: the deck seed's commitment and, once revealed, the seed; every
 	// shuffle and card recorded, by deck and number.
 	deckCommit string
@@ -110,6 +128,7 @@ type mailRoll struct {
 	values              []int
 	modifier, result    int
 	shown               string // the record as the mail gave it
+	beacon              dice.BeaconValue
 }
 
 var (
@@ -135,9 +154,24 @@ var (
 
 func (c *mailChecker) mail(body string) error {
 	body = crlf.Replace(body)
+	if err := beaconKeyIn(body); err != nil {
+		return err
+	}
+	c.beaconGame = c.beaconGame || strings.Contains(body, beaconInvitation)
 	if m := hostKeyLine.FindStringSubmatch(body); m != nil && c.key == nil {
 		k, _ := hex.DecodeString(m[1])
 		c.key = ed25519.PublicKey(k)
+	}
+	if c.key != nil {
+		// A changed order check is reported after the rest of the check, which says
+		// better what a change to a roll or a seed in it amounts to.
+		signed, err := VerifyOrderCheck(body, c.key)
+		if err != nil && c.orderCheckErr == nil {
+			c.orderCheckErr = err
+		}
+		if signed && err == nil {
+			c.res.OrderChecks++
+		}
 	}
 	for _, m := range commitBlock.FindAllStringSubmatch(body, -1) {
 		turn, _ := strconv.Atoi(m[1])
@@ -231,6 +265,8 @@ func revealedText(block string) string {
 func (c *mailChecker) rollsIn(body string) error {
 	lines := strings.Split(body, "\n")
 	turn, phase, digest := -1, "", ""
+	var bv dice.BeaconValue
+	bound := false // the phase's beacon lines were given (a round, or none by consent)
 	gameOK := false
 	if m := diceGame.FindStringSubmatch(body); m != nil {
 		gameOK = m[1] == MailField(c.game)
@@ -244,6 +280,11 @@ func (c *mailChecker) rollsIn(body string) error {
 			turn, _ = strconv.Atoi(m[1])
 			phase, digest = m[2], d[1]
 			i++
+			n, v, err := c.beaconIn(lines[i+1:], m[1]+"|"+m[2])
+			if err != nil {
+				return fmt.Errorf("turn %d phase %s: %w", turn, phase, err)
+			}
+			i, bv, bound = i+n, v, n > 0
 			continue
 		}
 		if dealLine.MatchString(strings.TrimPrefix(lines[i], "  ")) || strings.HasPrefix(lines[i], "  deck \"") ||
@@ -279,8 +320,12 @@ func (c *mailChecker) rollsIn(body string) error {
 		if err != nil {
 			return err
 		}
+		r.beacon = bv
+		if c.beaconGame && !bound {
+			return fmt.Errorf("turn %d phase %s index %d: the game plays with the beacon, and the mail gives no beacon round for this roll", r.turn, r.phase, r.index)
+		}
 		key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
-		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest) {
+		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest || old.beacon != r.beacon) {
 			return fmt.Errorf("turn %d phase %s index %d: %q with orders digest %s, an earlier mail gave %q with %s",
 				r.turn, r.phase, r.index, r.shown, r.digest, old.shown, old.digest)
 		}
@@ -346,8 +391,14 @@ func (r mailRoll) verify(seed []byte, game string) error {
 // derive computes the roll's values from the seed, and their sum.
 func (r mailRoll) derive(seed []byte, game string) ([]int, int) {
 	var msg []byte
-	for _, f := range []string{"adjutant-dice-v1", game, strconv.Itoa(r.turn), r.phase, strconv.Itoa(r.index), r.kind,
-		r.purpose, r.rule, strconv.Itoa(r.count), strconv.Itoa(r.sides), r.digest} {
+	fields := []string{"adjutant-dice-v1", game, strconv.Itoa(r.turn), r.phase, strconv.Itoa(r.index), r.kind,
+		r.purpose, r.rule, strconv.Itoa(r.count), strconv.Itoa(r.sides), r.digest}
+	if r.beacon.Round != 0 {
+		// Version 2: the beacon round and its randomness follow (docs/dice.md).
+		fields[0] = "adjutant-dice-v2"
+		fields = append(fields, strconv.FormatUint(r.beacon.Round, 10), hex.EncodeToString(r.beacon.Randomness[:]))
+	}
+	for _, f := range fields {
 		msg = binary.BigEndian.AppendUint32(msg, uint32(len(f)))
 		msg = append(msg, f...)
 	}

@@ -100,6 +100,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		return ReplayReport{}, fmt.Errorf("replay %s: the scenario no longer sets up the game it started from", game)
 	}
 	var rep ReplayReport
+	beacons := chainBeacons(chain)
 	for _, j := range journal {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -123,14 +124,15 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 				return rep, fmt.Errorf("replay %s: seed of turn %d: %w", game, step.Turn, err)
 			}
 			title := st.PhaseTitle()
-			out, _, _, digest, err := resolvePhase(rs, game, st, inputs, seed, deck)
+			round := beacons[beaconKey(step.Turn, step.Phase)]
+			out, _, _, digest, err := resolvePhase(rs, game, st, inputs, seed, deck, beaconValue(round))
 			if err != nil {
 				return rep, fmt.Errorf("replay %s: %w", game, err)
 			}
 			if digest != step.OrdersDigest {
 				return rep, fmt.Errorf("replay %s: turn %d phase %s: orders digest %s, recorded %s", game, step.Turn, step.Phase, digest, step.OrdersDigest)
 			}
-			b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: step.Turn, Phase: step.Phase, Digest: digest})
+			b.steps = append(b.steps, stepRecord{Title: title, Events: out.Events, Turn: step.Turn, Phase: step.Phase, Digest: digest, Beacon: round})
 			turn := st.Turn()
 			st = out.State
 			rep.Phases++

@@ -334,7 +334,12 @@ func RollsText(game string, entries []store.AuditEntry) string {
 	commits := map[int]string{}
 	deckCommit := ""
 	var ctx *dice.Context
+	rounds := chainBeacons(entries) // a phase's rolls follow its round's entry
 	for _, e := range entries {
+		if l := beaconEntryLines(e); l != nil {
+			lines, ctx = append(lines, l...), nil
+			continue
+		}
 		switch e.Kind {
 		case "commit":
 			commits[e.Turn] = e.Value
@@ -359,6 +364,7 @@ func RollsText(game string, entries []store.AuditEntry) string {
 			if ctx == nil || *ctx != c {
 				ctx = &c
 				lines = append(lines, phaseHeader(e.Turn, e.Phase, e.OrdersDigest)...)
+				lines = append(lines, beaconLines(rounds[beaconKey(e.Turn, e.Phase)])...)
 			}
 			r := dice.Roll{Kind: e.Kind, Index: e.Index, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides,
 				Values: e.Values, Modifier: e.Modifier, Result: e.Result}

@@ -89,6 +89,10 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		cmd.badDesk = append(cmd.badDesk, Checked{Line: mapLine(cmd.deskLines), Reason: bad, Rule: "HELP"})
 		cmd.showMap = false
 	}
+	beaconFixed, err := h.desk.beaconFixedReason(h.tx, g)
+	if err != nil {
+		return "", err
+	}
 	var checked []Checked
 	for _, c := range cmd.badDesk {
 		lines = append(lines, lineView{No: c.Line.No, Text: orders.MaskSecret(c.Line.Text), Verdict: "REFUSED", Reason: c.Reason, Rule: c.Rule})
@@ -107,6 +111,8 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	case len(cmd.orderLines) == 0:
 	case st.Over() || g.Over:
 		refuseAll("the game is over")
+	case beaconFixed != "":
+		refuseAll(beaconFixed)
 	default:
 		checked = rs.Check(st, side, cmd.orderLines, filed)
 		for _, c := range checked {
@@ -234,6 +240,9 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	// "You may send orders for it again" holds only while an order of this mail is still on
 	// file and open; once its phase is resolved the results mail follows instead.
 	view["Replaceable"] = stillOpen(now, filedNow)
+	if adv.beacon != nil && len(filedNow) > 0 {
+		view["Beacon"] = beaconNote(adv.beacon)
+	}
 
 	var sections []section
 	if cmd.help {
@@ -282,6 +291,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	if len(cmd.orderLines) == 0 && len(cmd.badDesk) == 0 && view["TooMany"] == nil {
 		subject = fmt.Sprintf("[%s] Reply", g.Name)
 	}
+	h.signReply = true
 	// The order check goes out before the results it may have triggered.
 	return outcome, h.enqueueFirst(player.Address, g.Name, player.Side, subject, body, pictures, adv)
 }

@@ -29,7 +29,11 @@ func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("tick: purge throttles: %w", err)
 	}
-	var report []string
+	// Beacon rounds first: a phase they resolve may start a deadline.
+	report, err := d.tickBeacons(ctx, names, now)
+	if err != nil {
+		return report, fmt.Errorf("tick: %w", err)
+	}
 	for _, name := range names {
 		err := d.Store.Write(ctx, func(tx store.Tx) (err error) {
 			defer func() {

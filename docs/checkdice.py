@@ -4,7 +4,10 @@
 revealed and, once the deck seed is revealed, every card turned from a sealed deck;
 checks every seed and revealed sealed order against its commitment, and each list of
 the commitments of one mail's sealed orders against the one commitment the other side
-was told for them.
+was told for them. In a game played with the beacon (--dice beacon) it re-derives each
+roll with its drand round (message version 2) and checks that every roll has one; the
+rounds' BLS signatures need a pairing, which the standard library lacks: `adjutant
+checkmails` checks them.
 The rules it follows are in docs/dice.md. Python 3 standard library only."""
 import hashlib, hmac, re, sys, urllib.parse
 text = "\n".join(open(f, encoding="utf-8").read() for f in sys.argv[1:]).replace("\r\n", "\n")
@@ -32,14 +35,21 @@ for what, lines, salt, c in re.findall(r"(?m)^(.+), text:\n((?:    .*\n)+)  salt
 for plain, salt, c in re.findall(r'(?m)^(\S.*)\n  salt (\w{32}); SHA-256 of line, "\|", salt:\n  (\w{64})$', text):
     check(H((plain + "|" + salt).encode()) == c, plain)
 for g, lst in re.findall(r"Sealed in one mail, the other side told the commitment\n  (\w+)\nSHA-256 of these commitments, one a line:\n((?:  \w{64}\n?)+)", text):
-    check(H("\n".join(lst.split()).encode()) == g and re.search(r"one a line:\n  %s\n" % g, text), "sealed orders of one mail: " + g[:16])
+    # The notice to the other side gave g; to the side that sealed them, its order check.
+    check(H("\n".join(lst.split()).encode()) == g and re.search(r"(?:one a line:\n  |commitment for them all:\n    )%s\n" % g, text), "sealed orders of one mail: " + g[:16])
 game = field(re.search(r'(?m)^Game "([^"]*)"', text).group(1))
 joined = re.sub(r"\n    (?=\S)", " ", text)  # a record's continuation lines stand for one space
-for t, phase, digest, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n((?:  .*index .*\n?)+)', joined):
+beacon_game = "This game plays with the beacon:" in text
+for t, phase, digest, rnd, s1, s2, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n'
+        r'(?:  beacon: drand quicknet round (\d+), signature \(the two lines joined\):\n  (\w{48})\n  (\w{48})\n)?((?:  .*index .*\n?)+)', joined):
+    if beacon_game and not rnd:
+        check(False, "turn %s phase %s: no beacon round in a game played with the beacon" % (t, phase))
     for i, n, sides, deck, vals, rule, purpose in re.findall(r'index (\d+): (?:(\d+)d(\d+)|shuffle of (\d+)) -> \[([\d ]*)\].*?, rule "([^"]*)", purpose "([^"]*)"', rolls):
         if t not in seeds: continue
         fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
                   field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
+        if rnd:  # version 2: the round and its randomness, SHA-256 of its signature, follow
+            fields = [b"adjutant-dice-v2"] + fields[1:] + [rnd.encode(), H(bytes.fromhex(s1 + s2)).encode()]
         got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
         check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
 # Sealed card decks: a deck's order is its shuffles' orders one after the other; shuffle k

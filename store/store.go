@@ -260,6 +260,9 @@ type Game struct {
 	// AbsenceLimit is how long in all each player may be absent (ABSENT UNTIL) in this
 	// game: 0 is the default, 14 days; negative allows no absence.
 	AbsenceLimit time.Duration `json:"absence_limit,omitempty"`
+	// Dice is "beacon" for a game whose rolls mix in a public beacon round (`game new
+	// --dice beacon`), empty for the turn's seed alone.
+	Dice string `json:"dice,omitempty"`
 }
 
 // Order is one accepted order block of one side, as canonical text.

@@ -51,6 +51,10 @@ type Context struct {
 	Turn         int
 	Phase        string
 	OrdersDigest string
+	// Beacon is the public beacon round mixed into the phase's rolls in a game played
+	// with `--dice beacon`; zero otherwise. With one, the message is version 2
+	// (beacon.go).
+	Beacon BeaconValue
 }
 
 // Request asks for Count dice of Sides faces; Modifier is added to the sum to
@@ -205,8 +209,12 @@ func Face(b byte, sides int) (face int, ok bool) {
 // a verifier can compare its own encoding byte for byte.
 func Message(ctx Context, index int, kind, purpose, rule string, count, sides int) []byte {
 	var m []byte
+	v := version
+	if !ctx.Beacon.IsZero() {
+		v = versionBeacon
+	}
 	for _, f := range [...]string{
-		version,
+		v,
 		ctx.Game,
 		strconv.Itoa(ctx.Turn),
 		ctx.Phase,
@@ -220,6 +228,9 @@ func Message(ctx Context, index int, kind, purpose, rule string, count, sides in
 	} {
 		m = binary.BigEndian.AppendUint32(m, uint32(len(f)))
 		m = append(m, f...)
+	}
+	if !ctx.Beacon.IsZero() {
+		m = ctx.Beacon.appendFields(m)
 	}
 	return m
 }

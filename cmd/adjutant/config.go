@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -24,19 +26,33 @@ func (c *Config) socketPath() string {
 // Config is the daemon's configuration file. Each field's doc tag is written into the
 // sample configuration (`adjutant config sample`), which is generated from this struct.
 type Config struct {
-	Address        string      `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends and the address the invitations give the players (the host commands read it here with --config). Mail from it is never answered." example:"adjutant@example.org"`
-	Database       string      `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail (the host commands open it with --config)." example:"/var/lib/adjutant/adjutant.db"`
-	ControlSocket  string      `toml:"control_socket" doc:"The Unix socket (mode 0600) on which serve takes the host commands while it holds the database; a host command finds it here with --config, or next to the --db file. Empty: the database's file name with .sock added." example:""`
-	HostAddress    string      `toml:"host_address" doc:"The game host's own address: a mail from it with a line HOST PASSWORD carries host commands (GAMES, EXTEND, PAUSE, RESUME, END, ADDRESS, RESEND). Empty (as here): no host commands by mail; e.g. host@example.org." example:""`
-	HostPassword   string      `toml:"host_password_hash" doc:"The bcrypt hash of the host password, never the password: 'adjutant config hash-password' reads a password on standard input and prints its hash." example:""`
-	PollInterval   Duration    `toml:"poll_interval" doc:"How often to look for new mail when the IMAP server has no IDLE; with IDLE, how often to re-check anyway." example:"30s"`
-	TickInterval   Duration    `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
-	MaxMessageSize int64       `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
-	LogLevel       string      `toml:"log_level" doc:"debug, info, warn or error." example:"info"`
-	MemoryLimitMiB int64       `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
-	IMAP           IMAPSection `toml:"imap" doc:"The mailbox players write to."`
-	SMTP           SMTPSection `toml:"smtp" doc:"The submission server Adjutant sends through."`
-	Club           ClubSection `toml:"club" doc:"Games players open, join and observe by mail (NEW, JOIN, LIST, OBSERVE; HELP tells players how)."`
+	Address        string        `toml:"address" doc:"The game mailbox address: the From of every mail Adjutant sends and the address the invitations give the players (the host commands read it here with --config). Mail from it is never answered." example:"adjutant@example.org"`
+	Database       string        `toml:"database" doc:"The bbolt file holding every game, order, roll and queued mail (the host commands open it with --config)." example:"/var/lib/adjutant/adjutant.db"`
+	ControlSocket  string        `toml:"control_socket" doc:"The Unix socket (mode 0600) on which serve takes the host commands while it holds the database; a host command finds it here with --config, or next to the --db file. Empty: the database's file name with .sock added." example:""`
+	HostAddress    string        `toml:"host_address" doc:"The game host's own address: a mail from it with a line HOST PASSWORD carries host commands (GAMES, EXTEND, PAUSE, RESUME, END, ADDRESS, RESEND). Empty (as here): no host commands by mail; e.g. host@example.org." example:""`
+	HostPassword   string        `toml:"host_password_hash" doc:"The bcrypt hash of the host password, never the password: 'adjutant config hash-password' reads a password on standard input and prints its hash." example:""`
+	PollInterval   Duration      `toml:"poll_interval" doc:"How often to look for new mail when the IMAP server has no IDLE; with IDLE, how often to re-check anyway." example:"30s"`
+	TickInterval   Duration      `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
+	MaxMessageSize int64         `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
+	LogLevel       string        `toml:"log_level" doc:"debug, info, warn or error." example:"info"`
+	MemoryLimitMiB int64         `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
+	IMAP           IMAPSection   `toml:"imap" doc:"The mailbox players write to."`
+	SMTP           SMTPSection   `toml:"smtp" doc:"The submission server Adjutant sends through."`
+	Club           ClubSection   `toml:"club" doc:"Games players open, join and observe by mail (NEW, JOIN, LIST, OBSERVE; HELP tells players how)."`
+	Beacon         BeaconSection `toml:"beacon" doc:"The public randomness beacon of games created with --dice beacon: drand's quicknet chain (its public key is built in)."`
+}
+
+// BeaconSection is the [beacon] table.
+type BeaconSection struct {
+	URL string `toml:"url" doc:"A drand HTTP relay serving the quicknet chain; every round it serves is verified against quicknet's public key. Empty: no game can be created with --dice beacon, and those in progress wait." example:"https://api.drand.sh"`
+}
+
+// source is the beacon of the section, nil when it has no URL.
+func (b BeaconSection) source() adjudicator.BeaconSource {
+	if b.URL == "" {
+		return nil
+	}
+	return beacon.Source{Schedule: beacon.Quicknet, Client: &beacon.Client{URL: b.URL, Chain: beacon.Quicknet}}
 }
 
 // IMAPSection is the [imap] table.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918/sample"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
@@ -103,10 +104,19 @@ func cmdDemo(e *env, args []string) error {
 	maildir := fs.String("maildir", "", "write every mail to this Maildir, for mutt or Thunderbird (default: a new folder, whose path is printed; none with --quiet)")
 	pipe := fs.Bool("pipe", false, "play through pipe mode (adjutant handle) instead of mail")
 	ruleset := fs.String("ruleset", "soldiers1918", "the game to play: soldiers1918, mons1914, teaching or soissons1918")
+	diceMode := fs.String("dice", "seed", "seed, or beacon: every roll bound to a recorded drand quicknet round served on loopback (soldiers1918 with --pipe)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	o := demoOpts{keep: *keep, quiet: *quiet, pipe: *pipe, verbose: *verbose, maildir: *maildir}
+	o := demoOpts{keep: *keep, quiet: *quiet, pipe: *pipe, verbose: *verbose, maildir: *maildir, dice: *diceMode}
+	switch {
+	case o.dice == "seed":
+		o.dice = ""
+	case o.dice != adjudicator.DiceBeacon:
+		return usageError(fmt.Sprintf("demo: --dice %q: expected seed or beacon", o.dice))
+	case *ruleset != "soldiers1918" || !*pipe:
+		return usageError("demo: --dice beacon is played by the soldiers1918 demo with --pipe")
+	}
 	switch *ruleset {
 	case "mons1914":
 		return demoMons(e, o)
@@ -157,37 +167,77 @@ func demoPipe(e *env, o demoOpts) error {
 	}
 	db := []string{"--db", path, "--address", sampleAddress}
 	var summary bytes.Buffer
+	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var bc *demoBeacon
+	if o.dice == adjudicator.DiceBeacon {
+		var err error
+		if bc, err = startDemoBeacon(start); err != nil {
+			return err
+		}
+		defer bc.close()
+	}
 	step := func(args []string, stdin []byte, out io.Writer) error {
 		var errb bytes.Buffer
 		sub := *e
+		if bc != nil {
+			sub.now, sub.beacon = bc.now, bc.source()
+		}
 		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), out, &errb
 		if code := runEnv(&sub, append(args, db...)); code != 0 {
 			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
 		}
 		return nil
 	}
-	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	rounds := 0
+	settle := func() error {
+		if bc == nil {
+			return nil
+		}
+		n, err := bc.settle(func() (string, error) {
+			var out bytes.Buffer
+			err := step([]string{"tick"}, nil, &out)
+			return out.String(), err
+		})
+		rounds += n
+		return err
+	}
 	for n, g := range sampleMatch() {
 		create := []string{"game", "new", "--name", g.name, "--match-of", sampleGame}
 		if n == 0 {
 			create = []string{"game", "new", "--name", g.name, "--ruleset", "soldiers1918",
 				"--player", "us=" + sampleUS, "--player", "de=" + sampleDE,
 				"--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE}
+			if bc != nil {
+				create = append(create, "--dice", adjudicator.DiceBeacon)
+			}
 		} else if !quiet {
 			fmt.Fprintf(e.stdout, "%s\n>>> The host creates %s, the return game of the match (4.2).\n", strings.Repeat("#", 78), g.name)
 		}
+		if bc != nil {
+			bc.set(start.Add(time.Duration(n*100) * time.Hour))
+		}
 		if err := step(create, nil, io.Discard); err != nil {
+			return err
+		}
+		if err := settle(); err != nil {
 			return err
 		}
 		if err := show(); err != nil {
 			return err
 		}
 		for i, m := range g.mails {
-			raw := eml(m, sampleAddress, fmt.Sprintf("demo-%s-%d@players.example", g.name, i+1), start.Add(time.Duration(n*100+i)*time.Hour))
+			at := start.Add(time.Duration(n*100+i) * time.Hour)
+			if bc != nil {
+				bc.set(at)
+			}
+			raw := eml(m, sampleAddress, fmt.Sprintf("demo-%s-%d@players.example", g.name, i+1), at)
 			if !quiet {
 				fmt.Fprintf(e.stdout, "%s\n>>> %s mails the game (adjutant handle):\n%s\n", strings.Repeat("#", 78), m.From, m.Body)
 			}
 			if err := step([]string{"handle"}, raw, io.Discard); err != nil {
+				return err
+			}
+			if err := settle(); err != nil {
 				return err
 			}
 			if err := show(); err != nil {
@@ -229,6 +279,9 @@ func demoPipe(e *env, o demoOpts) error {
 		return err
 	}
 	account += stop
+	if bc != nil {
+		fmt.Fprintf(&summary, "Every roll is bound to a recorded drand quicknet round served on loopback: %d rounds came in.\n", rounds)
+	}
 	fmt.Fprintf(e.stdout, "%s%s\nDemo complete: %d mails queued.\n%s%s", account, strings.Repeat("=", 78), printed, summary.String(), checked)
 	return nil
 }

@@ -17,6 +17,7 @@ type demoOpts struct {
 	pipe    bool   // play through pipe mode instead of mail
 	verbose bool   // print every mail as it is delivered
 	maildir string // write every mail here ("" with quiet: nowhere; else a new folder)
+	dice    string // "beacon": games created with --dice beacon against the demo's relay
 }
 
 // mailsOut is where the demo prints every mail as it goes: standard output with

@@ -35,6 +35,9 @@ func checkFromMails(game, who string, subjects, bodies []string) (string, error)
 	if got.Cards > 0 {
 		cards = fmt.Sprintf(", %d cards", got.CardsVerified)
 	}
+	if got.Beacons > 0 {
+		cards += fmt.Sprintf(", the beacon rounds of %d phases", got.Beacons)
+	}
 	return fmt.Sprintf("%s from the %d mails to %s alone: %d rolls%s, %d seeds, %d sealed orders, %d signed heads verified\n",
 		game, len(mine), who, got.Verified, cards, got.Seeds, got.Sealed, got.Signatures), nil
 }

@@ -61,6 +61,9 @@ type env struct {
 	// now and random are overridable in tests; production uses the real ones.
 	now    func() time.Time
 	random io.Reader
+	// beacon, when set, is the beacon of every desk the command builds (the demo's local
+	// relay); otherwise the configuration's [beacon].
+	beacon adjudicator.BeaconSource
 	cost   int // bcrypt cost, 0 for the default
 	// args is the whole command line, which a host command sends to the daemon's
 	// control socket when a daemon holds the store.
@@ -123,6 +126,9 @@ commands:
   audit export    export it: --config FILE --game G --format csv|json (json:
                   with the host's public key and the signed heads)
   replay          re-adjudicate a game and compare: --config FILE --game G
+  checkmails      what a player runs: check every roll, seed, sealed
+                  order, signature and beacon round of one game from his
+                  saved mails alone: --game G MAIL...
   map             print a side's map: --config FILE --game G --side S
   bench           measure throughput, latency, adjudication, audit and memory
 
@@ -202,6 +208,8 @@ func runEnv(e *env, args []string) int {
 		}
 	case "replay":
 		err = cmdReplay(e, rest)
+	case "checkmails":
+		err = cmdCheckMails(e, rest)
 	case "map":
 		err = cmdMap(e, rest)
 	case "games":
@@ -278,7 +286,8 @@ type common struct {
 	socket       string
 	hostAddress  string
 	hostPassHash string
-	club         adjudicator.Club // the config's [club]; the zero value without --config
+	club         adjudicator.Club         // the config's [club]; the zero value without --config
+	beacon       adjudicator.BeaconSource // the configuration's [beacon]
 	resolved     bool
 	addressTaken bool // the command's --address is not the game mailbox's
 }
@@ -346,6 +355,7 @@ func (c *common) resolve() error {
 	c.address, c.db = cfg.Address, cfg.Database
 	c.socket, c.hostAddress, c.hostPassHash = cfg.socketPath(), cfg.HostAddress, cfg.HostPassword
 	c.club = cfg.Club.desk()
+	c.beacon = cfg.Beacon.source()
 	return nil
 }
 
@@ -398,6 +408,10 @@ func (c *common) open(e *env) (*adjudicator.Desk, *store.DB, error) {
 		HostAddress:  c.hostAddress,
 		HostPassHash: c.hostPassHash,
 		Club:         c.club,
+		Beacon:       c.beacon,
+	}
+	if e.beacon != nil {
+		desk.Beacon = e.beacon
 	}
 	return desk, db, nil
 }
@@ -421,11 +435,11 @@ func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
 func cmdGameNew(e *env, args []string) error {
 	var (
-		ruleset, name, noOrders, matchOf *string
-		deadline, grace, absence         *time.Duration
-		players, passwords               = pairs{}, pairs{}
-		options                          list
-		observers                        *string
+		ruleset, name, noOrders, matchOf, diceMode *string
+		deadline, grace, absence                   *time.Duration
+		players, passwords                         = pairs{}, pairs{}
+		options                                    list
+		observers                                  *string
 	)
 	flags := func(fs *flag.FlagSet) {
 		ruleset = fs.String("ruleset", soldiers1918.Name, "the ruleset; --player gives an address for each of its side ids:\n"+registered(rulesetSummary)+"\n")
@@ -436,6 +450,7 @@ func cmdGameNew(e *env, args []string) error {
 		grace = fs.Duration("grace", 0, "grace period after a deadline")
 		noOrders = fs.String("no-orders", "wait", "at a deadline without orders: wait, or default (the ruleset's default orders)")
 		fs.Var(&options, "option", "an optional rule to play, e.g. york (repeatable)")
+		diceMode = fs.String("dice", "", "seed (the default; a match's second game plays as its first): every roll from the turn's seed and the orders; beacon: a public drand round after the last order mixed in too, which nobody knows before (needs [beacon] in the configuration; HELP DICE)")
 		matchOf = fs.String("match-of", "", "make this the second game of a match with that finished game: sides switched, same passwords (4.2)")
 		absence = fs.Duration("absence-limit", adjudicator.DefaultAbsenceLimit, "how long in all each player may be absent (ABSENT UNTIL); 0: no absence")
 		observers = fs.String("observers", "open", "who may OBSERVE the game by mail: open, ask (a player's ALLOW) or no")
@@ -452,7 +467,7 @@ func cmdGameNew(e *env, args []string) error {
 			*absence = -1 // the desk's "no absence"
 		}
 		ng = adjudicator.NewGame{Name: *name, Ruleset: *ruleset, Players: map[rules.Side]string{}, Passwords: map[rules.Side]string{},
-			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence, Observers: *observers}
+			PhaseLength: *deadline, Grace: *grace, NoOrders: *noOrders, MatchOf: *matchOf, AbsenceLimit: *absence, Observers: *observers, Dice: *diceMode}
 		for k, v := range players {
 			ng.Players[rules.Side(k)] = v
 		}
@@ -754,6 +769,9 @@ func cmdAuditVerify(e *env, args []string) error {
 func printAuditReport(e *env, what string, rep adjudicator.AuditReport) {
 	fmt.Fprintf(e.stdout, "audit of %s verified: %d entries, %d rolls, %d re-derived from revealed seeds, %d awaiting their seed's reveal\n",
 		what, rep.Entries, rep.Rolls, rep.Verified, rep.Unrevealed)
+	if rep.Beacons > 0 {
+		fmt.Fprintf(e.stdout, "%d drand quicknet rounds verified with the chain's public key; every roll re-derived with its round\n", rep.Beacons)
+	}
 	if rep.Cards > 0 {
 		fmt.Fprintf(e.stdout, "%d cards turned from sealed decks, %d re-derived from the revealed deck seed\n", rep.Cards, rep.CardsVerified)
 	}

@@ -71,7 +71,10 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 	}
 	d := &daemon{cfg: cfg, db: db, log: log, wake: make(chan struct{}, 1), now: now}
 	d.desk = &adjudicator.Desk{Store: db, Rulesets: rs, Address: cfg.Address, Now: now, Rand: e.random, PasswordCost: e.cost, Log: log.With("part", "desk"),
-		HostAddress: cfg.HostAddress, HostPassHash: cfg.HostPassword, PasswordKey: key, Club: cfg.Club.desk()}
+		HostAddress: cfg.HostAddress, HostPassHash: cfg.HostPassword, PasswordKey: key, Club: cfg.Club.desk(), Beacon: cfg.Beacon.source()}
+	if e.beacon != nil {
+		d.desk.Beacon = e.beacon
+	}
 	// The socket is opened with the store's lock held, so that no other daemon of this
 	// store is listening on it.
 	if d.control, err = listenControl(cfg.socketPath()); err != nil {
