@@ -28,6 +28,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		outbox  []store.OutMail
 		chain   []store.AuditEntry
 		key     []byte
+		pub     ed25519.PublicKey // an archive's: it holds no private key
 	)
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		var err error
@@ -46,6 +47,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		if key, err = tx.HostKey(); err != nil {
 			return err
 		}
+		pub = archivedHostKey(tx)
 		outbox, err = tx.Outbox()
 		return err
 	})
@@ -161,6 +163,9 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 			waiting = append(waiting, Side(w))
 		}
 		signature, err := replaySignature(game, b, j, chain, key)
+		if key == nil && pub != nil {
+			signature, err = archivedSignature(game, b, j, chain, pub, bodies)
+		}
 		if err != nil {
 			return rep, fmt.Errorf("replay %s: journal #%d: %w", game, j.Seq, err)
 		}

@@ -92,6 +92,13 @@ commands:
   game new        create a game: --config FILE --name N --player side=ADDR ...
                   [--ruleset R] [--deadline 48h] [--absence-limit 336h]
   game end        end a game, every player told: --config FILE --game G
+  game archive    write a finished game's complete record to a file, check
+                  it (audit verify and replay from the file), then remove
+                  the game from the store: GAME --config FILE [--out FILE]
+  game export     write a finished game's record (the zip every player
+                  gets): GAME --config FILE [--side S] --out FILE
+  store compact   rewrite the store into a new file without its free pages
+                  (serve stopped; compact_at_start does it at start-up)
   games           list the games: phase, deadline, whom each awaits
   deadline        move a game's deadline: --config FILE --game G
                   --extend 24h | --at 2026-12-01T18:00:00Z
@@ -118,10 +125,11 @@ commands:
   tick            process reminders and deadlines: --config FILE [--now T]
   audit verify    verify a game's audit chain and the signed chain heads of
                   its results mails: --config FILE --game G; or an exported
-                  archive alone: --export FILE
+                  archive alone: --export FILE; an archived game: --archive FILE
   audit export    export it: --config FILE --game G --format csv|json (json:
                   with the host's public key and the signed heads)
-  replay          re-adjudicate a game and compare: --config FILE --game G
+  replay          re-adjudicate a game and compare: --config FILE --game G;
+                  an archived game: --archive FILE
   map             print a side's map: --config FILE --game G --side S
   bench           measure throughput, latency, adjudication, audit and memory
 
@@ -159,8 +167,12 @@ func runEnv(e *env, args []string) int {
 			err = cmdGameNew(e, rest[1:])
 		case len(rest) > 0 && rest[0] == "end":
 			err = cmdGameEnd(e, rest[1:])
+		case len(rest) > 0 && rest[0] == "archive":
+			err = cmdGameArchive(e, rest[1:])
+		case len(rest) > 0 && rest[0] == "export":
+			err = cmdGameExport(e, rest[1:])
 		default:
-			err = usageError("game: expected \"game new\" or \"game end\"")
+			err = usageError("game: expected \"game new\", \"game end\", \"game archive\" or \"game export\"")
 		}
 	case "handle":
 		err = cmdHandle(e, rest)
@@ -193,6 +205,10 @@ func runEnv(e *env, args []string) int {
 		}
 		switch rest[0] {
 		case "verify":
+			if _, ok := archiveFlag(rest[1:]); ok {
+				err = cmdArchiveCheck(e, rest[1:], false)
+				break
+			}
 			err = cmdAuditVerify(e, rest[1:])
 		case "export":
 			err = cmdAuditExport(e, rest[1:])
@@ -200,7 +216,13 @@ func runEnv(e *env, args []string) int {
 			err = usageError("audit: expected verify or export")
 		}
 	case "replay":
+		if _, ok := archiveFlag(rest); ok {
+			err = cmdArchiveCheck(e, rest, true)
+			break
+		}
 		err = cmdReplay(e, rest)
+	case "store":
+		err = cmdStore(e, rest)
 	case "map":
 		err = cmdMap(e, rest)
 	case "games":

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// The archive of finished games (issue 23: "a live store that holds live games"), the
+// host's commands on it, and the compaction of the store.
+//
+//	adjutant game archive GAME [--out FILE]    the game's complete record to a file, checked, then out of the store
+//	adjutant replay --archive FILE             replay a game from its archive
+//	adjutant audit verify --archive FILE       verify its audit chain and signed heads
+//	adjutant store compact                     bbolt's Compact into a new file, swapped in
+
+// archiveSuffix ends the name of an archive file.
+const archiveSuffix = ".archive.json.gz"
+
+// defaultArchiveDir is where archives go when neither --out nor archive_dir says: a
+// folder "archive" beside the store.
+func defaultArchiveDir(db string) string { return filepath.Join(filepath.Dir(db), "archive") }
+
+// gameArg takes the game's name from the first argument when it is not a flag
+// (`game archive verdun --db x`), so that flags may follow it.
+func gameArg(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	return "", args
+}
+
+// remover is the live store's removal of a game (store.DB's).
+type remover interface {
+	RemoveGame(ctx context.Context, game string, verifiers []string) error
+}
+
+func cmdGameArchive(e *env, args []string) error {
+	game, rest := gameArg(args)
+	var out, gameFlag *string
+	var c common
+	fs := newFlags(e, "game archive")
+	out = fs.String("out", "", "the archive file (default: archive_dir of the configuration, or a folder archive beside the store, then GAME"+archiveSuffix+")")
+	gameFlag = fs.String("game", "", "the game's name (or give it first: game archive GAME)")
+	c.register(fs)
+	if err := fs.Parse(rest); err != nil {
+		return err
+	}
+	if game == "" {
+		game = *gameFlag
+	}
+	if game == "" {
+		return usageError("game archive: name the game (game archive GAME)")
+	}
+	if err := c.resolve(); err != nil {
+		return err
+	}
+	dir := defaultArchiveDir(c.db)
+	if c.config != "" {
+		if cfg, err := loadStoreConfig(c.config); err == nil && cfg.ArchiveDir != "" {
+			dir = cfg.ArchiveDir
+		}
+	}
+	path := *out
+	if path == "" {
+		path = filepath.Join(dir, game+archiveSuffix)
+	}
+	if e.served != nil {
+		return archiveAndReport(e, e.served.desk, e.served.db, game, path)
+	}
+	if code, ok, err := forward(e, c.socket, e.args); err != nil {
+		return err
+	} else if ok {
+		return exitCode(code)
+	}
+	desk, db, err := c.open(e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return archiveAndReport(e, desk, db, game, path)
+}
+
+func archiveAndReport(e *env, desk *adjudicator.Desk, db store.Store, game, path string) error {
+	chk, err := archiveGame(e.ctx, desk, db, game, path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s archived to %s: audit verified (%d entries, %d rolls re-derived, %d signed heads), replay matches (%d advances, %d results mails); the game has left the live store\n",
+		game, path, chk.Audit.Entries, chk.Audit.Verified, chk.Audit.Signatures, chk.Replay.Advances, chk.Replay.Mails)
+	return nil
+}
+
+// archiveGame writes a finished game's archive to path, reads it back from the file
+// and checks it (audit verify and replay), and only then removes the game from db.
+// A failure at any step leaves the game in the store.
+func archiveGame(ctx context.Context, desk *adjudicator.Desk, db store.Store, game, path string) (adjudicator.ArchiveCheck, error) {
+	var chk adjudicator.ArchiveCheck
+	rm, ok := db.(remover)
+	if !ok {
+		return chk, fmt.Errorf("archive %s: this store cannot remove a game", game)
+	}
+	if err := desk.CheckArchivable(ctx, game); err != nil {
+		return chk, err
+	}
+	a, err := desk.ArchiveOf(ctx, game)
+	if err != nil {
+		return chk, err
+	}
+	if err := writeArchiveFile(path, a); err != nil {
+		return chk, fmt.Errorf("archive %s: %w", game, err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return chk, fmt.Errorf("archive %s: read it back: %w", game, err)
+	}
+	back, err := store.ReadArchive(f)
+	f.Close()
+	if err != nil {
+		return chk, fmt.Errorf("archive %s: read it back from %s: %w", game, path, err)
+	}
+	if chk, err = desk.CheckArchive(ctx, back); err != nil {
+		return chk, fmt.Errorf("archive %s: the file %s does not check, so the game stays in the store: %w", game, path, err)
+	}
+	if err := rm.RemoveGame(ctx, game, adjudicator.VerifierNames(a.Game)); err != nil {
+		return chk, fmt.Errorf("archive %s: written and checked in %s, but not removed from the store: %w", game, path, err)
+	}
+	return chk, nil
+}
+
+// writeArchiveFile writes a to path durably (a temporary file beside it, synced, then
+// renamed), mode 0600, never over an existing file.
+func writeArchiveFile(path string, a store.Archive) error {
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("%s exists already (a game archived before under this name?): give another --out", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".archive-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	err = store.WriteArchive(tmp, a)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// readArchiveFile reads an archive file.
+func readArchiveFile(path string) (store.Archive, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return store.Archive{}, err
+	}
+	defer f.Close()
+	a, err := store.ReadArchive(f)
+	if err != nil {
+		return a, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+// archiveFlag returns FILE of an --archive FILE among args.
+func archiveFlag(args []string) (string, bool) {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--archive="); ok {
+			return v, true
+		}
+		if (a == "--archive" || a == "-archive") && i+1 < len(args) {
+			return args[i+1], true
+		}
+	}
+	return "", false
+}
+
+// offlineDesk is a desk with the rulesets and no store, to check an archive.
+func offlineDesk() (*adjudicator.Desk, error) {
+	rs, err := rulesets()
+	if err != nil {
+		return nil, err
+	}
+	return &adjudicator.Desk{Rulesets: rs}, nil
+}
+
+// cmdArchiveCheck is `replay --archive FILE` (replay true) and `audit verify --archive
+// FILE`: both check the whole archive, and report what the command names.
+func cmdArchiveCheck(e *env, args []string, replay bool) error {
+	path, _ := archiveFlag(args)
+	if len(args) != 2 && !(len(args) == 1 && strings.HasPrefix(args[0], "--archive=")) {
+		return usageError("--archive FILE takes no other flag")
+	}
+	a, err := readArchiveFile(path)
+	if err != nil {
+		return err
+	}
+	desk, err := offlineDesk()
+	if err != nil {
+		return err
+	}
+	chk, err := desk.CheckArchive(e.ctx, a)
+	if err != nil {
+		return err
+	}
+	game := a.Game.Name
+	if replay {
+		fmt.Fprintf(e.stdout, "replay of %s from %s matches: %d advances, %d phases, %d results mails identical\n", game, path, chk.Replay.Advances, chk.Replay.Phases, chk.Replay.Mails)
+		return nil
+	}
+	printAuditReport(e, game+" (archive "+path+")", chk.Audit)
+	return nil
+}
+
+func cmdStore(e *env, args []string) error {
+	if len(args) == 0 || args[0] != "compact" {
+		return usageError("store: expected \"store compact\"")
+	}
+	fs := newFlags(e, "store compact")
+	var c common
+	c.register(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if err := c.resolve(); err != nil {
+		return err
+	}
+	if e.served != nil {
+		return errors.New("store compact: the daemon holds the store open; set compact_at_start in the configuration (or run serve --compact) and restart it")
+	}
+	rep, err := store.Compact(c.db)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s compacted: %d bytes, %d before\n", c.db, rep.After, rep.Before)
+	return nil
+}
+
+// archiveDue archives every game over for at least after (by the time of the last
+// entry of its audit chain, which its end appends: the seeds revealed), into dir; it
+// returns a line for each game archived or that failed. Serve runs it once a day.
+func archiveDue(ctx context.Context, desk *adjudicator.Desk, db store.Store, dir string, after time.Duration, now time.Time) []string {
+	var due []string
+	err := db.Read(ctx, func(tx store.Tx) error {
+		names, err := tx.GameNames()
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			g, err := tx.Game(n)
+			if err != nil {
+				return err
+			}
+			if !g.Over {
+				continue
+			}
+			ended := g.Created
+			if h, err := tx.AuditHead(n); err == nil && h.Time.After(ended) {
+				ended = h.Time
+			}
+			if now.Sub(ended) >= after {
+				due = append(due, n)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return []string{fmt.Sprintf("archive: list the finished games: %v", err)}
+	}
+	var report []string
+	for _, n := range due {
+		path := filepath.Join(dir, n+archiveSuffix)
+		if _, err := archiveGame(ctx, desk, db, n, path); err != nil {
+			report = append(report, fmt.Sprintf("archive %s: %v", n, err))
+			continue
+		}
+		report = append(report, fmt.Sprintf("%s archived to %s", n, path))
+	}
+	return report
+}
+
+func cmdGameExport(e *env, args []string) error {
+	return usageError("game export: not yet")
+}

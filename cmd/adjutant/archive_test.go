@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// markAllSent marks every mail of the store at path sent, as the daemon's sender would
+// once the SMTP server took them.
+func markAllSent(t *testing.T, path string) {
+	t.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Write(t.Context(), func(tx store.Tx) error {
+		heads, err := tx.PendingHeads()
+		if err != nil {
+			return err
+		}
+		for _, h := range heads {
+			if _, err := tx.MarkSent(h.Seq, h.Queued.Add(time.Minute)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// playScript feeds mails of the sample script for game to `handle`, numbered from
+// first, their message ids unique to the game.
+func playScript(t *testing.T, db, game string, mails []scripted, first int) {
+	t.Helper()
+	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for i, m := range mails {
+		n := first + i
+		raw := eml(m, sampleAddress, fmt.Sprintf("%s-%d@players.example", game, n), start.Add(time.Duration(n)*time.Hour))
+		mustCLI(t, raw, "handle", "--db", db, "--address", sampleAddress)
+	}
+}
+
+// TestArchiveAndCompact (issue 23): a finished game archived with `game archive` is
+// written to a file that `audit verify --archive` and `replay --archive` check on their
+// own, and leaves the live store; a game whose mails are not all sent, or that is not
+// over, stays. A damaged archive fails the checks. The store compacted afterwards is
+// smaller, and serves the game left in it: that game plays on to its end, and its audit
+// and replay pass.
+func TestArchiveAndCompact(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "games.db")
+	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", db)
+	live := "live"
+	mustCLI(t, nil, "game", "new", "--db", db, "--address", sampleAddress, "--name", live, "--ruleset", "soldiers1918",
+		"--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE)
+	liveMails := script(live, sampleUS, samplePassUS, sampleDE, samplePassDE)
+	half := len(liveMails) / 2
+	playScript(t, db, live, liveMails[:half], 0)
+
+	// Mails still to send keep the game in the store.
+	code, _, errs := cli(t, nil, "game", "archive", sampleGame, "--db", db)
+	if code == 0 || !strings.Contains(errs, "still to be sent") {
+		t.Fatalf("archive with mails unsent: exit %d, %q; want a refusal naming the mails", code, errs)
+	}
+	markAllSent(t, db)
+	before := fileSize(t, db)
+
+	archives := filepath.Join(dir, "archive")
+	for _, g := range []string{sampleGame, sampleReturn} {
+		out := mustCLI(t, nil, "game", "archive", g, "--db", db)
+		if !strings.Contains(out, "has left the live store") {
+			t.Errorf("game archive %s said: %s", g, out)
+		}
+	}
+	if code, _, errs := cli(t, nil, "game", "archive", live, "--db", db); code == 0 || !strings.Contains(errs, "not over") {
+		t.Errorf("archive of a game not over: exit %d, %q", code, errs)
+	}
+	games := mustCLI(t, nil, "games", "--db", db)
+	if strings.Contains(games, sampleGame+" ") || strings.Contains(games, sampleReturn) || !strings.Contains(games, live) {
+		t.Errorf("after archiving, games lists:\n%s", games)
+	}
+	for _, m := range outbox(t, db) {
+		if m.Game == sampleGame || m.Game == sampleReturn {
+			t.Fatalf("mail %s of archived game %s still in the outbox", m.MessageID, m.Game)
+		}
+	}
+	if code, _, _ := cli(t, nil, "replay", "--db", db, "--game", sampleGame); code == 0 {
+		t.Error("replay of an archived game from the live store succeeded")
+	}
+
+	for _, g := range []string{sampleGame, sampleReturn} {
+		file := filepath.Join(archives, g+archiveSuffix)
+		out := mustCLI(t, nil, "audit", "verify", "--archive", file)
+		if !strings.Contains(out, "audit of "+g) || !strings.Contains(out, "16 signed chain heads") {
+			t.Errorf("audit verify --archive %s: %s", file, out)
+		}
+		out = mustCLI(t, nil, "replay", "--archive", file)
+		if !strings.Contains(out, "replay of "+g+" from") || !strings.Contains(out, "8 advances") {
+			t.Errorf("replay --archive %s: %s", file, out)
+		}
+	}
+
+	// A roll changed in the file, or a results mail's text, fails the checks.
+	a, err := readArchiveFile(filepath.Join(archives, sampleGame+archiveSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		damage func(*store.Archive)
+		want   string
+	}{
+		{"a roll", func(a *store.Archive) {
+			for i, e := range a.Audit {
+				if e.Kind == "roll" {
+					a.Audit[i].Result++
+					return
+				}
+			}
+		}, "hash does not match"},
+		{"a results mail", func(a *store.Archive) {
+			for i, m := range a.Mails {
+				if m.Kind == "results" {
+					a.Mails[i].Body = strings.Replace(m.Body, "turn", "tun", 1)
+					return
+				}
+			}
+		}, "differs"},
+	} {
+		bad := a
+		bad.Audit = append([]store.AuditEntry(nil), a.Audit...)
+		bad.Mails = append([]store.OutMail(nil), a.Mails...)
+		c.damage(&bad)
+		var buf bytes.Buffer
+		if err := store.WriteArchive(&buf, bad); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "damaged-"+strings.ReplaceAll(c.name, " ", "-")+archiveSuffix)
+		if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := cli(t, nil, "replay", "--archive", file)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("replay of an archive with %s changed: exit %d, %q; want %q", c.name, code, errs, c.want)
+		}
+	}
+
+	out := mustCLI(t, nil, "store", "compact", "--db", db)
+	after := fileSize(t, db)
+	t.Logf("store: %d bytes with three games, %d after archiving two and compacting (%s)", before, after, strings.TrimSpace(out))
+	if after >= before {
+		t.Errorf("compacted store %d bytes, %d before archiving", after, before)
+	}
+
+	// The game left plays on to its end on the compacted store.
+	playScript(t, db, live, liveMails[half:], half)
+	games = mustCLI(t, nil, "games", "--db", db)
+	if !strings.Contains(games, live+" (soldiers1918): over") {
+		t.Errorf("the live game did not play to its end after compaction:\n%s", games)
+	}
+	mustCLI(t, nil, "audit", "verify", "--db", db, "--game", live)
+	if out := mustCLI(t, nil, "replay", "--db", db, "--game", live); !strings.Contains(out, "matches") {
+		t.Errorf("replay of %s after compaction: %s", live, out)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
