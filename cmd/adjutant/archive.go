@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -295,4 +296,33 @@ func archiveDue(ctx context.Context, desk *adjudicator.Desk, db store.Store, dir
 
 func cmdGameExport(e *env, args []string) error {
 	return usageError("game export: not yet")
+}
+
+// archiveEvery is how often serve looks for finished games to archive.
+const archiveEvery = 24 * time.Hour
+
+// archiveTick archives the games over for archive_after_days, at start and once a day.
+func (d *daemon) archiveTick(ctx context.Context) {
+	now := d.now()
+	if d.cfg.ArchiveAfter < 0 || !d.archivedAt.IsZero() && now.Sub(d.archivedAt) < archiveEvery {
+		return
+	}
+	d.archivedAt = now
+	dir := d.cfg.ArchiveDir
+	if dir == "" {
+		dir = defaultArchiveDir(d.cfg.Database)
+	}
+	for _, line := range archiveDue(ctx, d.desk, d.db, dir, time.Duration(d.cfg.ArchiveAfter)*24*time.Hour, now) {
+		d.log.Info("archive", "action", line)
+	}
+}
+
+// compactAtStart compacts the store before serve opens it.
+func compactAtStart(path string, log *slog.Logger) error {
+	rep, err := store.Compact(path)
+	if err != nil {
+		return err
+	}
+	log.Info("store compacted", "path", path, "bytes", rep.After, "before", rep.Before)
+	return nil
 }

@@ -182,3 +182,41 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// TestArchiveDue: serve's daily pass archives a finished game once archive_after_days
+// have passed since its end (its audit chain's last entry), not before, and leaves a
+// game that is not over.
+func TestArchiveDue(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games.db")
+	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", path)
+	markAllSent(t, path)
+	mustCLI(t, nil, "game", "new", "--db", path, "--address", sampleAddress, "--name", "live", "--ruleset", "soldiers1918",
+		"--player", "us="+sampleUS, "--player", "de="+sampleDE)
+	e := &env{ctx: t.Context(), stdout: new(bytes.Buffer), stderr: new(bytes.Buffer), cost: 4}
+	c := common{db: path, address: sampleAddress, resolved: true}
+	desk, db, err := c.open(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ended time.Time
+	db.Read(t.Context(), func(tx store.Tx) error {
+		h, err := tx.AuditHead(sampleReturn)
+		ended = h.Time
+		return err
+	})
+	after := 30 * 24 * time.Hour
+	if got := archiveDue(t.Context(), desk, db, filepath.Join(dir, "a"), after, ended.Add(after-time.Hour)); len(got) != 0 {
+		t.Errorf("a day before it is due: %q", got)
+	}
+	got := archiveDue(t.Context(), desk, db, filepath.Join(dir, "a"), after, ended.Add(after+time.Hour))
+	if len(got) != 2 || !strings.Contains(strings.Join(got, "\n"), sampleReturn+" archived to") {
+		t.Errorf("once due: %q", got)
+	}
+	var names []string
+	db.Read(t.Context(), func(tx store.Tx) error { names, err = tx.GameNames(); return err })
+	if strings.Join(names, ",") != "live" {
+		t.Errorf("games left in the store: %v", names)
+	}
+}

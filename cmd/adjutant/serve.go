@@ -47,6 +47,8 @@ type daemon struct {
 	// test of invariant 2 uses it. Zero in production.
 	killAfter int64
 	committed atomic.Int64
+	// archivedAt is when the finished games were last looked at for archiving (archive.go).
+	archivedAt time.Time
 }
 
 // newDaemon builds the daemon from a checked configuration.
@@ -208,6 +210,7 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	d.tick(ctx)
+	d.archiveTick(ctx)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Add(4)
@@ -229,6 +232,7 @@ func (d *daemon) run(ctx context.Context) error {
 				return
 			case <-t.C:
 				d.tick(ctx)
+				d.archiveTick(ctx)
 				d.poke() // mails queued by other means (a host command) go out too
 			}
 		}
@@ -260,6 +264,7 @@ func logLevel(s string) slog.Level {
 func cmdServe(e *env, args []string) error {
 	fs := newFlags(e, "serve")
 	path := fs.String("config", "", "the configuration file (see adjutant config sample)")
+	compact := fs.Bool("compact", false, "compact the database before serving (as compact_at_start)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -273,6 +278,11 @@ func cmdServe(e *env, args []string) error {
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(cfg.MemoryLimitMiB << 20)
+	}
+	if *compact || cfg.CompactAtStart {
+		if err := compactAtStart(cfg.Database, log); err != nil {
+			return err
+		}
 	}
 	d, err := newDaemon(e, cfg, log)
 	if err != nil {
