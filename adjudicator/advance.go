@@ -406,6 +406,11 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		}
 		adv.journal.MailIDs = append(adv.journal.MailIDs, m.MessageID)
 	}
+	if adv.state.Over() {
+		if err := d.queueRecords(tx, g, adv.rs, adv.state, adv.now, adv.cause); err != nil {
+			return err
+		}
+	}
 	_, err = tx.AppendJournal(g.Name, adv.journal)
 	return err
 }

@@ -491,6 +491,9 @@ func (h *handling) end(name string, resigned Side) (string, error) {
 	if err := h.tell(g, string(resigned), "end", fmt.Sprintf("[%s] Game over: %s", g.Name, reason), text); err != nil {
 		return "", err
 	}
+	if err := h.queueRecords(g); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("%s: over (%s)", name, reason), nil
 }
 

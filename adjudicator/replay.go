@@ -21,6 +21,15 @@ type ReplayReport struct {
 // compares every state and every results mail with what was recorded (invariant 4). The
 // error names the first difference.
 func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
+	return d.replay(ctx, game, nil)
+}
+
+// replayVisit is called with each journal entry replayed, the ruleset and the states
+// before and after it, once the entry is checked.
+type replayVisit func(rs Ruleset, j store.JournalEntry, before, after State) error
+
+// replay is Replay, calling visit (when not nil) after each journal entry.
+func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (ReplayReport, error) {
 	var (
 		g       store.Game
 		journal []store.JournalEntry
@@ -186,6 +195,11 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 				return rep, fmt.Errorf("replay %s: journal #%d: the results mail to %s differs from the one sent (%s)", game, j.Seq, sent.Side, id)
 			}
 			rep.Mails++
+		}
+		if visit != nil {
+			if err := visit(rs, j, before, st); err != nil {
+				return rep, fmt.Errorf("replay %s: journal #%d: %w", game, j.Seq, err)
+			}
 		}
 		rep.Advances++
 	}

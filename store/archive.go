@@ -53,6 +53,25 @@ var ErrMailsPending = errors.New("mails of the game are still to be sent")
 // ReadGameArchive reads a game's complete record in tx. Every mail of the game must be
 // sent or given up ([ErrMailsPending] otherwise).
 func ReadGameArchive(tx Tx, game string) (Archive, error) {
+	a, err := ReadGameRecord(tx, game)
+	if err != nil {
+		return a, err
+	}
+	pending := 0
+	for _, m := range a.Mails {
+		if !m.Sent && !m.Failed {
+			pending++
+		}
+	}
+	if pending > 0 {
+		return a, fmt.Errorf("archive %s: %d %w", game, pending, ErrMailsPending)
+	}
+	return a, nil
+}
+
+// ReadGameRecord reads a game's complete record in tx, as [ReadGameArchive] does, the
+// mails still to send included.
+func ReadGameRecord(tx Tx, game string) (Archive, error) {
 	a := Archive{Format: ArchiveFormat}
 	var err error
 	if a.Game, err = tx.Game(game); err != nil {
@@ -92,19 +111,12 @@ func ReadGameArchive(tx Tx, game string) (Archive, error) {
 	if err != nil {
 		return a, fmt.Errorf("read mails of %s: %w", game, err)
 	}
-	pending := 0
 	for _, m := range mails {
 		if m.Game != game {
 			continue
 		}
-		if !m.Sent && !m.Failed {
-			pending++
-		}
 		m.Pictures = nil // drawn for the player's eyes once, as the outbox drops them
 		a.Mails = append(a.Mails, m)
-	}
-	if pending > 0 {
-		return a, fmt.Errorf("archive %s: %d %w", game, pending, ErrMailsPending)
 	}
 	return a, nil
 }

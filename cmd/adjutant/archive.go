@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
+	"github.com/adjutant-pbem/adjutant/adjudicator/record"
+	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -295,7 +297,73 @@ func archiveDue(ctx context.Context, desk *adjudicator.Desk, db store.Store, dir
 }
 
 func cmdGameExport(e *env, args []string) error {
-	return usageError("game export: not yet")
+	game, rest := gameArg(args)
+	fs := newFlags(e, "game export")
+	side := fs.String("side", "", "the side whose record it is (its mails, its view of the map); default: the host's record, every side")
+	out := fs.String("out", "", "the zip file to write (required)")
+	archive := fs.String("archive", "", "export from this archive file (adjutant game archive) instead of the store")
+	gameFlag := fs.String("game", "", "the game's name (or give it first: game export GAME)")
+	var c common
+	c.register(fs)
+	if err := fs.Parse(rest); err != nil {
+		return err
+	}
+	if game == "" {
+		game = *gameFlag
+	}
+	if *out == "" || game == "" && *archive == "" {
+		return usageError("game export: name the game and --out FILE (game export GAME [--side S] --out FILE)")
+	}
+	r := record.Reader{Side: *side, Host: *side == ""}
+	write := func(zip []byte) error {
+		if err := os.WriteFile(*out, zip, 0o600); err != nil {
+			return fmt.Errorf("game export: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "the record of %s for %s written to %s (%d bytes)\n", game, map[bool]string{true: "the host", false: *side}[r.Host], *out, len(zip))
+		return nil
+	}
+	if *archive != "" {
+		a, err := readArchiveFile(*archive)
+		if err != nil {
+			return err
+		}
+		if game == "" {
+			game = a.Game.Name
+		}
+		desk, err := offlineDesk()
+		if err != nil {
+			return err
+		}
+		zip, err := desk.BuildRecord(e.ctx, a, r, 0)
+		if err != nil {
+			return err
+		}
+		return write(zip)
+	}
+	if err := c.resolve(); err != nil {
+		return err
+	}
+	run := func(desk *adjudicator.Desk) error {
+		zip, err := desk.Record(e.ctx, game, r, 0)
+		if err != nil {
+			return err
+		}
+		return write(zip)
+	}
+	if e.served != nil {
+		return run(e.served.desk)
+	}
+	if code, ok, err := forward(e, c.socket, e.args); err != nil {
+		return err
+	} else if ok {
+		return exitCode(code)
+	}
+	desk, db, err := c.open(e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return run(desk)
 }
 
 // archiveEvery is how often serve looks for finished games to archive.
@@ -325,4 +393,29 @@ func compactAtStart(path string, log *slog.Logger) error {
 	}
 	log.Info("store compacted", "path", path, "bytes", rep.After, "before", rep.Before)
 	return nil
+}
+
+// recordAttach is the sender's Attach: a record mail (adjudicator.KindRecord) carries
+// its game's record, built by desk from the store when the mail leaves.
+func recordAttach(ctx context.Context, desk *adjudicator.Desk) func(store.OutMail) ([]mail.Attachment, error) {
+	return func(m store.OutMail) ([]mail.Attachment, error) {
+		if m.Kind != adjudicator.KindRecord {
+			return nil, nil
+		}
+		name, zip, err := desk.RecordFor(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		return []mail.Attachment{{Name: name, Type: "application/zip", Data: zip}}, nil
+	}
+}
+
+// storeRecordAttach is recordAttach for a store without a daemon's desk (the Maildir
+// of `outbox --maildir` and of the demo).
+func storeRecordAttach(db store.Store, from string) func(store.OutMail) ([]mail.Attachment, error) {
+	rs, err := rulesets()
+	if err != nil {
+		return func(store.OutMail) ([]mail.Attachment, error) { return nil, err }
+	}
+	return recordAttach(context.Background(), &adjudicator.Desk{Store: db, Rulesets: rs, Address: from})
 }

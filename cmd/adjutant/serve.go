@@ -92,6 +92,7 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		// The sender draws each mail's map picture from its stored view just before sending
 		// it, outside the transaction that queued the mail.
 		Render: mapimage.RenderEncoded}
+	d.sender.Attach = recordAttach(e.ctx, d.desk) // a game's record, at its end
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
 		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
 	}

@@ -1,0 +1,137 @@
+package adjudicator
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/record"
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// When a game ends, each player gets one more mail (kind "record") that carries the
+// record of the game (adjudicator/record) as an attachment. The mail is queued with
+// the game's last mails, in the same transaction; the record itself is built by the
+// sender when the mail leaves (Desk.RecordFor), outside any transaction, because it
+// replays the game to draw its pictures. It is built from the mails queued before the
+// record mail, so a mail sent again carries the same record.
+
+// KindRecord is the kind of the mail that carries a player's record of the game.
+const KindRecord = "record"
+
+// recordBody is the text of a record mail to side.
+func recordBody(g store.Game, side string) (string, error) {
+	return render("record.txt", map[string]any{
+		"Game": g.Name, "Side": side, "File": record.FileName(g.Name, record.Reader{Side: side}),
+	})
+}
+
+// queueRecords queues the record mail of each player of a game the rules just ended,
+// after the results mails of the advance that ended it.
+func (d *Desk) queueRecords(tx store.Tx, g store.Game, rs Ruleset, st State, now time.Time, cause string) error {
+	first, answer := headline(rs, st, "", nil, time.Time{})
+	for _, p := range g.Players {
+		body, err := recordBody(g, p.Side)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Enqueue(store.OutMail{
+			MessageID: d.messageID(cause, KindRecord, p.Side, []string{p.Address}),
+			To:        []string{p.Address}, Subject: PlayerSubject(g.Name, rs, Side(p.Side)),
+			Body: first + "\n" + answer + "\n\n" + body,
+			Game: g.Name, Side: p.Side, Kind: KindRecord, Queued: now, References: threadRefs(p.Thread),
+		})
+		if err != nil {
+			return fmt.Errorf("queue the record of %s: %w", g.Name, err)
+		}
+	}
+	return nil
+}
+
+// queueRecords queues the record mail of each player of a game ended by the host or a
+// resignation.
+func (h *handling) queueRecords(g store.Game) error {
+	for _, p := range g.Players {
+		body, err := recordBody(g, p.Side)
+		if err != nil {
+			return err
+		}
+		if _, err := h.enqueue([]string{p.Address}, g.Name, p.Side, KindRecord, "", body, false); err != nil {
+			return fmt.Errorf("queue the record of %s: %w", g.Name, err)
+		}
+	}
+	return nil
+}
+
+// RecordFor builds the record a record mail carries: its game's record for its side,
+// from the mails queued before it.
+func (d *Desk) RecordFor(ctx context.Context, m store.OutMail) (name string, zip []byte, err error) {
+	r := record.Reader{Side: m.Side}
+	zip, err = d.Record(ctx, m.Game, r, m.Seq)
+	return record.FileName(m.Game, r), zip, err
+}
+
+// Record builds the record of a game in the live store for r (adjudicator/record),
+// from the mails queued before the outbox number before (0: all of them).
+func (d *Desk) Record(ctx context.Context, game string, r record.Reader, before uint64) ([]byte, error) {
+	var a store.Archive
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		if a, err = store.ReadGameRecord(tx, game); err != nil {
+			return err
+		}
+		key, err := storedHostKey(tx)
+		if err != nil {
+			return err
+		}
+		a.HostPublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record of %s: %w", game, err)
+	}
+	var export bytes.Buffer
+	if err := d.ExportAudit(ctx, game, "json", &export); err != nil {
+		return nil, fmt.Errorf("record of %s: %w", game, err)
+	}
+	a.AuditExport = export.Bytes()
+	return d.BuildRecord(ctx, a, r, before)
+}
+
+// BuildRecord builds the record of an archived game (or one read from the live store)
+// for r. The pictures come from a replay of the archive; a game that no longer replays
+// (one played under older rules) gets its record without them.
+func (d *Desk) BuildRecord(ctx context.Context, a store.Archive, r record.Reader, before uint64) ([]byte, error) {
+	rs, err := d.ruleset(a.Game.Ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("record of %s: %w", a.Game.Name, err)
+	}
+	names := map[string]string{}
+	var sides []Side
+	for _, s := range rs.Sides() {
+		names[string(s.ID)] = s.Name
+		if r.Host || r.Address == "" && string(s.ID) == r.Side {
+			sides = append(sides, s.ID)
+		}
+	}
+	in := record.Input{Game: a, Title: rs.Title(), SideNames: names, Before: before, From: d.Address}
+	if len(sides) > 0 {
+		ad := &Desk{Store: store.ArchiveStore{A: a}, Rulesets: d.Rulesets, Address: d.Address}
+		pics, err := ad.RecordPictures(ctx, a.Game.Name, sides)
+		if err != nil {
+			d.log().Warn("record without pictures: the game does not replay", "game", a.Game.Name, "err", err)
+		} else {
+			in.Pictures = map[uint64]map[string][]byte{}
+			for seq, bySide := range pics {
+				in.Pictures[seq] = map[string][]byte{}
+				for s, png := range bySide {
+					in.Pictures[seq][string(s)] = png
+				}
+			}
+		}
+	}
+	return record.Build(in, r)
+}
