@@ -257,7 +257,7 @@ revealed.txt  the dice seeds and the sealed orders, revealed: check each against
 
 // pageStep and pageView are record.html's data.
 type pageStep struct {
-	ID, Prev, Next string
+	ID, Prev, Next  string
 	N, PrevN, NextN int
 	Label           string
 	Views           []pageView
