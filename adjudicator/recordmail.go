@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/record"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -31,7 +32,7 @@ func recordBody(g store.Game, side string) (string, error) {
 
 // queueRecords queues the record mail of each player of a game the rules just ended,
 // after the results mails of the advance that ended it.
-func (d *Desk) queueRecords(tx store.Tx, g store.Game, rs Ruleset, st State, now time.Time, cause string) error {
+func (d *Desk) queueRecords(tx store.Tx, g store.Game, rs rules.Ruleset, st rules.State, now time.Time, cause string) error {
 	first, answer := headline(rs, st, "", nil, time.Time{})
 	for _, p := range g.Players {
 		body, err := recordBody(g, p.Side)
@@ -40,7 +41,7 @@ func (d *Desk) queueRecords(tx store.Tx, g store.Game, rs Ruleset, st State, now
 		}
 		_, err = tx.Enqueue(store.OutMail{
 			MessageID: d.messageID(cause, KindRecord, p.Side, []string{p.Address}),
-			To:        []string{p.Address}, Subject: PlayerSubject(g.Name, rs, Side(p.Side)),
+			To:        []string{p.Address}, Subject: PlayerSubject(g.Name, rs, rules.Side(p.Side)),
 			Body: first + "\n" + answer + "\n\n" + body,
 			Game: g.Name, Side: p.Side, Kind: KindRecord, Queued: now, References: threadRefs(p.Thread),
 		})
@@ -110,7 +111,7 @@ func (d *Desk) BuildRecord(ctx context.Context, a store.Archive, r record.Reader
 		return nil, fmt.Errorf("record of %s: %w", a.Game.Name, err)
 	}
 	names := map[string]string{}
-	var sides []Side
+	var sides []rules.Side
 	for _, s := range rs.Sides() {
 		names[string(s.ID)] = s.Name
 		if r.Host || r.Address == "" && string(s.ID) == r.Side {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -13,10 +14,10 @@ import (
 // results mail: the same view and news. A sent mail keeps no picture, so the record of
 // a game (adjudicator/record) draws them again. The pictures are keyed by the journal
 // entry's number, then the side; a ruleset that draws no picture gives none.
-func (d *Desk) RecordPictures(ctx context.Context, game string, sides []Side) (map[uint64]map[Side][]byte, error) {
-	out := map[uint64]map[Side][]byte{}
-	_, err := d.replay(ctx, game, func(rs Ruleset, j store.JournalEntry, before, after State) error {
-		v, ok := rs.(Viewer)
+func (d *Desk) RecordPictures(ctx context.Context, game string, sides []rules.Side) (map[uint64]map[rules.Side][]byte, error) {
+	out := map[uint64]map[rules.Side][]byte{}
+	_, err := d.replay(ctx, game, func(rs rules.Ruleset, j store.JournalEntry, before, after rules.State) error {
+		v, ok := rs.(rules.Viewer)
 		if !ok {
 			return nil
 		}
@@ -30,7 +31,7 @@ func (d *Desk) RecordPictures(ctx context.Context, game string, sides []Side) (m
 				return fmt.Errorf("picture for %s: %w", side, err)
 			}
 			if out[j.Seq] == nil {
-				out[j.Seq] = map[Side][]byte{}
+				out[j.Seq] = map[rules.Side][]byte{}
 			}
 			out[j.Seq][side] = png
 		}

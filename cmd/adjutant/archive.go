@@ -12,6 +12,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/record"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -194,7 +195,7 @@ func archiveFlag(args []string) (string, bool) {
 
 // offlineDesk is a desk with the rulesets and no store, to check an archive.
 func offlineDesk() (*adjudicator.Desk, error) {
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +414,7 @@ func recordAttach(ctx context.Context, desk *adjudicator.Desk) func(store.OutMai
 // storeRecordAttach is recordAttach for a store without a daemon's desk (the Maildir
 // of `outbox --maildir` and of the demo).
 func storeRecordAttach(db store.Store, from string) func(store.OutMail) ([]mail.Attachment, error) {
-	rs, err := rulesets()
+	rs, err := rulesets.All()
 	if err != nil {
 		return func(store.OutMail) ([]mail.Attachment, error) { return nil, err }
 	}
