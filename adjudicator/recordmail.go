@@ -11,6 +11,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/record"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/store"
+	"github.com/adjutant-pbem/adjutant/templates"
 )
 
 // When a game ends, each player gets one more mail (kind "record") that carries the
@@ -34,6 +35,7 @@ func recordBody(g store.Game, side string) (string, error) {
 // after the results mails of the advance that ended it.
 func (d *Desk) queueRecords(tx store.Tx, g store.Game, rs rules.Ruleset, st rules.State, now time.Time, cause string) error {
 	first, answer := headline(rs, st, "", nil, time.Time{})
+	head := templates.Wrap(78, 0, first+"\n"+answer) // as playerHead's
 	for _, p := range g.Players {
 		body, err := recordBody(g, p.Side)
 		if err != nil {
@@ -42,7 +44,7 @@ func (d *Desk) queueRecords(tx store.Tx, g store.Game, rs rules.Ruleset, st rule
 		_, err = tx.Enqueue(store.OutMail{
 			MessageID: d.messageID(cause, KindRecord, p.Side, []string{p.Address}),
 			To:        []string{p.Address}, Subject: PlayerSubject(g.Name, rs, rules.Side(p.Side)),
-			Body: first + "\n" + answer + "\n\n" + body,
+			Body: head + "\n\n" + body,
 			Game: g.Name, Side: p.Side, Kind: KindRecord, Queued: now, References: threadRefs(p.Thread),
 		})
 		if err != nil {
