@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,6 +64,13 @@ func cmdGameArchive(e *env, args []string) error {
 	if game == "" {
 		return usageError("game archive: name the game (game archive GAME)")
 	}
+	if e.served != nil {
+		// In the daemon: the command line that reached it names the file (below).
+		if *out == "" {
+			return usageError("game archive: --out is required through the control socket")
+		}
+		return archiveAndReport(e, e.served.desk, e.served.db, game, *out)
+	}
 	if err := c.resolve(); err != nil {
 		return err
 	}
@@ -76,10 +84,17 @@ func cmdGameArchive(e *env, args []string) error {
 	if path == "" {
 		path = filepath.Join(dir, game+archiveSuffix)
 	}
-	if e.served != nil {
-		return archiveAndReport(e, e.served.desk, e.served.db, game, path)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
 	}
-	if code, ok, err := forward(e, c.socket, e.args); err != nil {
+	// A daemon that serves the store writes the file: the path it is given is this
+	// one's, absolute.
+	args = append(slices.Clone(e.args), "--out", path)
+	if *out != "" {
+		args = slices.Clone(e.args)
+		absFlag(args, "out")
+	}
+	if code, ok, err := forward(e, c.socket, args); err != nil {
 		return err
 	} else if ok {
 		return exitCode(code)
@@ -178,6 +193,31 @@ func readArchiveFile(path string) (store.Archive, error) {
 		return a, fmt.Errorf("%s: %w", path, err)
 	}
 	return a, nil
+}
+
+// absFlag makes the file of the flag name (-name FILE, --name=FILE) in args absolute, in
+// place: a command run by the daemon (control socket) runs in the daemon's directory.
+func absFlag(args []string, name string) {
+	for i, a := range args {
+		n, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if n != name || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		at := i
+		if !eq {
+			if at = i + 1; at >= len(args) {
+				return
+			}
+			val = args[at]
+		}
+		if abs, err := filepath.Abs(val); err == nil && val != "" {
+			if eq {
+				args[at] = a[:len(a)-len(val)] + abs
+			} else {
+				args[at] = abs
+			}
+		}
+	}
 }
 
 // archiveFlag returns FILE of an --archive FILE among args.
@@ -354,6 +394,7 @@ func cmdGameExport(e *env, args []string) error {
 	if e.served != nil {
 		return run(e.served.desk)
 	}
+	absFlag(e.args, "out") // the daemon writes the file the command names
 	if code, ok, err := forward(e, c.socket, e.args); err != nil {
 		return err
 	} else if ok {

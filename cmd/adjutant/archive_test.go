@@ -220,3 +220,40 @@ func TestArchiveDue(t *testing.T) {
 		t.Errorf("games left in the store: %v", names)
 	}
 }
+
+// TestArchiveWhileServing: with serve holding the store, the host ends a game and
+// archives it through the control socket, with the archive folder beside the store
+// named from the host's side; each player receives the record mail with his zip
+// attached, sent over SMTP; the game leaves the store, and the file checks.
+func TestArchiveWhileServing(t *testing.T) {
+	r := newRig(t)
+	cfgPath := filepath.Join(t.TempDir(), "adjutant.toml")
+	writeConfig(t, cfgPath, r.cfg)
+	r.start(nil)
+	mustCLI(t, nil, "game", "end", "--config", cfgPath, "--game", sampleGame)
+	for _, p := range []*player{r.us, r.de} {
+		file := `filename="` + sampleGame + `-record-`
+		if _, err := p.waitFor(r.ctx, nil, func(m received) bool {
+			return bytes.Contains(m.Raw, []byte(file)) && bytes.Contains(m.Raw, []byte("application/zip"))
+		}); err != nil {
+			t.Fatalf("%s never received the record: %v", p.addr, err)
+		}
+	}
+	// The marks of the last sends are committed at the end of the sender's pass.
+	var out, errs string
+	waitUntil(t, "the game archived", func() bool {
+		var code int
+		code, out, errs = cli(t, nil, "game", "archive", sampleGame, "--config", cfgPath)
+		return code == 0 || !strings.Contains(errs, "still to be sent")
+	})
+	file := filepath.Join(filepath.Dir(r.db), "archive", sampleGame+archiveSuffix)
+	if !strings.Contains(out, "archived to "+file) {
+		t.Fatalf("game archive through the socket: %q %q; want it archived to %s", out, errs, file)
+	}
+	if games := mustCLI(t, nil, "games", "--config", cfgPath); strings.Contains(games, sampleGame) {
+		t.Errorf("the daemon still lists the game:\n%s", games)
+	}
+	if out := mustCLI(t, nil, "replay", "--archive", file); !strings.Contains(out, "matches") {
+		t.Errorf("replay --archive: %s", out)
+	}
+}

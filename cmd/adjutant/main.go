@@ -829,28 +829,7 @@ func cmdMap(e *env, args []string) error {
 }
 
 // absPNG makes the file of a --png flag in args absolute, in place.
-func absPNG(args []string) {
-	for i, a := range args {
-		name, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name != "png" || !strings.HasPrefix(a, "-") {
-			continue
-		}
-		at := i
-		if !eq {
-			if at = i + 1; at >= len(args) {
-				return
-			}
-			val = args[at]
-		}
-		if abs, err := filepath.Abs(val); err == nil && val != "" {
-			if eq {
-				args[at] = a[:len(a)-len(val)] + abs
-			} else {
-				args[at] = abs
-			}
-		}
-	}
-}
+func absPNG(args []string) { absFlag(args, "png") }
 
 func cmdGames(e *env, args []string) error {
 	return hostCommand(e, "games", args, nil, nil, func(desk *adjudicator.Desk, _ store.Store) error {
