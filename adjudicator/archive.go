@@ -27,14 +27,25 @@ func (d *Desk) ArchiveOf(ctx context.Context, game string) (store.Archive, error
 	if !g.Over {
 		return store.Archive{}, fmt.Errorf("archive %s: the game is not over (only a finished game leaves the live store)", game)
 	}
-	var export bytes.Buffer
-	if err := d.ExportAudit(ctx, game, "json", &export); err != nil {
+	a, err := d.liveRecord(ctx, game, store.ReadGameArchive)
+	if err != nil {
 		return store.Archive{}, fmt.Errorf("archive %s: %w", game, err)
 	}
+	a.Archived = d.now()
+	return a, nil
+}
+
+// liveRecord reads a game's record from the live store with read (store.ReadGameArchive
+// or store.ReadGameRecord), with the host's public key and the audit export.
+func (d *Desk) liveRecord(ctx context.Context, game string, read func(store.Tx, string) (store.Archive, error)) (store.Archive, error) {
+	var export bytes.Buffer
+	if err := d.ExportAudit(ctx, game, "json", &export); err != nil {
+		return store.Archive{}, err
+	}
 	var a store.Archive
-	err = d.Store.Read(ctx, func(tx store.Tx) error {
+	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		var err error
-		if a, err = store.ReadGameArchive(tx, game); err != nil {
+		if a, err = read(tx, game); err != nil {
 			return err
 		}
 		key, err := storedHostKey(tx)
@@ -44,12 +55,8 @@ func (d *Desk) ArchiveOf(ctx context.Context, game string) (store.Archive, error
 		a.HostPublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
 		return nil
 	})
-	if err != nil {
-		return store.Archive{}, fmt.Errorf("archive %s: %w", game, err)
-	}
-	a.Archived = d.now()
 	a.AuditExport = export.Bytes()
-	return a, nil
+	return a, err
 }
 
 // ArchiveCheck is what checking an archive found.
@@ -131,19 +138,10 @@ func archivedHostKey(tx store.Tx) ed25519.PublicKey {
 	return pub
 }
 
-// archivedSignature is replaySignature for an archive: the signature its results mails
-// carry, checked against the head the journal recorded and the host's public key, in
-// the form the mails show it.
-func archivedSignature(game string, b *batch, j store.JournalEntry, chain []store.AuditEntry, pub ed25519.PublicKey, mails map[string]store.OutMail) (string, error) {
-	if j.AuditHead == "" {
-		return "", nil
-	}
-	if len(b.steps) == 0 {
-		return "", errors.New("a chain head is recorded for an advance that resolved nothing")
-	}
-	if j.AuditSeq == 0 || j.AuditSeq > uint64(len(chain)) || chain[j.AuditSeq-1].Hash != j.AuditHead {
-		return "", fmt.Errorf("the audit chain no longer passes through the head %s at entry %d that the results mails carry", j.AuditHead, j.AuditSeq)
-	}
+// archivedSignature is the signature of an archive's results mails of journal entry j
+// (replaySignature checked the head): the one they carry, checked against the head
+// and the host's public key, in the form the mails show it.
+func archivedSignature(game string, b *batch, j store.JournalEntry, pub ed25519.PublicKey, mails map[string]store.OutMail) (string, error) {
 	if len(j.MailIDs) == 0 {
 		return "", nil
 	}

@@ -1,10 +1,7 @@
 package adjudicator
 
 import (
-	"bytes"
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -80,27 +77,10 @@ func (d *Desk) RecordFor(ctx context.Context, m store.OutMail) (name string, zip
 // Record builds the record of a game in the live store for r (adjudicator/record),
 // from the mails queued before the outbox number before (0: all of them).
 func (d *Desk) Record(ctx context.Context, game string, r record.Reader, before uint64) ([]byte, error) {
-	var a store.Archive
-	err := d.Store.Read(ctx, func(tx store.Tx) error {
-		var err error
-		if a, err = store.ReadGameRecord(tx, game); err != nil {
-			return err
-		}
-		key, err := storedHostKey(tx)
-		if err != nil {
-			return err
-		}
-		a.HostPublicKey = hex.EncodeToString(key.Public().(ed25519.PublicKey))
-		return nil
-	})
+	a, err := d.liveRecord(ctx, game, store.ReadGameRecord)
 	if err != nil {
 		return nil, fmt.Errorf("record of %s: %w", game, err)
 	}
-	var export bytes.Buffer
-	if err := d.ExportAudit(ctx, game, "json", &export); err != nil {
-		return nil, fmt.Errorf("record of %s: %w", game, err)
-	}
-	a.AuditExport = export.Bytes()
 	return d.BuildRecord(ctx, a, r, before)
 }
 

@@ -171,10 +171,7 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 		for _, w := range j.Waiting {
 			waiting = append(waiting, Side(w))
 		}
-		signature, err := replaySignature(game, b, j, chain, key)
-		if key == nil && pub != nil {
-			signature, err = archivedSignature(game, b, j, chain, pub, bodies)
-		}
+		signature, err := replaySignature(game, b, j, chain, key, pub, bodies)
 		if err != nil {
 			return rep, fmt.Errorf("replay %s: journal #%d: %w", game, j.Seq, err)
 		}
@@ -215,8 +212,9 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 
 // replaySignature re-signs the chain head a journal entry recorded, after checking that
 // the chain still passes through it. A journal from before signing has no head and its
-// mails no signature.
-func replaySignature(game string, b *batch, j store.JournalEntry, chain []store.AuditEntry, key []byte) (string, error) {
+// mails no signature. An archive holds no private key (key nil) but the public one,
+// pub: the signature of its mails is checked instead (archivedSignature).
+func replaySignature(game string, b *batch, j store.JournalEntry, chain []store.AuditEntry, key []byte, pub ed25519.PublicKey, mails map[string]store.OutMail) (string, error) {
 	if j.AuditHead == "" {
 		return "", nil
 	}
@@ -225,6 +223,9 @@ func replaySignature(game string, b *batch, j store.JournalEntry, chain []store.
 	}
 	if j.AuditSeq == 0 || j.AuditSeq > uint64(len(chain)) || chain[j.AuditSeq-1].Hash != j.AuditHead {
 		return "", fmt.Errorf("the audit chain no longer passes through the head %s at entry %d that the results mails carry", j.AuditHead, j.AuditSeq)
+	}
+	if key == nil && pub != nil {
+		return archivedSignature(game, b, j, pub, mails)
 	}
 	if len(key) != ed25519.SeedSize {
 		return "", fmt.Errorf("the host key is missing or damaged (%d bytes)", len(key))

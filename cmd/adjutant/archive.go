@@ -94,6 +94,14 @@ func cmdGameArchive(e *env, args []string) error {
 		args = slices.Clone(e.args)
 		absFlag(args, "out")
 	}
+	return c.forwardOrOpen(e, args, func(desk *adjudicator.Desk, db store.Store) error {
+		return archiveAndReport(e, desk, db, game, path)
+	})
+}
+
+// forwardOrOpen sends the command line args to the daemon serving the store, or, when
+// none does, opens the store and runs fn on it (hostCommand's way, c resolved).
+func (c *common) forwardOrOpen(e *env, args []string, fn func(*adjudicator.Desk, store.Store) error) error {
 	if code, ok, err := forward(e, c.socket, args); err != nil {
 		return err
 	} else if ok {
@@ -104,7 +112,7 @@ func cmdGameArchive(e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	return archiveAndReport(e, desk, db, game, path)
+	return fn(desk, db)
 }
 
 func archiveAndReport(e *env, desk *adjudicator.Desk, db store.Store, game, path string) error {
@@ -395,17 +403,7 @@ func cmdGameExport(e *env, args []string) error {
 		return run(e.served.desk)
 	}
 	absFlag(e.args, "out") // the daemon writes the file the command names
-	if code, ok, err := forward(e, c.socket, e.args); err != nil {
-		return err
-	} else if ok {
-		return exitCode(code)
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return run(desk)
+	return c.forwardOrOpen(e, e.args, func(desk *adjudicator.Desk, _ store.Store) error { return run(desk) })
 }
 
 // archiveEvery is how often serve looks for finished games to archive.

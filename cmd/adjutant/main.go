@@ -705,17 +705,7 @@ func hostCommand(e *env, name string, args []string, flags func(*flag.FlagSet), 
 	if err := c.resolve(); err != nil {
 		return err
 	}
-	if code, ok, err := forward(e, c.socket, e.args); err != nil {
-		return err
-	} else if ok {
-		return exitCode(code)
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return fn(desk, db)
+	return c.forwardOrOpen(e, e.args, fn)
 }
 
 // gameCommand parses the flags of a command about one game (--db, --address, --game and
