@@ -67,9 +67,13 @@ func (h *handling) queueRecords(g store.Game) error {
 }
 
 // RecordFor builds the record a record mail carries: its game's record for its side,
-// from the mails queued before it.
+// from the mails queued before it; a record mail to no side (an observer's) carries
+// the record of the mails to its address.
 func (d *Desk) RecordFor(ctx context.Context, m store.OutMail) (name string, zip []byte, err error) {
 	r := record.Reader{Side: m.Side}
+	if m.Side == "" && len(m.To) == 1 {
+		r = record.Reader{Address: m.To[0]}
+	}
 	zip, err = d.Record(ctx, m.Game, r, m.Seq)
 	return record.FileName(m.Game, r), zip, err
 }
