@@ -9,8 +9,8 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// RecordPictures replays a game (as Replay does, checking every phase and results mail)
-// and draws, after each advance, the picture of the map that each of sides saw in its
+// RecordPictures replays a game (as Replay does, checking every phase and state, but
+// not re-rendering the results mails) and draws, after each advance, the picture of the map that each of sides saw in its
 // results mail: the same view and news. A sent mail keeps no picture, so the record of
 // a game (adjudicator/record) draws them again. The pictures are keyed by the journal
 // entry's number, then the side; a ruleset that draws no picture gives none.
