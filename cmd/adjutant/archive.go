@@ -425,14 +425,16 @@ func (d *daemon) archiveTick(ctx context.Context) {
 	}
 }
 
-// compactAtStart compacts the store before serve opens it.
-func compactAtStart(path string, log *slog.Logger) error {
+// compactAtStart compacts the store before serve opens it. A compaction that cannot run
+// (a `handle` holding the file a moment) is logged and the daemon serves the file as it
+// is: compaction only gives space back.
+func compactAtStart(path string, log *slog.Logger) {
 	rep, err := store.Compact(path)
 	if err != nil {
-		return err
+		log.Warn("store not compacted", "path", path, "err", err)
+		return
 	}
 	log.Info("store compacted", "path", path, "bytes", rep.After, "before", rep.Before)
-	return nil
 }
 
 // recordAttach is the sender's Attach: a record mail (adjudicator.KindRecord) carries

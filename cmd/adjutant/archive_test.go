@@ -257,3 +257,41 @@ func TestArchiveWhileServing(t *testing.T) {
 		t.Errorf("replay --archive: %s", out)
 	}
 }
+
+// TestCompactAtStart: serve with compact_at_start compacts the store before it opens
+// it (smaller once games are archived) and serves it.
+func TestCompactAtStart(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "games.db")
+	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", db)
+	markAllSent(t, db)
+	mustCLI(t, nil, "game", "new", "--db", db, "--address", sampleAddress, "--name", "live", "--ruleset", "soldiers1918",
+		"--player", "us="+sampleUS, "--player", "de="+sampleDE)
+	for _, g := range []string{sampleGame, sampleReturn} {
+		mustCLI(t, nil, "game", "archive", g, "--db", db)
+	}
+	before := fileSize(t, db)
+	srv, err := demoServers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := demoConfig(srv, db)
+	cfg.CompactAtStart = true
+	logs := &syncBuffer{}
+	e := &env{ctx: t.Context(), stdin: strings.NewReader(""), stdout: new(bytes.Buffer), stderr: logs, cost: 4}
+	_, stop, err := startDaemon(e, cfg, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := mustCLI(t, nil, "games", "--db", db) // through the daemon's socket
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if after := fileSize(t, db); after >= before {
+		t.Errorf("serve with compact_at_start: %d bytes, %d before; log:\n%s", after, before, logs)
+	}
+	if !strings.Contains(games, "live (soldiers1918)") {
+		t.Errorf("the daemon on the compacted store lists:\n%s", games)
+	}
+}

@@ -53,6 +53,9 @@ type daemon struct {
 
 // newDaemon builds the daemon from a checked configuration.
 func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
+	if cfg.CompactAtStart {
+		compactAtStart(cfg.Database, log) // before the store is opened (archive.go)
+	}
 	db, err := store.Open(cfg.Database)
 	if err != nil {
 		return nil, err
@@ -280,11 +283,7 @@ func cmdServe(e *env, args []string) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(cfg.MemoryLimitMiB << 20)
 	}
-	if *compact || cfg.CompactAtStart {
-		if err := compactAtStart(cfg.Database, log); err != nil {
-			return err
-		}
-	}
+	cfg.CompactAtStart = cfg.CompactAtStart || *compact
 	d, err := newDaemon(e, cfg, log)
 	if err != nil {
 		return err
