@@ -100,6 +100,7 @@ func TestArchiveAndCompact(t *testing.T) {
 
 	for _, g := range []string{sampleGame, sampleReturn} {
 		file := filepath.Join(archives, g+archiveSuffix)
+		t.Logf("archive of %s: %d bytes", g, fileSize(t, file))
 		out := mustCLI(t, nil, "audit", "verify", "--archive", file)
 		if !strings.Contains(out, "audit of "+g) || !strings.Contains(out, "16 signed chain heads") {
 			t.Errorf("audit verify --archive %s: %s", file, out)
