@@ -12,6 +12,32 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
+// TestArchive (issue 23) archives and compacts stores of the demo match, played once
+// and copied for each part.
+func TestArchive(t *testing.T) {
+	demo := filepath.Join(t.TempDir(), "demo.db")
+	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", demo)
+	t.Run("compact", func(t *testing.T) { testArchiveAndCompact(t, demo) })
+	t.Run("due", func(t *testing.T) { testArchiveDue(t, demo) })
+	t.Run("compact-at-start", func(t *testing.T) { testCompactAtStart(t, demo) })
+}
+
+// copyStore copies the store at path and its key file into dir.
+func copyStore(t *testing.T, path, dir string) string {
+	t.Helper()
+	to := filepath.Join(dir, "games.db")
+	for _, ext := range []string{"", ".key"} {
+		b, err := os.ReadFile(path + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to+ext, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return to
+}
+
 // markAllSent marks every mail of the store at path sent, as the daemon's sender would
 // once the SMTP server took them.
 func markAllSent(t *testing.T, path string) {
@@ -50,16 +76,15 @@ func playScript(t *testing.T, db, game string, mails []scripted, first int) {
 	}
 }
 
-// TestArchiveAndCompact (issue 23): a finished game archived with `game archive` is
+// testArchiveAndCompact (issue 23): a finished game archived with `game archive` is
 // written to a file that `audit verify --archive` and `replay --archive` check on their
 // own, and leaves the live store; a game whose mails are not all sent, or that is not
 // over, stays. A damaged archive fails the checks. The store compacted afterwards is
 // smaller, and serves the game left in it: that game plays on to its end, and its audit
 // and replay pass.
-func TestArchiveAndCompact(t *testing.T) {
+func testArchiveAndCompact(t *testing.T, demo string) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "games.db")
-	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", db)
+	db := copyStore(t, demo, dir)
 	live := "live"
 	mustCLI(t, nil, "game", "new", "--db", db, "--address", sampleAddress, "--name", live, "--ruleset", "soldiers1918",
 		"--player", "us="+sampleUS, "--player", "de="+sampleDE, "--password", "us="+samplePassUS, "--password", "de="+samplePassDE)
@@ -184,13 +209,12 @@ func fileSize(t *testing.T, path string) int64 {
 	return fi.Size()
 }
 
-// TestArchiveDue: serve's daily pass archives a finished game once archive_after_days
+// testArchiveDue: serve's daily pass archives a finished game once archive_after_days
 // have passed since its end (its audit chain's last entry), not before, and leaves a
 // game that is not over.
-func TestArchiveDue(t *testing.T) {
+func testArchiveDue(t *testing.T, demo string) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "games.db")
-	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", path)
+	path := copyStore(t, demo, dir)
 	markAllSent(t, path)
 	mustCLI(t, nil, "game", "new", "--db", path, "--address", sampleAddress, "--name", "live", "--ruleset", "soldiers1918",
 		"--player", "us="+sampleUS, "--player", "de="+sampleDE)
@@ -259,12 +283,11 @@ func TestArchiveWhileServing(t *testing.T) {
 	}
 }
 
-// TestCompactAtStart: serve with compact_at_start compacts the store before it opens
+// testCompactAtStart: serve with compact_at_start compacts the store before it opens
 // it (smaller once games are archived) and serves it.
-func TestCompactAtStart(t *testing.T) {
+func testCompactAtStart(t *testing.T, demo string) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "games.db")
-	mustCLI(t, nil, "demo", "--pipe", "--quiet", "--db", db)
+	db := copyStore(t, demo, dir)
 	markAllSent(t, db)
 	mustCLI(t, nil, "game", "new", "--db", db, "--address", sampleAddress, "--name", "live", "--ruleset", "soldiers1918",
 		"--player", "us="+sampleUS, "--player", "de="+sampleDE)
