@@ -103,6 +103,17 @@ var ErrMatchPending = errors.New("the second game of its match is still in the l
 // CheckArchivable refuses a game that another live game still needs: the first game of
 // a match, while the second is in the store (it reads the first's players).
 func (d *Desk) CheckArchivable(ctx context.Context, game string) error {
+	return d.EachGame(ctx, func(_ store.Tx, g store.Game) error {
+		if g.MatchOf == game && !g.Over {
+			return fmt.Errorf("archive %s: %w (%s)", game, ErrMatchPending, g.Name)
+		}
+		return nil
+	})
+}
+
+// EachGame calls fn with every game of the store, in one read transaction, until fn
+// fails.
+func (d *Desk) EachGame(ctx context.Context, fn func(tx store.Tx, g store.Game) error) error {
 	return d.Store.Read(ctx, func(tx store.Tx) error {
 		names, err := tx.GameNames()
 		if err != nil {
@@ -113,8 +124,8 @@ func (d *Desk) CheckArchivable(ctx context.Context, game string) error {
 			if err != nil {
 				return err
 			}
-			if g.MatchOf == game && !g.Over {
-				return fmt.Errorf("archive %s: %w (%s)", game, ErrMatchPending, n)
+			if err := fn(tx, g); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -307,26 +307,16 @@ func cmdStore(e *env, args []string) error {
 // returns a line for each game archived or that failed. Serve runs it once a day.
 func archiveDue(ctx context.Context, desk *adjudicator.Desk, db store.Store, dir string, after time.Duration, now time.Time) []string {
 	var due []string
-	err := db.Read(ctx, func(tx store.Tx) error {
-		names, err := tx.GameNames()
-		if err != nil {
-			return err
+	err := desk.EachGame(ctx, func(tx store.Tx, g store.Game) error {
+		if !g.Over {
+			return nil
 		}
-		for _, n := range names {
-			g, err := tx.Game(n)
-			if err != nil {
-				return err
-			}
-			if !g.Over {
-				continue
-			}
-			ended := g.Created
-			if h, err := tx.AuditHead(n); err == nil && h.Time.After(ended) {
-				ended = h.Time
-			}
-			if now.Sub(ended) >= after {
-				due = append(due, n)
-			}
+		ended := g.Created
+		if h, err := tx.AuditHead(g.Name); err == nil && h.Time.After(ended) {
+			ended = h.Time
+		}
+		if now.Sub(ended) >= after {
+			due = append(due, g.Name)
 		}
 		return nil
 	})
