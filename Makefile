@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckAndResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/teaching/
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzSentLog$$' -fuzztime $(FUZZTIME) ./store/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadArchive$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzScrub$$' -fuzztime $(FUZZTIME) ./adjudicator/
@@ -74,15 +75,18 @@ clean:
 # End to end against real servers: installs (if missing) and starts Dovecot and Postfix on
 # 127.0.0.1 (cmd/adjutant/e2e/setup.sh, as root), then plays the sample game with the
 # daemon as `adjutant serve --config FILE` and the players on real accounts. The servers
-# are stopped afterwards (E2E_KEEP=1 leaves them running to look at).
+# are stopped afterwards (E2E_KEEP=1 leaves them running to look at). It also installs
+# Debian's chromium if missing (cmd/adjutant/e2e/chromium.sh) and opens a finished game's
+# record.html in it, headless (TestRecordInChromium).
 E2E_ENV = ADJUTANT_E2E_IMAP=127.0.0.1:143 ADJUTANT_E2E_SMTP=127.0.0.1:25 ADJUTANT_E2E_DOMAIN=e2e.test \
 	ADJUTANT_E2E_GAME_PASSWORD=e2e-game-mailbox ADJUTANT_E2E_US_PASSWORD=e2e-us-mailbox \
 	ADJUTANT_E2E_DE_PASSWORD=e2e-de-mailbox
 .PHONY: e2e
 e2e:
 	$(E2E_ENV) bash cmd/adjutant/e2e/setup.sh
+	bash cmd/adjutant/e2e/chromium.sh
 	@status=0; \
-	$(E2E_ENV) $(GO) test -count=1 -tags e2e -run '^TestE2EDovecotPostfix$$' -timeout 5m -v ./cmd/adjutant/ || status=$$?; \
+	$(E2E_ENV) $(GO) test -count=1 -tags e2e -run '^(TestE2EDovecotPostfix|TestRecordInChromium)$$' -timeout 5m -v ./cmd/adjutant/ || status=$$?; \
 	if [ -z "$(E2E_KEEP)" ]; then bash cmd/adjutant/e2e/teardown.sh; fi; \
 	exit $$status
 

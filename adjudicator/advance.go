@@ -429,7 +429,14 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	if _, err = tx.AppendJournal(g.Name, adv.journal); err != nil {
 		return err
 	}
-	return d.tellObservers(tx, adv, signature) // observe.go
+	if err := d.tellObservers(tx, adv, signature); err != nil { // observe.go
+		return err
+	}
+	if adv.state.Over() {
+		// After the last results, so that each record holds them (recordmail.go).
+		return d.queueRecords(tx, g, adv.rs, adv.state, adv.now, adv.cause)
+	}
+	return nil
 }
 
 // sideResults is one side's results mail of an advance, rendered.

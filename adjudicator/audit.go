@@ -45,7 +45,7 @@ func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error
 		entries []store.AuditEntry
 		journal []store.JournalEntry
 		mails   = map[string]store.OutMail{}
-		key     ed25519.PrivateKey
+		pub     ed25519.PublicKey
 	)
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		if _, err := tx.Game(game); err != nil {
@@ -65,8 +65,12 @@ func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error
 		if !signed {
 			return nil // a game from before signing
 		}
-		if key, err = storedHostKey(tx); err != nil {
-			return err
+		if pub = archivedHostKey(tx); pub == nil { // an archive holds the public key only
+			key, err := storedHostKey(tx)
+			if err != nil {
+				return err
+			}
+			pub = key.Public().(ed25519.PublicKey)
 		}
 		out, err := tx.Outbox()
 		for _, m := range out {
@@ -80,10 +84,9 @@ func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error
 		return AuditReport{}, fmt.Errorf("read audit of %s: %w", game, err)
 	}
 	rep, err := VerifyChain(game, entries)
-	if err != nil || key == nil {
+	if err != nil || pub == nil {
 		return rep, err
 	}
-	pub := key.Public().(ed25519.PublicKey)
 	rep.HostKey = hex.EncodeToString(pub)
 	for _, j := range journal {
 		if j.AuditHead == "" {

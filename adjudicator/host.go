@@ -504,6 +504,9 @@ func (h *handling) end(name string, resigned Side) (string, error) {
 	if err := h.tellObserversOf(g, "end", fmt.Sprintf("[%s] Game over: %s", g.Name, reason), text); err != nil {
 		return "", err
 	}
+	if err := h.queueRecords(g); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("%s: over (%s)", name, reason), nil
 }
 

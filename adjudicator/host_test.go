@@ -191,9 +191,12 @@ func TestEndGame(t *testing.T) {
 	if _, err := f.desk.EndGame(ctx, "g1"); err != nil {
 		t.Fatal(err)
 	}
-	mails := f.since(n)
+	mails, records := withoutRecords(f.since(n))
 	if len(to(mails, us)) != 1 || len(to(mails, de)) != 1 || firstLine(mails[0].Body) != "Game over: ended by the host" {
 		t.Errorf("end told: %+v", mails)
+	}
+	if len(to(records, us)) != 1 || len(to(records, de)) != 1 || firstLine(records[0].Body) != "Game over: ended by the host" {
+		t.Errorf("the record of the game mailed: %+v", records)
 	}
 	g := f.game()
 	if !g.Over || !g.Deadline.IsZero() {
@@ -341,6 +344,10 @@ func TestResign(t *testing.T) {
 	out, mails = f.orders("us", passU, "RESIGN CONFIRM "+strings.ToLower(strings.ReplaceAll(code, "-", "")))
 	if out != adjudicator.Handled {
 		t.Fatalf("RESIGN <code>: %q\n%s", out, mails[0].Body)
+	}
+	mails, records := withoutRecords(mails)
+	if len(to(records, us)) != 1 || len(to(records, de)) != 1 {
+		t.Errorf("the record of the game mailed: %+v", records)
 	}
 	if told := to(mails, de); len(told) != 1 || !strings.Contains(told[0].Body, "the US player has resigned; German wins") {
 		t.Errorf("the German is not told: %+v", told)
@@ -517,4 +524,16 @@ func TestHostMailTakesEffectOnce(t *testing.T) {
 	if err != nil || len(outs) != 2 || outs[0] != adjudicator.Handled+": host, 1 done, 0 refused" || outs[1] != adjudicator.Refused+": host mail not carried out" {
 		t.Errorf("two copies in one batch: %q, %v", outs, err)
 	}
+}
+
+// withoutRecords splits mails into the others and the record mails of a game's end.
+func withoutRecords(mails []store.OutMail) (others, records []store.OutMail) {
+	for _, m := range mails {
+		if m.Kind == adjudicator.KindRecord {
+			records = append(records, m)
+		} else {
+			others = append(others, m)
+		}
+	}
+	return others, records
 }

@@ -24,6 +24,7 @@ package mail
 //     never be sent, so it is marked Failed at once.
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -153,6 +154,13 @@ func smtpIsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// Attachment is a file a mail carries (Sender.Attach).
+type Attachment struct {
+	Name string // file name, e.g. "verdun-record-us.zip"
+	Type string // media type, e.g. "application/zip"
+	Data []byte
+}
+
 // Sender drains the outbox.
 //
 // One Sender drains one store: DrainOnce calls on the same Sender are serialised, but two
@@ -181,6 +189,11 @@ type Sender struct {
 	// the same view, so that a mail sent again is the same mail. nil, or a view it
 	// cannot draw, sends the mail without that picture: the text is the whole mail.
 	Render func(view []byte) ([]byte, error)
+	// Attach gives the files a mail carries besides its text (a game's record, at its
+	// end), made just before it is sent, outside any transaction; the daemon gives it
+	// the desk's record builder. It must give the same bytes for the same mail. nil, or
+	// an error (logged), sends the mail without them: its text says how to get them.
+	Attach func(m store.OutMail) ([]Attachment, error)
 
 	mu sync.Mutex // one pass at a time
 
@@ -370,6 +383,15 @@ func (s *Sender) Build(m store.OutMail) (*gomail.Msg, error) {
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
 	if pics := s.pictures(id, m); len(pics) > 0 {
 		addPictures(msg, id, m, pics)
+	}
+	if s.Attach != nil {
+		files, err := s.Attach(m)
+		if err != nil {
+			s.log().Warn("mail attachment left out: it cannot be made", "message_id", id, "err", err)
+		}
+		for _, f := range files {
+			msg.AttachReadSeeker(f.Name, bytes.NewReader(f.Data), gomail.WithFileContentType(gomail.ContentType(f.Type)))
+		}
 	}
 	return msg, nil
 }

@@ -159,6 +159,19 @@ func TestClubByPipe(t *testing.T) {
 	name := clubMons(t, send, mails)
 	all := mails()
 	checkObserved(t, all)
+	// At the end each player and the observer get the record of the game (issue 24),
+	// after every other mail of it to them.
+	for _, to := range []string{monsDE, monsBEF, observerAddr} {
+		var last outMailJSON
+		for _, m := range all {
+			if m.Game == name && slices.Contains(m.To, to) {
+				last = m
+			}
+		}
+		if last.Kind != "record" {
+			t.Errorf("the last mail of %s to %s is a %q mail, not the record of the game", name, to, last.Kind)
+		}
+	}
 
 	before := len(all)
 	send(monsDE, "history", "GAME "+name+"\nPASSWORD "+monsPassDE+"\nHISTORY 1\n")

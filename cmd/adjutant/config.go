@@ -36,6 +36,9 @@ type Config struct {
 	MaxMessageSize int64         `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
 	LogLevel       string        `toml:"log_level" doc:"debug, info, warn or error." example:"info"`
 	MemoryLimitMiB int64         `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
+	ArchiveDir     string        `toml:"archive_dir" doc:"Where finished games are archived (adjutant game archive, and serve after archive_after_days): one file a game, GAME.archive.json.gz, which adjutant replay --archive and adjutant audit verify --archive read. Empty: a folder archive beside the database." example:""`
+	ArchiveAfter   int           `toml:"archive_after_days" doc:"Days after a game ends before serve archives it (checked at start and once a day): its complete record goes to archive_dir, is checked there, and leaves the live store. Default 30; -1: never (adjutant game archive still does it by hand)." example:"30"`
+	CompactAtStart bool          `toml:"compact_at_start" doc:"Compact the database when serve starts (bbolt's Compact into a new file, swapped in), so that the space of archived games is given back; adjutant store compact does it with serve stopped." example:"false"`
 	IMAP           IMAPSection   `toml:"imap" doc:"The mailbox players write to."`
 	SMTP           SMTPSection   `toml:"smtp" doc:"The submission server Adjutant sends through."`
 	Club           ClubSection   `toml:"club" doc:"Games players open, join and observe by mail (NEW, JOIN, LIST, OBSERVE; HELP tells players how)."`
@@ -185,6 +188,12 @@ func (c *Config) check() error {
 	}
 	if c.MemoryLimitMiB == 0 {
 		c.MemoryLimitMiB = 64
+	}
+	if c.ArchiveAfter == 0 {
+		c.ArchiveAfter = 30
+	}
+	if c.ArchiveAfter < -1 {
+		bad("archive_after_days", "%d: a number of days, or -1 for never", c.ArchiveAfter)
 	}
 	if c.MemoryLimitMiB < 16 {
 		bad("memory_limit_mib", "%d: at least 16 MiB", c.MemoryLimitMiB)

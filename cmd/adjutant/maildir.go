@@ -22,7 +22,7 @@ func writeMaildir(db store.Store, mails []store.OutMail, from, dir string) (int,
 			return 0, fmt.Errorf("make maildir %s: %w", dir, err)
 		}
 	}
-	sender := &mail.Sender{Config: mail.SMTPConfig{From: from}, Store: db, Render: mapimage.RenderEncoded}
+	sender := &mail.Sender{Config: mail.SMTPConfig{From: from}, Store: db, Render: mapimage.RenderEncoded, Attach: storeRecordAttach(db, from)}
 	for _, m := range mails {
 		msg, err := sender.Build(m)
 		if err != nil {

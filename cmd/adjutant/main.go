@@ -96,6 +96,13 @@ commands:
                   [--ruleset R] [--deadline 48h] [--absence-limit 336h]
                   [--observers open|ask|no]
   game end        end a game, every player told: --config FILE --game G
+  game archive    write a finished game's complete record to a file, check
+                  it (audit verify and replay from the file), then remove
+                  the game from the store: GAME --config FILE [--out FILE]
+  game export     write a finished game's record (the zip every player
+                  gets): GAME --config FILE [--side S] --out FILE
+  store compact   rewrite the store into a new file without its free pages
+                  (serve stopped; compact_at_start does it at start-up)
   games           list the games: phase, deadline, whom each awaits
   deadline        move a game's deadline: --config FILE --game G
                   --extend 24h | --at 2026-12-01T18:00:00Z
@@ -122,10 +129,11 @@ commands:
   tick            process reminders and deadlines: --config FILE [--now T]
   audit verify    verify a game's audit chain and the signed chain heads of
                   its results mails: --config FILE --game G; or an exported
-                  archive alone: --export FILE
+                  archive alone: --export FILE; an archived game: --archive FILE
   audit export    export it: --config FILE --game G --format csv|json (json:
                   with the host's public key and the signed heads)
-  replay          re-adjudicate a game and compare: --config FILE --game G
+  replay          re-adjudicate a game and compare: --config FILE --game G;
+                  an archived game: --archive FILE
   checkmails      what a player runs: check every roll, seed, sealed
                   order, signature and beacon round of one game from his
                   saved mails alone: --game G MAIL...
@@ -166,8 +174,12 @@ func runEnv(e *env, args []string) int {
 			err = cmdGameNew(e, rest[1:])
 		case len(rest) > 0 && rest[0] == "end":
 			err = cmdGameEnd(e, rest[1:])
+		case len(rest) > 0 && rest[0] == "archive":
+			err = cmdGameArchive(e, rest[1:])
+		case len(rest) > 0 && rest[0] == "export":
+			err = cmdGameExport(e, rest[1:])
 		default:
-			err = usageError("game: expected \"game new\" or \"game end\"")
+			err = usageError("game: expected \"game new\", \"game end\", \"game archive\" or \"game export\"")
 		}
 	case "handle":
 		err = cmdHandle(e, rest)
@@ -200,6 +212,10 @@ func runEnv(e *env, args []string) int {
 		}
 		switch rest[0] {
 		case "verify":
+			if _, ok := archiveFlag(rest[1:]); ok {
+				err = cmdArchiveCheck(e, rest[1:], false)
+				break
+			}
 			err = cmdAuditVerify(e, rest[1:])
 		case "export":
 			err = cmdAuditExport(e, rest[1:])
@@ -207,9 +223,15 @@ func runEnv(e *env, args []string) int {
 			err = usageError("audit: expected verify or export")
 		}
 	case "replay":
+		if _, ok := archiveFlag(rest); ok {
+			err = cmdArchiveCheck(e, rest, true)
+			break
+		}
 		err = cmdReplay(e, rest)
 	case "checkmails":
 		err = cmdCheckMails(e, rest)
+	case "store":
+		err = cmdStore(e, rest)
 	case "map":
 		err = cmdMap(e, rest)
 	case "games":
@@ -704,17 +726,7 @@ func hostCommand(e *env, name string, args []string, flags func(*flag.FlagSet), 
 	if err := c.resolve(); err != nil {
 		return err
 	}
-	if code, ok, err := forward(e, c.socket, e.args); err != nil {
-		return err
-	} else if ok {
-		return exitCode(code)
-	}
-	desk, db, err := c.open(e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return fn(desk, db)
+	return c.forwardOrOpen(e, e.args, fn)
 }
 
 // gameCommand parses the flags of a command about one game (--db, --address, --game and
@@ -831,28 +843,7 @@ func cmdMap(e *env, args []string) error {
 }
 
 // absPNG makes the file of a --png flag in args absolute, in place.
-func absPNG(args []string) {
-	for i, a := range args {
-		name, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name != "png" || !strings.HasPrefix(a, "-") {
-			continue
-		}
-		at := i
-		if !eq {
-			if at = i + 1; at >= len(args) {
-				return
-			}
-			val = args[at]
-		}
-		if abs, err := filepath.Abs(val); err == nil && val != "" {
-			if eq {
-				args[at] = a[:len(a)-len(val)] + abs
-			} else {
-				args[at] = abs
-			}
-		}
-	}
-}
+func absPNG(args []string) { absFlag(args, "png") }
 
 func cmdGames(e *env, args []string) error {
 	return hostCommand(e, "games", args, nil, nil, func(desk *adjudicator.Desk, _ store.Store) error {

@@ -47,10 +47,15 @@ type daemon struct {
 	// test of invariant 2 uses it. Zero in production.
 	killAfter int64
 	committed atomic.Int64
+	// archivedAt is when the finished games were last looked at for archiving (archive.go).
+	archivedAt time.Time
 }
 
 // newDaemon builds the daemon from a checked configuration.
 func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
+	if cfg.CompactAtStart {
+		compactAtStart(cfg.Database, log) // before the store is opened (archive.go)
+	}
 	db, err := store.Open(cfg.Database)
 	if err != nil {
 		return nil, err
@@ -93,6 +98,7 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		// The sender draws each mail's map picture from its stored view just before sending
 		// it, outside the transaction that queued the mail.
 		Render: mapimage.RenderEncoded}
+	d.sender.Attach = recordAttach(e.ctx, d.desk) // a game's record, at its end
 	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
 		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
 	}
@@ -211,6 +217,7 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	d.tick(ctx)
+	d.archiveTick(ctx)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Add(4)
@@ -232,6 +239,7 @@ func (d *daemon) run(ctx context.Context) error {
 				return
 			case <-t.C:
 				d.tick(ctx)
+				d.archiveTick(ctx)
 				d.poke() // mails queued by other means (a host command) go out too
 			}
 		}
@@ -263,6 +271,7 @@ func logLevel(s string) slog.Level {
 func cmdServe(e *env, args []string) error {
 	fs := newFlags(e, "serve")
 	path := fs.String("config", "", "the configuration file (see adjutant config sample)")
+	compact := fs.Bool("compact", false, "compact the database before serving (as compact_at_start)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -277,6 +286,7 @@ func cmdServe(e *env, args []string) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(cfg.MemoryLimitMiB << 20)
 	}
+	cfg.CompactAtStart = cfg.CompactAtStart || *compact
 	d, err := newDaemon(e, cfg, log)
 	if err != nil {
 		return err
