@@ -418,9 +418,11 @@ func TestHostSetsObservers(t *testing.T) {
 	if _, mails := f.send(bob, "o", "OBSERVE g1\n"); !strings.Contains(flat(only(t, mails, bob)), "allows no observers") {
 		t.Error("OBSERVE after the host's NO is not refused")
 	}
-	// The host ends the game: the observer is told, as the players are.
-	if _, mails := f.host("end", "HOST PASSWORD "+hostPass+"\nEND g1\n"); !strings.Contains(flat(only(t, mails, cleo)), "the host has ended the game") {
-		t.Error("the observer is not told the host ended the game")
+	// The host ends the game: the observer is told, as the players are, then gets the
+	// record of the game.
+	_, mails = f.host("end", "HOST PASSWORD "+hostPass+"\nEND g1\n")
+	if told := to(mails, cleo); len(told) != 2 || !strings.Contains(flat(told[0]), "the host has ended the game") || told[1].Kind != adjudicator.KindRecord {
+		t.Errorf("the observer is not told the host ended the game, then sent its record: %d mails", len(told))
 	}
 	g := newFixture(t, adjudicator.NewGame{Observers: "no"})
 	if _, mails := g.send(bob, "o", "OBSERVE g1\n"); !strings.Contains(flat(only(t, mails, bob)), "allows no observers") {
