@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 )
@@ -77,6 +78,39 @@ func TestWorksCollideWithNothing(t *testing.T) {
 				if w, ok := works[d.char]; ok {
 					t.Errorf("%s draws %q (%s) with the letter of %s", n, d.char, d.name, w)
 				}
+			}
+		}
+	}
+}
+
+// TestOneRefusalForAnUnknownOrder: every ruleset refuses a line whose keyword is none of
+// its orders in the one wording of package orders, naming its orders, and a line short
+// of a field with the order's usage.
+func TestOneRefusalForAnUnknownOrder(t *testing.T) {
+	reg, err := rulesets.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := map[string][2]string{ // a line short of a field, and its refusal
+		"mons1914":     {"TOP 2908", "want TOP <hex> <unit>"},
+		"soissons1918": {"PREPARE", "want PREPARE <unit>"},
+		"soldiers1918": {"SETUP", "want SETUP DEFAULT"},
+		"teaching":     {"CUT", "want CUT <hexside>"},
+	}
+	for _, n := range reg.Names() {
+		rs, _ := reg.Lookup(n)
+		st, err := rs.New(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct{ line, want string }{
+			{"POLT TURN 2 NONE", `unknown order "POLT": want one of ` + rs.Keywords()[0] + ", "},
+			{short[n][0], short[n][1]},
+		} {
+			lines, _ := orders.Split(tc.line)
+			got := rs.Check(st, rs.Sides()[0].ID, lines, nil)
+			if len(got) != 1 || got[0].OK || !strings.HasPrefix(got[0].Reason, tc.want) {
+				t.Errorf("%s: Check(%q) = %+v, want a refusal starting %q", n, tc.line, got, tc.want)
 			}
 		}
 	}
