@@ -22,7 +22,7 @@ func TestMoveAllowanceOnTheKitsCost(t *testing.T) {
 	dear := string(shipped) + "enter support 2 | reconstructed: test, a trench costs two\n"
 	for _, tc := range []struct {
 		name, tec, unit, move, want string
-		ok                           bool
+		ok                          bool
 	}{
 		{"shipped, two hexes on a blue chip", string(shipped), "unit marine 0504 blue", "MOVE MARINE 0504-0505-0506", "", true},
 		{"shipped, three hexes on a blue chip", string(shipped), "unit marine 0503 blue", "MOVE MARINE 0503-0504-0505-0506", "units whose chip allows fewer than 3 hexes (rule 3)", false},
