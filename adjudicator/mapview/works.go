@@ -23,6 +23,15 @@ var Works = []Symbol{
 	{Name: "wire", Char: 'W', Text: "barbed wire", Pattern: PatternWire},
 }
 
+// WorkLetters is the letter of each of [Works] by its name, for a ruleset's cells.
+func WorkLetters() map[string]byte {
+	m := map[string]byte{}
+	for _, w := range Works {
+		m[w.Name] = w.Char
+	}
+	return m
+}
+
 // CutWire is wire cut on a hexside, drawn as a point in the middle of the hexside.
 var CutWire = SideSymbol{Name: "cut", Char: 'o', Point: true, Text: "cut wire"}
 

@@ -74,11 +74,7 @@ func mvWorks(rev int) map[string]byte {
 	if rev < 2 {
 		return mvOldWorks
 	}
-	m := map[string]byte{}
-	for _, w := range mapview.Works {
-		m[w.Name] = w.Char
-	}
-	return m
+	return mapview.WorkLetters()
 }
 
 // RenderMap draws v on s's map as plain text: a header, the map in labelled

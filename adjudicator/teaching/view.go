@@ -67,11 +67,7 @@ func worksAt(rev int) map[string]byte {
 	if rev < 1 {
 		return oldWorks
 	}
-	m := map[string]byte{}
-	for _, w := range mapview.Works {
-		m[w.Name] = w.Char
-	}
-	return m
+	return mapview.WorkLetters()
 }
 
 var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
