@@ -32,6 +32,20 @@ func WorkLetters() map[string]byte {
 	return m
 }
 
+// WorkSymbols are the legend symbols of the works named, in that order, each with its
+// letter in letters (nil: none, as the picture's Legend.Features have) and its text in
+// texts (the kit's where texts has none).
+func WorkSymbols(letters map[string]byte, texts map[string]string, names ...string) []Symbol {
+	var out []Symbol
+	for _, n := range names {
+		if w, ok := Work(n, texts[n]); ok {
+			w.Char = letters[n]
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // CutWire is wire cut on a hexside, drawn as a point in the middle of the hexside.
 var CutWire = SideSymbol{Name: "cut", Char: 'o', Point: true, Text: "cut wire"}
 

@@ -20,6 +20,7 @@ package soldiers1918
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,18 +117,20 @@ func (s *Scenario) View(v MapView) mapview.View {
 		}
 		return ""
 	}
+	main, outpost, support, comm, bunker, wire := string(MainTrench), scOutpost, string(SupportTrench), string(CommTrench), string(Bunker), string(Wire)
+	texts := map[string]string{
+		main: "Main Trench" + def(MainTrench), outpost: "outpost: Main Trench" + def(MainTrench),
+		support: "Support Trench" + def(SupportTrench), comm: "communication trench" + def(CommTrench),
+		bunker: "bunker" + def(Bunker), wire: "wire (adds nothing)",
+	}
+	featureTexts := maps.Clone(texts)
+	featureTexts[outpost] = "outpost (Main Trench)"
 	legend := mapview.Legend{
 		Terrain: []mapview.Symbol{
 			{Name: string(Open), Char: '.', Text: "open ground" + def(Open)},
 			{Name: string(NoMansLand), Char: '~', Text: "No Man's Land" + def(NoMansLand)},
 		},
-		Marks: []mapview.Symbol{
-			{Name: string(MainTrench), Char: works[string(MainTrench)], Text: "Main Trench" + def(MainTrench)},
-			{Name: scOutpost, Char: works[scOutpost], Text: "outpost: Main Trench" + def(MainTrench)},
-			{Name: string(SupportTrench), Char: works[string(SupportTrench)], Text: "Support Trench" + def(SupportTrench)},
-			{Name: string(CommTrench), Char: works[string(CommTrench)], Text: "communication trench" + def(CommTrench)},
-			{Name: string(Bunker), Char: works[string(Bunker)], Text: "bunker" + def(Bunker)},
-			{Name: string(Wire), Char: works[string(Wire)], Text: "wire (adds nothing)"},
+		Marks: append(mapview.WorkSymbols(works, texts, main, outpost, support, comm, bunker, wire), []mapview.Symbol{
 			{Name: "g", Char: 'g', Text: "German infantry"},
 			{Name: "h", Char: 'h', Text: "German HMG"},
 			{Name: "a", Char: 'a', Text: "US Army"},
@@ -136,21 +139,14 @@ func (s *Scenario) View(v MapView) mapview.View {
 			{Name: "!", Char: '!', Text: "COWed"},
 			{Name: "*", Char: '*', Text: "bombardment markers"},
 			{Name: "x", Char: 'x', Text: "carnage"},
-		},
+		}...),
 		Forces: []mapview.Symbol{
 			{Name: string(DE), Char: 'G', Text: "German units"},
 			{Name: string(US), Char: 'A', Text: "American units"},
 		},
 		// The picture draws the trenches as trench lines, not letters: its counters
 		// hold the units and markers only (Counters).
-		Features: []mapview.Symbol{
-			{Name: string(MainTrench), Text: "Main Trench" + def(MainTrench), Pattern: mapview.PatternTrench},
-			{Name: scOutpost, Text: "outpost (Main Trench)", Pattern: mapview.PatternTrench},
-			{Name: string(SupportTrench), Text: "Support Trench" + def(SupportTrench), Pattern: mapview.PatternTrench},
-			{Name: string(CommTrench), Text: "communication trench" + def(CommTrench), Pattern: mapview.PatternZigzag},
-			{Name: string(Wire), Text: "wire (adds nothing)", Pattern: mapview.PatternWire},
-			{Name: string(Bunker), Text: "bunker" + def(Bunker), Pattern: mapview.PatternBunker},
-		},
+		Features: mapview.WorkSymbols(nil, featureTexts, main, outpost, support, comm, wire, bunker),
 	}
 	key := []string{
 		"Trenches: a hex with several defends with the strongest (10.11). The text map spells them after the ground, the strongest first; the picture draws them as lines.",

@@ -27,34 +27,25 @@ func legend(rev int) mapview.Legend {
 			{Name: mapview.CutWire.Name, Char: mapview.CutWire.Char, Point: true, Text: "cut wire (clear terrain from the turn after)"},
 			wire,
 		},
-		Marks: []mapview.Symbol{
-			{Name: "smoke", Char: '*', Text: "smoke (a white chip)"},
-			{Name: "bunker", Char: works["bunker"], Text: "bunker"},
-			{Name: "main", Char: works["main"], Text: "main trench"},
-			{Name: "support", Char: works["support"], Text: "support trench"},
-			{Name: "communication", Char: works["communication"], Text: "communication trench"},
-			{Name: "mg", Char: 'M', Text: "German MG"},
-			{Name: "inf", Char: 'I', Text: "German infantry"},
-			{Name: "army-black", Char: 'k', Text: "Army, black chip"},
-			{Name: "army-blue", Char: 'b', Text: "Army, blue chip"},
-			{Name: "army", Char: 'a', Text: "Army, no chip"},
-			{Name: "marine-black", Char: 'K', Text: "Marine, black chip"},
-			{Name: "marine-blue", Char: 'B', Text: "Marine, blue chip"},
-			{Name: "marine", Char: 'm', Text: "Marine, no chip"},
-			{Name: "dead", Char: 'x', Text: "a flipped (dead) American"},
-		},
+		Marks: slices.Concat([]mapview.Symbol{{Name: "smoke", Char: '*', Text: "smoke (a white chip)"}},
+			mapview.WorkSymbols(works, nil, "bunker", "main", "support", "communication"), []mapview.Symbol{
+				{Name: "mg", Char: 'M', Text: "German MG"},
+				{Name: "inf", Char: 'I', Text: "German infantry"},
+				{Name: "army-black", Char: 'k', Text: "Army, black chip"},
+				{Name: "army-blue", Char: 'b', Text: "Army, blue chip"},
+				{Name: "army", Char: 'a', Text: "Army, no chip"},
+				{Name: "marine-black", Char: 'K', Text: "Marine, black chip"},
+				{Name: "marine-blue", Char: 'B', Text: "Marine, blue chip"},
+				{Name: "marine", Char: 'm', Text: "Marine, no chip"},
+				{Name: "dead", Char: 'x', Text: "a flipped (dead) American"},
+			}),
 		Forces: []mapview.Symbol{
 			{Name: string(German), Char: 'G', Text: "German units"},
 			{Name: string(American), Char: 'A', Text: "American units"},
 		},
 		// The picture draws the trenches and bunkers; its counters hold the smoke and the
 		// units (View.Counters).
-		Features: []mapview.Symbol{
-			{Name: "main", Text: "main trench", Pattern: mapview.PatternTrench},
-			{Name: "support", Text: "support trench", Pattern: mapview.PatternTrench},
-			{Name: "communication", Text: "communication trench", Pattern: mapview.PatternZigzag},
-			{Name: "bunker", Text: "bunker", Pattern: mapview.PatternBunker},
-		},
+		Features: mapview.WorkSymbols(nil, nil, "main", "support", "communication", "bunker"),
 	}
 }
 
