@@ -2,6 +2,7 @@ package mons1914
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,27 @@ type item struct {
 	seq     string
 	err     error
 }
+
+// grammar is the orders of Mons 1914, each a keyword and its fields (package orders
+// reads the keyword and refuses an unknown one or a line short of a field).
+var grammar = orders.Grammar{
+	{Keyword: "MOVE", Fields: 1, Usage: "MOVE <units> <path>, e.g. MOVE 1/NF 2908-2909-3009", Rule: "9.1"},
+	{Keyword: "MARCH", Fields: 2, Usage: "MARCH <units> <path>, e.g. MARCH 1/NF 2908-2909-3009", Rule: "9.1"},
+	{Keyword: "BOMBARD", Fields: 3, Usage: "BOMBARD <hex> WITH <units>", Rule: "10.0"},
+	{Keyword: "MELEE", Fields: 3, Usage: "MELEE <hex> WITH <units>", Rule: "12.0"},
+	{Keyword: "COMBAT", Fields: 1, Usage: "COMBAT NONE", Rule: "10.0"},
+	{Keyword: "PASS", Rule: "5.1"},
+	{Keyword: "SEQUENCE", Fields: 1, Usage: "SEQUENCE move/fight, fight/move, fight/fight or move/move", Rule: "5.3"},
+	{Keyword: "THEN", Rule: "5.3"},
+	{Keyword: "TOP", Fields: 2, Usage: "TOP <hex> <unit>", Rule: "6.6"},
+	{Keyword: "DEFFIRE", Fields: 1, Usage: "DEFFIRE STRONGEST, DEFFIRE SPREAD, DEFFIRE <units> AT <hex>, DEFFIRE <units> HOLD or DEFFIRE <units> DEFAULT", Rule: "11.2"},
+	{Keyword: "HIT", Fields: 1, Usage: "HIT <enemy units, first to lose a step to your defensive fire first>", Rule: "11.5"},
+	{Keyword: "LOSSES", Fields: 1, Usage: "LOSSES <units, first to lose a step first>, a unit with :N giving at most N steps (LOSSES 1/SF:1 4/RF:1)", Rule: "12.12"},
+}
+
+// otherCombatWords are other games' words for combat: orders to the desk (Keywords), so
+// that a line starting with one is answered with the Mons way of saying it.
+var otherCombatWords = []string{"BOMBARDMENT", "FIRE", "ATTACK"}
 
 // parseLine reads one order line (the grammar is in templates/mons1914-help.txt).
 func (sc *Scenario) parseLine(l orders.Line) item {
@@ -62,7 +84,17 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		return out, nil
 	}
-	switch kw := l.Keyword(); kw {
+	if kw := l.Keyword(); slices.Contains(otherCombatWords, kw) {
+		return bad("10.0", "unknown order %s: bombard with BOMBARD <hex> WITH <guns>, attack with MELEE <hex> WITH <units>", kw)
+	}
+	form, _, err := grammar.Read(l)
+	if err != nil {
+		if form.Keyword == "" {
+			return bad("5.1", "%v", err)
+		}
+		return bad(form.Rule, "%v", err)
+	}
+	switch kw := form.Keyword; kw {
 	case "MOVE", "MARCH":
 		it.rule = "9.0"
 		if len(f) == 2 && orders.EqualFold(f[1], "NONE") && kw == "MOVE" {
@@ -70,7 +102,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return it
 		}
 		if len(f) < 3 {
-			return bad("9.1", "want %s <units> <path>, e.g. %s 1/NF 2908-2909-3009", kw, kw)
+			return bad(form.Rule, "%v", form.Want())
 		}
 		path := f[len(f)-1]
 		exit := false
@@ -93,8 +125,8 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 	case "BOMBARD", "MELEE":
 		it.rule = map[string]string{"BOMBARD": "10.0", "MELEE": "12.0"}[kw]
-		if len(f) < 4 || !orders.EqualFold(f[2], "WITH") {
-			return bad(it.rule, "want %s <hex> WITH <units>", kw)
+		if !orders.EqualFold(f[2], "WITH") {
+			return bad(it.rule, "%v", form.Want())
 		}
 		h, err := hex.Parse(f[1])
 		if err != nil {
@@ -166,14 +198,14 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 	case "COMBAT":
 		if len(f) != 2 || !orders.EqualFold(f[1], "NONE") {
-			return bad("10.0", "want COMBAT NONE")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		it.kind, it.text, it.rule = "none-combat", "COMBAT NONE", "10.0"
 	case "PASS":
 		it.kind, it.text, it.rule = "pass", "PASS", "5.1"
 	case "SEQUENCE":
 		if len(f) != 2 {
-			return bad("5.3", "want SEQUENCE move/fight, fight/move, fight/fight or move/move")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		s := strings.ToLower(f[1])
 		ok := false
@@ -181,14 +213,14 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			ok = ok || q == s
 		}
 		if !ok {
-			return bad("5.3", "want SEQUENCE move/fight, fight/move, fight/fight or move/move")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		it.kind, it.seq, it.text, it.rule = "sequence", s, "SEQUENCE "+s, "5.3"
 	case "THEN":
 		it.kind, it.text, it.rule = "then", "THEN", "5.3"
 	case "TOP":
 		if len(f) != 3 {
-			return bad("6.6", "want TOP <hex> <unit>")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		h, err := hex.Parse(f[1])
 		if err != nil {
@@ -200,7 +232,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		it.kind, it.text, it.rule = "top", "TOP "+h.String()+" "+ids[0], "6.6"
 	case "DEFFIRE":
-		want := "want DEFFIRE STRONGEST, DEFFIRE SPREAD, DEFFIRE <units> AT <hex>, DEFFIRE <units> HOLD or DEFFIRE <units> DEFAULT"
+		want := form.Want().Error()
 		if len(f) == 2 && (orders.EqualFold(f[1], "STRONGEST") || orders.EqualFold(f[1], "SPREAD")) {
 			it.kind, it.text, it.rule = "deffire", "DEFFIRE "+orders.Upper(f[1]), "11.2"
 			return it
@@ -235,7 +267,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "HIT":
 		ids, err := lossIDs(f[1:])
 		if err != nil || len(ids) == 0 {
-			return bad("11.5", "want HIT <enemy units, first to lose a step to your defensive fire first>")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		it.kind, it.text, it.rule = "hit", "HIT "+strings.Join(ids, " "), "11.5"
 	case "LOSSES":
@@ -244,13 +276,9 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad("12.12", "%v", err)
 		}
 		if len(ids) == 0 {
-			return bad("12.12", "want LOSSES <units, first to lose a step first>, a unit with :N giving at most N steps (LOSSES 1/SF:1 4/RF:1)")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		it.kind, it.text, it.rule = "losses", "LOSSES "+strings.Join(ids, " "), "12.12"
-	case "BOMBARDMENT", "FIRE", "ATTACK":
-		return bad("10.0", "unknown order %s: bombard with BOMBARD <hex> WITH <guns>, attack with MELEE <hex> WITH <units>", kw)
-	default:
-		return bad("5.1", "unknown order %q: see HELP for the orders of Mons 1914", kw)
 	}
 	return it
 }

@@ -4,5 +4,5 @@ package mons1914
 // (parseLine), so that the desk can tell an order, even a mistyped one after a keyword,
 // from a mail's closing text. The last three are words parseLine answers with a hint.
 func (r *Rules) Keywords() []string {
-	return []string{"MOVE", "MARCH", "BOMBARD", "MELEE", "COMBAT", "PASS", "SEQUENCE", "THEN", "TOP", "DEFFIRE", "HIT", "LOSSES", "BOMBARDMENT", "FIRE", "ATTACK"}
+	return append(grammar.Keywords(), otherCombatWords...)
 }

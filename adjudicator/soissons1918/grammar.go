@@ -9,10 +9,32 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
-// Keywords are the first words of Soissons orders (templates/soissons1918-help.txt).
-var Keywords = []string{"SETUP", "PASS", "REINFORCE", "TANK", "BOMBARD", "MOVE", "PREPARE",
-	"IMPROVISE", "FALLBACK", "PURSUE", "ATTACK", "ASSAULT", "LOSSES", "PLACE",
-	"RETREAT", "CONVERT", "ADVANCE", "SPENT", "LEAD", "XRESULT", "CANCEL"}
+// grammar is the orders of Soissons (templates/soissons1918-help.txt), each a keyword
+// and its fields (package orders reads the keyword and refuses an unknown one or a line
+// short of a field; the orders without a usage read their fields themselves).
+var grammar = orders.Grammar{
+	{Keyword: "SETUP", Fields: 1, Usage: "SETUP DEFAULT", Rule: "3.1"},
+	{Keyword: "PASS", Rule: "4.2"},
+	{Keyword: "REINFORCE", Fields: 2, Usage: "REINFORCE <unit> <hex> [CORPS <hq>]", Rule: "18.1"},
+	{Keyword: "TANK", Fields: 2, Usage: "TANK <tank group> <division>, or TANK <tank group> REMOVE", Rule: "9.2"},
+	{Keyword: "BOMBARD", Fields: 2, Usage: "BOMBARD <hex> [H<n>] [M<n>] [A<n>] [<hq> ...], e.g. BOMBARD 1010 H2 M1 XX", Rule: "17.4"},
+	{Keyword: "MOVE", Fields: 2, Usage: "MOVE <unit>[,<unit>...] <path>, e.g. MOVE 1US 0807-0908-1008", Rule: "19"},
+	{Keyword: "PREPARE", Fields: 1, Usage: "PREPARE <unit>", Rule: "19.4"},
+	{Keyword: "IMPROVISE", Fields: 2, Usage: "IMPROVISE <unit> <hex>", Rule: "19.4.1"},
+	{Keyword: "FALLBACK", Fields: 2, Usage: "FALLBACK <unit>[,<unit>...] <path>, e.g. FALLBACK 1US 0807-0908-1008", Rule: "19.6"},
+	{Keyword: "PURSUE", Fields: 2, Usage: "PURSUE <unit> <hex>", Rule: "19.7"},
+	{Keyword: "ATTACK", Rule: "20.2"},
+	{Keyword: "ASSAULT", Rule: "20.2"},
+	{Keyword: "LOSSES", Fields: 1, Usage: "LOSSES <unit>,<unit>,... (who takes losses first), or LOSSES DEFAULT", Rule: "17.8"},
+	{Keyword: "PLACE", Fields: 2, Usage: "PLACE <unit> <hex>, or PLACE <tank group> <division>|BOX", Rule: "3.1"},
+	{Keyword: "RETREAT"}, {Keyword: "CONVERT"}, {Keyword: "ADVANCE"}, {Keyword: "SPENT"},
+	{Keyword: "LEAD", Rule: "20.4.2"},
+	{Keyword: "XRESULT", Rule: "20.4.7"},
+	{Keyword: "CANCEL"},
+}
+
+// Keywords are the first words of Soissons orders.
+var Keywords = grammar.Keywords()
 
 // Kinds of order line.
 const (
@@ -117,18 +139,21 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		}
 		return h, err
 	}
-	var err error
-	switch kw := l.Keyword(); kw {
+	form, _, err := grammar.Read(l)
+	if err != nil {
+		return bad(form.Rule, "%v", err)
+	}
+	switch kw := form.Keyword; kw {
 	case "SETUP":
 		it.rule = "3.1"
 		if len(f) != 2 || !orders.EqualFold(f[1], "DEFAULT") {
-			return bad("3.1", "want SETUP DEFAULT")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		it.kind, it.text = kSetup, "SETUP DEFAULT"
 	case "PLACE":
 		it.rule = "3.1"
 		if len(f) != 3 {
-			return bad("3.1", "want PLACE <unit> <hex>, or PLACE <tank group> <division>|BOX")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
 			return bad("3.1", "want PLACE <unit> <hex>: %v", err)
@@ -173,7 +198,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "REINFORCE":
 		it.rule = "18.1"
 		if len(f) != 3 && !(len(f) == 5 && orders.EqualFold(f[3], "CORPS")) {
-			return bad("18.1", "want REINFORCE <unit> <hex> [CORPS <hq>]")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		if it.units, err = units(f[1]); err != nil {
 			return bad("18", "%v", err)
@@ -193,7 +218,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "TANK":
 		it.rule = "9.2"
 		if len(f) != 3 {
-			return bad("9.2", "want TANK <tank group> <division>, or TANK <tank group> REMOVE")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		c, ok := sc.Counter(f[1])
 		if !ok || c.Kind != KindTank {
@@ -210,9 +235,6 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 		it.kind, it.text = kTank, fmt.Sprintf("TANK %s %s", it.tank, it.target)
 	case "BOMBARD":
 		it.rule = "17.4"
-		if len(f) < 3 {
-			return bad("17.4", "want BOMBARD <hex> [H<n>] [M<n>] [A<n>] [<hq> ...], e.g. BOMBARD 1010 H2 M1 XX")
-		}
 		b := Bombard{}
 		if b.Target, err = oneHex(f[1]); err != nil {
 			return bad("17.4", "%v", err)
@@ -240,7 +262,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "MOVE", "FALLBACK":
 		it.rule = map[string]string{"MOVE": "19", "FALLBACK": "19.6"}[kw]
 		if len(f) != 3 {
-			return bad(it.rule, "want %s <unit>[,<unit>...] <path>, e.g. %s 1US 0807-0908-1008", kw, kw)
+			return bad(form.Rule, "%v", form.Want())
 		}
 		if it.units, err = units(f[1]); err != nil {
 			return bad("19", "%v", err)
@@ -261,19 +283,19 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "PREPARE":
 		it.rule = "19.4"
 		if len(f) != 2 {
-			return bad("19.4", "want PREPARE <unit>")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
-			return bad("19.4", "want PREPARE <unit>: %v", err)
+			return bad(form.Rule, "%v: %v", form.Want(), err)
 		}
 		it.kind, it.text = kPrepare, "PREPARE "+it.units[0]
 	case "IMPROVISE", "PURSUE":
 		it.rule = map[string]string{"IMPROVISE": "19.4.1", "PURSUE": "19.7"}[kw]
 		if len(f) != 3 {
-			return bad(it.rule, "want %s <unit> <hex>", kw)
+			return bad(form.Rule, "%v", form.Want())
 		}
 		if it.units, err = units(f[1]); err != nil || len(it.units) != 1 {
-			return bad(it.rule, "want %s <unit> <hex>: %v", kw, err)
+			return bad(form.Rule, "%v: %v", form.Want(), err)
 		}
 		if it.at, err = oneHex(f[2]); err != nil {
 			return bad(it.rule, "%v", err)
@@ -283,7 +305,7 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 	case "LOSSES":
 		it.rule = "17.8"
 		if len(f) != 2 {
-			return bad("17.8", "want LOSSES <unit>,<unit>,... (who takes losses first), or LOSSES DEFAULT")
+			return bad(form.Rule, "%v", form.Want())
 		}
 		if orders.EqualFold(f[1], "DEFAULT") {
 			it.kind, it.text = kLosses, "LOSSES DEFAULT"
@@ -300,8 +322,6 @@ func (sc *Scenario) parseLine(l orders.Line) item {
 			return bad(it.cancel.rule, "%v", err)
 		}
 		it.kind, it.text, it.rule = kCancel, it.cancel.String(), it.cancel.rule
-	default:
-		return bad("", "unknown order %q: want one of %s (see HELP)", f[0], strings.Join(Keywords, ", "))
 	}
 	return it
 }

@@ -25,6 +25,20 @@ import (
 //	OVERSTACK CARNAGE               the offended player's standing choice (6.2); also
 //	OVERSTACK 2305 1 ARMY TO 2306   per hex: which units leave, TO a hex, CARNAGE or MOVE
 
+// grammar is the orders of Soldiers 1918, each a keyword and its fields (package orders
+// reads the keyword and refuses an unknown one or a line short of a field; PLOT reads
+// its items from the lines after it too, the others their fields themselves).
+var grammar = orders.Grammar{
+	{Keyword: "PLOT", Rule: "3.2"},
+	{Keyword: "CANCEL", Fields: 1, Usage: "CANCEL BOMBARDMENT", Rule: "5.2 I"},
+	{Keyword: "SETUP", Fields: 1, Usage: "SETUP DEFAULT", Rule: "3.5, 3.6"},
+	{Keyword: "PLACE", Rule: "3.5, 3.6"},
+	{Keyword: "COW", Also: []string{"COWED"}, Rule: "7.1, 7.2, 7.4"},
+	{Keyword: "MOVE", Rule: "9.0"},
+	{Keyword: "FIRE", Rule: "10.0"},
+	{Keyword: "OVERSTACK", Rule: "6.2"},
+}
+
 // block is one parsed order block: a keyword line and its continuation lines.
 type block struct {
 	kind  string // "plot", "complete", "cancel", "setup-default", "place"
@@ -324,9 +338,18 @@ func parseBlocks(lines []orders.Line) []block {
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		b := block{line: l}
-		switch kw := l.Keyword(); {
+		form, _, err := grammar.Read(l)
+		if err != nil {
+			b.kind, b.rule, b.err = "unknown", form.Rule, err
+			if form.Keyword == "" {
+				b.rule = "5.2"
+			}
+			out = append(out, b)
+			continue
+		}
+		switch kw := form.Keyword; {
 		case kw == "PLOT":
-			b.kind, b.rule = "plot", "3.2"
+			b.kind, b.rule = "plot", form.Rule
 			args := l.Fields[1:]
 			switch {
 			case len(args) == 1 && orders.EqualFold(args[0], "COMPLETE"):
@@ -364,35 +387,34 @@ func parseBlocks(lines []orders.Line) []block {
 				b.items = mergeItems(items)
 			}
 		case l.Is("CANCEL", "BOMBARDMENT") && len(l.Fields) == 2:
-			b.kind, b.rule = "cancel", "5.2 I"
+			b.kind, b.rule = "cancel", form.Rule
 		case l.Is("SETUP", "DEFAULT") && len(l.Fields) == 2:
-			b.kind, b.rule = "setup-default", "3.5, 3.6"
+			b.kind, b.rule = "setup-default", form.Rule
+		case kw == "CANCEL" || kw == "SETUP":
+			b.kind, b.rule, b.err = "unknown", form.Rule, form.Want()
 		case kw == "PLACE":
-			b.kind, b.rule = "place", "3.5, 3.6"
+			b.kind, b.rule = "place", form.Rule
 			b.place, b.err = parsePlace(l)
-		case kw == "COW" || kw == "COWED":
-			b.kind, b.rule = "cow", "7.1, 7.2, 7.4"
+		case kw == "COW":
+			b.kind, b.rule = "cow", form.Rule
 			b.none, b.hexes, b.err = parseHexList(l.Fields[1:])
 		case kw == "MOVE":
-			b.kind, b.rule = "move", "9.0"
+			b.kind, b.rule = "move", form.Rule
 			if l.Is("MOVE", "NONE") && len(l.Fields) == 2 {
 				b.none = true
 				break
 			}
 			b.move, b.err = parseMove(l.Fields[1:])
 		case kw == "FIRE":
-			b.kind, b.rule = "fire", "10.0"
+			b.kind, b.rule = "fire", form.Rule
 			if l.Is("FIRE", "NONE") && len(l.Fields) == 2 {
 				b.none = true
 				break
 			}
 			b.fire, b.err = parseFire(l.Fields[1:])
 		case kw == "OVERSTACK":
-			b.kind, b.rule = "overstack", "6.2"
+			b.kind, b.rule = "overstack", form.Rule
 			b.over, b.err = parseOverstack(l.Fields[1:])
-		default:
-			b.kind, b.rule = "unknown", "5.2"
-			b.err = fmt.Errorf("unknown order %q: expected PLOT, CANCEL BOMBARDMENT, SETUP DEFAULT, PLACE, COW, MOVE, FIRE or OVERSTACK (send HELP for examples)", l.Fields[0])
 		}
 		out = append(out, b)
 	}

@@ -10,7 +10,8 @@
 //
 // ground is the kit's terrain symbol ("." open ground, "~" No Man's Land);
 // trenches are one letter per feature, the one it defends with first (10.11),
-// wire "#" last; units are counts by kind; markers are COWed, bombardment and
+// wire last, in the kit's letters (mapview.Works: ".DZ 1g2h", "~W 4ay") from
+// revision 2 and in the letters of before (mvOldWorks) in a game created earlier; units are counts by kind; markers are COWed, bombardment and
 // carnage. A cell that cannot hold everything ends in "+" and is spelt out in the
 // key after the legend (by column and row, not by hex id: no four-digit id is
 // printed anywhere in the map, since mails are searched for hex ids).
@@ -19,6 +20,7 @@ package soldiers1918
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +42,9 @@ type MapView struct {
 	COWed      map[hex.Hex]bool
 	// Bombardment is the number of bombardment markers in place in a hex.
 	Bombardment map[hex.Hex]int
+	// Revision is the rules revision of the game (State.Revision): a game created
+	// before revision 2 keeps the trench letters it was shown (mvOldWorks).
+	Revision int
 }
 
 // Stack is the units of both sides in one hex. USArmy counts every US Army
@@ -55,10 +60,22 @@ type Stack struct {
 // forty make a strip (five strips).
 const mvCellWidth = 8
 
-// mvTrenchChar is the letter of each in-hex feature; an outpost shows 'O' instead
-// of 'M'. Open ground and No Man's Land are the ground, the kit's terrain symbol.
-var mvTrenchChar = map[Terrain]byte{
-	MainTrench: 'M', SupportTrench: 'S', CommTrench: 'C', Bunker: 'B', Wire: '#',
+// mvOldWorks is the letter of each in-hex feature in a game created before revision
+// 2, whose map keeps the letters it was shown; later games draw the kit's
+// (mapview.Works), which collide with no unit or marker of any game ("B" is a bunker
+// here and a Marine in the teaching game, "#" wire here and a bunker there). An
+// outpost shows its own letter instead of the Main Trench's. Open ground and No Man's
+// Land are the ground, the kit's terrain symbol.
+var mvOldWorks = map[string]byte{
+	string(MainTrench): 'M', scOutpost: 'O', string(SupportTrench): 'S', string(CommTrench): 'C', string(Bunker): 'B', string(Wire): '#',
+}
+
+// mvWorks is the letter of each in-hex feature in a game of revision rev.
+func mvWorks(rev int) map[string]byte {
+	if rev < 2 {
+		return mvOldWorks
+	}
+	return mapview.WorkLetters()
 }
 
 // RenderMap draws v on s's map as plain text: a header, the map in labelled
@@ -80,9 +97,10 @@ func (s *Scenario) View(v MapView) mapview.View {
 			forces[h] = append(forces[h], string(US))
 		}
 	}
+	works := mvWorks(v.Revision)
 	var notes []string
 	for _, h := range s.scOrder {
-		cell, full, counter := mvCellText(s, s.scHexes[h], h, v)
+		cell, full, counter := mvCellText(s, works, s.scHexes[h], h, v)
 		if cell != "" {
 			cells[h] = cell
 		}
@@ -99,18 +117,20 @@ func (s *Scenario) View(v MapView) mapview.View {
 		}
 		return ""
 	}
+	main, outpost, support, comm, bunker, wire := string(MainTrench), scOutpost, string(SupportTrench), string(CommTrench), string(Bunker), string(Wire)
+	texts := map[string]string{
+		main: "Main Trench" + def(MainTrench), outpost: "outpost: Main Trench" + def(MainTrench),
+		support: "Support Trench" + def(SupportTrench), comm: "communication trench" + def(CommTrench),
+		bunker: "bunker" + def(Bunker), wire: "wire (adds nothing)",
+	}
+	featureTexts := maps.Clone(texts)
+	featureTexts[outpost] = "outpost (Main Trench)"
 	legend := mapview.Legend{
 		Terrain: []mapview.Symbol{
 			{Name: string(Open), Char: '.', Text: "open ground" + def(Open)},
 			{Name: string(NoMansLand), Char: '~', Text: "No Man's Land" + def(NoMansLand)},
 		},
-		Marks: []mapview.Symbol{
-			{Name: string(MainTrench), Char: 'M', Text: "Main Trench" + def(MainTrench)},
-			{Name: scOutpost, Char: 'O', Text: "outpost: Main Trench" + def(MainTrench)},
-			{Name: string(SupportTrench), Char: 'S', Text: "Support Trench" + def(SupportTrench)},
-			{Name: string(CommTrench), Char: 'C', Text: "communication trench" + def(CommTrench)},
-			{Name: string(Bunker), Char: 'B', Text: "bunker" + def(Bunker)},
-			{Name: string(Wire), Char: '#', Text: "wire (adds nothing)"},
+		Marks: append(mapview.WorkSymbols(works, texts, main, outpost, support, comm, bunker, wire), []mapview.Symbol{
 			{Name: "g", Char: 'g', Text: "German infantry"},
 			{Name: "h", Char: 'h', Text: "German HMG"},
 			{Name: "a", Char: 'a', Text: "US Army"},
@@ -119,21 +139,14 @@ func (s *Scenario) View(v MapView) mapview.View {
 			{Name: "!", Char: '!', Text: "COWed"},
 			{Name: "*", Char: '*', Text: "bombardment markers"},
 			{Name: "x", Char: 'x', Text: "carnage"},
-		},
+		}...),
 		Forces: []mapview.Symbol{
 			{Name: string(DE), Char: 'G', Text: "German units"},
 			{Name: string(US), Char: 'A', Text: "American units"},
 		},
 		// The picture draws the trenches as trench lines, not letters: its counters
 		// hold the units and markers only (Counters).
-		Features: []mapview.Symbol{
-			{Name: string(MainTrench), Text: "Main Trench" + def(MainTrench), Pattern: mapview.PatternTrench},
-			{Name: scOutpost, Text: "outpost (Main Trench)", Pattern: mapview.PatternTrench},
-			{Name: string(SupportTrench), Text: "Support Trench" + def(SupportTrench), Pattern: mapview.PatternTrench},
-			{Name: string(CommTrench), Text: "communication trench" + def(CommTrench), Pattern: mapview.PatternZigzag},
-			{Name: string(Wire), Text: "wire (adds nothing)", Pattern: mapview.PatternWire},
-			{Name: string(Bunker), Text: "bunker" + def(Bunker), Pattern: mapview.PatternBunker},
-		},
+		Features: mapview.WorkSymbols(nil, featureTexts, main, outpost, support, comm, wire, bunker),
 	}
 	key := []string{
 		"Trenches: a hex with several defends with the strongest (10.11). The text map spells them after the ground, the strongest first; the picture draws them as lines.",
@@ -180,8 +193,8 @@ func mvHeader(v MapView) string {
 // mvCellText returns the text of h after its ground symbol, which may be longer
 // than the cell, the hex spelt out with spaces for the key, and the text of its
 // counter in the picture (units and markers: the picture draws the trenches).
-func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full, counter string) {
-	trenches := mvTrenches(s, info)
+func mvCellText(s *Scenario, works map[string]byte, info *HexInfo, h hex.Hex, v MapView) (cell, full, counter string) {
+	trenches := mvTrenches(s, works, info)
 	var units, marks []string
 	if st, ok := v.Stacks[h]; ok {
 		if st.DeInf > 0 {
@@ -228,15 +241,15 @@ func mvCellText(s *Scenario, info *HexInfo, h hex.Hex, v MapView) (cell, full, c
 
 // mvTrenches spells a hex's trenches, bunker and wire: the feature it defends
 // with first when that is one of them, then its other features in the order of
-// HexInfo.Features, wire last. The ground (open, No Man's Land) is the kit's
-// terrain symbol, drawn before them.
-func mvTrenches(s *Scenario, info *HexInfo) string {
+// HexInfo.Features, wire last, each in its letter of works. The ground (open, No
+// Man's Land) is the kit's terrain symbol, drawn before them.
+func mvTrenches(s *Scenario, works map[string]byte, info *HexInfo) string {
 	_, primary := s.scDefence(info)
 	char := func(t Terrain) byte {
 		if t == MainTrench && info.Outpost {
-			return 'O'
+			return works[scOutpost]
 		}
-		return mvTrenchChar[t]
+		return works[string(t)]
 	}
 	var out []byte
 	if char(primary) != 0 && primary != Wire {
@@ -248,7 +261,7 @@ func mvTrenches(s *Scenario, info *HexInfo) string {
 		}
 	}
 	if slices.Contains(info.Features, Wire) {
-		out = append(out, '#')
+		out = append(out, works[string(Wire)])
 	}
 	return string(out)
 }

@@ -565,7 +565,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	// The header gives the turn and says "phase": the title need not say them again.
 	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, Phase ", st.T))
-	v := MapView{Turn: st.T, Phase: phase, Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}}
+	v := MapView{Turn: st.T, Phase: phase, Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}, Revision: st.Revision}
 	for _, id := range st.COWedHexes() {
 		if h, err := hex.Parse(id); err == nil {
 			v.COWed[h] = true

@@ -145,7 +145,11 @@ type State struct {
 // OVERSTACK line naming no units of the hex) are told to their owner alone (invariant
 // 5): at the table the opponent would see the units move or fire and the markers
 // placed, never the plan that could not be made.
-const Revision = 1
+//
+// 2 (issue 22): the text map draws trenches, bunkers and wire in the kit's letters
+// (mapview.Works), which no game uses for a unit or marker; a game of revision 1 or
+// 0 keeps the letters it was shown.
+const Revision = 2
 
 var _ rules.State = (*State)(nil)
 

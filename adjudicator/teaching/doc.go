@@ -1,9 +1,10 @@
 // Package teaching adjudicates the Soldiers teaching game, "Assault through No Man's
 // Land in WWI" (rulebook 003): American sections cross No Man's Land against German
 // rifles and MGs, with poker decks for randomness. It is built on the shared
-// hex-and-counter kit: the map is a [board.Map] file, what a move may cross is its
-// terrain effects table ([board.TEC], data/tec.txt: uncut wire bars a hexside, wire cut
-// in an earlier turn is a "cut" hexside of the map the move is judged on), paths and
+// hex-and-counter kit: the map is a [board.Map] file, what a move may cross and what it
+// costs against the chip's allowance is its terrain effects table ([board.TEC],
+// data/tec.txt: a hex a step, uncut wire bars a hexside, wire cut in an earlier turn is
+// a "cut" hexside of the map the move is judged on), paths and
 // reach come from package board, and the map is drawn by package mapview.
 //
 // The rulebook numbers five rules (1 artillery, 2 rifle and MG fire, 3 movement and

@@ -160,11 +160,22 @@ func (r *Rules) nextToGerman(st *State, h hex.Hex) bool {
 	return false
 }
 
-// checkPath checks a path for units with the given allowance.
-func (r *Rules) checkPath(st *State, path []hex.Hex, allowance int) error {
-	if steps := len(path) - 1; steps > allowance {
-		return fmt.Errorf("%d hexes is more than the %d the units may move (rule 3)", steps, allowance)
+// moveCost is what moving along path costs on the kit's terrain effects table (tec.txt;
+// rule 3: "may move up to" a number of hexes, a hex a step), in MP, on the map with the
+// wire cut before this turn, and the same in hexes when the table refuses a step (uncut
+// wire): the rule's own checks (checkPath) then say why, in its words. The path's hexes
+// are known to be on the map and adjacent only after those checks, which come after
+// the allowance's, as the rule's messages always have.
+func (r *Rules) moveCost(st *State, path []hex.Hex) (mp int, kit bool) {
+	cost, err := r.sc.TEC.PathCost(r.cutMap(st, st.T-1), "american", path)
+	if err != nil {
+		return len(path) - 1, false
 	}
+	return (cost + r.sc.TEC.Scale - 1) / r.sc.TEC.Scale, true
+}
+
+// checkPath checks each step of a path by rules 3 and 4 (the allowance is move's).
+func (r *Rules) checkPath(st *State, path []hex.Hex) error {
 	for i := 1; i < len(path); i++ {
 		a, b := path[i-1], path[i]
 		switch {
@@ -190,6 +201,7 @@ func (r *Rules) checkPath(st *State, path []hex.Hex, allowance int) error {
 func (r *Rules) move(st *State, it item, moved, may map[int]bool) (int, error) {
 	from := it.Path[0]
 	steps := len(it.Path) - 1
+	cost, _ := r.moveCost(st, it.Path)
 	var pick []*Unit
 	why := ""
 	for _, u := range st.live(American, from) {
@@ -201,14 +213,16 @@ func (r *Rules) move(st *State, it item, moved, may map[int]bool) (int, error) {
 		case it.Chip == "plain" && u.Chip != ChipNone, it.Chip != "" && it.Chip != "plain" && u.Chip != it.Chip:
 		case !may[u.ID]:
 			why = "Army units not next to a hex with other live Americans may not move (rule 3)"
-		case st.allowance(u) < steps:
+		case st.allowance(u) < cost && cost == steps:
 			why = fmt.Sprintf("units whose chip allows fewer than %d hexes (rule 3)", steps)
+		case st.allowance(u) < cost:
+			why = fmt.Sprintf("units whose chip allows fewer than the %d MP the path costs (rule 3, tec.txt)", cost)
 		default:
 			pick = append(pick, u)
 		}
 	}
 	if len(pick) > 0 {
-		if err := r.checkPath(st, it.Path, steps); err != nil {
+		if err := r.checkPath(st, it.Path); err != nil {
 			return 0, err
 		}
 	}

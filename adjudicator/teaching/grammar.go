@@ -10,8 +10,19 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 )
 
-// keywords are the first words of the game's orders.
-var keywords = []string{"SETUP", "PLACE", "PASS", "SHELL", "MOVE", "CUT", "CHIP", "FIRE", "STOP"}
+// grammar is the game's orders, each a keyword and its fields (package orders reads the
+// keyword and refuses an unknown one or a line short of a field).
+var grammar = orders.Grammar{
+	{Keyword: "SETUP", Fields: 1, Usage: "SETUP DEFAULT"},
+	{Keyword: "PLACE", Fields: 2, Usage: "PLACE <MG|INF|ARMY|MARINE> <hex> [<hex> ...] [count], e.g. PLACE ARMY 0306 3 or PLACE INF 0118 0418"},
+	{Keyword: "PASS", Usage: "PASS alone on its line"},
+	{Keyword: "SHELL", Fields: 1, Usage: "SHELL [HE|SMOKE] <hex>, e.g. SHELL HE 0619"},
+	{Keyword: "MOVE", Fields: 1, Usage: "MOVE [count] [ARMY|MARINE] [BLACK|BLUE|PLAIN] <path>, e.g. MOVE 2 ARMY 0306-0307-0308"},
+	{Keyword: "CUT", Fields: 1, Usage: "CUT <hexside>, e.g. CUT 0416/0417"},
+	{Keyword: "CHIP", Fields: 2, Usage: "CHIP <hex> <BLACK|BLUE|NONE> [count|ALL] [ARMY|MARINE], e.g. CHIP 0308 BLACK"},
+	{Keyword: "FIRE", Fields: 3, Usage: "FIRE <hex> [<hex> ...] AT <hex> <BLACK|BLUE> [ARMY|MARINE], e.g. FIRE 0619 0518 AT 0612 BLACK"},
+	{Keyword: "STOP", Fields: 2, Usage: "STOP AFTER ARTILLERY or STOP AFTER HAND TO HAND (or STOP AFTER MOVEMENT, the same)"},
+}
 
 // The steps a player may stop after (STOP AFTER), to see their results before he
 // sends the orders of the steps that follow.
@@ -87,21 +98,23 @@ func (it item) canonical() string {
 	return it.Verb
 }
 
-var errUsage = errors.New("usage")
-
 // parse reads one order line. Errors say what was expected.
 func parse(l orders.Line) (item, error) {
+	form, _, err := grammar.Read(l)
+	it := item{Verb: form.Keyword}
+	if err != nil {
+		return it, err
+	}
 	f := l.Fields
 	up := func(i int) string { return orders.Upper(f[i]) }
-	it := item{Verb: l.Keyword()}
 	switch it.Verb {
 	case "SETUP":
 		if len(f) != 2 || up(1) != "DEFAULT" {
-			return it, errors.New("expected SETUP DEFAULT")
+			return it, form.Want()
 		}
 	case "PASS":
 		if len(f) != 1 {
-			return it, errors.New("expected PASS alone on its line")
+			return it, form.Want()
 		}
 	case "STOP":
 		switch w := strings.Join(f[1:], " "); {
@@ -110,12 +123,9 @@ func parse(l orders.Line) (item, error) {
 		case orders.EqualFold(w, "AFTER HAND TO HAND"), orders.EqualFold(w, "AFTER HAND-TO-HAND"), orders.EqualFold(w, "AFTER MOVEMENT"):
 			it.Stop = StopHandToHand
 		default:
-			return it, errors.New("expected STOP AFTER ARTILLERY or STOP AFTER HAND TO HAND (or STOP AFTER MOVEMENT, the same)")
+			return it, form.Want()
 		}
 	case "PLACE":
-		if len(f) < 3 {
-			return it, errors.New("expected PLACE <MG|INF|ARMY|MARINE> <hex> [<hex> ...] [count], e.g. PLACE ARMY 0306 3 or PLACE INF 0118 0418")
-		}
 		it.Kind = strings.ToLower(f[1])
 		if kindSide[it.Kind] == "" {
 			return it, fmt.Errorf("%q: expected MG, INF, ARMY or MARINE", f[1])
@@ -137,8 +147,8 @@ func parse(l orders.Line) (item, error) {
 			it.From = append(it.From, h)
 		}
 	case "SHELL":
-		if len(f) < 2 || len(f) > 3 {
-			return it, errors.New("expected SHELL [HE|SMOKE] <hex>, e.g. SHELL HE 0619")
+		if len(f) > 3 {
+			return it, form.Want()
 		}
 		it.Shell = "he"
 		if len(f) == 3 {
@@ -177,7 +187,7 @@ func parse(l orders.Line) (item, error) {
 			rest = rest[1:]
 		}
 		if len(rest) != 1 {
-			return it, errors.New("expected MOVE [count] [ARMY|MARINE] [BLACK|BLUE|PLAIN] <path>, e.g. MOVE 2 ARMY 0306-0307-0308")
+			return it, form.Want()
 		}
 		p, err := orders.ParsePath(rest[0])
 		if err != nil {
@@ -189,7 +199,7 @@ func parse(l orders.Line) (item, error) {
 		it.Path = p
 	case "CUT":
 		if len(f) != 2 {
-			return it, errors.New("expected CUT <hexside>, e.g. CUT 0416/0417")
+			return it, form.Want()
 		}
 		s, err := hex.ParseHexside(f[1])
 		if err != nil {
@@ -197,8 +207,8 @@ func parse(l orders.Line) (item, error) {
 		}
 		it.Side = s
 	case "CHIP":
-		if len(f) < 3 || len(f) > 5 {
-			return it, errors.New("expected CHIP <hex> <BLACK|BLUE|NONE> [count|ALL] [ARMY|MARINE], e.g. CHIP 0308 BLACK")
+		if len(f) > 5 {
+			return it, form.Want()
 		}
 		h, err := hex.Parse(f[1])
 		if err != nil {
@@ -233,7 +243,7 @@ func parse(l orders.Line) (item, error) {
 			}
 		}
 		if at < 2 || len(f) < at+3 || len(f) > at+4 {
-			return it, errors.New("expected FIRE <hex> [<hex> ...] AT <hex> <BLACK|BLUE> [ARMY|MARINE], e.g. FIRE 0619 0518 AT 0612 BLACK")
+			return it, form.Want()
 		}
 		if len(f) == at+4 {
 			switch up(at + 3) {
@@ -266,8 +276,6 @@ func parse(l orders.Line) (item, error) {
 		default:
 			return it, fmt.Errorf("%q: rule 2: the Germans may fire only at units with a BLACK or BLUE chip", f[at+2])
 		}
-	default:
-		return it, fmt.Errorf("%q: %w", f[0], errUsage)
 	}
 	return it, nil
 }

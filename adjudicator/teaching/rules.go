@@ -62,7 +62,7 @@ func (r *Rules) Sides() []rules.SideInfo { return slices.Clone(sides) }
 var sides = rules.Sides{{ID: American, Name: "American"}, {ID: German, Name: "German"}}
 
 // Keywords implements rules.Ruleset: the first words of the game's orders.
-func (r *Rules) Keywords() []string { return slices.Clone(keywords) }
+func (r *Rules) Keywords() []string { return grammar.Keywords() }
 
 // OptionNames implements rules.Ruleset.
 func (r *Rules) OptionNames() map[string]string {
@@ -208,9 +208,6 @@ func (r *Rules) Check(s rules.State, side rules.Side, lines []orders.Line, filed
 		it, err := parse(l)
 		if err != nil {
 			out[i].Reason = err.Error()
-			if err == errUsage || strings.HasSuffix(err.Error(), errUsage.Error()) {
-				out[i].Reason = fmt.Sprintf("%q is not an order of this game: expected one of %s (see HELP)", l.Fields[0], strings.Join(keywords, ", "))
-			}
 			continue
 		}
 		items[i] = it

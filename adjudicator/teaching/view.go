@@ -12,42 +12,53 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
-// legend is how the teaching game draws its map. Cut wire is a hexside feature of the
-// map drawn for a state (see viewMap), so that the one renderer shows it.
-var legend = mapview.Legend{
-	Terrain: []mapview.Symbol{{Name: "clear", Char: '.', Text: "clear"}},
-	Sides: []mapview.SideSymbol{
-		{Name: "cut", Char: 'o', Point: true, Text: "cut wire (clear terrain from the turn after)"},
-		{Name: "wire", Char: 'x', Text: "barbed wire"},
-	},
-	Marks: []mapview.Symbol{
-		{Name: "smoke", Char: '*', Text: "smoke (a white chip)"},
-		{Name: "bunker", Char: '#', Text: "bunker"},
-		{Name: "main", Char: '=', Text: "main trench"},
-		{Name: "support", Char: 's', Text: "support trench"},
-		{Name: "communication", Char: 'c', Text: "communication trench"},
-		{Name: "mg", Char: 'M', Text: "German MG"},
-		{Name: "inf", Char: 'I', Text: "German infantry"},
-		{Name: "army-black", Char: 'k', Text: "Army, black chip"},
-		{Name: "army-blue", Char: 'b', Text: "Army, blue chip"},
-		{Name: "army", Char: 'a', Text: "Army, no chip"},
-		{Name: "marine-black", Char: 'K', Text: "Marine, black chip"},
-		{Name: "marine-blue", Char: 'B', Text: "Marine, blue chip"},
-		{Name: "marine", Char: 'm', Text: "Marine, no chip"},
-		{Name: "dead", Char: 'x', Text: "a flipped (dead) American"},
-	},
-	Forces: []mapview.Symbol{
-		{Name: string(German), Char: 'G', Text: "German units"},
-		{Name: string(American), Char: 'A', Text: "American units"},
-	},
-	// The picture draws the trenches and bunkers; its counters hold the smoke and the
-	// units (View.Counters).
-	Features: []mapview.Symbol{
-		{Name: "main", Text: "main trench", Pattern: mapview.PatternTrench},
-		{Name: "support", Text: "support trench", Pattern: mapview.PatternTrench},
-		{Name: "communication", Text: "communication trench", Pattern: mapview.PatternZigzag},
-		{Name: "bunker", Text: "bunker", Pattern: mapview.PatternBunker},
-	},
+// legend is how the teaching game draws its map in a game of revision rev. Cut wire is
+// a hexside feature of the map drawn for a state (see viewMap), so that the one
+// renderer shows it. From revision 1 the trenches, bunkers and wire are in the kit's
+// letters (mapview.Works); a game created before keeps the letters it was shown
+// (oldWorks), whose "#" is Soldiers 1918's wire and "x" also a dead American.
+func legend(rev int) mapview.Legend {
+	works := worksAt(rev)
+	wire := mapview.WireSide("barbed wire")
+	wire.Char = works["wire"]
+	return mapview.Legend{
+		Terrain: []mapview.Symbol{{Name: "clear", Char: '.', Text: "clear"}},
+		Sides: []mapview.SideSymbol{
+			{Name: mapview.CutWire.Name, Char: mapview.CutWire.Char, Point: true, Text: "cut wire (clear terrain from the turn after)"},
+			wire,
+		},
+		Marks: slices.Concat([]mapview.Symbol{{Name: "smoke", Char: '*', Text: "smoke (a white chip)"}},
+			mapview.WorkSymbols(works, nil, "bunker", "main", "support", "communication"), []mapview.Symbol{
+				{Name: "mg", Char: 'M', Text: "German MG"},
+				{Name: "inf", Char: 'I', Text: "German infantry"},
+				{Name: "army-black", Char: 'k', Text: "Army, black chip"},
+				{Name: "army-blue", Char: 'b', Text: "Army, blue chip"},
+				{Name: "army", Char: 'a', Text: "Army, no chip"},
+				{Name: "marine-black", Char: 'K', Text: "Marine, black chip"},
+				{Name: "marine-blue", Char: 'B', Text: "Marine, blue chip"},
+				{Name: "marine", Char: 'm', Text: "Marine, no chip"},
+				{Name: "dead", Char: 'x', Text: "a flipped (dead) American"},
+			}),
+		Forces: []mapview.Symbol{
+			{Name: string(German), Char: 'G', Text: "German units"},
+			{Name: string(American), Char: 'A', Text: "American units"},
+		},
+		// The picture draws the trenches and bunkers; its counters hold the smoke and the
+		// units (View.Counters).
+		Features: mapview.WorkSymbols(nil, nil, "main", "support", "communication", "bunker"),
+	}
+}
+
+// oldWorks is the letter of each trench work and of wire in a game created before
+// revision 1.
+var oldWorks = map[string]byte{"bunker": '#', "main": '=', "support": 's', "communication": 'c', "wire": 'x'}
+
+// worksAt is the letter of each trench work and of wire in a game of revision rev.
+func worksAt(rev int) map[string]byte {
+	if rev < 1 {
+		return oldWorks
+	}
+	return mapview.WorkLetters()
 }
 
 var cellChar = map[string]byte{"mg": 'M', "inf": 'I', "army-black": 'k', "army-blue": 'b', "army": 'a',
@@ -70,25 +81,25 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	cells := map[hex.Hex]string{}
 	counters := map[hex.Hex]string{}
 	m := r.sc.Map
+	works := worksAt(st.Revision)
 	for _, h := range m.Hexes() {
 		var b, counter strings.Builder
 		if st.smoked(h) {
 			counter.WriteByte('*')
 		}
-		switch {
-		case st.smoked(h):
-			b.WriteByte('*')
-		case m.HasFeature(h, "bunker"):
-			b.WriteByte('#')
-		case m.HasFeature(h, "main"):
-			b.WriteByte('=')
-		case m.HasFeature(h, "support"):
-			b.WriteByte('s')
-		case m.HasFeature(h, "communication"):
-			b.WriteByte('c')
-		default:
-			b.WriteByte(' ')
+		mark := byte(' ')
+		if st.smoked(h) {
+			mark = '*'
+		} else {
+			// The strongest work of the hex, as the rules name them.
+			for _, f := range []string{"bunker", "main", "support", "communication"} {
+				if m.HasFeature(h, f) {
+					mark = works[f]
+					break
+				}
+			}
 		}
+		b.WriteByte(mark)
 		dead := 0
 		for _, u := range st.Units {
 			if u.Hex != h {
@@ -127,7 +138,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 		key = append(key, "Cards turned this turn: "+strings.Join(st.Shown, "; ")+".")
 	}
 	key = append(key, fmt.Sprintf("Wire markers placed: %d of %d. American casualties: %d.", st.markersUsed(), MaxMarkers, st.casualties()))
-	return mapview.View{Title: title, Map: r.viewMap(st), Legend: legend, Cells: cells, Key: key, Forces: forces, Counters: counters}
+	return mapview.View{Title: title, Map: r.viewMap(st), Legend: legend(st.Revision), Cells: cells, Key: key, Forces: forces, Counters: counters}
 }
 
 // overflowKey lists the hexes whose units do not fit in a cell.
