@@ -35,7 +35,7 @@ type Config struct {
 	TickInterval   Duration      `toml:"tick_interval" doc:"How often to process deadlines and reminders (the same code as 'adjutant tick')." example:"1m"`
 	MaxMessageSize int64         `toml:"max_message_size" doc:"Largest mail read, in bytes; a bigger one is refused with a reply and not parsed." example:"1048576"`
 	LogLevel       string        `toml:"log_level" doc:"debug, info, warn or error." example:"info"`
-	MemoryLimitMiB int64         `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
+	MemoryLimitMiB int64         `toml:"memory_limit_mib" doc:"Soft limit of the Go heap in MiB (default 64): the collector works harder near it. While the live heap is over half of it, the daemon raises it to twice the live heap, so that it never stalls the work. The GOMEMLIMIT environment variable wins; GOMEMLIMIT=off lifts it." example:"64"`
 	IMAP           IMAPSection   `toml:"imap" doc:"The mailbox players write to."`
 	SMTP           SMTPSection   `toml:"smtp" doc:"The submission server Adjutant sends through."`
 	Club           ClubSection   `toml:"club" doc:"Games players open, join and observe by mail (NEW, JOIN, LIST, OBSERVE; HELP tells players how)."`
