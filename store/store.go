@@ -24,6 +24,7 @@
 //	addresses                 address NUL game -> nothing: who plays where (kept by PutGame)
 //	game-addresses            game -> its players' addresses, one a line (to undo the above)
 //	verifiers                 name -> password verifier (the desk's: a player's, the host's)
+//	due, due-of               the deadline index (due.go): when the tick must look at a game
 //
 // Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
 // records can be walked, exported or deleted together.
@@ -95,6 +96,9 @@ type Tx interface {
 	Game(name string) (Game, error)
 	PutGame(g Game) error
 	GameNames() ([]string, error)
+	// DueGames returns the games whose deadline tick is due at now ([NextLook]),
+	// without reading any other game.
+	DueGames(now time.Time) ([]string, error)
 
 	Processed(messageID string) (bool, error)
 	MarkProcessed(messageID string, p Processed) error
@@ -486,6 +490,9 @@ func Open(path string) (*DB, error) {
 		if err := openPlayerBuckets(tx); err != nil {
 			return err
 		}
+		if err := openDueIndex(tx); err != nil {
+			return err
+		}
 		meta := tx.Bucket(bucketMeta)
 		if v := meta.Get(keySchema); v != nil {
 			if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
@@ -690,6 +697,9 @@ func (t *btx) PutGame(g Game) error {
 		return errors.New("put game: empty name")
 	}
 	if err := t.indexPlayers(g); err != nil {
+		return err
+	}
+	if err := indexDue(t.tx, g); err != nil {
 		return err
 	}
 	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), g)
