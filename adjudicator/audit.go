@@ -68,7 +68,7 @@ func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error
 		if key, err = storedHostKey(tx); err != nil {
 			return err
 		}
-		out, err := tx.Outbox()
+		out, err := tx.GameOutbox(game)
 		for _, m := range out {
 			if m.Game == game && m.Kind == "results" {
 				mails[m.MessageID] = m

@@ -46,7 +46,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 		if key, err = tx.HostKey(); err != nil {
 			return err
 		}
-		outbox, err = tx.Outbox()
+		outbox, err = tx.GameOutbox(game)
 		return err
 	})
 	if err != nil {

@@ -25,6 +25,7 @@
 //	game-addresses            game -> its players' addresses, one a line (to undo the above)
 //	verifiers                 name -> password verifier (the desk's: a player's, the host's)
 //	due, due-of               the deadline index (due.go): when the tick must look at a game
+//	outbox-game               game NUL seq -> nothing: each game's outbox mails (gameoutbox.go)
 //
 // Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
 // records can be walked, exported or deleted together.
@@ -126,6 +127,9 @@ type Tx interface {
 
 	Enqueue(m OutMail) (OutMail, error)
 	Outbox() ([]OutMail, error)
+	// GameOutbox returns the outbox mails of one game, whole, in outbox order, reading
+	// no other game's.
+	GameOutbox(game string) ([]OutMail, error)
 	// OutMailAt returns the outbox mail with sequence number seq.
 	OutMailAt(seq uint64) (OutMail, error)
 	// PendingHeads returns the mails neither sent nor failed, in outbox order, without
@@ -491,6 +495,9 @@ func Open(path string) (*DB, error) {
 			return err
 		}
 		if err := openDueIndex(tx); err != nil {
+			return err
+		}
+		if err := openGameOutboxIndex(tx); err != nil {
 			return err
 		}
 		meta := tx.Bucket(bucketMeta)
@@ -961,6 +968,9 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	}
 	m.Seq = seq
 	if err := t.tx.Bucket(bucketPending).Put(u64(seq), nil); err != nil {
+		return m, err
+	}
+	if err := t.indexGameMail(m.Game, seq); err != nil {
 		return m, err
 	}
 	t.encodeEnqueued(m)
