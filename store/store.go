@@ -935,7 +935,18 @@ func (t *btx) Audit(game string) ([]AuditEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return eachJSON[AuditEntry](b, "audit entry")
+	if b == nil {
+		return nil, nil
+	}
+	out := make([]AuditEntry, 0, b.Sequence()) // entries are appended by NextSequence
+	err = b.ForEach(func(k, v []byte) error {
+		out = append(out, AuditEntry{})
+		if err := decodeAuditEntry(v, &out[len(out)-1]); err != nil {
+			return fmt.Errorf("decode audit entry %x: %w", k, err)
+		}
+		return nil
+	})
+	return out, err
 }
 
 func (t *btx) AppendJournal(game string, j JournalEntry) (JournalEntry, error) {
