@@ -2,7 +2,7 @@ package store_test
 
 // Benchmarks of the store for BENCHMARKS.md (issue 5, item 3): what one message's
 // transaction costs with an fsync per commit, what group commit (several messages' writes
-// in one transaction) would change, and two costs of the outbox drain. `adjutant bench`
+// in one transaction) would change, and two costs of the outbox drain. `make bench`
 // runs them and prints their figures in its table.
 
 import (
@@ -144,7 +144,7 @@ func BenchmarkMarkSent(b *testing.B) {
 
 // BenchmarkOutboxRead reads the whole outbox, as replay, audit verify and `adjutant
 // outbox` do (the sender reads the pending heads only, RESEND the heads from the newest
-// back), with the 7,200 mails the 2,000-mail burst of `adjutant bench` leaves there (200
+// back), with the 7,200 mails the 2,000-mail burst of `make bench` leaves there (200
 // games x 36 mails: invitations, replies, notices, results), sent or not.
 func BenchmarkOutboxRead(b *testing.B) {
 	const mails = 7200
