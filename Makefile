@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckAndResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/teaching/
 	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzSentLog$$' -fuzztime $(FUZZTIME) ./store/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeAuditEntry$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzScrub$$' -fuzztime $(FUZZTIME) ./adjudicator/
