@@ -47,7 +47,7 @@ func (t *btx) GameOutbox(game string) ([]OutMail, error) {
 		if raw == nil {
 			return mails, fmt.Errorf("outbox mail %x of %s: %w", seq, game, ErrNotFound)
 		}
-		m, err := decodeMail(raw)
+		m, err := t.decodeMail(raw)
 		if err != nil {
 			return mails, fmt.Errorf("outbox mail %x of %s: %w", seq, game, err)
 		}

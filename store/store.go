@@ -478,7 +478,7 @@ func Open(path string) (*DB, error) {
 				return fmt.Errorf("create bucket %s: %w", bucketPending, err)
 			}
 			err = tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-				m, err := decodeMail(v)
+				m, err := decodeHead(v)
 				if err != nil {
 					return fmt.Errorf("index outbox mail %x: %w", k, err)
 				}
@@ -582,15 +582,16 @@ type encoding struct {
 // (about 800 KB) while it runs.
 var encodeSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
-// encodeEnqueued starts encoding m's record on another goroutine.
-func (t *btx) encodeEnqueued(m OutMail) {
+// encodeEnqueued starts encoding m's record on another goroutine, its body deflated
+// with the dictionary d of id.
+func (t *btx) encodeEnqueued(m OutMail, id string, d []byte) {
 	e := &encoding{seq: m.Seq, done: make(chan struct{})}
 	t.enqueued = append(t.enqueued, e)
 	go func() {
 		defer close(e.done)
 		encodeSlots <- struct{}{}
 		defer func() { <-encodeSlots }()
-		e.raw, e.err = encodeMail(m)
+		e.raw, e.err = encodeMail(m, id, d)
 	}()
 }
 
@@ -984,7 +985,11 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	if err := t.indexGameMail(m.Game, seq); err != nil {
 		return m, err
 	}
-	t.encodeEnqueued(m)
+	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	if err != nil {
+		return m, err
+	}
+	t.encodeEnqueued(m, id, d)
 	return m, nil
 }
 
@@ -1022,7 +1027,7 @@ func (t *btx) LastOutMail(match func(OutMail) bool) (OutMail, bool, error) {
 			return OutMail{}, false, fmt.Errorf("outbox mail %x: %w", k, err)
 		}
 		if match(h) {
-			m, err := decodeMail(v)
+			m, err := t.decodeMail(v)
 			if err != nil {
 				return OutMail{}, false, fmt.Errorf("outbox mail %x: %w", k, err)
 			}
@@ -1090,7 +1095,7 @@ func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
 	if raw == nil {
 		return OutMail{}, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
 	}
-	return decodeMail(raw)
+	return t.decodeMail(raw)
 }
 
 func (t *btx) Outbox() ([]OutMail, error) {
@@ -1099,7 +1104,7 @@ func (t *btx) Outbox() ([]OutMail, error) {
 	}
 	var mails []OutMail
 	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-		m, err := decodeMail(v)
+		m, err := t.decodeMail(v)
 		if err != nil {
 			return fmt.Errorf("outbox mail %x: %w", k, err)
 		}
@@ -1143,11 +1148,13 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
 	if json.Unmarshal(old, &prev) == nil && len(prev.BodyZ) > 0 {
-		if body, err := inflate(prev.BodyZ); err == nil && body == m.Body {
-			return putStored(b, m, prev.BodyZ)
+		if d, err := t.dictByID(prev.Dict); err == nil {
+			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
+				return putStored(b, m, prev.BodyZ, prev.Dict)
+			}
 		}
 	}
-	return putMail(b, m)
+	return t.putMail(b, m)
 }
 
 // inflaters keeps flate readers for reuse, as deflaters does writers.
@@ -1157,12 +1164,15 @@ var inflaters sync.Pool
 // the cost of a path to its number of them.
 var flateCalls atomic.Int64
 
-func inflate(z []byte) (string, error) {
+func inflate(z []byte) (string, error) { return inflateDict(z, nil) }
+
+// inflateDict inflates z, deflated with the dictionary d (nil: none).
+func inflateDict(z, d []byte) (string, error) {
 	flateCalls.Add(1)
 	r, _ := inflaters.Get().(io.ReadCloser)
 	if r == nil {
-		r = flate.NewReader(bytes.NewReader(z))
-	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
+		r = flate.NewReaderDict(bytes.NewReader(z), d)
+	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), d); err != nil {
 		return "", err
 	}
 	defer inflaters.Put(r)
@@ -1175,8 +1185,10 @@ func inflate(z []byte) (string, error) {
 // maps and all, are most of the file.
 type storedMail struct {
 	OutMail
-	Body     string          `json:"body,omitempty"` // shadows OutMail.Body: kept empty
-	BodyZ    []byte          `json:"body_z,omitempty"`
+	Body  string `json:"body,omitempty"` // shadows OutMail.Body: kept empty
+	BodyZ []byte `json:"body_z,omitempty"`
+	// Dict is the id of the dictionary BodyZ was deflated with (dict.go); "": none.
+	Dict     string          `json:"zd,omitempty"`
 	Pictures []storedPicture `json:"pictures,omitempty"` // shadows OutMail.Pictures
 }
 
@@ -1190,35 +1202,42 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
-func putMail(b *bolt.Bucket, m OutMail) error {
-	raw, err := encodeMail(m)
+// putMail writes m, its body deflated with the dictionary of its kind.
+func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
+	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	if err != nil {
+		return err
+	}
+	raw, err := encodeMail(m, id, d)
 	if err != nil {
 		return err
 	}
 	return b.Put(u64(m.Seq), raw)
 }
 
-// putStored writes m with its deflated body z, deflating its pictures' views.
-func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte) error {
-	raw, err := encodeStored(m, bodyZ)
+// putStored writes m with its body deflated as bodyZ with the dictionary dict,
+// deflating its pictures' views.
+func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, dict string) error {
+	raw, err := encodeStored(m, bodyZ, dict)
 	if err != nil {
 		return err
 	}
 	return b.Put(u64(m.Seq), raw)
 }
 
-// encodeMail is m's record: its body and pictures' views deflated.
-func encodeMail(m OutMail) ([]byte, error) {
-	z, err := deflate(m.Body)
+// encodeMail is m's record: its body deflated with the dictionary d of id, its
+// pictures' views deflated.
+func encodeMail(m OutMail, id string, d []byte) ([]byte, error) {
+	z, err := deflateDict(m.Body, id, d)
 	if err != nil {
 		return nil, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
 	}
-	return encodeStored(m, z)
+	return encodeStored(m, z, id)
 }
 
 // encodeStored is m's record with its deflated body z, deflating its pictures' views.
-func encodeStored(m OutMail, bodyZ []byte) ([]byte, error) {
-	s := storedMail{OutMail: m, BodyZ: bodyZ}
+func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
+	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict}
 	for _, p := range m.Pictures {
 		sp := storedPicture{Picture: p}
 		if len(p.View) > 0 {
@@ -1269,7 +1288,11 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if len(sm.Redact) > 0 {
 		// One inflate and one deflate, and only when a secret is in the body: a fold of
 		// 20,000 invitations did each twice over (issue 23).
-		if err := sm.redact(); err != nil {
+		d, err := t.dictByID(sm.Dict)
+		if err != nil {
+			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
+		}
+		if err := sm.redact(d); err != nil {
 			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
 		}
 	}
@@ -1282,8 +1305,9 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	return true, putJSON(b, u64(seq), sm)
 }
 
-// redact masks the secrets of Redact in the stored body and forgets them.
-func (sm *storedMail) redact() error {
+// redact masks the secrets of Redact in the stored body (deflated with the dictionary
+// d) and forgets them.
+func (sm *storedMail) redact(d []byte) error {
 	secrets := sm.Redact
 	sm.Redact = nil
 	if sm.Body != "" { // a record from before bodies were deflated
@@ -1293,7 +1317,7 @@ func (sm *storedMail) redact() error {
 	if len(sm.BodyZ) == 0 {
 		return nil
 	}
-	body, err := inflate(sm.BodyZ)
+	body, err := inflateDict(sm.BodyZ, d)
 	if err != nil {
 		return fmt.Errorf("inflate body: %w", err)
 	}
@@ -1301,7 +1325,7 @@ func (sm *storedMail) redact() error {
 	if masked == body {
 		return nil
 	}
-	z, err := deflate(masked)
+	z, err := deflateDict(masked, sm.Dict, d)
 	if err != nil {
 		return fmt.Errorf("deflate body: %w", err)
 	}
@@ -1319,7 +1343,7 @@ func maskSecrets(body string, secrets []string) string {
 	return body
 }
 
-func decodeMail(raw []byte) (OutMail, error) {
+func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	var s storedMail
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return OutMail{}, err
@@ -1327,7 +1351,11 @@ func decodeMail(raw []byte) (OutMail, error) {
 	m := s.OutMail
 	m.Body = s.Body
 	if len(s.BodyZ) > 0 {
-		body, err := inflate(s.BodyZ)
+		d, err := t.dictByID(s.Dict)
+		if err != nil {
+			return OutMail{}, err
+		}
+		body, err := inflateDict(s.BodyZ, d)
 		if err != nil {
 			return OutMail{}, fmt.Errorf("inflate body: %w", err)
 		}
