@@ -1203,8 +1203,11 @@ func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
 		return "3", "store: sender marks mails sent, " + strings.TrimPrefix(b.name, "BenchmarkMarkSent/"),
 			fmtRate(m["mails/s"], "mails/s"), "", false
 	case b.name == "BenchmarkOutboxRead":
-		return "3", fmt.Sprintf("store: Tx.Outbox() with %.0f mails (replay and audit verify; the sender reads the pending heads only)", m["mails"]),
+		return "3", fmt.Sprintf("store: Tx.Outbox() with %.0f mails (adjutant outbox; the sender reads the pending heads only)", m["mails"]),
 			fmtNs(m["ns/op"]) + fmt.Sprintf(", %.1f MB/op", m["B/op"]/1e6), "", false
+	case b.name == "BenchmarkGameOutboxRead":
+		return "3", fmt.Sprintf("  Tx.GameOutbox(): one game's %.0f mails of the same %.0f (replay, audit verify)", m["game-mails"], m["mails"]),
+			fmtNs(m["ns/op"]) + fmt.Sprintf(", %.1f KB/op", m["B/op"]/1e3), "", false
 	case b.name == "BenchmarkFullTurn":
 		ms := m["ns/op"] / 1e6
 		return "4", fmt.Sprintf("a full Soldiers 1918 turn, every unit on the map, all phases so far (%.0f phases, %.0f rolls)", m["phases/turn"], m["rolls/turn"]),
