@@ -1,5 +1,7 @@
 package store
 
+import bolt "go.etcd.io/bbolt"
+
 // FlateCalls is the number of inflates and deflates of outbox bodies so far.
 func FlateCalls() int64 { return flateCalls.Load() }
 
@@ -10,4 +12,14 @@ func SeqKey(seq uint64) []byte { return u64(seq) }
 func ForgetDictionaries() {
 	dicts.Clear()
 	dictWriters.Clear()
+}
+
+// OutboxPages returns the bytes of the outbox's leaf pages and the bytes they hold.
+func (d *DB) OutboxPages() (alloc, inuse int) {
+	d.bolt.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket(bucketOutbox).Stats()
+		alloc, inuse = st.LeafAlloc, st.LeafInuse
+		return nil
+	})
+	return alloc, inuse
 }

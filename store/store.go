@@ -578,6 +578,9 @@ type encoding struct {
 	done chan struct{}
 }
 
+// outboxFill is the fill of the outbox's pages as mails are appended.
+const outboxFill = 0.9
+
 // encodeSlots bounds the records encoded at once to the CPUs: each holds a flate writer
 // (about 800 KB) while it runs.
 var encodeSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -602,6 +605,10 @@ func (t *btx) writeEnqueued() error {
 		return nil
 	}
 	b := t.tx.Bucket(bucketOutbox)
+	// Mails are appended in sequence, and a record only shrinks once sent (its pictures
+	// dropped): pages filled to 90 %, not bbolt's half, where a burst left the outbox's
+	// pages half empty.
+	b.FillPercent = outboxFill
 	for _, e := range t.enqueued {
 		<-e.done
 		if e.err != nil {
