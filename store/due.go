@@ -26,6 +26,10 @@ var (
 // was.
 func NextLook(g Game) (time.Time, bool) {
 	switch {
+	case g.Dice == "beacon" && !g.Over:
+		// A phase may wait for a beacon round, at a time the audit chain holds: looked at
+		// every tick, as every game was (these are few: a host chose them).
+		return time.Time{}, true
 	case g.Over || g.Deadline.IsZero() || !g.PausedAt.IsZero():
 		return time.Time{}, false
 	case !g.Reminded:

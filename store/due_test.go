@@ -11,9 +11,9 @@ import (
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// TestDueGames: the deadline index gives the games whose tick is due, follows each
-// PutGame (a reminder sent, a deadline moved, a game paused or over), and is built on
-// open for a store from before it.
+// TestDueGames: the deadline index gives the games whose tick is due (a game with
+// beacon dice at every tick), follows each PutGame (a reminder sent, a deadline moved, a
+// game paused or over), and is built on open for a store from before it.
 func TestDueGames(t *testing.T) {
 	db, path := open(t)
 	ctx := context.Background()
@@ -34,6 +34,7 @@ func TestDueGames(t *testing.T) {
 		game("paused", time.Hour, func(g *store.Game) { g.PausedAt = t0 }),
 		game("over", time.Hour, func(g *store.Game) { g.Over = true }),
 		game("none", 0, func(g *store.Game) { g.Deadline = time.Time{} }),
+		game("beacon", 0, func(g *store.Game) { g.Deadline, g.Dice = time.Time{}, "beacon" }),
 	}
 	put := func(gs ...store.Game) {
 		t.Helper()
@@ -66,10 +67,10 @@ func TestDueGames(t *testing.T) {
 		at   time.Duration
 		want []string
 	}{
-		{0, []string{"bouncing"}},
-		{time.Hour, []string{"bouncing", "soon"}},
-		{3 * time.Hour, []string{"bouncing", "reminded", "soon"}},
-		{48 * time.Hour, []string{"bouncing", "later", "reminded", "soon"}},
+		{0, []string{"beacon", "bouncing"}},
+		{time.Hour, []string{"beacon", "bouncing", "soon"}},
+		{3 * time.Hour, []string{"beacon", "bouncing", "reminded", "soon"}},
+		{48 * time.Hour, []string{"beacon", "bouncing", "later", "reminded", "soon"}},
 	} {
 		if got := due(t0.Add(tc.at)); !slices.Equal(got, tc.want) {
 			t.Errorf("due at +%v: %v, want %v", tc.at, got, tc.want)
@@ -77,8 +78,8 @@ func TestDueGames(t *testing.T) {
 	}
 	// "soon" reminded: due again at its deadline, not before.
 	put(game("soon", 2*time.Hour, func(g *store.Game) { g.Reminded = true }))
-	if got := due(t0.Add(time.Hour)); !slices.Equal(got, []string{"bouncing"}) {
-		t.Errorf("after the reminder, due at +1h: %v, want [bouncing]", got)
+	if got := due(t0.Add(time.Hour)); !slices.Equal(got, []string{"beacon", "bouncing"}) {
+		t.Errorf("after the reminder, due at +1h: %v, want [beacon bouncing]", got)
 	}
 
 	// A store from before the index: built on open.
@@ -96,7 +97,7 @@ func TestDueGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if got := due(t0.Add(3 * time.Hour)); !slices.Equal(got, []string{"bouncing", "reminded", "soon"}) {
+	if got := due(t0.Add(3 * time.Hour)); !slices.Equal(got, []string{"beacon", "bouncing", "reminded", "soon"}) {
 		t.Errorf("after re-indexing, due at +3h: %v", got)
 	}
 }
