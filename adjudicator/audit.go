@@ -72,7 +72,7 @@ func (d *Desk) VerifyAudit(ctx context.Context, game string) (AuditReport, error
 			}
 			pub = key.Public().(ed25519.PublicKey)
 		}
-		out, err := tx.Outbox()
+		out, err := tx.GameOutbox(game)
 		for _, m := range out {
 			if m.Game == game && m.Kind == "results" {
 				mails[m.MessageID] = m

@@ -2,7 +2,7 @@ package adjudicator_test
 
 // Benchmarks of the audit trail for BENCHMARKS.md (issue 5, item 5): verification speed in
 // rolls per second over a game of 1,000,000 rolls, and the bbolt file size per 1,000 rolls.
-// `adjutant bench` runs them and prints their figures in its table.
+// `make bench` runs them and prints their figures in its table.
 
 import (
 	"context"

@@ -16,7 +16,7 @@ import (
 )
 
 // benchScript is the sample game's ten mails for game i (adjudicator/soldiers1918/sample,
-// as `adjutant bench` and the demo play it): both set-ups with the US six-turn plot, the
+// as `make bench` and the demo play it): both set-ups with the US six-turn plot, the
 // German plot for turn 2, then each turn's moves, fire and plots.
 func benchScript(i int) []adjudicator.Message {
 	game := fmt.Sprintf("bench%04d", i)
@@ -75,7 +75,7 @@ func handleAll(tb testing.TB, desk *adjudicator.Desk, mails []adjudicator.Messag
 	}
 }
 
-// BenchmarkHandle is the desk's cost per order mail in the burst of `adjutant bench`:
+// BenchmarkHandle is the desk's cost per order mail in the burst of `make bench`:
 // the sample game's mails of many games, interleaved, handled in groups of 32. One op
 // is one mail; cpu-ns/op is the CPU time the process used per mail (user and system,
 // the garbage collector's included), steadier than ns/op on a busy machine. Each
@@ -84,7 +84,7 @@ func handleAll(tb testing.TB, desk *adjudicator.Desk, mails []adjudicator.Messag
 func BenchmarkHandle(b *testing.B) { benchHandle(b, false) }
 
 // BenchmarkHandleText is BenchmarkHandle with both players of every game on SET PICTURE
-// OFF, as the end-to-end runs of `adjutant bench` play (the floor sends text).
+// OFF, as the end-to-end runs of `make bench` play (the floor sends text).
 func BenchmarkHandleText(b *testing.B) { benchHandle(b, true) }
 
 func benchHandle(b *testing.B, textOnly bool) {

@@ -59,7 +59,7 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 			return err
 		}
 		pub = archivedHostKey(tx)
-		outbox, err = tx.Outbox()
+		outbox, err = tx.GameOutbox(game)
 		return err
 	})
 	if err != nil {

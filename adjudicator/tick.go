@@ -12,12 +12,14 @@ import (
 
 // Tick processes the reminders and deadlines due at now, for every game. The daemon calls
 // it on its own clock; `adjutant tick` calls it by hand. It returns one line per action.
+// It reads only the games the store's deadline index says are due (store.NextLook),
+// one write transaction each: a tick's cost follows the deadlines, not the games.
 func (d *Desk) Tick(ctx context.Context, now time.Time) ([]string, error) {
 	now = now.UTC()
 	var names []string
 	if err := d.Store.Read(ctx, func(tx store.Tx) error {
 		var err error
-		names, err = tx.GameNames()
+		names, err = tx.DueGames(now)
 		return err
 	}); err != nil {
 		return nil, fmt.Errorf("tick: list games: %w", err)

@@ -25,6 +25,7 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -259,8 +260,15 @@ func (s *Sender) closeKept() {
 	}
 }
 
-// FoldSentLog commits the marks of SentLog to the store and empties it. DrainOnce
-// calls it before and after each pass; a daemon calls it once at start.
+// foldChunk is how many sent marks one transaction commits: a fold of a whole
+// backlog's marks in one transaction held the store's write lock for 40 s (issue 23),
+// with the intake waiting behind it.
+const foldChunk = 256
+
+// FoldSentLog commits the marks of SentLog to the store, in transactions of foldChunk
+// marks, and empties it. DrainOnce calls it before a pass and after each round of it; a
+// daemon calls it once at start. A crash in the middle leaves the log whole: folding a
+// mark again changes nothing.
 func (s *Sender) FoldSentLog(ctx context.Context) error {
 	if s.SentLog == nil {
 		return nil
@@ -269,14 +277,16 @@ func (s *Sender) FoldSentLog(ctx context.Context) error {
 	if err != nil || len(marks) == 0 {
 		return err
 	}
-	var n int
-	err = s.Store.Write(ctx, func(tx store.Tx) error {
-		var err error
-		n, err = store.FoldSentMarks(tx, marks)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("mark %d mails sent: %w", len(marks), err)
+	n := 0
+	for chunk := range slices.Chunk(marks, foldChunk) {
+		err = s.Store.Write(ctx, func(tx store.Tx) error {
+			k, err := store.FoldSentMarks(tx, chunk)
+			n += k
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("mark %d mails sent: %w", len(marks), err)
+		}
 	}
 	s.log().Debug("sent marks committed", "marks", len(marks), "marked", n)
 	return s.SentLog.Reset()
@@ -435,12 +445,13 @@ func sendReferences(refs []string) []string {
 	return out
 }
 
-// sendDue returns the mails to try now, in outbox order, as heads (no body, no
-// pictures: the builder reads each whole just before it is sent).
-func (s *Sender) sendDue(ctx context.Context, now time.Time) ([]store.OutMail, error) {
+// sendDue returns the pending mails queued after the mail seq that are due at now, in
+// outbox order, as heads (no body, no pictures: the builder reads each whole just before
+// it is sent).
+func (s *Sender) sendDue(ctx context.Context, after uint64, now time.Time) ([]store.OutMail, error) {
 	var due []store.OutMail
 	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.PendingHeads()
+		all, err := tx.PendingHeadsAfter(after)
 		if err != nil {
 			return err
 		}
@@ -454,23 +465,44 @@ func (s *Sender) sendDue(ctx context.Context, now time.Time) ([]store.OutMail, e
 	if err != nil {
 		return nil, fmt.Errorf("read outbox: %w", err)
 	}
-	slices.SortStableFunc(due, func(a, b store.OutMail) int {
-		switch {
-		case a.Seq < b.Seq:
-			return -1
-		case a.Seq > b.Seq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(due, func(a, b store.OutMail) int { return cmp.Compare(a.Seq, b.Seq) })
 	return due, nil
+}
+
+// sendRoundSize is how many mails a pass sends between two looks at the outbox: after
+// each round its sent marks are committed (one short transaction, so that the intake
+// is never kept waiting behind a whole backlog's marks) and the mails queued meanwhile
+// join the pass ahead of the backlog (issue 23: 20,000 invitations sent in one go kept
+// every answer to a player waiting half a minute, then the marks held the store's
+// lock 40 s more).
+const sendRoundSize = 200
+
+// nextRound takes the mails of the next round out of queue (in outbox order), and
+// returns them and what is left. fresh is how many mails at the end of queue were
+// queued since the pass began sending (the rest is the backlog it began with, and
+// older): when the queue is longer than a round, those go first, so that a player's
+// answer does not wait behind a backlog (a host's new games' invitations, a restart's
+// unsent mail). leftover is how many of rest are fresh (again at its end).
+func nextRound(queue []store.OutMail, fresh int) (round, rest []store.OutMail, leftover int) {
+	if len(queue) <= sendRoundSize {
+		return queue, nil, 0
+	}
+	take := min(fresh, sendRoundSize)
+	old := len(queue) - fresh // the fresh ones are at the end: queue is in outbox order
+	round = append(round, queue[old:old+take]...)
+	round = append(round, queue[:sendRoundSize-take]...)
+	rest = append(rest, queue[sendRoundSize-take:old]...)
+	rest = append(rest, queue[old+take:]...)
+	return round, rest, fresh - take
 }
 
 // DrainOnce sends every unsent, not failed mail whose NextAttempt has come, in outbox
 // order, over one SMTP connection (reconnecting once when it dropped while idle), and
 // returns how many were sent and how many failed this pass. A mail "failed this pass" when
 // it was due and not sent: refused (it gets a back-off, or is given up), or held back by a
-// connection failure.
+// connection failure. A pass goes in rounds of sendRoundSize mails: after each, the
+// round's sent marks are committed, and mails queued meanwhile join the pass; when
+// more are due than a round holds, the newly queued ones go first.
 //
 // The error is nil when the pass went through every due mail, refusals of single mails
 // included; it is set when the configuration is invalid, when the connection or the session
@@ -490,45 +522,74 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	if err := s.FoldSentLog(ctx); err != nil {
 		return 0, 0, err
 	}
-	due, err := s.sendDue(ctx, s.now())
-	if err != nil || len(due) == 0 {
+	queue, err := s.sendDue(ctx, 0, s.now())
+	if err != nil || len(queue) == 0 {
 		return 0, 0, err
 	}
-	defer func() {
-		// The pass's marks, in one transaction: even if shutdown began meanwhile.
-		if ferr := s.FoldSentLog(context.WithoutCancel(ctx)); ferr != nil {
-			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
-			err = errors.Join(err, ferr)
-		}
-	}()
+	var seen uint64 // the newest mail the pass has looked at
+	for _, m := range queue {
+		seen = max(seen, m.Seq)
+	}
 	conn, err := s.takeConn(ctx)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer s.keepConn(ctx, conn)
-	log := s.log()
 	var dropped error // the last session that dropped under a mail, reported at the end
+	fresh := 0
+	for len(queue) > 0 {
+		var round []store.OutMail
+		round, queue, fresh = nextRound(queue, fresh)
+		n, f, drop, rerr := s.sendRound(ctx, conn, round, queue)
+		sent, failed = sent+n, failed+f
+		if drop != nil {
+			dropped = drop
+		}
+		// The round's marks, in one transaction: even if shutdown began meanwhile.
+		if ferr := s.FoldSentLog(context.WithoutCancel(ctx)); ferr != nil {
+			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
+			return sent, failed, errors.Join(rerr, ferr)
+		}
+		if rerr != nil {
+			return sent, failed, rerr
+		}
+		more, err := s.sendDue(ctx, seen, s.now())
+		if err != nil {
+			return sent, failed, err
+		}
+		for _, m := range more {
+			seen = max(seen, m.Seq)
+		}
+		queue, fresh = append(queue, more...), fresh+len(more)
+	}
+	return sent, failed, dropped
+}
 
+// sendRound sends one round of a pass over conn; later are the pass's mails after it,
+// held back with the round's rest when the connection fails. dropped is the last session
+// that dropped under a mail (the round went on); err ends the pass.
+func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []store.OutMail) (sent, failed int, dropped, err error) {
+	log := s.log()
 	built := s.buildAhead(ctx, due)
 	defer built.stop()
 	for i, m := range due {
 		if err := ctx.Err(); err != nil {
-			return sent, failed, err
+			return sent, failed, dropped, err
 		}
 		attempt := m.Attempts + 1
 		msg, err := built.next(ctx)
 		if err != nil && ctx.Err() != nil {
-			return sent, failed, ctx.Err()
+			return sent, failed, dropped, ctx.Err()
 		}
 		if _, ok := errors.AsType[*readError](err); ok {
-			return sent, failed, err
+			return sent, failed, dropped, err
 		}
 		if err != nil {
 			failed++
 			m.Attempts, m.Failed, m.LastError = attempt, true, err.Error()
 			log.Error("mail cannot be built; given up", sendLogAttrs(m, attempt, err)...)
 			if werr := s.sendPut(ctx, m); werr != nil {
-				return sent, failed, werr
+				return sent, failed, dropped, werr
 			}
 			continue
 		}
@@ -540,7 +601,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			m.Sent, m.SentAt, m.Attempts = true, s.now(), attempt
 			m.LastError, m.NextAttempt = "", time.Time{}
 			if s.SentLog != nil {
-				// Noted at once, committed with the others at the end of the pass.
+				// Noted at once, committed with the others at the end of the round.
 				if lerr := s.SentLog.Append(m.Seq, m.SentAt); lerr == nil {
 					log.Info("mail sent", sendLogAttrs(m, attempt, nil)...)
 					continue
@@ -552,13 +613,13 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 			if werr := s.sendPut(context.WithoutCancel(ctx), m); werr != nil {
 				log.Error("mail accepted but not marked sent: it may be sent again, with the same Message-ID",
 					sendLogAttrs(m, attempt, werr)...)
-				return sent, failed, fmt.Errorf("mark %s sent: %w", m.MessageID, werr)
+				return sent, failed, dropped, fmt.Errorf("mark %s sent: %w", m.MessageID, werr)
 			}
 			log.Info("mail sent", sendLogAttrs(m, attempt, nil)...)
 
 		case sendCancelled:
 			// Left as it was: it is tried again, with the same Message-ID, next time.
-			return sent, failed, fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, ctx.Err())
+			return sent, failed, dropped, fmt.Errorf("send %s to %v: %w", m.MessageID, m.To, ctx.Err())
 
 		case sendRefusedTemp, sendRefusedPerm:
 			failed++
@@ -574,7 +635,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 				log.Warn("mail refused; will retry", append(sendLogAttrs(m, attempt, serr), "next_attempt", m.NextAttempt)...)
 			}
 			if werr := s.sendPut(ctx, m); werr != nil {
-				return sent, failed, werr
+				return sent, failed, dropped, werr
 			}
 
 		case sendDropped:
@@ -593,12 +654,12 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 				log.Warn("connection dropped while sending; will retry this mail later", append(sendLogAttrs(m, attempt, serr), "next_attempt", m.NextAttempt)...)
 			}
 			if werr := s.sendPut(ctx, m); werr != nil {
-				return sent, failed, werr
+				return sent, failed, dropped, werr
 			}
 			dropped = serr
 
 		case sendConnLost:
-			rest := due[i:]
+			rest := append(slices.Clone(due[i:]), later...)
 			failed += len(rest)
 			var refused *LoginError
 			if errors.As(serr, &refused) {
@@ -615,12 +676,12 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 				log.Debug("mail held back", append(sendLogAttrs(r, r.Attempts+1, nil), "next_attempt", held[j].NextAttempt)...)
 			}
 			if werr := s.sendPut(ctx, held...); werr != nil {
-				return sent, failed, errors.Join(serr, werr)
+				return sent, failed, dropped, errors.Join(serr, werr)
 			}
-			return sent, failed, serr
+			return sent, failed, dropped, serr
 		}
 	}
-	return sent, failed, dropped
+	return sent, failed, dropped, nil
 }
 
 // sendRetry returns m after one more failed try: Attempts+1, LastError, and NextAttempt

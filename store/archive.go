@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -171,29 +173,34 @@ func (d *DB) RemoveGame(ctx context.Context, game string, verifiers []string) er
 		if tx.Bucket(bucketGames).Get(name) == nil {
 			return fmt.Errorf("remove game %s: %w", game, ErrNotFound)
 		}
-		out := tx.Bucket(bucketOutbox)
-		pending := tx.Bucket(bucketPending)
+		// The game's mails, found through the outbox's index by game (gameoutbox.go),
+		// go with their index entries; its deadline leaves the due index (due.go).
+		out, pending, idx := tx.Bucket(bucketOutbox), tx.Bucket(bucketPending), tx.Bucket(bucketOutboxGame)
+		prefix := append([]byte(game), 0)
 		var gone [][]byte
-		err := out.ForEach(func(k, v []byte) error {
-			h, err := decodeHead(v)
-			if err != nil {
-				return fmt.Errorf("outbox mail %x: %w", k, err)
-			}
-			if h.Game != game {
-				return nil
-			}
-			if pending.Get(k) != nil {
-				return fmt.Errorf("outbox mail %d: %w", h.Seq, ErrMailsPending)
+		c := idx.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(k) == len(prefix)+8; k, _ = c.Next() {
+			seq := k[len(prefix):]
+			if pending.Get(seq) != nil {
+				return fmt.Errorf("remove game %s: outbox mail %d: %w", game, binary.BigEndian.Uint64(seq), ErrMailsPending)
 			}
 			gone = append(gone, slices.Clone(k))
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("remove game %s: %w", game, err)
 		}
 		for _, k := range gone {
-			if err := out.Delete(k); err != nil {
+			if err := out.Delete(k[len(prefix):]); err != nil {
 				return fmt.Errorf("remove game %s: mail %x: %w", game, k, err)
+			}
+			if err := idx.Delete(k); err != nil {
+				return fmt.Errorf("remove game %s: unindex mail %x: %w", game, k, err)
+			}
+		}
+		due, of := tx.Bucket(bucketDue), tx.Bucket(bucketDueOf)
+		if key := of.Get(name); key != nil {
+			if err := due.Delete(key); err != nil {
+				return fmt.Errorf("remove game %s: its deadline: %w", game, err)
+			}
+			if err := of.Delete(name); err != nil {
+				return fmt.Errorf("remove game %s: its deadline: %w", game, err)
 			}
 		}
 		if root := tx.Bucket(bucketGame); root.Bucket(name) != nil {

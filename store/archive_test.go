@@ -115,6 +115,9 @@ func TestArchiveOfAGame(t *testing.T) {
 		vh, _ := tx.Verifier("player\x00h\x00us")
 		out, _ := tx.Outbox()
 		audit, _ := tx.Audit("g")
+		if mails, err := tx.GameOutbox("g"); err != nil || len(mails) != 0 {
+			t.Errorf("after removing g the outbox index lists %d of its mails (%v)", len(mails), err)
+		}
 		if len(names) != 1 || names[0] != "h" || plays || !playsH || !processed || v != "" || vh == "" || len(out) != 1 || out[0].Game != "h" || len(audit) != 0 {
 			t.Errorf("after removing g: games %v, g plays %v, h plays %v, processed %v, verifiers %q %q, outbox %d, audit of g %d",
 				names, plays, playsH, processed, v, vh, len(out), len(audit))

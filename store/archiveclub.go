@@ -1,5 +1,10 @@
 package store
 
+import (
+	"slices"
+	"time"
+)
+
 // An archive keeps one finished game's record, not the club's: its transaction reads
 // no open game, observer or rating, and refuses to write one, as it refuses every
 // write ([ErrArchiveReadOnly]).
@@ -25,4 +30,15 @@ func (t archiveTx) GamesOf(address string) ([]string, error) {
 		}
 	}
 	return nil, nil
+}
+
+// An archived game is over: nothing of it is due, and it has no mail to send.
+
+func (archiveTx) DueGames(time.Time) ([]string, error)        { return nil, nil }
+func (archiveTx) PendingHeadsAfter(uint64) ([]OutMail, error) { return nil, nil }
+func (t archiveTx) GameOutbox(game string) ([]OutMail, error) {
+	if !t.has(game) {
+		return nil, nil
+	}
+	return slices.Clone(t.a.Mails), nil
 }

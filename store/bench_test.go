@@ -2,7 +2,7 @@ package store_test
 
 // Benchmarks of the store for BENCHMARKS.md (issue 5, item 3): what one message's
 // transaction costs with an fsync per commit, what group commit (several messages' writes
-// in one transaction) would change, and two costs of the outbox drain. `adjutant bench`
+// in one transaction) would change, and two costs of the outbox drain. `make bench`
 // runs them and prints their figures in its table.
 
 import (
@@ -142,19 +142,17 @@ func BenchmarkMarkSent(b *testing.B) {
 	}
 }
 
-// BenchmarkOutboxRead reads the whole outbox, as replay, audit verify and `adjutant
-// outbox` do (the sender reads the pending heads only, RESEND the heads from the newest
-// back), with the 7,200 mails the 2,000-mail burst of `adjutant bench` leaves there (200
-// games x 36 mails: invitations, replies, notices, results), sent or not.
-func BenchmarkOutboxRead(b *testing.B) {
+// benchOutbox is a store with the 7,200 mails the 2,000-mail burst of `make bench`
+// leaves in the outbox (200 games x 36 mails: invitations, replies, notices, results),
+// all sent but the last 10.
+func benchOutbox(b *testing.B) *store.DB {
 	const mails = 7200
 	db := benchOpen(b)
-	ctx := context.Background()
 	now := time.Now()
-	err := db.Write(ctx, func(tx store.Tx) error {
+	err := db.Write(context.Background(), func(tx store.Tx) error {
 		for i := range mails {
 			m, err := tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("m%d@localhost", i), To: []string{"p@players.example"},
-				Subject: "Order check", Body: benchReplyBody, Kind: "reply", Queued: now})
+				Subject: "Order check", Body: benchReplyBody, Kind: "reply", Queued: now, Game: fmt.Sprintf("g%03d", i%200)})
 			if err != nil {
 				return err
 			}
@@ -168,11 +166,19 @@ func BenchmarkOutboxRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return db
+}
+
+// BenchmarkOutboxRead reads the whole outbox, as `adjutant outbox` does (the sender
+// reads the pending heads only, RESEND the heads from the newest back, replay and
+// audit verify one game's mails: BenchmarkGameOutboxRead), with 7,200 mails.
+func BenchmarkOutboxRead(b *testing.B) {
+	db := benchOutbox(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		err := db.Read(ctx, func(tx store.Tx) error {
+		err := db.Read(context.Background(), func(tx store.Tx) error {
 			all, err := tx.Outbox()
-			if err == nil && len(all) != mails {
+			if err == nil && len(all) != 7200 {
 				err = fmt.Errorf("%d mails", len(all))
 			}
 			return err
@@ -181,7 +187,28 @@ func BenchmarkOutboxRead(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(mails, "mails")
+	b.ReportMetric(7200, "mails")
+}
+
+// BenchmarkGameOutboxRead reads one game's mails (36) out of the same 7,200, as replay
+// and audit verify do.
+func BenchmarkGameOutboxRead(b *testing.B) {
+	db := benchOutbox(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		err := db.Read(context.Background(), func(tx store.Tx) error {
+			mine, err := tx.GameOutbox("g007")
+			if err == nil && len(mine) != 36 {
+				err = fmt.Errorf("%d mails", len(mine))
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(7200, "mails")
+	b.ReportMetric(36, "game-mails")
 }
 
 // BenchmarkDeflate is the cost of storing one mail body: deflating it with a reused

@@ -13,9 +13,9 @@ import (
 
 // SentLog is a small append-only file, next to the store, in which the sender notes
 // each mail the SMTP server accepted, the moment it accepted it: one write(2) of a
-// 20-byte record, no fsync. The marks are folded into the store (OutMail.Sent) in one
-// transaction at the end of each sender pass, and whatever the file still holds when
-// the daemon starts again is folded first.
+// 20-byte record, no fsync. The marks are folded into the store (OutMail.Sent) after
+// each round of a sender pass, in short transactions (FoldSentMarks), and whatever the
+// file still holds when the daemon starts again is folded first.
 //
 // Why: marking each mail sent in its own transaction costs an fsync per mail (most of
 // a burst's commits) and leaves the mail "accepted but not marked" for the length of
@@ -114,9 +114,10 @@ func (l *SentLog) Close() error {
 	return err
 }
 
-// FoldSentMarks marks the mails named in marks sent at their time, in one
-// transaction. A mark for a mail already sent, failed or unknown is skipped: folding
-// the same marks twice (a crash between the commit and Reset) changes nothing.
+// FoldSentMarks marks the mails named in marks sent at their time, in tx (the caller
+// keeps marks few enough for a short transaction). A mark for a mail already sent,
+// failed or unknown is skipped: folding the same marks twice (a crash between the
+// commit and Reset) changes nothing.
 func FoldSentMarks(tx Tx, marks []SentMark) (int, error) {
 	n := 0
 	for _, mk := range marks {

@@ -24,6 +24,8 @@
 //	addresses                 address NUL game -> nothing: who plays where (kept by PutGame)
 //	game-addresses            game -> its players' addresses, one a line (to undo the above)
 //	verifiers                 name -> password verifier (the desk's: a player's, the host's)
+//	due, due-of               the deadline index (due.go): when the tick must look at a game
+//	outbox-game               game NUL seq -> nothing: each game's outbox mails (gameoutbox.go)
 //
 // Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
 // records can be walked, exported or deleted together.
@@ -47,6 +49,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -94,6 +97,9 @@ type Tx interface {
 	Game(name string) (Game, error)
 	PutGame(g Game) error
 	GameNames() ([]string, error)
+	// DueGames returns the games whose deadline tick is due at now ([NextLook]),
+	// without reading any other game.
+	DueGames(now time.Time) ([]string, error)
 
 	Processed(messageID string) (bool, error)
 	MarkProcessed(messageID string, p Processed) error
@@ -121,6 +127,9 @@ type Tx interface {
 
 	Enqueue(m OutMail) (OutMail, error)
 	Outbox() ([]OutMail, error)
+	// GameOutbox returns the outbox mails of one game, whole, in outbox order, reading
+	// no other game's.
+	GameOutbox(game string) ([]OutMail, error)
 	// OutMailAt returns the outbox mail with sequence number seq.
 	OutMailAt(seq uint64) (OutMail, error)
 	// PendingHeads returns the mails neither sent nor failed, in outbox order, without
@@ -128,6 +137,9 @@ type Tx interface {
 	// empty, Pictures nil): what the sender decides on, read without inflating a body
 	// for every pending mail at every pass. OutMailAt gives a mail whole.
 	PendingHeads() ([]OutMail, error)
+	// PendingHeadsAfter is PendingHeads of the mails queued after the mail seq: what a
+	// sender in the middle of a pass has not seen yet.
+	PendingHeadsAfter(seq uint64) ([]OutMail, error)
 	// LastOutMail returns the latest outbox mail whose head (the mail without its body
 	// and pictures) match accepts, whole, reading the heads from the newest back and no
 	// further than that mail; found is false when none does.
@@ -466,7 +478,7 @@ func Open(path string) (*DB, error) {
 				return fmt.Errorf("create bucket %s: %w", bucketPending, err)
 			}
 			err = tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-				m, err := decodeMail(v)
+				m, err := decodeHead(v)
 				if err != nil {
 					return fmt.Errorf("index outbox mail %x: %w", k, err)
 				}
@@ -480,6 +492,12 @@ func Open(path string) (*DB, error) {
 			}
 		}
 		if err := openPlayerBuckets(tx); err != nil {
+			return err
+		}
+		if err := openDueIndex(tx); err != nil {
+			return err
+		}
+		if err := openGameOutboxIndex(tx); err != nil {
 			return err
 		}
 		meta := tx.Bucket(bucketMeta)
@@ -560,19 +578,23 @@ type encoding struct {
 	done chan struct{}
 }
 
+// outboxFill is the fill of the outbox's pages as mails are appended.
+const outboxFill = 0.9
+
 // encodeSlots bounds the records encoded at once to the CPUs: each holds a flate writer
 // (about 800 KB) while it runs.
 var encodeSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
-// encodeEnqueued starts encoding m's record on another goroutine.
-func (t *btx) encodeEnqueued(m OutMail) {
+// encodeEnqueued starts encoding m's record on another goroutine, its body deflated
+// with the dictionary d of id.
+func (t *btx) encodeEnqueued(m OutMail, id string, d []byte) {
 	e := &encoding{seq: m.Seq, done: make(chan struct{})}
 	t.enqueued = append(t.enqueued, e)
 	go func() {
 		defer close(e.done)
 		encodeSlots <- struct{}{}
 		defer func() { <-encodeSlots }()
-		e.raw, e.err = encodeMail(m)
+		e.raw, e.err = encodeMail(m, id, d)
 	}()
 }
 
@@ -583,6 +605,10 @@ func (t *btx) writeEnqueued() error {
 		return nil
 	}
 	b := t.tx.Bucket(bucketOutbox)
+	// Mails are appended in sequence, and a record only shrinks once sent (its pictures
+	// dropped): pages filled to 90 %, not bbolt's half, where a burst left the outbox's
+	// pages half empty.
+	b.FillPercent = outboxFill
 	for _, e := range t.enqueued {
 		<-e.done
 		if e.err != nil {
@@ -686,6 +712,9 @@ func (t *btx) PutGame(g Game) error {
 		return errors.New("put game: empty name")
 	}
 	if err := t.indexPlayers(g); err != nil {
+		return err
+	}
+	if err := indexDue(t.tx, g); err != nil {
 		return err
 	}
 	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), g)
@@ -914,7 +943,18 @@ func (t *btx) Audit(game string) ([]AuditEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return eachJSON[AuditEntry](b, "audit entry")
+	if b == nil {
+		return nil, nil
+	}
+	out := make([]AuditEntry, 0, b.Sequence()) // entries are appended by NextSequence
+	err = b.ForEach(func(k, v []byte) error {
+		out = append(out, AuditEntry{})
+		if err := decodeAuditEntry(v, &out[len(out)-1]); err != nil {
+			return fmt.Errorf("decode audit entry %x: %w", k, err)
+		}
+		return nil
+	})
+	return out, err
 }
 
 func (t *btx) AppendJournal(game string, j JournalEntry) (JournalEntry, error) {
@@ -949,29 +989,38 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	if err := t.tx.Bucket(bucketPending).Put(u64(seq), nil); err != nil {
 		return m, err
 	}
-	t.encodeEnqueued(m)
+	if err := t.indexGameMail(m.Game, seq); err != nil {
+		return m, err
+	}
+	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	if err != nil {
+		return m, err
+	}
+	t.encodeEnqueued(m, id, d)
 	return m, nil
 }
 
-func (t *btx) PendingHeads() ([]OutMail, error) {
+func (t *btx) PendingHeads() ([]OutMail, error) { return t.PendingHeadsAfter(0) }
+
+func (t *btx) PendingHeadsAfter(seq uint64) ([]OutMail, error) {
 	if err := t.writeEnqueued(); err != nil {
 		return nil, err
 	}
 	out := t.tx.Bucket(bucketOutbox)
 	var mails []OutMail
-	err := t.tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
+	c := t.tx.Bucket(bucketPending).Cursor()
+	for k, _ := c.Seek(u64(seq + 1)); k != nil; k, _ = c.Next() {
 		raw := out.Get(k)
 		if raw == nil {
-			return fmt.Errorf("pending outbox mail %x: %w", k, ErrNotFound)
+			return mails, fmt.Errorf("pending outbox mail %x: %w", k, ErrNotFound)
 		}
 		m, err := decodeHead(raw)
 		if err != nil {
-			return fmt.Errorf("pending outbox mail %x: %w", k, err)
+			return mails, fmt.Errorf("pending outbox mail %x: %w", k, err)
 		}
 		mails = append(mails, m)
-		return nil
-	})
-	return mails, err
+	}
+	return mails, nil
 }
 
 func (t *btx) LastOutMail(match func(OutMail) bool) (OutMail, bool, error) {
@@ -985,7 +1034,7 @@ func (t *btx) LastOutMail(match func(OutMail) bool) (OutMail, bool, error) {
 			return OutMail{}, false, fmt.Errorf("outbox mail %x: %w", k, err)
 		}
 		if match(h) {
-			m, err := decodeMail(v)
+			m, err := t.decodeMail(v)
 			if err != nil {
 				return OutMail{}, false, fmt.Errorf("outbox mail %x: %w", k, err)
 			}
@@ -1053,7 +1102,7 @@ func (t *btx) OutMailAt(seq uint64) (OutMail, error) {
 	if raw == nil {
 		return OutMail{}, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
 	}
-	return decodeMail(raw)
+	return t.decodeMail(raw)
 }
 
 func (t *btx) Outbox() ([]OutMail, error) {
@@ -1062,7 +1111,7 @@ func (t *btx) Outbox() ([]OutMail, error) {
 	}
 	var mails []OutMail
 	err := t.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-		m, err := decodeMail(v)
+		m, err := t.decodeMail(v)
 		if err != nil {
 			return fmt.Errorf("outbox mail %x: %w", k, err)
 		}
@@ -1085,11 +1134,7 @@ func (t *btx) PutOutMail(m OutMail) error {
 		return fmt.Errorf("update outbox mail %d: %w", m.Seq, ErrNotFound)
 	}
 	if m.Sent || m.Failed {
-		for _, secret := range m.Redact {
-			if secret != "" {
-				m.Body = strings.ReplaceAll(m.Body, secret, Redacted)
-			}
-		}
+		m.Body = maskSecrets(m.Body, m.Redact)
 		m.Redact = nil
 		// A picture is for the player's eyes once; kept, a results mail's view (a few KB)
 		// or PNG (100-250 KB) would grow the file a game. The text, which replay
@@ -1110,21 +1155,31 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
 	if json.Unmarshal(old, &prev) == nil && len(prev.BodyZ) > 0 {
-		if body, err := inflate(prev.BodyZ); err == nil && body == m.Body {
-			return putStored(b, m, prev.BodyZ)
+		if d, err := t.dictByID(prev.Dict); err == nil {
+			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
+				return putStored(b, m, prev.BodyZ, prev.Dict)
+			}
 		}
 	}
-	return putMail(b, m)
+	return t.putMail(b, m)
 }
 
 // inflaters keeps flate readers for reuse, as deflaters does writers.
 var inflaters sync.Pool
 
-func inflate(z []byte) (string, error) {
+// flateCalls counts inflates and deflates of outbox bodies, so that a test can hold
+// the cost of a path to its number of them.
+var flateCalls atomic.Int64
+
+func inflate(z []byte) (string, error) { return inflateDict(z, nil) }
+
+// inflateDict inflates z, deflated with the dictionary d (nil: none).
+func inflateDict(z, d []byte) (string, error) {
+	flateCalls.Add(1)
 	r, _ := inflaters.Get().(io.ReadCloser)
 	if r == nil {
-		r = flate.NewReader(bytes.NewReader(z))
-	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
+		r = flate.NewReaderDict(bytes.NewReader(z), d)
+	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), d); err != nil {
 		return "", err
 	}
 	defer inflaters.Put(r)
@@ -1137,8 +1192,10 @@ func inflate(z []byte) (string, error) {
 // maps and all, are most of the file.
 type storedMail struct {
 	OutMail
-	Body     string          `json:"body,omitempty"` // shadows OutMail.Body: kept empty
-	BodyZ    []byte          `json:"body_z,omitempty"`
+	Body  string `json:"body,omitempty"` // shadows OutMail.Body: kept empty
+	BodyZ []byte `json:"body_z,omitempty"`
+	// Dict is the id of the dictionary BodyZ was deflated with (dict.go); "": none.
+	Dict     string          `json:"zd,omitempty"`
 	Pictures []storedPicture `json:"pictures,omitempty"` // shadows OutMail.Pictures
 }
 
@@ -1152,35 +1209,42 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
-func putMail(b *bolt.Bucket, m OutMail) error {
-	raw, err := encodeMail(m)
+// putMail writes m, its body deflated with the dictionary of its kind.
+func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
+	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	if err != nil {
+		return err
+	}
+	raw, err := encodeMail(m, id, d)
 	if err != nil {
 		return err
 	}
 	return b.Put(u64(m.Seq), raw)
 }
 
-// putStored writes m with its deflated body z, deflating its pictures' views.
-func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte) error {
-	raw, err := encodeStored(m, bodyZ)
+// putStored writes m with its body deflated as bodyZ with the dictionary dict,
+// deflating its pictures' views.
+func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, dict string) error {
+	raw, err := encodeStored(m, bodyZ, dict)
 	if err != nil {
 		return err
 	}
 	return b.Put(u64(m.Seq), raw)
 }
 
-// encodeMail is m's record: its body and pictures' views deflated.
-func encodeMail(m OutMail) ([]byte, error) {
-	z, err := deflate(m.Body)
+// encodeMail is m's record: its body deflated with the dictionary d of id, its
+// pictures' views deflated.
+func encodeMail(m OutMail, id string, d []byte) ([]byte, error) {
+	z, err := deflateDict(m.Body, id, d)
 	if err != nil {
 		return nil, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
 	}
-	return encodeStored(m, z)
+	return encodeStored(m, z, id)
 }
 
 // encodeStored is m's record with its deflated body z, deflating its pictures' views.
-func encodeStored(m OutMail, bodyZ []byte) ([]byte, error) {
-	s := storedMail{OutMail: m, BodyZ: bodyZ}
+func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
+	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict}
 	for _, p := range m.Pictures {
 		sp := storedPicture{Picture: p}
 		if len(p.View) > 0 {
@@ -1200,6 +1264,7 @@ func encodeStored(m OutMail, bodyZ []byte) ([]byte, error) {
 }
 
 func deflate(text string) ([]byte, error) {
+	flateCalls.Add(1)
 	var z bytes.Buffer
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
@@ -1227,14 +1292,16 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if sm.Sent {
 		return false, nil
 	}
-	if len(sm.Redact) > 0 || sm.Body != "" {
-		m, err := decodeMail(raw)
+	if len(sm.Redact) > 0 {
+		// One inflate and one deflate, and only when a secret is in the body: a fold of
+		// 20,000 invitations did each twice over (issue 23).
+		d, err := t.dictByID(sm.Dict)
 		if err != nil {
 			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
 		}
-		m.Sent, m.SentAt, m.Attempts = true, at, m.Attempts+1
-		m.LastError, m.NextAttempt = "", time.Time{}
-		return true, t.PutOutMail(m)
+		if err := sm.redact(d); err != nil {
+			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
+		}
 	}
 	sm.Sent, sm.SentAt, sm.Attempts = true, at, sm.Attempts+1
 	sm.LastError, sm.NextAttempt = "", time.Time{}
@@ -1245,7 +1312,45 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	return true, putJSON(b, u64(seq), sm)
 }
 
-func decodeMail(raw []byte) (OutMail, error) {
+// redact masks the secrets of Redact in the stored body (deflated with the dictionary
+// d) and forgets them.
+func (sm *storedMail) redact(d []byte) error {
+	secrets := sm.Redact
+	sm.Redact = nil
+	if sm.Body != "" { // a record from before bodies were deflated
+		sm.Body = maskSecrets(sm.Body, secrets)
+		return nil
+	}
+	if len(sm.BodyZ) == 0 {
+		return nil
+	}
+	body, err := inflateDict(sm.BodyZ, d)
+	if err != nil {
+		return fmt.Errorf("inflate body: %w", err)
+	}
+	masked := maskSecrets(body, secrets)
+	if masked == body {
+		return nil
+	}
+	z, err := deflateDict(masked, sm.Dict, d)
+	if err != nil {
+		return fmt.Errorf("deflate body: %w", err)
+	}
+	sm.BodyZ = z
+	return nil
+}
+
+// maskSecrets replaces each secret in body with [Redacted].
+func maskSecrets(body string, secrets []string) string {
+	for _, secret := range secrets {
+		if secret != "" {
+			body = strings.ReplaceAll(body, secret, Redacted)
+		}
+	}
+	return body
+}
+
+func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	var s storedMail
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return OutMail{}, err
@@ -1253,7 +1358,11 @@ func decodeMail(raw []byte) (OutMail, error) {
 	m := s.OutMail
 	m.Body = s.Body
 	if len(s.BodyZ) > 0 {
-		body, err := inflate(s.BodyZ)
+		d, err := t.dictByID(s.Dict)
+		if err != nil {
+			return OutMail{}, err
+		}
+		body, err := inflateDict(s.BodyZ, d)
 		if err != nil {
 			return OutMail{}, fmt.Errorf("inflate body: %w", err)
 		}

@@ -3,29 +3,43 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"os"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestBenchSmoke runs `adjutant bench` with tiny sizes: every end-to-end run, the floor and
+// BenchmarkTable is `make bench`: the whole table, once (-benchtime 1x), with the
+// bench's own flags after the test binary's: go test -run '^$' -bench '^BenchmarkTable$'
+// -benchtime 1x ./cmd/adjutant/ -args -- --games 200 (-- -h lists them).
+func BenchmarkTable(b *testing.B) {
+	for b.Loop() {
+		if err := cmdBench(&env{ctx: context.Background(), stdout: os.Stdout, stderr: os.Stderr}, flag.Args()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestBenchSmoke runs the bench table with tiny sizes: every end-to-end run, the floor and
 // the peak-RSS child process (this test binary acting as adjutant, see TestMain), without
 // `go test -bench`. It checks that the table is printed, never what it says about time.
 func TestBenchSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code := runEnv(&env{ctx: ctx, stdout: &out, stderr: &errb}, []string{"bench",
+	err := cmdBench(&env{ctx: ctx, stdout: &out, stderr: &errb}, []string{
 		"--games", "2", "--mails", "6", "--rate", "50",
 		"--default-cost-games", "1", "--default-cost-mails", "2",
-		"--memory-games", "2", "--memory-mails", "1", "--go-test=false"})
-	if code != 0 {
-		t.Fatalf("adjutant bench: exit %d\n%s\n%s", code, out.String(), errb.String())
+		"--memory-games", "2", "--memory-mails", "1", "--big-games", "3", "--go-test=false"})
+	if err != nil {
+		t.Fatalf("bench: %v\n%s\n%s", err, out.String(), errb.String())
 	}
 	for _, want := range []string{
 		"| # ", "burst of 6 mails for 2 games", "floor: fetch 6 mails", "time / floor time",
 		"paced at 50/s: latency p50 / p99", "floor + STORE + MOVE, sending the ", "burst time / that floor",
 		"same burst: CPU time of the process", "burst time / (floor + STORE + MOVE)", "CPU time within the target", "polling every 1 s", "bcrypt default cost", "peak RSS (VmHWM)", "Machine: ",
+		"pictures-on burst / text-only burst", "burst of 6 mails for 3 games", "bytes a mail in", "| V ", "verdict: burst of 6 mails for 2 games",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table has no %q:\n%s", want, out.String())

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -216,8 +215,6 @@ func (d *daemon) run(ctx context.Context) error {
 		return err
 	}
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
-	d.tick(ctx)
-	d.archiveTick(ctx)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Add(4)
@@ -231,6 +228,10 @@ func (d *daemon) run(ctx context.Context) error {
 	}()
 	go func() {
 		defer wg.Done()
+		// The first tick runs beside the intake, not before it: a restart answers mail at
+		// once while overdue phases are resolved.
+		d.tick(ctx)
+		d.archiveTick(ctx)
 		t := time.NewTicker(d.cfg.TickInterval.Duration)
 		defer t.Stop()
 		for {
@@ -283,13 +284,15 @@ func cmdServe(e *env, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(cfg.MemoryLimitMiB << 20)
-	}
 	cfg.CompactAtStart = cfg.CompactAtStart || *compact
 	d, err := newDaemon(e, cfg, log)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		ctx, cancel := context.WithCancel(e.ctx)
+		defer cancel()
+		go sizeMemoryLimit(ctx, cfg.MemoryLimitMiB<<20, log.With("part", "memory"))
 	}
 	return d.run(e.ctx)
 }

@@ -1,0 +1,158 @@
+package mail_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/store"
+)
+
+// hookedStore runs after(n) once the n-th write transaction has committed, before the
+// store is used again.
+type hookedStore struct {
+	store.Store
+	mu     sync.Mutex
+	writes int
+	after  func(n int)
+}
+
+func (h *hookedStore) Write(ctx context.Context, fn func(store.Tx) error) error {
+	err := h.Store.Write(ctx, fn)
+	h.mu.Lock()
+	h.writes++
+	n := h.writes
+	h.mu.Unlock()
+	if h.after != nil {
+		h.after(n)
+	}
+	return err
+}
+
+func sendBacklog(n int, prefix string) []store.OutMail {
+	mails := make([]store.OutMail, n)
+	for i := range mails {
+		mails[i] = sendMail(fmt.Sprintf("%s-%d@adjutant.example", prefix, i), fmt.Sprintf("p%d@example.org", i), "g1", "backlog\n")
+		mails[i].Kind = "invitation"
+	}
+	return mails
+}
+
+// TestSentLogFoldInShortTransactions: folding many sent marks (a backlog's) commits them
+// in several short transactions, so that another write (the intake's) goes through in
+// the middle of the fold instead of waiting for all of them (issue 23).
+func TestSentLogFoldInShortTransactions(t *testing.T) {
+	db := sendOpenStore(t)
+	const n = 700
+	queued := sendEnqueue(t, db, sendBacklog(n, "fold")...)
+	sl, err := store.OpenSentLog(filepath.Join(t.TempDir(), "games.db.sent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	for _, m := range queued {
+		if err := sl.Append(m.Seq, newSendClock().Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pendingMid := -1
+	hooked := &hookedStore{Store: db, after: func(k int) {
+		if k != 1 {
+			return
+		}
+		// The intake's write, after the fold's first commit and before its next.
+		if err := db.Write(t.Context(), func(tx store.Tx) error {
+			p, err := tx.PendingHeads()
+			pendingMid = len(p)
+			if err != nil {
+				return err
+			}
+			return tx.PutThrottle("x@example.org", store.Throttle{Count: 1})
+		}); err != nil {
+			t.Error(err)
+		}
+	}}
+	s := newTestSender(t, newSMTPSink(t, nil), hooked, newSendClock(), nil)
+	s.SentLog = sl
+	if err := s.FoldSentLog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if pendingMid <= 0 || pendingMid >= n {
+		t.Errorf("a write between the fold's first transaction and the rest saw %d of %d mails pending: the fold was not split", pendingMid, n)
+	}
+	if p := sendPending(t, db); p != 0 {
+		t.Errorf("%d mails still pending after the fold", p)
+	}
+	if marks, _ := sl.Marks(); len(marks) != 0 {
+		t.Errorf("the log holds %d marks after the fold", len(marks))
+	}
+}
+
+func sendPending(t *testing.T, db store.Store) int {
+	t.Helper()
+	var n int
+	if err := db.Read(t.Context(), func(tx store.Tx) error {
+		p, err := tx.PendingHeads()
+		n = len(p)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestSenderFreshMailJumpsBacklog: a mail queued while a pass is sending a backlog
+// longer than a round (a player's answer, behind a host's 450 invitations) goes out in
+// the next round of the same pass, ahead of the rest of the backlog, and every mail is
+// sent once; the pass marks its mails round by round.
+func TestSenderFreshMailJumpsBacklog(t *testing.T) {
+	for _, withLog := range []bool{true, false} {
+		t.Run(fmt.Sprintf("sentlog=%v", withLog), func(t *testing.T) {
+			k := newSMTPSink(t, nil)
+			db := sendOpenStore(t)
+			const n = 450
+			sendEnqueue(t, db, sendBacklog(n, "inv")...)
+			var once sync.Once
+			hooked := &hookedStore{Store: db}
+			hooked.after = func(int) {
+				// After the pass's first commit (the first round's marks, or the first mail's).
+				once.Do(func() {
+					reply := sendMail("reply@adjutant.example", "p7@example.org", "g1", "order check\n")
+					reply.Kind, reply.AutoReplied = "reply", true
+					sendEnqueue(t, db, reply)
+				})
+			}
+			s := newTestSender(t, k, hooked, newSendClock(), nil)
+			if withLog {
+				sl, err := store.OpenSentLog(filepath.Join(t.TempDir(), "games.db.sent"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sl.Close()
+				s.SentLog = sl
+			}
+			sent, failed, err := s.DrainOnce(t.Context())
+			if sent != n+1 || failed != 0 || err != nil {
+				t.Fatalf("DrainOnce = %d, %d, %v; want %d sent", sent, failed, err, n+1)
+			}
+			ids := sendMessageIDs(t, k.received())
+			at := slices.Index(ids, "<reply@adjutant.example>")
+			if at < 0 || at > 2*200 {
+				t.Errorf("the reply queued during the pass went out as mail %d of %d, want within the next round (by 400)", at, len(ids))
+			}
+			seen := map[string]bool{}
+			for _, id := range ids {
+				if seen[id] {
+					t.Errorf("%s sent twice", id)
+				}
+				seen[id] = true
+			}
+			if p := sendPending(t, db); p != 0 {
+				t.Errorf("%d mails pending after the pass", p)
+			}
+		})
+	}
+}

@@ -1,0 +1,25 @@
+package store
+
+import bolt "go.etcd.io/bbolt"
+
+// FlateCalls is the number of inflates and deflates of outbox bodies so far.
+func FlateCalls() int64 { return flateCalls.Load() }
+
+// SeqKey is the key of the outbox mail seq.
+func SeqKey(seq uint64) []byte { return u64(seq) }
+
+// ForgetDictionaries empties the process's cache of deflate dictionaries.
+func ForgetDictionaries() {
+	dicts.Clear()
+	dictWriters.Clear()
+}
+
+// OutboxPages returns the bytes of the outbox's leaf pages and the bytes they hold.
+func (d *DB) OutboxPages() (alloc, inuse int) {
+	d.bolt.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket(bucketOutbox).Stats()
+		alloc, inuse = st.LeafAlloc, st.LeafInuse
+		return nil
+	})
+	return alloc, inuse
+}
