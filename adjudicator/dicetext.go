@@ -172,6 +172,65 @@ func diceText(game string, groups []diceGroup) string {
 	return strings.Join(append(head, lines...), "\n")
 }
 
+// diceKind is what a compact dice record's kind line names: "1d6, rule "10.8":" or
+// "shuffle of 52, rule "1":", the dice and rule of the records after it.
+func diceKind(r dice.Roll) string {
+	if r.Kind == dice.KindShuffle {
+		return fmt.Sprintf("shuffle of %d, rule \"%s\":", r.Count, MailField(r.Rule))
+	}
+	return fmt.Sprintf("%dd%d, rule \"%s\":", r.Count, r.Sides, MailField(r.Rule))
+}
+
+// compactRecord is a roll in the compact form: its index, faces (or permutation),
+// modifier and purpose, "3 [5] +3 "20.4 attack 1"", the dice and rule being its kind
+// line's (diceKind). The result is the faces' sum plus the modifier.
+func compactRecord(r dice.Roll) string {
+	vals := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		vals[i] = strconv.Itoa(v)
+	}
+	mod := ""
+	if r.Kind != dice.KindShuffle && r.Modifier != 0 {
+		mod = fmt.Sprintf(" %+d", r.Modifier)
+	}
+	return fmt.Sprintf("%d [%s]%s \"%s\"", r.Index, strings.Join(vals, " "), mod, MailField(r.Purpose))
+}
+
+// compactDiceText is diceText in the compact form of LayoutCompact, one record a roll
+// where diceText takes two: under each phase's header, a kind line whenever the dice
+// or the rule change, then the rolls (compactRecord):
+//
+//	Turn 5, phase "III", orders digest:
+//	  d3fd92e10552f652fb7aaae4ebeab99c85126dc55345b373b8434852301c2fa0
+//	  1d6, rule "10.8":
+//	  0 [6] "12.2 German bombardment of 4000 at 5:1, US Army platoon 1 of 4"
+//	  1 [3] "12.2 German bombardment of 4000 at 5:1, US Army platoon 2 of 4"
+//
+// The fields and their bytes are diceText's; CheckMails and docs/checkdice.py read both.
+func compactDiceText(game string, groups []diceGroup) string {
+	var lines []string
+	for _, g := range groups {
+		if len(g.Rolls) == 0 {
+			continue
+		}
+		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
+		kind := ""
+		for _, r := range g.Rolls {
+			if k := diceKind(r); k != kind {
+				kind = k
+				lines = append(lines, "  "+k)
+			}
+			lines = append(lines, wrapRecord(compactRecord(r), "  ", "    ")...)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	head := wrapRecord(fmt.Sprintf("Game \"%s\". Under each phase, its dice and rule, then each roll: index, "+
+		"faces, modifier, purpose (HELP DICE: how to check).", MailField(game)), "", "")
+	return strings.Join(append(head, lines...), "\n")
+}
+
 // visibleRolls groups the rolls of the events side may see by phase, in index order, so
 // that a results mail gives the inputs of exactly the rolls it shows.
 func visibleRolls(steps []stepRecord, side Side) []diceGroup {
@@ -233,6 +292,9 @@ func revealLines(summary, text, salt, commitment string) []string {
 // Other orders, and every order in mails of layouts before LayoutGlance, take the long
 // form.
 func revealLine(summary, text, salt, commitment string, layout int) []string {
+	if layout >= LayoutCompact && len(text)+len(" (salt )")+len(salt) <= mailWidth && oneCleanLine(text) && len(salt) == 32 {
+		return []string{revealOneLine(text, salt)}
+	}
 	if layout < LayoutGlance || summary != text || len(text) > 76 || strings.TrimSpace(text) != text ||
 		strings.ContainsAny(text, "\n\r") || strings.Contains(text, "  ") || len(salt) != 32 {
 		return revealLines(summary, text, salt, commitment)
@@ -240,15 +302,30 @@ func revealLine(summary, text, salt, commitment string, layout int) []string {
 	return []string{text, "  salt " + salt + "; SHA-256 of line, \"|\", salt:", "  " + commitment}
 }
 
+// revealOneLine is a revealed order whose text is one short line, in LayoutCompact:
+// "ADVANCE 128 0920 (salt 2d1a...)". Its commitment, SHA-256 of the text, "|" and the
+// salt, is not shown: the reader computes it and finds it in his order check (his own
+// order) or in the list of the mail it was sealed in (the other side's, groupLines).
+func revealOneLine(text, salt string) string {
+	return text + " (salt " + salt + ")"
+}
+
+// oneCleanLine reports whether text is one line that reads back exactly from a mail:
+// no line break, no space at either end, no two spaces together.
+func oneCleanLine(text string) bool {
+	return text != "" && strings.TrimSpace(text) == text && !strings.ContainsAny(text, "\n\r") && !strings.Contains(text, "  ")
+}
+
 // groupLines show, once for each mail whose sealed orders are among revealed, the
 // commitment the other side was mailed for them all and the commitments it is made of
 // (GroupCommitment), so that each revealed order's commitment is checked against a
-// commitment mailed before.
-func groupLines(revealed []store.Order, groups map[string][]string) []string {
+// commitment mailed before. The orders of side own are left out (LayoutCompact): his
+// order check gave him each of their commitments when he sealed them.
+func groupLines(revealed []store.Order, groups map[string][]string, own string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, o := range revealed {
-		if o.Group == "" || seen[o.Group] || len(groups[o.Group]) == 0 {
+		if o.Group == "" || seen[o.Group] || len(groups[o.Group]) == 0 || (own != "" && o.Side == own) {
 			continue
 		}
 		seen[o.Group] = true

@@ -219,7 +219,7 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 			body, err := render("invite.txt", map[string]any{
 				"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password,
 				"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
-				"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": ng.Options,
+				"Deadline": g.Deadline, "Help": helpDigest(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": ng.Options,
 			})
 			if err != nil {
 				return err

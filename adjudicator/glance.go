@@ -22,8 +22,15 @@ const (
 	// lines of its key that changed, and gives every mail of a game to one player the
 	// same subject.
 	LayoutGlance = 2
+	// LayoutCompact is LayoutGlance with the records at the end in their compact
+	// forms: a roll's dice on its event's line, the dice inputs one line a roll
+	// (compactDiceText), a short revealed order on one line with its salt
+	// (revealOneLine), the commitments of a mail's sealed orders only to the side
+	// that was told them as one; and a mail over resultsBudget lines leaves out its
+	// text map (the picture and MAP still give it).
+	LayoutCompact = 3
 	// CurrentLayout is the layout of the mails of new advances.
-	CurrentLayout = LayoutGlance
+	CurrentLayout = LayoutCompact
 )
 
 // layout is the layout of the results mails of new advances: [Desk.ResultsLayout],
@@ -104,15 +111,21 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 		"Nothing is due from you now; orders for later phases may be sent early."
 }
 
-// stripMargin is how many lines of a changed map strip are shown around its changes.
-const stripMargin = 4
+// stripMargin is how many lines of a changed map strip are shown around its changes:
+// two hex rows in LayoutGlance, one (a hex row is two lines) in LayoutCompact.
+func stripMargin(layout int) int {
+	if layout >= LayoutCompact {
+		return 2
+	}
+	return 4
+}
 
 // cropStrip shows of a map strip the lines that differ from the same strip before,
 // with a margin, between the strip's first two lines (its title and column numbers) and
 // its last line (column numbers again), so that a change of three hexes shows as a
 // dozen lines, not the strip's sixty. The rows keep their numbers at the left margin. A
 // strip whose shape changed is shown whole.
-func cropStrip(was, now string) string {
+func cropStrip(was, now string, margin int) string {
 	a, b := lines(was), lines(now)
 	if len(a) != len(b) || len(b) < 12 {
 		return now
@@ -132,7 +145,7 @@ func cropStrip(was, now string) string {
 	for i := len(b) - 1; i > 0 && strings.TrimSpace(b[i]) == ""; i-- {
 		tail++
 	}
-	from, to := max(head, first-stripMargin), min(len(b)-tail, last+stripMargin+1)
+	from, to := max(head, first-margin), min(len(b)-tail, last+margin+1)
 	if first < 0 || (from == head && to == len(b)-tail) {
 		return now
 	}

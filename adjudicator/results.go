@@ -9,6 +9,7 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/store"
+	"github.com/adjutant-pbem/adjutant/templates"
 )
 
 type eventView struct {
@@ -43,7 +44,10 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 				continue
 			}
 			ev := eventView{Rule: e.Rule, Text: e.Text}
-			if e.Roll != nil {
+			switch {
+			case e.Roll != nil && layout >= LayoutCompact:
+				ev.Text = withRoll(e.Rule, e.Text, *e.Roll)
+			case e.Roll != nil:
 				ev.Roll = FormatRoll(*e.Roll)
 			}
 			sv.Events = append(sv.Events, ev)
@@ -61,7 +65,11 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		}
 		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, layout), "\n"))
 	}
-	revealed = append(revealed, groupLines(b.revealed, b.groups)...)
+	own := "" // LayoutCompact: the commitments of his own mails are in his order checks
+	if layout >= LayoutCompact {
+		own = string(side)
+	}
+	revealed = append(revealed, groupLines(b.revealed, b.groups, own)...)
 	for _, s := range b.seedsRevealed {
 		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
 	}
@@ -72,6 +80,10 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	if s := b.deckRevealed; s != nil {
 		deckSeed = strings.Join(deckSeedLines(s.Secret, s.Commitment), "\n")
 	}
+	diceSection := diceText(g.Name, visibleRolls(b.steps, side))
+	if layout >= LayoutCompact {
+		diceSection = compactDiceText(g.Name, visibleRolls(b.steps, side))
+	}
 	view := map[string]any{
 		"Game":          g.Name,
 		"Title":         rs.Title(),
@@ -80,7 +92,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		"Revealed":      revealed,
 		"SeedsRevealed": seeds,
 		"Commitments":   commits,
-		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
+		"Dice":          diceSection,
 		"Cards":         cardsText(g.Name, visibleDeals(b.steps, side)),
 		"DeckSeed":      deckSeed,
 		"Signature":     signature,
@@ -101,6 +113,14 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	if err != nil {
 		return "", "", err
 	}
+	if layout >= LayoutCompact && mode != "none" && strings.Count(body, "\n") > resultsBudget {
+		// The news and the records must stay whole; the map is what MAP, SET MAP FULL
+		// and the picture give as well.
+		view["Map"] = fmt.Sprintf("Left out: this mail would be over %d lines with it. Send MAP for the\nwhole map; the picture, if you have SET PICTURE ON, shows what changed.", resultsBudget)
+		if body, err = render(resultsTemplate(layout), view); err != nil {
+			return "", "", err
+		}
+	}
 	if layout >= LayoutGlance {
 		return PlayerSubject(g.Name, rs, side), body, nil
 	}
@@ -110,6 +130,10 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	}
 	return subject, body, nil
 }
+
+// resultsBudget is the most lines a results mail of LayoutCompact has with its text
+// map; a longer one leaves the map out (issue 20: a mail read in half a minute).
+const resultsBudget = 250
 
 // mapRenderer renders a side's map of the state an advance started from (after false)
 // or ended in (after true).
@@ -151,7 +175,7 @@ func mapSection(maps mapRenderer, side Side, mode string, layout int) string {
 			continue
 		}
 		if layout >= LayoutGlance && i < len(was.strips) {
-			s = cropStrip(was.strips[i], s)
+			s = cropStrip(was.strips[i], s, stripMargin(layout))
 		}
 		b.WriteString(s)
 		shown++
@@ -237,6 +261,25 @@ func nextText(g store.Game, rs Ruleset, st State, waiting []Side, now time.Time)
 		fmt.Fprintf(&b, "\nDeadline: %s.", now.Add(g.PhaseLength).UTC().Format("Mon 2 Jan 2006 15:04 MST"))
 	}
 	return b.String()
+}
+
+// withRoll is an event's text in LayoutCompact, which gives a roll no line of its own:
+// the text, then "(roll 3: 1d6 [5] +3 = 8)" where that takes no more lines than the text
+// alone, else "(roll 3)" where that does, else the text alone; 3 is the roll's index,
+// its record in the dice section, whose purpose names the event. The event's own
+// words most often say what was rolled.
+func withRoll(rule, text string, r dice.Roll) string {
+	full, _, _ := strings.Cut(FormatRoll(r), " (index ")
+	if r.Kind == dice.KindShuffle {
+		full = FormatRoll(r)
+	}
+	lines := func(s string) int { return strings.Count(templates.Wrap(78, 4, "["+rule+"] "+s), "\n") }
+	for _, with := range []string{fmt.Sprintf("%s (roll %d: %s)", text, r.Index, full), fmt.Sprintf("%s (roll %d)", text, r.Index)} {
+		if lines(with) <= lines(text) {
+			return with
+		}
+	}
+	return text
 }
 
 // FormatRoll shows a roll as players read it: "1d6 [4] = 4" or "3d6 [2 5 6] +1 = 14".

@@ -455,6 +455,20 @@ func rulesetHelp(rs Ruleset) string {
 	return strings.TrimRight(body, "\n")
 }
 
+// helpDigest is what an invitation gives of a ruleset's HELP: its title line and first
+// paragraph (how orders are written), then where the rest is. The whole HELP is a
+// reply of its own: inline, it made an invitation over 250 lines (issue 20).
+func helpDigest(rs Ruleset) string {
+	help := rulesetHelp(rs)
+	paras := strings.SplitN(help, "\n\n", 3)
+	head := paras[0]
+	if len(paras) > 1 {
+		head += "\n\n" + paras[1]
+	}
+	return head + "\n\n" + templates.Wrap(78, 0, fmt.Sprintf("Send HELP for every order of %s with examples, and the "+
+		"commands of every game (%d lines in all).", rs.Title(), strings.Count(help, "\n")+1))
+}
+
 func generalHelp(d *Desk) string {
 	var names []string
 	for name, rs := range d.Rulesets {
