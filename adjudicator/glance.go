@@ -301,3 +301,21 @@ func statusSection(status string, layout int) string {
 	}
 	return strings.Join(ls[:statusLines], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-statusLines)
 }
+
+// orderCheckStatusLines is how many lines of the ruleset's status an order check shows
+// when its mail did not ask for STATUS (LayoutGlance on): the order check of a reply
+// that quotes a whole results mail stays within 40 lines (issue 20).
+const orderCheckStatusLines = 4
+
+// briefStatus is the ruleset's status as an order check shows it unasked: cut to
+// orderCheckStatusLines, with a pointer to STATUS.
+func briefStatus(status string, layout int) string {
+	if layout < LayoutGlance {
+		return status
+	}
+	ls := lines(strings.TrimRight(status, "\n"))
+	if len(ls) <= orderCheckStatusLines+1 {
+		return status
+	}
+	return strings.Join(ls[:orderCheckStatusLines], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-orderCheckStatusLines)
+}

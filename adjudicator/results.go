@@ -320,7 +320,7 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		if len(waiting) > 0 && !glance {
 			fmt.Fprintf(&b, "Waiting for orders from: %s.\n", strings.Join(sortedSides(rs, waiting), ", "))
 		}
-		if !g.Deadline.IsZero() {
+		if !g.Deadline.IsZero() && !(brief && glance) { // the mail's first line gives it
 			fmt.Fprintf(&b, "Deadline: %s.\n", g.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 MST"))
 		}
 		if note := pauseNote(rs, g, d.now()); note != "" {
@@ -329,12 +329,13 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 	}
 	status := rs.Status(st, side)
 	if brief {
-		status = statusSection(status, d.layout())
+		status = briefStatus(status, d.layout())
 	}
 	b.WriteString(status)
-	if p, ok := playerOf(g, side); ok {
+	if p, ok := playerOf(g, side); ok && !(brief && glance) { // his settings: STATUS gives them
+		b.WriteString("\n")
 		mode := mapMode(p)
-		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
+		fmt.Fprintf(&b, "Map in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
 		if _, draws := rs.(Viewer); draws {
 			if p.Pictures() {
 				b.WriteString("\nA picture of the map in results mails and MAP replies: on (SET PICTURE OFF for text only).")
