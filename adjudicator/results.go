@@ -8,6 +8,7 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/store"
 	"github.com/adjutant-pbem/adjutant/templates"
 )
@@ -419,16 +420,17 @@ func RollsText(game string, entries []store.AuditEntry) string {
 // PNG: the sender draws it just before it sends the mail (mail.Sender.Render), so that
 // the 0.15-0.2 s a picture costs is not spent inside the mail's transaction.
 // With before, the state the results mail's advance started from, the picture shows
-// what changed since (PictureNews); a MAP reply has none.
+// what changed since (PictureNews), and aimed, the fire and combat of the events the
+// mail tells (eventArrows); a MAP reply has neither.
 //
 // heading is the heading of the mail's text map: a reader of the mail's HTML sees the
 // picture there, the text map after it.
-func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string) ([]store.Picture, error) {
+func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
 	v, ok := rs.(Viewer)
 	if !ok || !p.Pictures() {
 		return nil, nil
 	}
-	return pictures(g, v, before, st, p, heading)
+	return pictures(g, v, before, st, p, heading, aimed)
 }
 
 // MapFor renders a game's map as side may see it.

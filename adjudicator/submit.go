@@ -258,7 +258,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			text = h.desk.maps.render(rs, st, g.State, side)
 		}
 		sections = append(sections, section{"MAP", text})
-		if pictures, err = mapPictures(g, rs, nil, st, player, "== MAP =="); err != nil {
+		if pictures, err = mapPictures(g, rs, nil, st, player, "== MAP ==", nil); err != nil {
 			return "", err
 		}
 	}
