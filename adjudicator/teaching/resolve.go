@@ -579,7 +579,9 @@ func (res *resolution) fire(it item, fired map[string]bool) {
 	}
 	// The American sees the units that fired, not those named that could not.
 	result := fmt.Sprintf("%d point(s) against %s-chip units, %d per kill: %d killed.", points, it.Chip, killCost[it.Chip], k)
+	told := len(res.out.Events)
 	res.toEach("2", German, head+": "+result, shot.canonical()+": "+result)
+	rules.Aim(res.out.Events[told:], shot.From, it.Hex)
 }
 
 // finalReport shows both decks whole when the game ends.
