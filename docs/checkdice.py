@@ -46,9 +46,9 @@ for t, phase, digest, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders 
         check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
 # The compact form: under a phase's header, a kind line "  1d6, rule "10.8":", then rolls
 # "  0 [6] "purpose"" (a modifier, not hashed, may follow the faces).
-for t, phase, digest, block in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n((?:  (?:\d+d\d+|shuffle of \d+), rule .*\n?(?:  \d.*\n?)*)+)', joined):
+for t, phase, digest, block in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n((?:  (?:\d+d\d+|shuffle of \d+), rule .*\n?(?:  \d+ \[.*\n?)*)+)', joined):
     if t not in seeds: continue
-    for n, sides, deck, rule, rolls in re.findall(r'  (?:(\d+)d(\d+)|shuffle of (\d+)), rule "([^"]*)":\n((?:  \d.*\n?)*)', block):
+    for n, sides, deck, rule, rolls in re.findall(r'  (?:(\d+)d(\d+)|shuffle of (\d+)), rule "([^"]*)":\n((?:  \d+ \[.*\n?)*)', block):
         for i, vals, purpose in re.findall(r'(?m)^  (\d+) \[([\d ]*)\](?: [+-]\d+)? "([^"]*)"$', rolls):
             fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
                       field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
