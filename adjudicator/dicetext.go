@@ -151,25 +151,47 @@ func phaseHeader(turn int, phase, digest string) []string {
 }
 
 // diceText renders the inputs of the rolls of groups, with the game's name, as the
-// "Dice" section of a results mail. It is empty when no group has a roll.
-func diceText(game string, groups []diceGroup) string {
+// "Dice" section of a results mail: two lines a roll (rollRecord), or with compact, as
+// mails of LayoutCompact give them, one line a roll under a kind line whenever the dice
+// or the rule change (compactRecord):
+//
+//	Turn 5, phase "III", orders digest:
+//	  d3fd92e10552f652fb7aaae4ebeab99c85126dc55345b373b8434852301c2fa0
+//	  1d6, rule "10.8":
+//	  0 [6] "12.2 German bombardment of 4000 at 5:1, US Army platoon 1 of 4"
+//	  1 [3] "12.2 German bombardment of 4000 at 5:1, US Army platoon 2 of 4"
+//
+// The fields and their bytes are the same; CheckMails and docs/checkdice.py read both.
+// It is empty when no group has a roll.
+func diceText(game string, groups []diceGroup, compact bool) string {
 	var lines []string
 	for _, g := range groups {
 		if len(g.Rolls) == 0 {
 			continue
 		}
 		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
+		kind := ""
 		for _, r := range g.Rolls {
-			lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
+			if !compact {
+				lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
+				continue
+			}
+			if k := diceKind(r); k != kind {
+				kind = k
+				lines = append(lines, "  "+k)
+			}
+			lines = append(lines, wrapRecord(compactRecord(r), "  ", "    ")...)
 		}
 	}
 	if len(lines) == 0 {
 		return ""
 	}
-	head := wrapRecord(fmt.Sprintf("Game \"%s\". Each roll is HMAC-SHA256 keyed with its turn's seed, which the "+
-		"results mail after the turn reveals; the message hashed is made of these fields (send HELP DICE for how).",
-		MailField(game)), "", "")
-	return strings.Join(append(head, lines...), "\n")
+	head := "Each roll is HMAC-SHA256 keyed with its turn's seed, which the results mail after the turn reveals; " +
+		"the message hashed is made of these fields (send HELP DICE for how)."
+	if compact {
+		head = "Under each phase, its dice and rule, then each roll: index, faces, modifier, purpose (HELP DICE: how to check)."
+	}
+	return strings.Join(append(wrapRecord(fmt.Sprintf("Game \"%s\". %s", MailField(game), head), "", ""), lines...), "\n")
 }
 
 // diceKind is what a compact dice record's kind line names: "1d6, rule "10.8":" or
@@ -194,41 +216,6 @@ func compactRecord(r dice.Roll) string {
 		mod = fmt.Sprintf(" %+d", r.Modifier)
 	}
 	return fmt.Sprintf("%d [%s]%s \"%s\"", r.Index, strings.Join(vals, " "), mod, MailField(r.Purpose))
-}
-
-// compactDiceText is diceText in the compact form of LayoutCompact, one record a roll
-// where diceText takes two: under each phase's header, a kind line whenever the dice
-// or the rule change, then the rolls (compactRecord):
-//
-//	Turn 5, phase "III", orders digest:
-//	  d3fd92e10552f652fb7aaae4ebeab99c85126dc55345b373b8434852301c2fa0
-//	  1d6, rule "10.8":
-//	  0 [6] "12.2 German bombardment of 4000 at 5:1, US Army platoon 1 of 4"
-//	  1 [3] "12.2 German bombardment of 4000 at 5:1, US Army platoon 2 of 4"
-//
-// The fields and their bytes are diceText's; CheckMails and docs/checkdice.py read both.
-func compactDiceText(game string, groups []diceGroup) string {
-	var lines []string
-	for _, g := range groups {
-		if len(g.Rolls) == 0 {
-			continue
-		}
-		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
-		kind := ""
-		for _, r := range g.Rolls {
-			if k := diceKind(r); k != kind {
-				kind = k
-				lines = append(lines, "  "+k)
-			}
-			lines = append(lines, wrapRecord(compactRecord(r), "  ", "    ")...)
-		}
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	head := wrapRecord(fmt.Sprintf("Game \"%s\". Under each phase, its dice and rule, then each roll: index, "+
-		"faces, modifier, purpose (HELP DICE: how to check).", MailField(game)), "", "")
-	return strings.Join(append(head, lines...), "\n")
 }
 
 // visibleRolls groups the rolls of the events side may see by phase, in index order, so

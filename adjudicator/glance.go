@@ -292,14 +292,7 @@ const statusLines = 10
 
 // statusSection is the status a results mail of the given layout shows.
 func statusSection(status string, layout int) string {
-	if layout < LayoutGlance {
-		return status
-	}
-	ls := lines(strings.TrimRight(status, "\n"))
-	if len(ls) <= statusLines+1 {
-		return status
-	}
-	return strings.Join(ls[:statusLines], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-statusLines)
+	return cutStatus(status, layout, statusLines)
 }
 
 // orderCheckStatusLines is how many lines of the ruleset's status an order check shows
@@ -307,15 +300,20 @@ func statusSection(status string, layout int) string {
 // that quotes a whole results mail stays within 40 lines (issue 20).
 const orderCheckStatusLines = 4
 
-// briefStatus is the ruleset's status as an order check shows it unasked: cut to
-// orderCheckStatusLines, with a pointer to STATUS.
+// briefStatus is the ruleset's status as an order check shows it unasked.
 func briefStatus(status string, layout int) string {
+	return cutStatus(status, layout, orderCheckStatusLines)
+}
+
+// cutStatus cuts a status longer than n lines (and one more, which the pointer would
+// take) to n, with a pointer to STATUS; layouts before LayoutGlance show it whole.
+func cutStatus(status string, layout, n int) string {
 	if layout < LayoutGlance {
 		return status
 	}
 	ls := lines(strings.TrimRight(status, "\n"))
-	if len(ls) <= orderCheckStatusLines+1 {
+	if len(ls) <= n+1 {
 		return status
 	}
-	return strings.Join(ls[:orderCheckStatusLines], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-orderCheckStatusLines)
+	return strings.Join(ls[:n], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-n)
 }

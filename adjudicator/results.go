@@ -81,10 +81,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	if s := b.deckRevealed; s != nil {
 		deckSeed = strings.Join(deckSeedLines(s.Secret, s.Commitment), "\n")
 	}
-	diceSection := diceText(g.Name, visibleRolls(b.steps, side))
-	if layout >= LayoutCompact {
-		diceSection = compactDiceText(g.Name, visibleRolls(b.steps, side))
-	}
+	diceSection := diceText(g.Name, visibleRolls(b.steps, side), layout >= LayoutCompact)
 	view := map[string]any{
 		"Game":          g.Name,
 		"Title":         rs.Title(),

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
+	"mime/quotedprintable"
 	netmail "net/mail"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/mail"
 )
 
@@ -61,6 +63,7 @@ func readMaildirAtAGlance(t *testing.T, dir string) glance {
 		t.Fatalf("no mails in the Maildir %s: %v", dir, err)
 	}
 	subjects := map[string]string{}
+	bodies := map[string][]string{} // game|player: the texts, in the order received
 	var lengths []int
 	var g glance
 	for _, f := range files {
@@ -83,8 +86,12 @@ func readMaildirAtAGlance(t *testing.T, dir string) glance {
 			t.Errorf("%s to %v has subject %q, an earlier mail of the game %q", f.Name(), env.To, subject, s)
 		}
 		subjects[key] = subject
-		lengths = append(lengths, strings.Count(strings.TrimRight(env.Text, "\n"), "\n")+1)
-		for _, png := range pictures(t, f.Name(), raw) {
+		bodies[key] = append(bodies[key], env.Text)
+		text, pngs := parts(t, f.Name(), raw)
+		// The text part's lines as sent, soft line breaks (format=flowed) counted: what a
+		// client that does not reflow shows.
+		lengths = append(lengths, strings.Count(strings.TrimRight(text, "\r\n"), "\n")+1)
+		for _, png := range pngs {
 			cfg, _, err := image.DecodeConfig(bytes.NewReader(png))
 			if err != nil {
 				t.Errorf("%s: a picture that is no PNG: %v", f.Name(), err)
@@ -94,6 +101,14 @@ func readMaildirAtAGlance(t *testing.T, dir string) glance {
 			g.widest, g.heaviest = max(g.widest, cfg.Width), max(g.heaviest, len(png))
 		}
 	}
+	// Each player checks his dice and sealed orders from his own mails (docs/dice.md),
+	// in the forms the mails give them.
+	for key, texts := range bodies {
+		game := strings.TrimPrefix(key[:strings.IndexByte(key, '|')], "[")
+		if got, err := adjudicator.CheckMails(game, texts); err != nil || got.Verified == 0 {
+			t.Errorf("%s: CheckMails = %+v, %v; want every roll whose seed is revealed verified", key, got, err)
+		}
+	}
 	slices.Sort(lengths)
 	g.mails, g.median, g.longest = len(lengths), lengths[(len(lengths)-1)/2], lengths[len(lengths)-1]
 	t.Logf("%d mails to players in %s: median %d lines, longest %d; %d pictures, the widest %d px, the largest %d KB",
@@ -101,14 +116,15 @@ func readMaildirAtAGlance(t *testing.T, dir string) glance {
 	return g
 }
 
-// pictures are the image/png parts of a mail, decoded, at any depth of multipart.
-func pictures(t *testing.T, name string, raw []byte) [][]byte {
+// parts are a mail's first text/plain part, its transfer encoding undone, and its
+// image/png parts, decoded, at any depth of multipart.
+func parts(t *testing.T, name string, raw []byte) (text string, pngs [][]byte) {
 	t.Helper()
 	msg, err := netmail.ReadMessage(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	var out [][]byte
+	found := false
 	var walk func(ctype, encoding string, body io.Reader)
 	walk = func(ctype, encoding string, body io.Reader) {
 		media, params, err := mime.ParseMediaType(ctype)
@@ -125,18 +141,28 @@ func pictures(t *testing.T, name string, raw []byte) [][]byte {
 				}
 				walk(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p)
 			}
-		case media == "image/png":
-			if strings.EqualFold(encoding, "base64") {
+		case media == "image/png" || media == "text/plain" && !found:
+			switch strings.ToLower(encoding) {
+			case "base64":
 				body = base64.NewDecoder(base64.StdEncoding, body)
+			case "quoted-printable":
+				body = quotedprintable.NewReader(body)
 			}
 			data, err := io.ReadAll(body)
 			if err != nil {
-				t.Errorf("%s: a picture does not decode: %v", name, err)
+				t.Errorf("%s: a %s part does not decode: %v", name, media, err)
 				return
 			}
-			out = append(out, data)
+			if media == "text/plain" {
+				text, found = strings.ReplaceAll(string(data), "\r\n", "\n"), true
+			} else {
+				pngs = append(pngs, data)
+			}
 		}
 	}
 	walk(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
-	return out
+	if !found {
+		t.Errorf("%s: no text part", name)
+	}
+	return text, pngs
 }
