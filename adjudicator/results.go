@@ -111,9 +111,9 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	if err != nil {
 		return "", "", err
 	}
-	if layout >= LayoutCompact && mode != "none" && strings.Count(body, "\n") > resultsBudget {
+	if layout >= LayoutCompact && mode != "none" && mode != "full" && strings.Count(body, "\n") > resultsBudget {
 		// The news and the records must stay whole; the map is what MAP, SET MAP FULL
-		// and the picture give as well.
+		// (which keeps it in every mail, however long) and the picture give as well.
 		view["Map"] = fmt.Sprintf("Left out: this mail would be over %d lines with it. Send MAP for the\nwhole map; the picture, if you have SET PICTURE ON, shows what changed.", resultsBudget)
 		if body, err = render(resultsTemplate(layout), view); err != nil {
 			return "", "", err
