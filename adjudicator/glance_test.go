@@ -159,3 +159,26 @@ func TestGamesOfTheGlanceLayoutReplay(t *testing.T) {
 		t.Errorf("Replay = %+v, %v: want every one of %d results mails identical", rep, err, results)
 	}
 }
+
+// TestInvitationRefersToHelp: each ruleset's invitation gives the first paragraph of
+// its HELP and points to HELP for the rest, instead of carrying it whole (a Soissons
+// invitation was 367 lines, the teaching game's 257): every invitation is at most 100
+// lines.
+func TestInvitationRefersToHelp(t *testing.T) {
+	d, db := everyRuleset(t)
+	for _, name := range []string{"soldiers1918", "mons1914", "soissons1918", "teaching"} {
+		invited := 0
+		for _, m := range newGameOf(t, d, db, name, "i-"+name, "wait") {
+			if m.Kind != "invite" {
+				continue
+			}
+			invited++
+			if n := strings.Count(m.Body, "\n"); n > 100 || !strings.Contains(m.Body, "Send HELP for the whole of it") || !strings.Contains(m.Body, "\nHELP: ") {
+				t.Errorf("%s: the invitation is %d lines, or does not give HELP's first paragraph and point to HELP:\n%s", name, n, m.Body)
+			}
+		}
+		if invited == 0 {
+			t.Errorf("%s: no invitation", name)
+		}
+	}
+}

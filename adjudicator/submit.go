@@ -465,8 +465,8 @@ func helpDigest(rs Ruleset) string {
 	if len(paras) > 1 {
 		head += "\n\n" + paras[1]
 	}
-	return head + "\n\n" + templates.Wrap(78, 0, fmt.Sprintf("Send HELP for every order of %s with examples, and the "+
-		"commands of every game (%d lines in all).", rs.Title(), strings.Count(help, "\n")+1))
+	return head + "\n\n" + templates.Wrap(78, 0, fmt.Sprintf("Send HELP for the whole of it: every order of this game, "+
+		"with examples, and the commands of every game (%d lines).", strings.Count(help, "\n")+1))
 }
 
 func generalHelp(d *Desk) string {
