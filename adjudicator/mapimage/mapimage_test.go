@@ -496,13 +496,14 @@ func TestPatterns(t *testing.T) {
 				t.Error("a hex with only a trench has a counter")
 			}
 		case "soissons1918":
-			red := color.RGBA{0xc0, 0x10, 0x10, 0xff}
+			// Teal: neither the red of the fire and combat the results tell nor a road.
+			marker, attack := color.RGBA{0x10, 0x8a, 0x8a, 0xff}, color.RGBA{0xc0, 0x10, 0x10, 0xff}
 			x1, y1 := at(hex.MustParse("2321"))
 			x2, y2 := at(hex.MustParse("2420"))
-			if !any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, red) {
-				t.Error("no Improvised Attack arrow from 2321 to 2420")
+			if !any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, marker) || any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, attack) {
+				t.Error("no Improvised Attack arrow from 2321 to 2420 in the marker's colour")
 			}
-			if any(x1-(x2-x1)*0.55, y1-(y2-y1)*0.55, 4, red) {
+			if any(x1-(x2-x1)*0.55, y1-(y2-y1)*0.55, 4, marker) {
 				t.Error("the arrow points the wrong way")
 			}
 		}
