@@ -24,7 +24,7 @@ const (
 	LayoutGlance = 2
 	// LayoutCompact is LayoutGlance with the records at the end in their compact
 	// forms: a roll's dice on its event's line, the dice inputs one line a roll
-	// (compactDiceText), a short revealed order on one line with its salt
+	// (diceText), a short revealed order on one line with its salt
 	// (revealOneLine), the commitments of a mail's sealed orders only to the side
 	// that was told them as one; and a mail over resultsBudget lines leaves out its
 	// text map (the picture and MAP still give it).

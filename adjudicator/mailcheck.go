@@ -341,24 +341,17 @@ func (r mailRoll) canonical() string {
 	return fmt.Sprintf("%dd%d -> %v %+d = %d, rule %q, purpose %q", r.count, r.sides, r.values, r.modifier, r.result, r.rule, r.purpose)
 }
 
-// parseCompactRoll reads a record of the compact form (compactDiceText) under its kind
-// line (compactKind's match).
+// parseCompactRoll reads a record of the compact form (diceText's) under its kind line
+// (compactKind's match).
 func parseCompactRoll(record string, kind []string, turn int, phase, digest string) (mailRoll, error) {
 	m := compactRoll.FindStringSubmatch(record)
 	if m == nil {
 		return mailRoll{}, fmt.Errorf("unreadable roll %q", record)
 	}
-	r := mailRoll{turn: turn, digest: digest}
-	var err error
-	if r.phase, err = UnmailField(phase); err == nil {
-		if r.rule, err = UnmailField(kind[4]); err == nil {
-			r.purpose, err = UnmailField(m[4])
-		}
-	}
+	r, err := newMailRoll(turn, digest, m[1], phase, kind[4], m[4])
 	if err != nil {
 		return r, err
 	}
-	r.index, _ = strconv.Atoi(m[1])
 	if kind[3] != "" {
 		r.kind = "shuffle"
 		r.count, _ = strconv.Atoi(kind[3])
@@ -380,6 +373,19 @@ func parseCompactRoll(record string, kind []string, turn int, phase, digest stri
 	return r, nil
 }
 
+// newMailRoll is a roll's context and quoted fields as a mail gives them, read back.
+func newMailRoll(turn int, digest, index, phase, rule, purpose string) (mailRoll, error) {
+	r := mailRoll{turn: turn, digest: digest}
+	r.index, _ = strconv.Atoi(index)
+	var err error
+	if r.phase, err = UnmailField(phase); err == nil {
+		if r.rule, err = UnmailField(rule); err == nil {
+			r.purpose, err = UnmailField(purpose)
+		}
+	}
+	return r, err
+}
+
 // withinLimits reports a roll no server could have made, which re-deriving would
 // divide by zero or draw without end for: the limits of package dice.
 func (r mailRoll) withinLimits(record string) error {
@@ -395,17 +401,10 @@ func parseRoll(record string, turn int, phase, digest string) (mailRoll, error) 
 	if m == nil {
 		return mailRoll{}, fmt.Errorf("unreadable roll %q", record)
 	}
-	r := mailRoll{turn: turn, digest: digest}
-	var err error
-	if r.phase, err = UnmailField(phase); err == nil {
-		if r.rule, err = UnmailField(m[9]); err == nil {
-			r.purpose, err = UnmailField(m[10])
-		}
-	}
+	r, err := newMailRoll(turn, digest, m[1], phase, m[9], m[10])
 	if err != nil {
 		return r, err
 	}
-	r.index, _ = strconv.Atoi(m[1])
 	vals := m[4]
 	if m[7] != "" {
 		r.kind, vals = "shuffle", m[8]
