@@ -400,7 +400,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature, adv.journal.Layout)
 			// SET MAP NONE: no map in the results, as text or as a picture.
 			if r.err == nil && mode != "none" {
-				r.pictures, r.err = mapPictures(g, adv.rs, adv.before, adv.state, p, "== Map ==")
+				r.pictures, r.err = mapPictures(g, adv.rs, adv.before, adv.state, p, "== Map ==", eventArrows(adv.batch.steps, Side(p.Side)))
 			}
 		}
 		if i == len(g.Players)-1 {

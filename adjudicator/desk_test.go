@@ -550,8 +550,9 @@ func TestEveryRollAudited(t *testing.T) {
 		}
 	}
 	shown := 0
+	record := regexp.MustCompile(`(?m)^  \d+ \[`) // a roll in a results mail's dice section
 	for _, m := range to(f.outbox(), us) {
-		shown += strings.Count(m.Body, "    roll: ")
+		shown += len(record.FindAllString(m.Body, -1))
 	}
 	if rolls == 0 || shown != rolls {
 		t.Fatalf("results show %d rolls, audit holds %d", shown, rolls)

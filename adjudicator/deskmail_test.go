@@ -142,12 +142,12 @@ func TestSetMap(t *testing.T) {
 	}
 }
 
-// TestReplaceableWording: "you may send orders for it again" only while the phase is
+// TestReplaceableWording: "replaceable until their phase resolves" only while the phase is
 // open.
 func TestReplaceableWording(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{})
 	_, mails := f.orders("us", passU, "PLOT TURN 1 NONE")
-	if b := to(mails, us)[0].Body; !strings.Contains(b, "may send orders for it again") {
+	if b := to(mails, us)[0].Body; !strings.Contains(b, "replaceable until their phase resolves") {
 		t.Errorf("an open plot is not said to be replaceable:\n%s", b)
 	}
 	f.orders("us", passU, usSetup)
@@ -158,7 +158,7 @@ func TestReplaceableWording(t *testing.T) {
 			b = m.Body
 		}
 	}
-	if strings.Contains(b, "may send orders for it again") || !strings.Contains(b, "has been resolved") {
+	if strings.Contains(b, "replaceable until their phase resolves") || !strings.Contains(b, "has been resolved") {
 		t.Errorf("a plot whose step was resolved at once is said to be replaceable:\n%s", b)
 	}
 }

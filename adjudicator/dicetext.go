@@ -153,8 +153,19 @@ func phaseHeader(turn int, phase, digest string) []string {
 }
 
 // diceText renders the inputs of the rolls of groups, with the game's name, as the
-// "Dice" section of a results mail. It is empty when no group has a roll.
-func diceText(game string, groups []diceGroup) string {
+// "Dice" section of a results mail: two lines a roll (rollRecord), or with compact, as
+// mails of LayoutCompact give them, one line a roll under a kind line whenever the dice
+// or the rule change (compactRecord):
+//
+//	Turn 5, phase "III", orders digest:
+//	  d3fd92e10552f652fb7aaae4ebeab99c85126dc55345b373b8434852301c2fa0
+//	  1d6, rule "10.8":
+//	  0 [6] "12.2 German bombardment of 4000 at 5:1, US Army platoon 1 of 4"
+//	  1 [3] "12.2 German bombardment of 4000 at 5:1, US Army platoon 2 of 4"
+//
+// The fields and their bytes are the same; CheckMails and docs/checkdice.py read both.
+// It is empty when no group has a roll.
+func diceText(game string, groups []diceGroup, compact bool) string {
 	var lines []string
 	for _, g := range groups {
 		if len(g.Rolls) == 0 {
@@ -162,22 +173,58 @@ func diceText(game string, groups []diceGroup) string {
 		}
 		lines = append(lines, phaseHeader(g.Turn, g.Phase, g.Digest)...)
 		lines = append(lines, beaconLines(g.Beacon)...)
+		kind := ""
 		for _, r := range g.Rolls {
-			lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
+			if !compact {
+				lines = append(lines, wrapRecord(rollRecord(r), "  ", "    ")...)
+				continue
+			}
+			if k := diceKind(r); k != kind {
+				kind = k
+				lines = append(lines, "  "+k)
+			}
+			lines = append(lines, wrapRecord(compactRecord(r), "  ", "    ")...)
 		}
 	}
 	if len(lines) == 0 {
 		return ""
 	}
-	head := wrapRecord(fmt.Sprintf("Game \"%s\". Each roll is HMAC-SHA256 keyed with its turn's seed, which the "+
-		"results mail after the turn reveals; the message hashed is made of these fields (send HELP DICE for how).",
-		MailField(game)), "", "")
+	head := "Each roll is HMAC-SHA256 keyed with its turn's seed, which the results mail after the turn reveals; " +
+		"the message hashed is made of these fields (send HELP DICE for how)."
+	if compact {
+		head = "Under each phase, its dice and rule, then each roll: index, faces, modifier, purpose (HELP DICE: how to check)."
+	}
+	out := wrapRecord(fmt.Sprintf("Game \"%s\". %s", MailField(game), head), "", "")
 	if keys := beaconKeyLines(groups); keys != nil {
-		head = append(head, wrapRecord("In this game the message also holds the beacon round named when the phase's last order was in, "+
+		out = append(out, wrapRecord("In this game the message also holds the beacon round named when the phase's last order was in, "+
 			"and its randomness: SHA-256 of the round's signature.", "", "")...)
 		lines = append(lines, keys...)
 	}
-	return strings.Join(append(head, lines...), "\n")
+	return strings.Join(append(out, lines...), "\n")
+}
+
+// diceKind is what a compact dice record's kind line names: "1d6, rule "10.8":" or
+// "shuffle of 52, rule "1":", the dice and rule of the records after it.
+func diceKind(r dice.Roll) string {
+	if r.Kind == dice.KindShuffle {
+		return fmt.Sprintf("shuffle of %d, rule \"%s\":", r.Count, MailField(r.Rule))
+	}
+	return fmt.Sprintf("%dd%d, rule \"%s\":", r.Count, r.Sides, MailField(r.Rule))
+}
+
+// compactRecord is a roll in the compact form: its index, faces (or permutation),
+// modifier and purpose, "3 [5] +3 "20.4 attack 1"", the dice and rule being its kind
+// line's (diceKind). The result is the faces' sum plus the modifier.
+func compactRecord(r dice.Roll) string {
+	vals := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		vals[i] = strconv.Itoa(v)
+	}
+	mod := ""
+	if r.Kind != dice.KindShuffle && r.Modifier != 0 {
+		mod = fmt.Sprintf(" %+d", r.Modifier)
+	}
+	return fmt.Sprintf("%d [%s]%s \"%s\"", r.Index, strings.Join(vals, " "), mod, MailField(r.Purpose))
 }
 
 // visibleRolls groups the rolls of the events side may see by phase, in index order, so
@@ -241,6 +288,9 @@ func revealLines(summary, text, salt, commitment string) []string {
 // Other orders, and every order in mails of layouts before LayoutGlance, take the long
 // form.
 func revealLine(summary, text, salt, commitment string, layout int) []string {
+	if layout >= LayoutCompact && len(text)+len(" (salt )")+len(salt) <= mailWidth && oneCleanLine(text) && len(salt) == 32 {
+		return []string{revealOneLine(text, salt)}
+	}
 	if layout < LayoutGlance || summary != text || len(text) > 76 || strings.TrimSpace(text) != text ||
 		strings.ContainsAny(text, "\n\r") || strings.Contains(text, "  ") || len(salt) != 32 {
 		return revealLines(summary, text, salt, commitment)
@@ -248,15 +298,30 @@ func revealLine(summary, text, salt, commitment string, layout int) []string {
 	return []string{text, "  salt " + salt + "; SHA-256 of line, \"|\", salt:", "  " + commitment}
 }
 
+// revealOneLine is a revealed order whose text is one short line, in LayoutCompact:
+// "ADVANCE 128 0920 (salt 2d1a...)". Its commitment, SHA-256 of the text, "|" and the
+// salt, is not shown: the reader computes it and finds it in his order check (his own
+// order) or in the list of the mail it was sealed in (the other side's, groupLines).
+func revealOneLine(text, salt string) string {
+	return text + " (salt " + salt + ")"
+}
+
+// oneCleanLine reports whether text is one line that reads back exactly from a mail:
+// no line break, no space at either end, no two spaces together.
+func oneCleanLine(text string) bool {
+	return text != "" && strings.TrimSpace(text) == text && !strings.ContainsAny(text, "\n\r") && !strings.Contains(text, "  ")
+}
+
 // groupLines show, once for each mail whose sealed orders are among revealed, the
 // commitment the other side was mailed for them all and the commitments it is made of
 // (GroupCommitment), so that each revealed order's commitment is checked against a
-// commitment mailed before.
-func groupLines(revealed []store.Order, groups map[string][]string) []string {
+// commitment mailed before. The orders of side own are left out (LayoutCompact): his
+// order check gave him each of their commitments when he sealed them.
+func groupLines(revealed []store.Order, groups map[string][]string, own string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, o := range revealed {
-		if o.Group == "" || seen[o.Group] || len(groups[o.Group]) == 0 {
+		if o.Group == "" || seen[o.Group] || len(groups[o.Group]) == 0 || (own != "" && o.Side == own) {
 			continue
 		}
 		seen[o.Group] = true

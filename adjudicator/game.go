@@ -286,7 +286,7 @@ func (d *Desk) createIn(ctx context.Context, tx store.Tx, p preparedGame) error 
 		body, err := render("invite.txt", map[string]any{
 			"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password, "Chosen": c.chosen,
 			"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
-			"Deadline": g.Deadline, "Help": rulesetHelp(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": g.Options,
+			"Deadline": g.Deadline, "Help": helpDigest(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": g.Options,
 			"Beacon": g.Dice == DiceBeacon,
 		})
 		if err != nil {

@@ -22,8 +22,15 @@ const (
 	// lines of its key that changed, and gives every mail of a game to one player the
 	// same subject.
 	LayoutGlance = 2
+	// LayoutCompact is LayoutGlance with the records at the end in their compact
+	// forms: a roll's dice on its event's line, the dice inputs one line a roll
+	// (diceText), a short revealed order on one line with its salt
+	// (revealOneLine), the commitments of a mail's sealed orders only to the side
+	// that was told them as one; and a mail over resultsBudget lines leaves out its
+	// text map (the picture and MAP still give it).
+	LayoutCompact = 3
 	// CurrentLayout is the layout of the mails of new advances.
-	CurrentLayout = LayoutGlance
+	CurrentLayout = LayoutCompact
 )
 
 // layout is the layout of the results mails of new advances: [Desk.ResultsLayout],
@@ -104,15 +111,21 @@ func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Tim
 		"Nothing is due from you now; orders for later phases may be sent early."
 }
 
-// stripMargin is how many lines of a changed map strip are shown around its changes.
-const stripMargin = 4
+// stripMargin is how many lines of a changed map strip are shown around its changes:
+// two hex rows in LayoutGlance, one (a hex row is two lines) in LayoutCompact.
+func stripMargin(layout int) int {
+	if layout >= LayoutCompact {
+		return 2
+	}
+	return 4
+}
 
 // cropStrip shows of a map strip the lines that differ from the same strip before,
 // with a margin, between the strip's first two lines (its title and column numbers) and
 // its last line (column numbers again), so that a change of three hexes shows as a
 // dozen lines, not the strip's sixty. The rows keep their numbers at the left margin. A
 // strip whose shape changed is shown whole.
-func cropStrip(was, now string) string {
+func cropStrip(was, now string, margin int) string {
 	a, b := lines(was), lines(now)
 	if len(a) != len(b) || len(b) < 12 {
 		return now
@@ -132,7 +145,7 @@ func cropStrip(was, now string) string {
 	for i := len(b) - 1; i > 0 && strings.TrimSpace(b[i]) == ""; i-- {
 		tail++
 	}
-	from, to := max(head, first-stripMargin), min(len(b)-tail, last+stripMargin+1)
+	from, to := max(head, first-margin), min(len(b)-tail, last+margin+1)
 	if first < 0 || (from == head && to == len(b)-tail) {
 		return now
 	}
@@ -279,12 +292,28 @@ const statusLines = 10
 
 // statusSection is the status a results mail of the given layout shows.
 func statusSection(status string, layout int) string {
+	return cutStatus(status, layout, statusLines)
+}
+
+// orderCheckStatusLines is how many lines of the ruleset's status an order check shows
+// when its mail did not ask for STATUS (LayoutGlance on): the order check of a reply
+// that quotes a whole results mail stays within 40 lines (issue 20).
+const orderCheckStatusLines = 4
+
+// briefStatus is the ruleset's status as an order check shows it unasked.
+func briefStatus(status string, layout int) string {
+	return cutStatus(status, layout, orderCheckStatusLines)
+}
+
+// cutStatus cuts a status longer than n lines (and one more, which the pointer would
+// take) to n, with a pointer to STATUS; layouts before LayoutGlance show it whole.
+func cutStatus(status string, layout, n int) string {
 	if layout < LayoutGlance {
 		return status
 	}
 	ls := lines(strings.TrimRight(status, "\n"))
-	if len(ls) <= statusLines+1 {
+	if len(ls) <= n+1 {
 		return status
 	}
-	return strings.Join(ls[:statusLines], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-statusLines)
+	return strings.Join(ls[:n], "") + fmt.Sprintf("(%d more lines: send STATUS for them all)", len(ls)-n)
 }

@@ -38,7 +38,7 @@ func TestCropStrip(t *testing.T) {
 		{"another shape", strip(21, map[int]string{3: "G"}), true, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := cropStrip(was, tc.now)
+			got := cropStrip(was, tc.now, stripMargin(LayoutGlance))
 			if tc.whole != (got == tc.now) {
 				t.Fatalf("cropStrip shows the strip whole: %v, want %v:\n%s", got == tc.now, tc.whole, got)
 			}

@@ -127,3 +127,58 @@ func TestOrderCheckStatusAtAGlance(t *testing.T) {
 			strings.Count(brief, "\n"), strings.Count(whole, "\n"), brief, whole)
 	}
 }
+
+// TestGamesOfTheGlanceLayoutReplay: a game whose first half was mailed in LayoutGlance
+// (the daemon upgraded to LayoutCompact during it) replays every results mail as sent,
+// each advance in its own layout: the first half's dice in two lines a roll, the
+// second's in the compact form (invariant 4).
+func TestGamesOfTheGlanceLayoutReplay(t *testing.T) {
+	desk, db, mails := benchDesk(t, 1)
+	desk.ResultsLayout = adjudicator.LayoutGlance
+	handleAll(t, desk, mails[:len(mails)/2])
+	desk.ResultsLayout = 0
+	handleAll(t, desk, mails[len(mails)/2:])
+	var glance, compact, results int
+	for _, m := range outbox(t, db) {
+		if m.Kind != "results" {
+			continue
+		}
+		results++
+		if strings.Contains(m.Body, "\n  index 0: ") {
+			glance++
+		}
+		if strings.Contains(m.Body, "\n  1d6, rule \"") {
+			compact++
+		}
+	}
+	if glance == 0 || compact == 0 {
+		t.Fatalf("%d results mails with dice in the glance layout's form, %d in the compact form: want both", glance, compact)
+	}
+	rep, err := desk.Replay(context.Background(), "bench0000")
+	if err != nil || rep.Mails != results {
+		t.Errorf("Replay = %+v, %v: want every one of %d results mails identical", rep, err, results)
+	}
+}
+
+// TestInvitationRefersToHelp: each ruleset's invitation gives the first paragraph of
+// its HELP and points to HELP for the rest, instead of carrying it whole (a Soissons
+// invitation was 367 lines, the teaching game's 257): every invitation is at most 100
+// lines.
+func TestInvitationRefersToHelp(t *testing.T) {
+	d, db := everyRuleset(t)
+	for _, name := range []string{"soldiers1918", "mons1914", "soissons1918", "teaching"} {
+		invited := 0
+		for _, m := range newGameOf(t, d, db, name, "i-"+name, "wait") {
+			if m.Kind != "invite" {
+				continue
+			}
+			invited++
+			if n := strings.Count(m.Body, "\n"); n > 100 || !strings.Contains(m.Body, "Send HELP for the whole of it") || !strings.Contains(m.Body, "\nHELP: ") {
+				t.Errorf("%s: the invitation is %d lines, or does not give HELP's first paragraph and point to HELP:\n%s", name, n, m.Body)
+			}
+		}
+		if invited == 0 {
+			t.Errorf("%s: no invitation", name)
+		}
+	}
+}

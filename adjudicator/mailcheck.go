@@ -140,6 +140,10 @@ var (
 	revealBlock = regexp.MustCompile(`(?m)^(.+), text:\n((?:    .*\n)+)  salt \(hashed as these \d+ characters\): (\S*)\n  commitment, SHA-256 of the text, "\|" and the salt:\n  ([0-9a-f]{64})$`)
 	// revealShort is revealBlock's short form (revealLine): the order's one line of text.
 	revealShort = regexp.MustCompile(`(?m)^(\S[^\n]*)\n  salt ([0-9a-f]{32}); SHA-256 of line, "\|", salt:\n  ([0-9a-f]{64})$`)
+	// revealOne is the one-line form (revealOneLine), its commitment computed.
+	revealOne   = regexp.MustCompile(`(?m)^(\S[^\n]*) \(salt ([0-9a-f]{32})\)$`)
+	compactKind = regexp.MustCompile(`^  (?:(\d+)d(\d+)|shuffle of (\d+)), rule "([^"]*)":$`)
+	compactRoll = regexp.MustCompile(`^(\d+) \[([\d ]*)\]( [+-]\d+)? "([^"]*)"$`)
 	diceGame    = regexp.MustCompile(`(?m)^Game "([^"]*)"`)
 	phaseLine   = regexp.MustCompile(`^Turn (\d+), phase "([^"]*)", orders digest:$`)
 	digestLine  = regexp.MustCompile(`^  ([0-9a-f]{64})$`)
@@ -213,6 +217,10 @@ func (c *mailChecker) mail(body string) error {
 	for _, m := range revealShort.FindAllStringSubmatch(body, -1) {
 		reveals = append(reveals, reveal{m[1], m[1], m[2], m[3]})
 	}
+	for _, m := range revealOne.FindAllStringSubmatch(body, -1) {
+		sum := sha256.Sum256([]byte(m[1] + "|" + m[2]))
+		reveals = append(reveals, reveal{m[1], m[1], m[2], hex.EncodeToString(sum[:])})
+	}
 	for _, r := range reveals {
 		sum := sha256.Sum256([]byte(r.text + "|" + r.salt))
 		if got := hex.EncodeToString(sum[:]); got != r.commitment || !(c.wasPublished(r.commitment) || grouped[r.commitment]) {
@@ -271,6 +279,7 @@ func (c *mailChecker) rollsIn(body string) error {
 	if m := diceGame.FindStringSubmatch(body); m != nil {
 		gameOK = m[1] == MailField(c.game)
 	}
+	var kind []string // the compact form's kind line in force (compactKind), or nil
 	for i := 0; i < len(lines); i++ {
 		if m := phaseLine.FindStringSubmatch(lines[i]); m != nil && i+1 < len(lines) {
 			d := digestLine.FindStringSubmatch(lines[i+1])
@@ -279,6 +288,7 @@ func (c *mailChecker) rollsIn(body string) error {
 			}
 			turn, _ = strconv.Atoi(m[1])
 			phase, digest = m[2], d[1]
+			kind = nil
 			i++
 			n, v, err := c.beaconIn(lines[i+1:], m[1]+"|"+m[2])
 			if err != nil {
@@ -287,6 +297,29 @@ func (c *mailChecker) rollsIn(body string) error {
 			i, bv, bound = i+n, v, n > 0
 			continue
 		}
+		if m := compactKind.FindStringSubmatch(lines[i]); m != nil && turn >= 0 {
+			kind = m
+			continue
+		}
+		if kind != nil && strings.HasPrefix(lines[i], "  ") && len(lines[i]) > 2 && lines[i][2] >= '0' && lines[i][2] <= '9' {
+			record := lines[i][2:]
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    ") && !strings.HasPrefix(lines[i+1], "     ") {
+				i++
+				record += " " + lines[i][4:]
+			}
+			if !gameOK {
+				return fmt.Errorf("rolls of another game than %s", c.game)
+			}
+			r, err := parseCompactRoll(record, kind, turn, phase, digest)
+			if err != nil {
+				return err
+			}
+			if err := c.addRoll(r, bv, bound); err != nil {
+				return err
+			}
+			continue
+		}
+		kind = nil // the compact records end at any other line
 		if dealLine.MatchString(strings.TrimPrefix(lines[i], "  ")) || strings.HasPrefix(lines[i], "  deck \"") ||
 			(strings.HasPrefix(lines[i], "  #") && strings.Contains(lines[i], " deck \"")) {
 			record := strings.TrimPrefix(lines[i], "  ")
@@ -320,16 +353,91 @@ func (c *mailChecker) rollsIn(body string) error {
 		if err != nil {
 			return err
 		}
-		r.beacon = bv
-		if c.beaconGame && !bound {
-			return fmt.Errorf("turn %d phase %s index %d: the game plays with the beacon, and the mail gives no beacon round for this roll", r.turn, r.phase, r.index)
+		if err := c.addRoll(r, bv, bound); err != nil {
+			return err
 		}
-		key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
-		if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest || old.beacon != r.beacon) {
-			return fmt.Errorf("turn %d phase %s index %d: %q with orders digest %s, an earlier mail gave %q with %s",
-				r.turn, r.phase, r.index, r.shown, r.digest, old.shown, old.digest)
+	}
+	return nil
+}
+
+// addRoll keeps a roll read from a mail, which must agree with any other mail's record
+// of it, in either form. bv is the beacon round of its phase, which the mail gave
+// (bound) or not.
+func (c *mailChecker) addRoll(r mailRoll, bv dice.BeaconValue, bound bool) error {
+	r.beacon = bv
+	if c.beaconGame && !bound {
+		return fmt.Errorf("turn %d phase %s index %d: the game plays with the beacon, and the mail gives no beacon round for this roll", r.turn, r.phase, r.index)
+	}
+	r.shown = r.canonical()
+	key := fmt.Sprintf("%d|%s|%d", r.turn, r.phase, r.index)
+	if old, ok := c.rolls[key]; ok && (old.shown != r.shown || old.digest != r.digest || old.beacon != r.beacon) {
+		return fmt.Errorf("turn %d phase %s index %d: %q with orders digest %s, an earlier mail gave %q with %s",
+			r.turn, r.phase, r.index, r.shown, r.digest, old.shown, old.digest)
+	}
+	c.rolls[key] = r
+	return nil
+}
+
+// canonical is a roll's record in one form whichever form the mail gave it in, so
+// that two mails' records of one roll compare.
+func (r mailRoll) canonical() string {
+	if r.kind == "shuffle" {
+		return fmt.Sprintf("shuffle of %d -> %v, rule %q, purpose %q", r.count, r.values, r.rule, r.purpose)
+	}
+	return fmt.Sprintf("%dd%d -> %v %+d = %d, rule %q, purpose %q", r.count, r.sides, r.values, r.modifier, r.result, r.rule, r.purpose)
+}
+
+// parseCompactRoll reads a record of the compact form (diceText's) under its kind line
+// (compactKind's match).
+func parseCompactRoll(record string, kind []string, turn int, phase, digest string) (mailRoll, error) {
+	m := compactRoll.FindStringSubmatch(record)
+	if m == nil {
+		return mailRoll{}, fmt.Errorf("unreadable roll %q", record)
+	}
+	r, err := newMailRoll(turn, digest, m[1], phase, kind[4], m[4])
+	if err != nil {
+		return r, err
+	}
+	if kind[3] != "" {
+		r.kind = "shuffle"
+		r.count, _ = strconv.Atoi(kind[3])
+	} else {
+		r.kind = "roll"
+		r.count, _ = strconv.Atoi(kind[1])
+		r.sides, _ = strconv.Atoi(kind[2])
+		r.modifier, _ = strconv.Atoi(strings.TrimSpace(m[3]))
+	}
+	if err := r.withinLimits(record); err != nil {
+		return r, err
+	}
+	for _, f := range strings.Fields(m[2]) {
+		v, _ := strconv.Atoi(f)
+		r.values = append(r.values, v)
+		r.result += v
+	}
+	r.result += r.modifier
+	return r, nil
+}
+
+// newMailRoll is a roll's context and quoted fields as a mail gives them, read back.
+func newMailRoll(turn int, digest, index, phase, rule, purpose string) (mailRoll, error) {
+	r := mailRoll{turn: turn, digest: digest}
+	r.index, _ = strconv.Atoi(index)
+	var err error
+	if r.phase, err = UnmailField(phase); err == nil {
+		if r.rule, err = UnmailField(rule); err == nil {
+			r.purpose, err = UnmailField(purpose)
 		}
-		c.rolls[key] = r
+	}
+	return r, err
+}
+
+// withinLimits reports a roll no server could have made, which re-deriving would
+// divide by zero or draw without end for: the limits of package dice.
+func (r mailRoll) withinLimits(record string) error {
+	if r.kind == "roll" && (r.count < 1 || r.count > dice.MaxDice || r.sides < dice.MinSides || r.sides > dice.MaxSides) ||
+		r.kind == "shuffle" && r.count > dice.MaxCards {
+		return fmt.Errorf("roll %q: no such roll (dice 1 to %d of %d to %d sides, decks up to %d)", record, dice.MaxDice, dice.MinSides, dice.MaxSides, dice.MaxCards)
 	}
 	return nil
 }
@@ -339,17 +447,10 @@ func parseRoll(record string, turn int, phase, digest string) (mailRoll, error) 
 	if m == nil {
 		return mailRoll{}, fmt.Errorf("unreadable roll %q", record)
 	}
-	r := mailRoll{turn: turn, digest: digest, shown: strings.TrimSpace(strings.SplitN(record, "index", 2)[1])}
-	var err error
-	if r.phase, err = UnmailField(phase); err == nil {
-		if r.rule, err = UnmailField(m[9]); err == nil {
-			r.purpose, err = UnmailField(m[10])
-		}
-	}
+	r, err := newMailRoll(turn, digest, m[1], phase, m[9], m[10])
 	if err != nil {
 		return r, err
 	}
-	r.index, _ = strconv.Atoi(m[1])
 	vals := m[4]
 	if m[7] != "" {
 		r.kind, vals = "shuffle", m[8]
@@ -361,11 +462,8 @@ func parseRoll(record string, turn int, phase, digest string) (mailRoll, error) 
 		r.modifier, _ = strconv.Atoi(strings.TrimSpace(m[5]))
 		r.result, _ = strconv.Atoi(m[6])
 	}
-	// The limits of package dice: beyond them no server could have made the roll, and
-	// re-deriving it would divide by zero or draw without end.
-	if r.kind == "roll" && (r.count < 1 || r.count > dice.MaxDice || r.sides < dice.MinSides || r.sides > dice.MaxSides) ||
-		r.kind == "shuffle" && r.count > dice.MaxCards {
-		return r, fmt.Errorf("roll %q: no such roll (dice 1 to %d of %d to %d sides, decks up to %d)", record, dice.MaxDice, dice.MinSides, dice.MaxSides, dice.MaxCards)
+	if err := r.withinLimits(record); err != nil {
+		return r, err
 	}
 	for _, f := range strings.Fields(vals) {
 		v, _ := strconv.Atoi(f)

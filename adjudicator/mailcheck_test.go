@@ -44,9 +44,16 @@ func TestCheckMails(t *testing.T) {
 		t.Errorf("CheckMails up to the ROLLS reply = %+v, %v; want the %d rolls", alone, err, got.Rolls)
 	}
 
+	// The results mails alone, in their compact form, give rolls to verify too.
+	results := append(append([]string(nil), bodies[:rollsReply]...), bodies[rollsReply+1:]...)
+	if compact, err := adjudicator.CheckMails("g1", results); err != nil || compact.Verified == 0 || !strings.Contains(strings.Join(results, ""), "\n  1d6, rule \"") {
+		t.Errorf("CheckMails of the results mails without the ROLLS reply = %+v, %v; want rolls of the compact form verified", compact, err)
+	}
+
 	firstRoll := regexp.MustCompile(`index 0: 1d6 -> \[(\d)\] = (\d)`)
+	firstCompact := regexp.MustCompile(`(?m)^  0 \[(\d)\] "`) // the results mails' compact form
 	seed := regexp.MustCompile(`seed \(32 bytes, written in hex\)\n  ([0-9a-f])`)
-	salt := regexp.MustCompile(`characters\): ([0-9a-f])`)
+	salt := regexp.MustCompile(`(?:characters\): |\(salt )([0-9a-f])`)
 	digest := regexp.MustCompile(`orders digest:\n  ([0-9a-f])`)
 	sigLine := regexp.MustCompile(`128 hex digits\):\n  ([0-9a-f])`)
 	head := regexp.MustCompile(`adjutant-results-v1\|[^\n]*\n  ([0-9a-f])`)
@@ -70,13 +77,18 @@ func TestCheckMails(t *testing.T) {
 		all    bool // changed in every mail, not only the first that has it
 	}{
 		{"roll value", func(body string) string {
-			return firstRoll.ReplaceAllStringFunc(body, func(s string) string {
+			body = firstRoll.ReplaceAllStringFunc(body, func(s string) string {
 				m := firstRoll.FindStringSubmatch(s)
 				v, _ := strconv.Atoi(m[1])
 				return "index 0: 1d6 -> [" + strconv.Itoa(v%6+1) + "] = " + strconv.Itoa(v%6+1)
 			})
+			return firstCompact.ReplaceAllStringFunc(body, func(s string) string {
+				v, _ := strconv.Atoi(firstCompact.FindStringSubmatch(s)[1])
+				return "  0 [" + strconv.Itoa(v%6+1) + "] \""
+			})
 		}, "seed gives", true},
 		{"purpose", func(body string) string { return strings.Replace(body, `purpose "3.4 `, `purpose "3.5 `, 1) }, "an earlier mail gave", false},
+		{"purpose, compact", func(body string) string { return strings.Replace(body, `] "3.4 `, `] "3.5 `, 1) }, "an earlier mail gave", false},
 		{"seed", flipHex(seed), "hashes to", false},
 		{"salt", flipHex(salt), "hash to", false},
 		{"orders digest", flipHex(digest), "an earlier mail gave", false},
@@ -272,8 +284,9 @@ func TestCheckMailsSealedGroups(t *testing.T) {
 		// The revealed order's commitment dropped from the list (and the list's hash
 		// with it): the order is then committed to by nothing the German was mailed.
 		"order not in the list": func(b string) string {
-			m := regexp.MustCompile(`and the salt:\n  ([0-9a-f]{64})`).FindStringSubmatch(b)
-			return strings.Replace(b, "one a line:\n  "+m[1]+"\n", "one a line:\n", 1)
+			m := regexp.MustCompile(`(?m)^(\S[^\n]*) \(salt ([0-9a-f]{32})\)$`).FindStringSubmatch(b)
+			sum := sha256.Sum256([]byte(m[1] + "|" + m[2]))
+			return strings.Replace(b, "one a line:\n  "+hex.EncodeToString(sum[:])+"\n", "one a line:\n", 1)
 		},
 	} {
 		bad := append([]string(nil), bodies...)

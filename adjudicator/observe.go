@@ -469,7 +469,7 @@ func observerMail(adv advanced, signature string) (string, error) {
 	return render("observer.txt", map[string]any{
 		"Game": adv.game.Name, "Title": rs.Title(), "Headline": headline, "Steps": views,
 		"Revealed": revealed, "SeedsRevealed": seeds, "Notes": b.notes,
-		"Dice":   diceText(adv.game.Name, visibleRolls(steps, neutralSide)),
+		"Dice":   diceText(adv.game.Name, visibleRolls(steps, neutralSide), true), // observers came after the compact layout
 		"Map":    mapText,
 		"Status": neutralStatus(rs, st), "Signature": signature,
 	})

@@ -1,9 +1,11 @@
 package adjudicator_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -85,6 +87,63 @@ func TestQuotedReplyOrderCheck(t *testing.T) {
 			}
 			if !strings.Contains(body, "line 3: MOVE NONE") || !strings.Contains(body, "Your orders are accepted") || !strings.Contains(body, "== STATUS ==") {
 				t.Errorf("the orders above the quote are not accepted, or STATUS not given:\n%s", body)
+			}
+		})
+	}
+}
+
+// TestQuotedReplyOrderCheckEveryRuleset is TestQuotedReplyOrderCheck for each ruleset:
+// its game is played past its first deadlines with default orders until a side has a
+// results mail, which that side's reply quotes whole below three lines (GAME, PASSWORD
+// and one order of the ruleset's), in the shapes of Gmail, Outlook and iPhone Mail; the
+// order check is at most 40 lines and lists the quote as one line.
+func TestQuotedReplyOrderCheckEveryRuleset(t *testing.T) {
+	// third is a line of orders the side that got the results may send then.
+	for _, tc := range []struct{ ruleset, third string }{
+		{"soldiers1918", "MOVE NONE"},
+		{"mons1914", "PASS"},
+		{"soissons1918", "PASS"},
+		{"teaching", "PASS"},
+	} {
+		t.Run(tc.ruleset, func(t *testing.T) {
+			d, db := everyRuleset(t)
+			newGameOf(t, d, db, tc.ruleset, "q", "default")
+			var res store.OutMail
+			at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+			for tick := 0; tick < 6; tick++ {
+				at = at.Add(49 * time.Hour)
+				if _, err := d.Tick(context.Background(), at); err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range outbox(t, db) {
+					if m.Kind == "results" && strings.Count(m.Body, "\n") > strings.Count(res.Body, "\n") {
+						res = m
+					}
+				}
+			}
+			if n := strings.Count(res.Body, "\n"); n < 60 {
+				t.Fatalf("the longest results mail is %d lines; the test needs a long one", n)
+			}
+			side := strings.TrimSuffix(res.To[0], "@players.example")
+			orders := "GAME q\nPASSWORD pw-" + side + "\n" + tc.third + "\n"
+			for _, shape := range []struct{ name, reply, want string }{
+				{"Gmail", orders + "\nOn Sat, 28 Nov 2026 at 09:12, Adjutant <" + home + "> wrote:\n\n" + quoteLines(res.Body, "> ") + "\n", "quoted from an earlier mail, not read"},
+				{"Outlook", orders + "\n-----Original Message-----\nFrom: Adjutant <" + home + ">\nSent: Saturday, November 28, 2026 9:12 AM\nTo: " + res.To[0] + "\nSubject: " + res.Subject + "\n\n" + res.Body, "quoted original"},
+				{"iPhone", orders + "\nSent from my iPhone\n\n> On 28 Nov 2026, at 09:12, Adjutant wrote:\n>\n" + quoteLines(res.Body, "> ") + "\n", "quoted from an earlier mail, not read"},
+			} {
+				t.Run(shape.name, func(t *testing.T) {
+					before := len(outbox(t, db))
+					if _, err := d.Handle(context.Background(), adjudicator.Message{ID: tc.ruleset + shape.name + "@players.example", From: res.To[0], Subject: "Re: " + res.Subject, Text: shape.reply}); err != nil {
+						t.Fatal(err)
+					}
+					body := orderCheck(t, outbox(t, db)[before:], res.To[0])
+					if n := strings.Count(strings.TrimRight(body, "\n"), "\n") + 1; n > 40 {
+						t.Errorf("the order check is %d lines, want at most 40:\n%s", n, body)
+					}
+					if strings.Count(body, shape.want) != 1 || !strings.Contains(body, "line 3: "+tc.third) {
+						t.Errorf("the order check does not list line 3 and the quote once (%q):\n%s", shape.want, body)
+					}
+				})
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -25,9 +26,12 @@ func PictureNews(v Viewer, before, after State, side Side) mapimage.News {
 // pictures are the pictures of mapPictures: the map around the units with what
 // changed drawn on it, and before it, when that map is drawn small (a wide part of
 // the map), a close-up of what changed (mapimage.CloseUp).
-func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading string) ([]store.Picture, error) {
+func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
 	view := v.MapView(st, Side(p.Side))
 	news := PictureNews(v, before, st, Side(p.Side))
+	if before != nil {
+		news.Moves = append(news.Moves, aimed...)
+	}
 	enc, err := mapimage.Encode(view, news)
 	if err != nil {
 		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
@@ -56,4 +60,18 @@ func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading 
 		}}, out...)
 	}
 	return out, nil
+}
+
+// eventArrows are the arrows of the events of steps that side may see (Event.Arrows):
+// the fire and combat its results mail tells, for its picture to draw.
+func eventArrows(steps []stepRecord, side Side) []mapview.Arrow {
+	var out []mapview.Arrow
+	for _, s := range steps {
+		for _, e := range s.Events {
+			if e.VisibleTo(side) {
+				out = append(out, e.Arrows...)
+			}
+		}
+	}
+	return out
 }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/store"
+	"github.com/adjutant-pbem/adjutant/templates"
 )
 
 type eventView struct {
@@ -43,7 +45,10 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 				continue
 			}
 			ev := eventView{Rule: e.Rule, Text: e.Text}
-			if e.Roll != nil {
+			switch {
+			case e.Roll != nil && layout >= LayoutCompact:
+				ev.Text = withRoll(e.Rule, e.Text, *e.Roll)
+			case e.Roll != nil:
 				ev.Roll = FormatRoll(*e.Roll)
 			}
 			sv.Events = append(sv.Events, ev)
@@ -61,7 +66,11 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		}
 		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, layout), "\n"))
 	}
-	revealed = append(revealed, groupLines(b.revealed, b.groups)...)
+	own := "" // LayoutCompact: the commitments of his own mails are in his order checks
+	if layout >= LayoutCompact {
+		own = string(side)
+	}
+	revealed = append(revealed, groupLines(b.revealed, b.groups, own)...)
 	for _, s := range b.seedsRevealed {
 		seeds = append(seeds, strings.Join(seedLines(s.Turn, s.Secret, s.Commitment), "\n"))
 	}
@@ -72,6 +81,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	if s := b.deckRevealed; s != nil {
 		deckSeed = strings.Join(deckSeedLines(s.Secret, s.Commitment), "\n")
 	}
+	diceSection := diceText(g.Name, visibleRolls(b.steps, side), layout >= LayoutCompact)
 	view := map[string]any{
 		"Game":          g.Name,
 		"Title":         rs.Title(),
@@ -80,7 +90,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 		"Revealed":      revealed,
 		"SeedsRevealed": seeds,
 		"Commitments":   commits,
-		"Dice":          diceText(g.Name, visibleRolls(b.steps, side)),
+		"Dice":          diceSection,
 		"Cards":         cardsText(g.Name, visibleDeals(b.steps, side)),
 		"DeckSeed":      deckSeed,
 		"Signature":     signature,
@@ -101,6 +111,14 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	if err != nil {
 		return "", "", err
 	}
+	if layout >= LayoutCompact && mode != "none" && mode != "full" && strings.Count(body, "\n") > resultsBudget {
+		// The news and the records must stay whole; the map is what MAP, SET MAP FULL
+		// (which keeps it in every mail, however long) and the picture give as well.
+		view["Map"] = fmt.Sprintf("Left out: this mail would be over %d lines with it. Send MAP for the\nwhole map; the picture, if you have SET PICTURE ON, shows what changed.", resultsBudget)
+		if body, err = render(resultsTemplate(layout), view); err != nil {
+			return "", "", err
+		}
+	}
 	if layout >= LayoutGlance {
 		return PlayerSubject(g.Name, rs, side), body, nil
 	}
@@ -110,6 +128,10 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	}
 	return subject, body, nil
 }
+
+// resultsBudget is the most lines a results mail of LayoutCompact has with its text
+// map; a longer one leaves the map out (issue 20: a mail read in half a minute).
+const resultsBudget = 250
 
 // mapRenderer renders a side's map of the state an advance started from (after false)
 // or ended in (after true).
@@ -151,7 +173,7 @@ func mapSection(maps mapRenderer, side Side, mode string, layout int) string {
 			continue
 		}
 		if layout >= LayoutGlance && i < len(was.strips) {
-			s = cropStrip(was.strips[i], s)
+			s = cropStrip(was.strips[i], s, stripMargin(layout))
 		}
 		b.WriteString(s)
 		shown++
@@ -239,6 +261,25 @@ func nextText(g store.Game, rs Ruleset, st State, waiting []Side, now time.Time)
 	return b.String()
 }
 
+// withRoll is an event's text in LayoutCompact, which gives a roll no line of its own:
+// the text, then "(roll 3: 1d6 [5] +3 = 8)" where that takes no more lines than the text
+// alone, else "(roll 3)" where that does, else the text alone; 3 is the roll's index,
+// its record in the dice section, whose purpose names the event. The event's own
+// words most often say what was rolled.
+func withRoll(rule, text string, r dice.Roll) string {
+	full, _, _ := strings.Cut(FormatRoll(r), " (index ")
+	if r.Kind == dice.KindShuffle {
+		full = FormatRoll(r)
+	}
+	lines := func(s string) int { return strings.Count(templates.Wrap(78, 4, "["+rule+"] "+s), "\n") }
+	for _, with := range []string{fmt.Sprintf("%s (roll %d: %s)", text, r.Index, full), fmt.Sprintf("%s (roll %d)", text, r.Index)} {
+		if lines(with) <= lines(text) {
+			return with
+		}
+	}
+	return text
+}
+
 // FormatRoll shows a roll as players read it: "1d6 [4] = 4" or "3d6 [2 5 6] +1 = 14".
 func FormatRoll(r dice.Roll) string {
 	if r.Kind == "shuffle" {
@@ -277,7 +318,7 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		if len(waiting) > 0 && !glance {
 			fmt.Fprintf(&b, "Waiting for orders from: %s.\n", strings.Join(sortedSides(rs, waiting), ", "))
 		}
-		if !g.Deadline.IsZero() {
+		if !g.Deadline.IsZero() && !(brief && glance) { // the mail's first line gives it
 			fmt.Fprintf(&b, "Deadline: %s.\n", g.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 MST"))
 		}
 		if note := pauseNote(rs, g, d.now()); note != "" {
@@ -286,12 +327,13 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 	}
 	status := rs.Status(st, side)
 	if brief {
-		status = statusSection(status, d.layout())
+		status = briefStatus(status, d.layout())
 	}
 	b.WriteString(status)
-	if p, ok := playerOf(g, side); ok {
+	if p, ok := playerOf(g, side); ok && !(brief && glance) { // his settings: STATUS gives them
+		b.WriteString("\n")
 		mode := mapMode(p)
-		fmt.Fprintf(&b, "\nMap in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
+		fmt.Fprintf(&b, "Map in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
 		if _, draws := rs.(Viewer); draws {
 			if p.Pictures() {
 				b.WriteString("\nA picture of the map in results mails and MAP replies: on (SET PICTURE OFF for text only).")
@@ -381,16 +423,17 @@ func RollsText(game string, entries []store.AuditEntry) string {
 // PNG: the sender draws it just before it sends the mail (mail.Sender.Render), so that
 // the 0.15-0.2 s a picture costs is not spent inside the mail's transaction.
 // With before, the state the results mail's advance started from, the picture shows
-// what changed since (PictureNews); a MAP reply has none.
+// what changed since (PictureNews), and aimed, the fire and combat of the events the
+// mail tells (eventArrows); a MAP reply has neither.
 //
 // heading is the heading of the mail's text map: a reader of the mail's HTML sees the
 // picture there, the text map after it.
-func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string) ([]store.Picture, error) {
+func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
 	v, ok := rs.(Viewer)
 	if !ok || !p.Pictures() {
 		return nil, nil
 	}
-	return pictures(g, v, before, st, p, heading)
+	return pictures(g, v, before, st, p, heading, aimed)
 }
 
 // MapFor renders a game's map as side may see it.

@@ -267,7 +267,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 			text = h.desk.maps.render(rs, st, g.State, side)
 		}
 		sections = append(sections, section{"MAP", text})
-		if pictures, err = mapPictures(g, rs, nil, st, player, "== MAP =="); err != nil {
+		if pictures, err = mapPictures(g, rs, nil, st, player, "== MAP ==", nil); err != nil {
 			return "", err
 		}
 	}
@@ -467,6 +467,20 @@ func rulesetHelp(rs Ruleset) string {
 		body = strings.TrimRight(body, "\n") + "\n\nCOMMANDS OF EVERY GAME\n\n" + cmds
 	}
 	return strings.TrimRight(body, "\n")
+}
+
+// helpDigest is what an invitation gives of a ruleset's HELP: its title line and first
+// paragraph (how orders are written), then where the rest is. The whole HELP is a
+// reply of its own: inline, it made an invitation over 250 lines (issue 20).
+func helpDigest(rs Ruleset) string {
+	help := rulesetHelp(rs)
+	paras := strings.SplitN(help, "\n\n", 3)
+	head := paras[0]
+	if len(paras) > 1 {
+		head += "\n\n" + paras[1]
+	}
+	return head + "\n\n" + templates.Wrap(78, 0, fmt.Sprintf("Send HELP for the whole of it: every order of this game, "+
+		"with examples, and the commands of every game (%d lines).", strings.Count(help, "\n")+1))
 }
 
 func generalHelp(d *Desk) string {

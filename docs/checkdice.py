@@ -34,6 +34,8 @@ for what, lines, salt, c in re.findall(r"(?m)^(.+), text:\n((?:    .*\n)+)  salt
     check(H((plain + "|" + salt).encode()) == c, what)
 for plain, salt, c in re.findall(r'(?m)^(\S.*)\n  salt (\w{32}); SHA-256 of line, "\|", salt:\n  (\w{64})$', text):
     check(H((plain + "|" + salt).encode()) == c, plain)
+for plain, salt in re.findall(r"(?m)^(\S.*) \(salt (\w{32})\)$", text):  # one line: its commitment mailed before
+    check(H((plain + "|" + salt).encode()) in text, plain)
 for g, lst in re.findall(r"Sealed in one mail, the other side told the commitment\n  (\w+)\nSHA-256 of these commitments, one a line:\n((?:  \w{64}\n?)+)", text):
     # The notice to the other side gave g; to the side that sealed them, its order check.
     check(H("\n".join(lst.split()).encode()) == g and re.search(r"(?:one a line:\n  |commitment for them all:\n    )%s\n" % g, text), "sealed orders of one mail: " + g[:16])
@@ -52,6 +54,16 @@ for t, phase, digest, rnd, s1, s2, rolls in re.findall(r'Turn (\d+), phase "([^"
             fields = [b"adjutant-dice-v2"] + fields[1:] + [rnd.encode(), H(bytes.fromhex(s1 + s2)).encode()]
         got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
         check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
+# The compact form: under a phase's header, a kind line "  1d6, rule "10.8":", then rolls
+# "  0 [6] "purpose"" (a modifier, not hashed, may follow the faces).
+for t, phase, digest, block in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n((?:  (?:\d+d\d+|shuffle of \d+), rule .*\n?(?:  \d+ \[.*\n?)*)+)', joined):
+    if t not in seeds: continue
+    for n, sides, deck, rule, rolls in re.findall(r'  (?:(\d+)d(\d+)|shuffle of (\d+)), rule "([^"]*)":\n((?:  \d+ \[.*\n?)*)', block):
+        for i, vals, purpose in re.findall(r'(?m)^  (\d+) \[([\d ]*)\](?: [+-]\d+)? "([^"]*)"$', rolls):
+            fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
+                      field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
+            got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
+            check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
 # Sealed card decks: a deck's order is its shuffles' orders one after the other; shuffle k
 # is the shuffle of its cards with turn 0, phase "deck " + the deck, index k, no orders
 # digest, under the deck seed; position j of it holds the card at the permutation's j-th value.

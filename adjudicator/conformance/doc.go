@@ -25,6 +25,7 @@
 //	  unit de-inf 1911 1                a line that Adapter.Describe(final) must contain
 //	  absent: cancelled                 a line that Describe(final) must not contain
 //	  event: odds 3:1                   a substring of some event's text
+//	  event: arrow attack 2304-2305     an arrow the picture draws of an event (rules.Aim)
 //	  unseen: de BEYOND 2709            a substring of no event the side de receives
 //	  phase: II                         the phase the case ends in, see below
 //	  turn: 2                           the turn the case ends in, see below

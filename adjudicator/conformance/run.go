@@ -233,13 +233,19 @@ func Check(a Adapter, c Case) error {
 			break
 		}
 		for _, e := range out.Events {
-			events = append(events, e.Text)
+			// The arrows the picture draws of the event read as words after it, so
+			// that EXPECT "event: arrow attack 2304-2305" pins them (rules.Aim).
+			told := e.Text
+			for _, a := range e.Arrows {
+				told += fmt.Sprintf(" (arrow %s %s-%s)", a.Name, a.From, a.To)
+			}
+			events = append(events, told)
 			for _, u := range exp.unseen {
 				if strings.Contains(e.Text, u.text) && (e.To == nil || slices.Contains(e.To, u.side)) {
 					fail("an event %s receives contains %q: %s", u.side, u.text, e.Text)
 				}
 			}
-			f.Events = append(f.Events, fmt.Sprintf("turn %d phase %s [%s]: %s", turn, phase, e.Rule, e.Text))
+			f.Events = append(f.Events, fmt.Sprintf("turn %d phase %s [%s]: %s", turn, phase, e.Rule, told))
 		}
 		var err2 error
 		filed, err2 = apply(filed, out)

@@ -568,9 +568,12 @@ func (p *picture) drawMap() {
 // ids of the hexes that matter are drawn above their counters.
 func (p *picture) drawCounters() {
 	half := math.Sqrt(3) / 2 * p.r
-	// Moves and retreats under the counters, which stay legible where a long move
-	// crosses them; the view's own markers (an Improvised Attack) and attacks over.
-	under := func(a mapview.Arrow) bool { return a.Name == mapview.ArrowMove || a.Name == mapview.ArrowRetreat }
+	// What happened under the counters, which stay legible where a long move or a
+	// bombardment's arrow crosses them (each ends outside its target's counter); the
+	// view's own markers (an Improvised Attack) over.
+	under := func(a mapview.Arrow) bool {
+		return a.Name == mapview.ArrowMove || a.Name == mapview.ArrowRetreat || a.Name == mapview.ArrowAttack
+	}
 	p.drawArrows(under)
 	for _, h := range p.shown() {
 		x, y := p.center(h)

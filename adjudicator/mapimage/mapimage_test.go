@@ -58,6 +58,9 @@ type sample struct {
 	// moved is a move the advance made: an arrow from one hex to the other, and the
 	// hex it went to changed.
 	from, to hex.Hex
+	// aimFrom fired or attacked at aimAt in the advance (the ruleset's event said so,
+	// rules.Aim): a red arrow between them.
+	aimFrom, aimAt hex.Hex
 }
 
 func samples(t testing.TB) []sample {
@@ -95,7 +98,7 @@ func samples(t testing.TB) []sample {
 				"carnage us-army 2102 2", "cowed 3005",
 			},
 			unit: h("2201"), colour: color.RGBA{0xb5, 0xc9, 0x7a, 0xff},
-			marker: h("2102"), from: h("3001"), to: h("3101"),
+			marker: h("2102"), from: h("3001"), to: h("3101"), aimFrom: h("2201"), aimAt: h("2203"),
 		},
 		{
 			name: "mons1914", rules: mr, cases: mons1914.CaseAdapter{Rules: mr}, side: mons1914.BEF,
@@ -109,7 +112,7 @@ func samples(t testing.TB) []sample {
 			},
 			unit: h("2608"), colour: color.RGBA{0xd9, 0xbb, 0x74, 0xff},
 			// No marker-only counters: a German-controlled hex without units has none.
-			lost: h("2609"), from: h("2706"), to: h("2707"),
+			lost: h("2609"), from: h("2706"), to: h("2707"), aimFrom: h("2608"), aimAt: h("2708"),
 		},
 		{
 			name: "teaching", rules: tr, cases: teaching.CaseAdapter{Rules: tr}, side: teaching.American,
@@ -122,7 +125,7 @@ func samples(t testing.TB) []sample {
 				"dead army 0611", "smoke 0614", "cut 0516/0517 2",
 			},
 			unit: h("0619"), colour: color.RGBA{0x9a, 0xa8, 0xb8, 0xff},
-			marker: h("0614"), from: h("0613"), to: h("0612"),
+			marker: h("0614"), from: h("0613"), to: h("0612"), aimFrom: h("0619"), aimAt: h("0618"),
 		},
 		{
 			name: "soissons1918", rules: xr, cases: soissons1918.CaseAdapter{Rules: xr}, side: soissons1918.EN,
@@ -135,7 +138,7 @@ func samples(t testing.TB) []sample {
 				"control Soissons de",
 			},
 			unit: h("2321"), colour: color.RGBA{0x8f, 0xb4, 0xe8, 0xff},
-			marker: h("2021"), from: h("2221"), to: h("2321"),
+			marker: h("2021"), from: h("2221"), to: h("2321"), aimFrom: h("2420"), aimAt: h("2421"),
 		},
 	}
 }
@@ -161,6 +164,7 @@ func (s sample) encoded(t testing.TB) []byte {
 	t.Helper()
 	after := s.state(t, s.after)
 	news := adjudicator.PictureNews(s.rules, s.state(t, s.before), after, s.side)
+	news.Moves = append(news.Moves, mapview.Arrow{From: s.aimFrom, To: s.aimAt, Name: mapview.ArrowAttack})
 	b, err := mapimage.Encode(s.rules.MapView(after, s.side), news)
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +266,7 @@ func TestRender(t *testing.T) {
 	neutral := color.RGBA{0xfa, 0xfa, 0xf2, 0xff}
 	changed := color.RGBA{0xd6, 0x1a, 0x9c, 0xff}
 	move := color.RGBA{0x12, 0x3c, 0xb8, 0xff}
+	attack := color.RGBA{0xc0, 0x10, 0x10, 0xff}
 	features := map[string]struct {
 		name   string
 		colour color.RGBA
@@ -305,6 +310,12 @@ func TestRender(t *testing.T) {
 			x2, y2 := at(s.to)
 			if !anyNear(img, x1+(x2-x1)*0.5, y1+(y2-y1)*0.5, 2, move) {
 				t.Errorf("no arrow of the move from %s to %s", s.from, s.to)
+			}
+			if xa, ya := at(s.aimFrom); true {
+				xb, yb := at(s.aimAt)
+				if !anyNear(img, xa+(xb-xa)*0.5, ya+(yb-ya)*0.5, 2, attack) {
+					t.Errorf("no arrow of the fire or attack from %s at %s", s.aimFrom, s.aimAt)
+				}
 			}
 			// The outline runs inside the hex's border: left of its centre, by most
 			// of a hex's radius.
@@ -513,13 +524,14 @@ func TestPatterns(t *testing.T) {
 				t.Error("a hex with only a trench has a counter")
 			}
 		case "soissons1918":
-			red := color.RGBA{0xc0, 0x10, 0x10, 0xff}
+			// Teal: neither the red of the fire and combat the results tell nor a road.
+			marker, attack := color.RGBA{0x10, 0x8a, 0x8a, 0xff}, color.RGBA{0xc0, 0x10, 0x10, 0xff}
 			x1, y1 := at(hex.MustParse("2321"))
 			x2, y2 := at(hex.MustParse("2420"))
-			if !any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, red) {
-				t.Error("no Improvised Attack arrow from 2321 to 2420")
+			if !any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, marker) || any(x1+(x2-x1)*0.55, y1+(y2-y1)*0.55, 1, attack) {
+				t.Error("no Improvised Attack arrow from 2321 to 2420 in the marker's colour")
 			}
-			if any(x1-(x2-x1)*0.55, y1-(y2-y1)*0.55, 4, red) {
+			if any(x1-(x2-x1)*0.55, y1-(y2-y1)*0.55, 4, marker) {
 				t.Error("the arrow points the wrong way")
 			}
 		}

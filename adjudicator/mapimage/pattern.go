@@ -54,7 +54,9 @@ func arrowColour(s mapview.Symbol, i int) color.RGBA {
 	if s.Colour.A != 0 {
 		return s.Colour
 	}
-	return []color.RGBA{{0xc0, 0x10, 0x10, 0xff}, {0x10, 0x40, 0xc0, 0xff}}[i%2]
+	// Neither the red of fire and combat nor the blue of a move (newsArrows): a
+	// marker is not something that happened.
+	return []color.RGBA{{0x10, 0x8a, 0x8a, 0xff}, {0xe0, 0x7a, 0x10, 0xff}}[i%2]
 }
 
 // drawTerrainPatterns draws each hex's terrain pattern over its fill, in a darker

@@ -190,6 +190,7 @@ func (g *game) bombard(side rules.Side, b Bombard) error {
 	res, col, _ := g.sc.Tables["bombardment"].Lookup(factors, roll)
 	text := fmt.Sprintf("Bombardment of %s by %s: %d factors (column %s), roll %d%s = %d: %s", b.Target, ids(cs), factors, col, r.Values[0], modText(mod, why), roll, resultText(res))
 	g.Tell("10.7", nil, &r, "%s", text)
+	rules.Aim(g.Events[len(g.Events)-1:], hexesOf(st, cs), b.Target)
 	if n, err := strconv.Atoi(res); err == nil && n > 0 {
 		// 10.9: the bombarding player apportions the losses "among the units within
 		// the targeted hex": the procedure calls for the stack, and 6.6 lets him look
@@ -286,6 +287,7 @@ func (g *game) melee(side rules.Side, m Melee, sto *standing) error {
 	}
 	// 6.6: the combat reveals both stacks.
 	g.Event("6.6", "Melee declared on %s (%s) by %s", m.Target, unitList(g, defenders), unitList(g, attackers))
+	rules.Aim(g.Events[len(g.Events)-1:], unitHexes(attackers), m.Target)
 	if sto == nil {
 		sto = newStanding()
 	}

@@ -78,6 +78,10 @@ type Event struct {
 	// Deal is the card the event turned from a sealed deck, or the reshuffle it made
 	// (dice.Deal): the results mail gives its record, never a deck's order.
 	Deal *dice.Deal
+	// Arrows are what the picture of a results mail draws of the event: fire or
+	// combat from the hexes that fired or attacked at the hex they aimed at
+	// ([mapview.ArrowAttack]). They reach the sides the event does (To), no others.
+	Arrows []mapview.Arrow
 }
 
 // VisibleTo reports whether side may see the event.

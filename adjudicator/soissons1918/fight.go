@@ -429,7 +429,9 @@ func (g *game) fight(c *combat) {
 	}
 	// The roll goes with the event, so that the results mail gives its inputs and each
 	// player can check it from his mail (HELP DICE).
+	told := len(g.Events)
 	g.ToEach("20.4", &r, c.side, strings.Join(att, "\n"), strings.Join(def, "\n"))
+	rules.Aim(g.Events[told:], c.attackHexes(g), c.d.Targets...)
 	if retreat == 0 {
 		return
 	}

@@ -99,9 +99,11 @@ func (g *game) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	}
 	full, halved := 0, 0
 	var adjacentInfantry []int
+	var from []hex.Hex // where the fire comes from, for the picture (rules.Aim)
 	for _, i := range units {
 		u := st.Units[i]
 		h, _ := hex.Parse(u.Hex)
+		from = append(from, h)
 		fs := g.fireStrength(u)
 		dist := sc.Grid.Distance(h, f.Target)
 		switch {
@@ -130,6 +132,7 @@ func (g *game) fire(side rules.Side, f fireSpec, d dice.Source) error {
 	}
 	g.Event("10.3, 10.6", "%s against %s (%s, defence %d): odds %s, eliminates on 1-%d (10.8); one roll for each of the %d unit(s) there.",
 		text, f.Target, terrain, ds, oddsText, hit, len(targets))
+	rules.Aim(g.Events[len(g.Events)-1:], from, f.Target)
 	name := sides.Name(side)
 	for n, i := range targets {
 		u := &st.Units[i]

@@ -511,7 +511,9 @@ func (g *game) fire(it item, fired map[string]bool) {
 	}
 	// The American sees the units that fired, not those named that could not.
 	result := fmt.Sprintf("%d point(s) against %s-chip units, %d per kill: %d killed.", points, it.Chip, killCost[it.Chip], k)
+	told := len(g.Events)
 	g.ToEach("2", nil, German, head+": "+result, shot.canonical()+": "+result)
+	rules.Aim(g.Events[told:], shot.From, it.Hex)
 }
 
 // finalReport shows both decks whole when the game ends.

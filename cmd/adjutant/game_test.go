@@ -141,11 +141,12 @@ func TestSixTurnGameByPipe(t *testing.T) {
 			rolls++
 		}
 	}
+	record := regexp.MustCompile(`(?m)^  \d+ \[`) // a roll in a results mail's dice section
 	for _, box := range [][]outMailJSON{us, de} {
 		shown := 0
 		for _, m := range box {
 			if m.Kind == "results" {
-				shown += strings.Count(m.Body, "\n    roll: ")
+				shown += len(record.FindAllString(m.Body, -1))
 			}
 		}
 		if shown != rolls || rolls == 0 {
@@ -235,7 +236,8 @@ func checkNoLeak(t *testing.T, what string, plots []string, opponent []outMailJS
 		text := fmt.Sprintf("PLOT TURN %d %s", turn, plot)
 		revealedAt := -1
 		for j, m := range opponent {
-			if strings.Contains(m.Body, "    "+text+"\n") {
+			// The long form, or a short order's one line (LayoutCompact).
+			if strings.Contains(m.Body, "    "+text+"\n") || strings.Contains(m.Body, "\n"+text+" (salt ") {
 				revealedAt = j
 				break
 			}

@@ -1,0 +1,33 @@
+package adjudicator
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// TestEventArrows: a side's picture draws the arrows of the events its mail tells, and
+// none of an event told only to the other side (invariant 5).
+func TestEventArrows(t *testing.T) {
+	aim := func(from, to string) []mapview.Arrow {
+		return []mapview.Arrow{{From: hex.MustParse(from), To: hex.MustParse(to), Name: mapview.ArrowAttack}}
+	}
+	steps := []stepRecord{
+		{Events: []Event{{Text: "fire seen by both", Arrows: aim("0101", "0102")}}},
+		{Events: []Event{
+			{Text: "the German's own words", To: []Side{"de"}, Arrows: aim("0201", "0202")},
+			{Text: "what the US reads of it", To: []Side{"us"}, Arrows: aim("0301", "0302")},
+			{Text: "no fire"},
+		}},
+	}
+	for side, want := range map[Side][]mapview.Arrow{
+		"us": append(aim("0101", "0102"), aim("0301", "0302")...),
+		"de": append(aim("0101", "0102"), aim("0201", "0202")...),
+	} {
+		if got := eventArrows(steps, side); !slices.Equal(got, want) {
+			t.Errorf("eventArrows for %s = %v, want %v", side, got, want)
+		}
+	}
+}
