@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -41,12 +39,6 @@ type daemon struct {
 	now    func() time.Time
 	// control is the control socket's listener (control.go).
 	control net.Listener
-
-	// killAfter, when set from ADJUTANT_TEST_KILL_AFTER_COMMIT, makes the process SIGKILL
-	// itself right after that many committed messages, before flagging them: the fault
-	// test of invariant 2 uses it. Zero in production.
-	killAfter int64
-	committed atomic.Int64
 }
 
 // newDaemon builds the daemon from a checked configuration.
@@ -93,9 +85,6 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		// The sender draws each mail's map picture from its stored view just before sending
 		// it, outside the transaction that queued the mail.
 		Render: mapimage.RenderEncoded}
-	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
-		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
-	}
 	return d, nil
 }
 
@@ -125,11 +114,7 @@ func (d *daemon) handle(ctx context.Context, dl mail.Delivery) error {
 		return intakeError(err)
 	}
 	d.log.Info("mail handled", "uid", dl.UID, "outcome", outcome)
-	if d.killAfter > 0 && d.committed.Add(1) >= d.killAfter {
-		d.log.Warn("test hook: killing the daemon between commit and flag")
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {} // the signal arrives
-	}
+	d.afterCommit(1)
 	d.poke()
 	return nil
 }
@@ -153,11 +138,7 @@ func (d *daemon) handleBatch(ctx context.Context, dls []mail.Delivery) (int, err
 		d.log.Info("mail handled", "uid", dls[i].UID, "outcome", o)
 	}
 	if len(outcomes) > 0 {
-		if d.killAfter > 0 && d.committed.Add(int64(len(outcomes))) >= d.killAfter {
-			d.log.Warn("test hook: killing the daemon between commit and flag")
-			syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			select {} // the signal arrives
-		}
+		d.afterCommit(len(outcomes))
 		d.poke()
 	}
 	if err == nil {
