@@ -50,6 +50,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzScrub$$' -fuzztime $(FUZZTIME) ./adjudicator/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadMessage$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzDesk$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzClubMail$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/

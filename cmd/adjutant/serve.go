@@ -105,7 +105,7 @@ func (c *Config) smtpConfig() mail.SMTPConfig {
 
 // handle is the intake's handler: one message, one transaction (invariants 1 and 2).
 func (d *daemon) handle(ctx context.Context, dl mail.Delivery) error {
-	msg, err := readMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
+	msg, err := adjudicator.ReadMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
 	if err != nil {
 		return fmt.Errorf("uid %d: %w", dl.UID, err)
 	}
@@ -126,7 +126,7 @@ func (d *daemon) handleBatch(ctx context.Context, dls []mail.Delivery) (int, err
 	msgs := make([]adjudicator.Message, 0, len(dls))
 	var readErr error
 	for _, dl := range dls {
-		msg, err := readMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
+		msg, err := adjudicator.ReadMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
 		if err != nil {
 			readErr = fmt.Errorf("uid %d: %w", dl.UID, err)
 			break
