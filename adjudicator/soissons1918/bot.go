@@ -158,11 +158,10 @@ type botBoard struct {
 	st *State
 }
 
-// is reports whether u is side's (string: the counter's side is a plain word in the
-// scenario file).
+// is reports whether u is side's.
 func (b botBoard) is(u *Unit, side rules.Side) bool {
 	c, _ := b.sc.Counter(u.ID)
-	return string(c.Side) == string(side)
+	return c.Side == side
 }
 
 func (b botBoard) combat(u *Unit) bool {
@@ -287,7 +286,7 @@ func botEntente(rs *Rules, st *State) []string {
 			}
 			if !night && len(free) > 0 {
 				lines = append(lines, fmt.Sprintf("IMPROVISE %s %s", u.ID, free[0]))
-				attacks = append(attacks, fmt.Sprintf("ATTACK %s WITH %s", botHexJoin(free, ","), u.ID), fmt.Sprintf("ADVANCE %s %s", u.ID, free[0]))
+				attacks = append(attacks, fmt.Sprintf("ATTACK %s WITH %s", hex.Join(free, ","), u.ID), fmt.Sprintf("ADVANCE %s %s", u.ID, free[0]))
 			}
 		}
 		lines = append(lines, b.hqMoves(night)...)
@@ -421,14 +420,6 @@ func (b botBoard) occupied(h hex.Hex) bool {
 	return false
 }
 
-func botHexJoin(hs []hex.Hex, sep string) string {
-	s := make([]string, len(hs))
-	for i, h := range hs {
-		s[i] = h.String()
-	}
-	return strings.Join(s, sep)
-}
-
 // botAccepted leaves out the lines the order check would refuse, again and again,
 // since leaving out one may make another fail (an attack whose ZOC obligation the
 // other one met, 13.2).
@@ -457,7 +448,7 @@ func (b botBoard) hqMoves(night bool) []string {
 	for i := range b.st.Units {
 		hq := &b.st.Units[i]
 		c, _ := b.sc.Counter(hq.ID)
-		if hq.Where != OnMap || c.Kind != KindHQ || string(c.Side) != string(EN) {
+		if hq.Where != OnMap || c.Kind != KindHQ || c.Side != EN {
 			continue
 		}
 		var mine []hex.Hex
@@ -492,7 +483,7 @@ func (b botBoard) hqMoves(night bool) []string {
 			path = append(path, cur)
 		}
 		if len(path) > 1 && far(path[0]) > 2 {
-			out = append(out, fmt.Sprintf("MOVE %s %s", hq.ID, botHexJoin(path, "-")))
+			out = append(out, fmt.Sprintf("MOVE %s %s", hq.ID, hex.Join(path, "-")))
 		}
 	}
 	return out
