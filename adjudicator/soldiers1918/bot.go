@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 )
 
 // The scripted players of Soldiers 1918: a whole six-turn game as two players would
-// mail it, the script the demo, the benchmark and the desk's BenchmarkHandle play. It
-// is data, in one place, so that what is measured is what the demo shows.
+// mail it (Script), the script the demo, the benchmark and the desk's BenchmarkHandle
+// play, and the same orders one phase at a time (BotOrders). It is data, in one place,
+// so that what is measured is what the demo shows.
 
 // USPlots and DEPlots are the scripted plots: the US aims at the shipped German
 // deployment (reconstructed data: see data/), the German at the US Army stacks in No
@@ -89,3 +91,48 @@ func Script(game string) rules.Script {
 func (r *Rules) Bot(game string) rules.Bot { return Script(game) }
 
 var _ rules.Botter = (*Rules)(nil)
+
+// BotOrders are the script's orders for side in the phase s is at and nothing beyond
+// it, for players who send each phase's orders only once they have seen the results
+// before it (the demo's stopping style): the plots and placements of the set-up, the
+// German's plot for the next turn in Phase II, each side's Chaos of War list when first
+// asked, the Marines' moves (or none, if they no longer stand where the script has
+// them), and no fire and no German move.
+func (r *Rules) BotOrders(s rules.State, side rules.Side) string {
+	st := s.(*State)
+	us := side == US
+	switch st.P {
+	case PhasePlots:
+		if !us {
+			return "PLOT TURN 1 " + DEPlots[0] + "\n"
+		}
+		var b strings.Builder
+		for i, p := range USPlots {
+			fmt.Fprintf(&b, "PLOT TURN %d %s\n", i+1, p)
+		}
+		return b.String() + "PLOT COMPLETE\n"
+	case PhaseGermanSetup, PhaseUSSetup:
+		return "SETUP DEFAULT\n"
+	case PhaseII:
+		return fmt.Sprintf("PLOT TURN %d %s\n", st.T+1, DEPlots[st.T])
+	case PhaseIVPlace:
+		return USCOW + "\n"
+	case PhaseVPlace:
+		return DECOW + "\n"
+	case PhaseVII:
+		moves := MarineMoves(st.T)
+		var lines []orders.Line
+		for i, l := range strings.Split(strings.TrimSpace(moves), "\n") {
+			lines = append(lines, orders.Line{No: i + 1, Text: l, Fields: strings.Fields(l)})
+		}
+		for _, c := range r.Check(st, side, lines, nil) {
+			if !c.OK {
+				return "MOVE NONE\n"
+			}
+		}
+		return moves
+	case PhaseVIII, PhaseIX:
+		return "FIRE NONE\n"
+	}
+	return "MOVE NONE\n"
+}

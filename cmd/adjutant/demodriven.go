@@ -54,6 +54,10 @@ func newDrivenDemo(rs rules.Ruleset, game string, players map[rules.Side]demoPla
 // demoPlayer is one scripted player: his address and game password.
 type demoPlayer struct{ addr, pass string }
 
+// maxDemoMails bounds a game the demo drives itself (the stopping style's), so that a
+// ruleset that never ends fails the demo instead of hanging it.
+const maxDemoMails = 400
+
 // nextMail reads the game through read and asks the bot for the i-th mail.
 func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scripted, bool, error) {
 	var st rules.State
