@@ -3,7 +3,6 @@ package adjudicator_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
-	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -69,20 +67,11 @@ func fuzzMail(who fuzzSender, g string, sides []adjudicator.Side, id int, header
 func fuzzAddr(side adjudicator.Side) string { return string(side) + "@players.example" }
 func fuzzPass(side adjudicator.Side) string { return "pw-" + string(side) + "-1" }
 
-// fuzzMessage reads a raw mail as the daemon does (cmd/adjutant's readMessage): an
+// fuzzMessage reads a raw mail as the daemon does (adjudicator.ReadMessage): an
 // unreadable one is recorded by its id and answered by nobody.
 func fuzzMessage(raw string, arrived time.Time) (adjudicator.Message, bool) {
-	env, err := mail.ReadEnvelope(strings.NewReader(raw), 1<<20)
-	tooLarge := errors.Is(err, mail.ErrTooLarge)
-	switch {
-	case err != nil && env == nil:
-		return adjudicator.Message{}, false
-	case err != nil && !tooLarge:
-		env.Automated, env.AutomatedReason = true, "unreadable"
-	}
-	return adjudicator.Message{ID: env.MessageID, From: env.From, Subject: env.Subject, Text: env.Text,
-		InReplyTo: env.InReplyTo, References: env.References, Automated: env.Automated, AutomatedReason: env.AutomatedReason,
-		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf}, true
+	m, err := adjudicator.ReadMessage(strings.NewReader(raw), 1<<20, false, arrived)
+	return m, err == nil
 }
 
 var fuzzEpoch = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)

@@ -1,8 +1,9 @@
 // Package adjudicator is the game-agnostic desk of Adjutant: the email command language,
 // player authentication, the game lifecycle, the phase machine, deadlines, sealing and
 // revealing orders, and calling a [Ruleset] to resolve a phase. It talks neither IMAP nor
-// SMTP and touches no database directly: messages come in as [Message] values, mails go
-// out through the outbox of a [store.Store], inside the same transaction as their cause.
+// SMTP and touches no database directly: messages come in as [Message] values (a raw mail
+// is read into one by [ReadMessage], for the intake and pipe mode alike), mails go out
+// through the outbox of a [store.Store], inside the same transaction as their cause.
 //
 // # The ruleset interface
 //

@@ -11,19 +11,20 @@ import (
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918/sample"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// benchScript is the sample game's ten mails for game i (adjudicator/soldiers1918/sample,
+// benchScript is the sample game's ten mails for game i (soldiers1918.Script,
 // as `make bench` and the demo play it): both set-ups with the US six-turn plot, the
 // German plot for turn 2, then each turn's moves, fire and plots.
 func benchScript(i int) []adjudicator.Message {
 	game := fmt.Sprintf("bench%04d", i)
 	usAddr, deAddr := fmt.Sprintf("us%04d@players.example", i), fmt.Sprintf("de%04d@players.example", i)
 	var out []adjudicator.Message
-	for k, m := range sample.Script(game, usAddr, passU, deAddr, passD) {
-		out = append(out, adjudicator.Message{ID: fmt.Sprintf("bench-%d-%d@players.example", i, k), From: m.From, Subject: m.Subject, Text: m.Body})
+	from := map[adjudicator.Side]string{soldiers1918.US: usAddr, soldiers1918.DE: deAddr}
+	pass := map[adjudicator.Side]string{soldiers1918.US: passU, soldiers1918.DE: passD}
+	for k, m := range soldiers1918.Script(game) {
+		out = append(out, adjudicator.Message{ID: fmt.Sprintf("bench-%d-%d@players.example", i, k), From: from[m.Side], Subject: m.Subject, Text: m.Text(game, pass[m.Side])})
 	}
 	return out
 }

@@ -259,3 +259,40 @@ func (r *Rules) botGerman(st *State, stop bool) string {
 	}
 	return joinLines(lines)
 }
+
+// BotStops reports whether the players of Bot stop to see every result they may see on
+// turn (STOP AFTER): the even turns; on the odd turns each sends his turn in one mail,
+// so that one game shows both paces of play.
+func BotStops(turn int) bool { return turn%2 == 0 }
+
+// botMaxMails bounds a game of Bot, so that a game that never ends fails the demo or
+// test that plays it instead of hanging it.
+const botMaxMails = 400
+
+// Bot implements rules.Botter: BotOrdersAt for the side the game waits for, at the
+// pace of BotStops, until the game is over.
+func (r *Rules) Bot(game string) rules.Bot { return &bot{r: r, game: game} }
+
+var _ rules.Botter = (*Rules)(nil)
+
+// bot is the scripted players of one game.
+type bot struct {
+	r    *Rules
+	game string
+}
+
+// Next implements rules.Bot.
+func (b *bot) Next(i int, st rules.State) (rules.BotMail, bool, error) {
+	switch {
+	case st.Over():
+		return rules.BotMail{}, false, nil
+	case i >= botMaxMails:
+		return rules.BotMail{}, false, fmt.Errorf("teaching bot: %s has not ended after %d mails", b.game, botMaxMails)
+	}
+	for _, s := range b.r.Sides() {
+		if body := b.r.BotOrdersAt(st, s.ID, BotStops(st.Turn())); body != "" {
+			return rules.BotMail{Side: s.ID, Subject: fmt.Sprintf("[%s] %s", b.game, st.PhaseTitle()), Body: body}, true, nil
+		}
+	}
+	return rules.BotMail{}, false, fmt.Errorf("teaching bot: %s waits for nobody in %s", b.game, st.PhaseTitle())
+}

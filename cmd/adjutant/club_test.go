@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/mail/devserver"
 )
 
@@ -67,7 +68,9 @@ func clubMons(t *testing.T, send func(from, subject, body string), mails func() 
 		t.Fatalf("OBSERVE answered:\n%s", o)
 	}
 	full := map[string]bool{}
-	for _, s := range monsScript(name) {
+	players := map[rules.Side]demoPlayer{mons1914.DE: {monsDE, monsPassDE}, mons1914.BEF: {monsBEF, monsPassBEF}}
+	for _, m := range mons1914.Script(name) {
+		s := scriptedFor(name, players, m)
 		body := s.Body
 		if !full[s.From] {
 			full[s.From] = true

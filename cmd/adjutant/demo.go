@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918/sample"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
 	"github.com/adjutant-pbem/adjutant/adjudicator/teaching"
 	"github.com/adjutant-pbem/adjutant/mail"
 )
@@ -35,10 +36,10 @@ const (
 	sampleAddress = "adjutant@localhost"
 )
 
-// The sample game's plots (adjudicator/soldiers1918/sample), for the secrecy tests.
+// The sample game's plots (soldiers1918.Script), for the secrecy tests.
 var (
-	sampleUSPlots = sample.USPlots
-	sampleDEPlots = sample.DEPlots
+	sampleUSPlots = soldiers1918.USPlots
+	sampleDEPlots = soldiers1918.DEPlots
 )
 
 // sampleScript is a whole six-turn game of Soldiers 1918 as the two players would mail
@@ -49,14 +50,21 @@ func sampleScript() []scripted {
 	return script(sampleGame, sampleUS, samplePassUS, sampleDE, samplePassDE)
 }
 
-// script is the sample game for the given game and players; the second game of a match
-// plays it with the sides switched (4.2).
+// script is the sample game (soldiers1918.Script) for the given game and players; the
+// second game of a match plays it with the sides switched (4.2).
 func script(game, usAddr, passUS, deAddr, passDE string) []scripted {
+	players := map[rules.Side]demoPlayer{soldiers1918.US: {usAddr, passUS}, soldiers1918.DE: {deAddr, passDE}}
 	var mails []scripted
-	for _, m := range sample.Script(game, usAddr, passUS, deAddr, passDE) {
-		mails = append(mails, scripted{From: m.From, Subject: m.Subject, Body: m.Body})
+	for _, m := range soldiers1918.Script(game) {
+		mails = append(mails, scriptedFor(game, players, m))
 	}
 	return mails
+}
+
+// scriptedFor is m as the player of its side mails it to game.
+func scriptedFor(game string, players map[rules.Side]demoPlayer, m rules.BotMail) scripted {
+	p := players[m.Side]
+	return scripted{From: p.addr, Subject: m.Subject, Body: m.Text(game, p.pass)}
 }
 
 // matchGame is one game of the sample match and the mails its players send.

@@ -20,38 +20,45 @@ import (
 )
 
 // drivenDemo is a demo game played by mail or by pipe, its audit verified and its
-// replay compared at the end. Its mails come from script, which may read the game as it
-// stands (the teaching game's players answer what they see: cards decide where shells
-// land and who wins a fight, so no mail can be written in advance); a script written in
-// advance fits too (its i-th mail, whatever the state), as the Mons demo is.
+// replay compared at the end. Its mails come from the ruleset's scripted players
+// (rules.Bot), which may read the game as it stands (the teaching game's players answer
+// what they see: cards decide where shells land and who wins a fight, so no mail can be
+// written in advance) or play a script written in advance (Mons).
 type drivenDemo struct {
 	game    string
 	create  []string // game new, without --db and --address
 	players map[rules.Side]demoPlayer
 	rs      rules.Ruleset
-	// script returns the i-th mail, st being the game as it stands; ok is false after
-	// the last.
-	script func(i int, st rules.State) (m scripted, ok bool, err error)
+	bot     rules.Bot
+	// saw, if set, is told of each state the bot answered with a mail.
+	saw func(st rules.State)
 }
 
-// fixedScript is the script of mails written in advance: the i-th, whatever the state.
-func fixedScript(mails []scripted) func(int, rules.State) (scripted, bool, error) {
-	return func(i int, _ rules.State) (scripted, bool, error) {
-		if i >= len(mails) {
-			return scripted{}, false, nil
-		}
-		return mails[i], true, nil
+// newDrivenDemo is the demo game named game of rs, played by rs's scripted players with
+// the given addresses and passwords, created with the extra arguments of game new.
+func newDrivenDemo(rs rules.Ruleset, game string, players map[rules.Side]demoPlayer, extra ...string) (*drivenDemo, error) {
+	b, ok := rs.(rules.Botter)
+	if !ok {
+		return nil, fmt.Errorf("demo: ruleset %s has no scripted players", rs.Name())
 	}
+	create := append([]string{"game", "new", "--name", game, "--ruleset", rs.Name()}, extra...)
+	for _, s := range rs.Sides() {
+		create = append(create, "--player", string(s.ID)+"="+players[s.ID].addr)
+	}
+	for _, s := range rs.Sides() {
+		create = append(create, "--password", string(s.ID)+"="+players[s.ID].pass)
+	}
+	return &drivenDemo{game: game, create: create, players: players, rs: rs, bot: b.Bot(game)}, nil
 }
 
 // demoPlayer is one scripted player: his address and game password.
 type demoPlayer struct{ addr, pass string }
 
-// maxDemoMails bounds a driven game, so that a ruleset that never ends fails the demo
-// instead of hanging it.
+// maxDemoMails bounds a game the demo drives itself (the stopping style's), so that a
+// ruleset that never ends fails the demo instead of hanging it.
 const maxDemoMails = 400
 
-// nextMail reads the game through read and asks the script for the i-th mail.
+// nextMail reads the game through read and asks the bot for the i-th mail.
 func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scripted, bool, error) {
 	var st rules.State
 	err := read(func(tx store.Tx) error {
@@ -65,7 +72,14 @@ func (g *drivenDemo) nextMail(i int, read func(func(store.Tx) error) error) (scr
 	if err != nil {
 		return scripted{}, false, fmt.Errorf("demo: read %s: %w", g.game, err)
 	}
-	return g.script(i, st)
+	m, ok, err := g.bot.Next(i, st)
+	if err != nil || !ok {
+		return scripted{}, false, err
+	}
+	if g.saw != nil {
+		g.saw(st)
+	}
+	return scriptedFor(g.game, g.players, m), true, nil
 }
 
 func (g *drivenDemo) play(e *env, o demoOpts) error {

@@ -6,13 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator/orders"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
-	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918/sample"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -22,8 +19,9 @@ import (
 const stopGame = "sample-stop"
 
 // soldiersStopPace plays stopGame through pipe mode (adjutant handle) in a store of its
-// own, the sample game's orders sent one phase at a time, and says how often it waited
-// for a player's mail per game turn (issue 21's pace of play, measured).
+// own, the sample game's orders sent one phase at a time (soldiers1918.Rules.BotOrders),
+// and says how often it waited for a player's mail per game turn (issue 21's pace of
+// play, measured).
 func soldiersStopPace(e *env) (string, error) {
 	dir, err := os.MkdirTemp("", "adjutant-stop-")
 	if err != nil {
@@ -72,7 +70,7 @@ func playStopGame(e *env, path string) (string, error) {
 			return "", fmt.Errorf("demo, stopping style: %s waits for nobody at turn %d phase %s", stopGame, st.T, st.P)
 		}
 		side := waiting[0]
-		body := fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", stopGame, pass[side], stopOrders(rs, st, side))
+		body := fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", stopGame, pass[side], rs.BotOrders(st, side))
 		m := scripted{From: from[side], Subject: "[" + stopGame + "] orders", Body: body}
 		if err := run([]string{"handle"}, eml(m, sampleAddress, fmt.Sprintf("stop-%d@players.example", i+1), start.Add(time.Duration(i)*time.Hour))); err != nil {
 			return "", err
@@ -117,49 +115,6 @@ func stopGameWaits(e *env, path string, rs *soldiers1918.Rules) (*soldiers1918.S
 		return nil, nil, fmt.Errorf("demo, stopping style: read %s: %w", stopGame, err)
 	}
 	return st.(*soldiers1918.State), rs.Waiting(st, filed), nil
-}
-
-// stopOrders are the sample game's orders (package sample) for the phase st is at and
-// nothing beyond it: the plots and placements of the set-up, the German's plot for the
-// next turn in Phase II, each side's Chaos of War list when first asked, the Marines'
-// moves (or none, if they no longer stand where the script has them), and no fire and
-// no German move.
-func stopOrders(rs *soldiers1918.Rules, st *soldiers1918.State, side rules.Side) string {
-	us := side == soldiers1918.US
-	switch st.P {
-	case soldiers1918.PhasePlots:
-		if !us {
-			return "PLOT TURN 1 " + sample.DEPlots[0] + "\n"
-		}
-		var b strings.Builder
-		for i, p := range sample.USPlots {
-			fmt.Fprintf(&b, "PLOT TURN %d %s\n", i+1, p)
-		}
-		return b.String() + "PLOT COMPLETE\n"
-	case soldiers1918.PhaseGermanSetup, soldiers1918.PhaseUSSetup:
-		return "SETUP DEFAULT\n"
-	case soldiers1918.PhaseII:
-		return fmt.Sprintf("PLOT TURN %d %s\n", st.T+1, sample.DEPlots[st.T])
-	case soldiers1918.PhaseIVPlace:
-		return sample.USCOW + "\n"
-	case soldiers1918.PhaseVPlace:
-		return sample.DECOW + "\n"
-	case soldiers1918.PhaseVII:
-		moves := sample.MarineMoves(st.T)
-		var lines []orders.Line
-		for i, l := range strings.Split(strings.TrimSpace(moves), "\n") {
-			lines = append(lines, orders.Line{No: i + 1, Text: l, Fields: strings.Fields(l)})
-		}
-		for _, c := range rs.Check(st, side, lines, nil) {
-			if !c.OK {
-				return "MOVE NONE\n"
-			}
-		}
-		return moves
-	case soldiers1918.PhaseVIII, soldiers1918.PhaseIX:
-		return "FIRE NONE\n"
-	}
-	return "MOVE NONE\n"
 }
 
 // journalWaits counts the game turns of game's journal and its advances (each one a

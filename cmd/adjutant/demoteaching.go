@@ -19,8 +19,8 @@ type teachingPace struct {
 }
 
 // stops reports whether the players of turn stop to see every result they may see
-// (STOP AFTER): the even turns; on the odd turns each sends his turn in one mail.
-func (teachingPace) stops(turn int) bool { return turn%2 == 0 }
+// (STOP AFTER): as the ruleset's scripted players do (teaching.BotStops).
+func (teachingPace) stops(turn int) bool { return teaching.BotStops(turn) }
 
 // saw records that the game waited for a mail in st. A refused mail, sent again in
 // the same phase, is the same wait.
@@ -56,39 +56,24 @@ func (p *teachingPace) summary(last int) string {
 		fast, nf, len(p.waits[1]), slow, ns)
 }
 
-// teachingDemo is the teaching game of the demo: the ruleset's bots (BotOrdersAt) play
-// it, the turn limit of 24 (an option, not printed) making sure it ends; the players
-// send odd turns in one mail and stop after every step they may on even turns.
+// teachingDemo is the teaching game of the demo: the ruleset's bots (teaching.Rules.Bot)
+// play it, the turn limit of 24 (an option, not printed) making sure it ends; the
+// players send odd turns in one mail and stop after every step they may on even turns.
 func teachingDemo() (*drivenDemo, *teachingPace, error) {
 	rs, err := teaching.New()
 	if err != nil {
 		return nil, nil, err
 	}
-	g := &drivenDemo{
-		game: teachingGame, rs: rs,
-		create: []string{"game", "new", "--name", teachingGame, "--ruleset", teaching.Name, "--option", teaching.OptTurns24,
-			"--player", "us=" + sampleUS, "--player", "de=" + sampleDE, "--password", "us=" + samplePassUS, "--password", "de=" + samplePassDE},
-		players: map[rules.Side]demoPlayer{teaching.American: {sampleUS, samplePassUS}, teaching.German: {sampleDE, samplePassDE}},
+	g, err := newDrivenDemo(rs, teachingGame, map[rules.Side]demoPlayer{teaching.American: {sampleUS, samplePassUS}, teaching.German: {sampleDE, samplePassDE}},
+		"--option", teaching.OptTurns24)
+	if err != nil {
+		return nil, nil, err
 	}
 	pace := &teachingPace{waits: map[int][]string{}}
-	g.script = func(i int, st rules.State) (scripted, bool, error) {
-		switch {
-		case st.Over():
-			return scripted{}, false, nil
-		case i >= maxDemoMails:
-			return scripted{}, false, fmt.Errorf("demo: %s has not ended after %d mails", g.game, maxDemoMails)
+	g.saw = func(st rules.State) {
+		if st.Turn() > 0 {
+			pace.saw(st)
 		}
-		for _, s := range rs.Sides() {
-			if body := rs.BotOrdersAt(st, s.ID, pace.stops(st.Turn())); body != "" {
-				if st.Turn() > 0 {
-					pace.saw(st)
-				}
-				p := g.players[s.ID]
-				return scripted{From: p.addr, Subject: fmt.Sprintf("[%s] %s", g.game, st.PhaseTitle()),
-					Body: fmt.Sprintf("GAME %s\nPASSWORD %s\n%s", g.game, p.pass, body)}, true, nil
-			}
-		}
-		return scripted{}, false, fmt.Errorf("demo: %s waits for nobody in %s", g.game, st.PhaseTitle())
 	}
 	return g, pace, nil
 }

@@ -39,7 +39,6 @@ import (
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rulesets"
 	"github.com/adjutant-pbem/adjutant/adjudicator/soldiers1918"
-	"github.com/adjutant-pbem/adjutant/mail"
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
@@ -349,35 +348,6 @@ func cmdGameNew(e *env, args []string) error {
 	})
 }
 
-// toMessage turns a parsed envelope into the desk's message. IMAP intake and pipe mode
-// share it, with the size refusal.
-func toMessage(env *mail.Envelope, tooLarge bool, arrived time.Time) adjudicator.Message {
-	return adjudicator.Message{
-		ID: env.MessageID, From: env.From, Subject: env.Subject, Text: env.Text,
-		InReplyTo: env.InReplyTo, References: env.References,
-		Automated: env.Automated, AutomatedReason: env.AutomatedReason,
-		OwnMail: env.XAdjutant != "", TooLarge: tooLarge, Arrived: arrived, Unreadable: env.Unreadable, BounceOf: env.BounceOf,
-		BounceTag: env.BounceTag, BounceFailed: env.BounceFailed,
-		Date: env.Date,
-	}
-}
-
-// readMessage is the one path from a raw message to the desk's message, for pipe mode and
-// for IMAP intake. truncated says the intake fetched only the header of a message over
-// the size limit.
-func readMessage(r io.Reader, maxSize int64, truncated bool, arrived time.Time) (adjudicator.Message, error) {
-	env, err := mail.ReadEnvelope(r, maxSize)
-	tooLarge := truncated || errors.Is(err, mail.ErrTooLarge)
-	switch {
-	case err != nil && env == nil:
-		return adjudicator.Message{}, fmt.Errorf("read message: %w", err) // nothing consumed: try again
-	case err != nil && !tooLarge:
-		// It will never parse better: record it by its stable id, answer nobody.
-		env.Automated, env.AutomatedReason = true, "unreadable"
-	}
-	return toMessage(env, tooLarge, arrived), nil
-}
-
 func cmdHandle(e *env, args []string) error {
 	fs := newFlags(e, "handle")
 	var c common
@@ -390,7 +360,7 @@ func cmdHandle(e *env, args []string) error {
 		return usageError(err.Error()) // exit 2: no retry mends a wrong command line
 	}
 	handle := func(desk *adjudicator.Desk, stdin io.Reader) error {
-		msg, err := readMessage(stdin, *maxSize, false, time.Time{})
+		msg, err := adjudicator.ReadMessage(stdin, *maxSize, false, time.Time{})
 		if err != nil {
 			return err
 		}
@@ -408,7 +378,7 @@ func cmdHandle(e *env, args []string) error {
 		return err // exit 75: a configuration being mended should not bounce the mail
 	}
 	// While serve holds the store, the message goes to the daemon through its control
-	// socket (as much of it as readMessage would read), so that a host may feed the
+	// socket (as much of it as adjudicator.ReadMessage would read), so that a host may feed the
 	// same store by pipe and by IMAP. An error after the request may have arrived is
 	// a temporary failure: the MTA delivers again, and the desk knows the message.
 	if *maxSize > maxForwardedMessage {

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -40,12 +38,6 @@ type daemon struct {
 	now    func() time.Time
 	// control is the control socket's listener (control.go).
 	control net.Listener
-
-	// killAfter, when set from ADJUTANT_TEST_KILL_AFTER_COMMIT, makes the process SIGKILL
-	// itself right after that many committed messages, before flagging them: the fault
-	// test of invariant 2 uses it. Zero in production.
-	killAfter int64
-	committed atomic.Int64
 	// archivedAt is when the finished games were last looked at for archiving (archive.go).
 	archivedAt time.Time
 }
@@ -98,9 +90,6 @@ func newDaemon(e *env, cfg *Config, log *slog.Logger) (*daemon, error) {
 		// it, outside the transaction that queued the mail.
 		Render: mapimage.RenderEncoded}
 	d.sender.Attach = recordAttach(e.ctx, d.desk) // a game's record, at its end
-	if v := os.Getenv("ADJUTANT_TEST_KILL_AFTER_COMMIT"); v != "" {
-		d.killAfter, _ = strconv.ParseInt(v, 10, 64)
-	}
 	return d, nil
 }
 
@@ -121,7 +110,7 @@ func (c *Config) smtpConfig() mail.SMTPConfig {
 
 // handle is the intake's handler: one message, one transaction (invariants 1 and 2).
 func (d *daemon) handle(ctx context.Context, dl mail.Delivery) error {
-	msg, err := readMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
+	msg, err := adjudicator.ReadMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
 	if err != nil {
 		return fmt.Errorf("uid %d: %w", dl.UID, err)
 	}
@@ -130,11 +119,7 @@ func (d *daemon) handle(ctx context.Context, dl mail.Delivery) error {
 		return intakeError(err)
 	}
 	d.log.Info("mail handled", "uid", dl.UID, "outcome", outcome)
-	if d.killAfter > 0 && d.committed.Add(1) >= d.killAfter {
-		d.log.Warn("test hook: killing the daemon between commit and flag")
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {} // the signal arrives
-	}
+	d.afterCommit(1)
 	d.poke()
 	return nil
 }
@@ -146,7 +131,7 @@ func (d *daemon) handleBatch(ctx context.Context, dls []mail.Delivery) (int, err
 	msgs := make([]adjudicator.Message, 0, len(dls))
 	var readErr error
 	for _, dl := range dls {
-		msg, err := readMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
+		msg, err := adjudicator.ReadMessage(bytes.NewReader(dl.Raw), d.cfg.MaxMessageSize, dl.TooLarge, dl.Arrived)
 		if err != nil {
 			readErr = fmt.Errorf("uid %d: %w", dl.UID, err)
 			break
@@ -158,11 +143,7 @@ func (d *daemon) handleBatch(ctx context.Context, dls []mail.Delivery) (int, err
 		d.log.Info("mail handled", "uid", dls[i].UID, "outcome", o)
 	}
 	if len(outcomes) > 0 {
-		if d.killAfter > 0 && d.committed.Add(int64(len(outcomes))) >= d.killAfter {
-			d.log.Warn("test hook: killing the daemon between commit and flag")
-			syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			select {} // the signal arrives
-		}
+		d.afterCommit(len(outcomes))
 		d.poke()
 	}
 	if err == nil {
