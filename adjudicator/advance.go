@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"sync"
 	"time"
 
@@ -26,7 +27,7 @@ type batch struct {
 
 type stepRecord struct {
 	Title  string
-	Events []Event
+	Events []rules.Event
 	// Turn, Phase and Digest are the dice context of the step's rolls (dice.Context).
 	Turn   int
 	Phase  string
@@ -39,12 +40,12 @@ type stepRecord struct {
 // advanced is the result of running the phase machine after a change.
 type advanced struct {
 	game   store.Game
-	rs     Ruleset
-	before State // the state the advance started from
+	rs     rules.Ruleset
+	before rules.State // the state the advance started from
 	// beforeRaw is before as the store held it, so that its maps can be memoised.
 	beforeRaw []byte
-	state     State
-	waiting   []Side
+	state     rules.State
+	waiting   []rules.Side
 	batch     *batch // nil when no phase was resolved
 	journal   store.JournalEntry
 	cause     string
@@ -56,21 +57,21 @@ type advanced struct {
 // resolvePhase resolves the current phase with dice derived from the turn's seed, and
 // cards from the game's sealed decks when it has a deck seed (deck, else nil). It is
 // the one path both play and replay take (invariant 4).
-func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.Seed, deck *dice.Seed, bv dice.BeaconValue) (Outcome, []dice.Roll, []dice.Deal, string, error) {
-	digest := OrdersDigest(inputs)
+func resolvePhase(rs rules.Ruleset, game string, st rules.State, inputs []rules.Order, seed dice.Seed, deck *dice.Seed, bv dice.BeaconValue) (rules.Outcome, []dice.Roll, []dice.Deal, string, error) {
+	digest := rules.OrdersDigest(inputs)
 	stream := dice.NewStream(seed, dice.Context{Game: game, Turn: st.Turn(), Phase: st.Phase(), OrdersDigest: digest, Beacon: bv})
 	src, dealer := dealSource(stream, game, deck)
 	out, err := rs.Resolve(st, inputs, src)
 	if err != nil {
-		return Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
+		return rules.Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 	}
 	if err := stream.Err(); err != nil {
-		return Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad dice request: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
+		return rules.Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad dice request: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 	}
 	var deals []dice.Deal
 	if dealer != nil {
 		if err := dealer.Err(); err != nil {
-			return Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad shuffle: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
+			return rules.Outcome{}, nil, nil, digest, fmt.Errorf("%w: resolve turn %d phase %s: bad shuffle: %w", ErrAdjudication, st.Turn(), st.Phase(), err)
 		}
 		deals = dealer.Deals()
 	}
@@ -80,7 +81,7 @@ func resolvePhase(rs Ruleset, game string, st State, inputs []Order, seed dice.S
 // advance resolves every phase that waits for nobody, until one needs a decision or the
 // game ends. Everything is written in tx; the results mails are queued by flushResults.
 // st is the game's state as decoded from g.
-func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Ruleset, st State, now time.Time, cause string) (advanced, error) {
+func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules.Ruleset, st rules.State, now time.Time, cause string) (advanced, error) {
 	adv := advanced{rs: rs, cause: cause, now: now, before: st, beforeRaw: g.State}
 	b := &batch{}
 	var steps []store.JournalStep
@@ -91,7 +92,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 		if err != nil {
 			return adv, err
 		}
-		filed := make([]Order, len(stored))
+		filed := make([]rules.Order, len(stored))
 		byID := map[string]store.Order{}
 		for i, o := range stored {
 			filed[i] = fromStore(o)
@@ -231,7 +232,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs Rules
 	return adv, nil
 }
 
-func sideStrings(sides []Side) []string {
+func sideStrings(sides []rules.Side) []string {
 	out := make([]string, len(sides))
 	for i, s := range sides {
 		out[i] = string(s)
@@ -245,7 +246,7 @@ func hashBytes(b []byte) string {
 }
 
 // applyOrderChanges carries out an outcome's revealed, fixed and consumed orders.
-func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, out Outcome, b *batch) error {
+func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, out rules.Outcome, b *batch) error {
 	change := func(ids []string, what string, f func(*store.Order) error) error {
 		for _, id := range ids {
 			o, ok := byID[id]
@@ -368,7 +369,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	if err != nil {
 		return err
 	}
-	maps := func(after bool, side Side) string {
+	maps := func(after bool, side rules.Side) string {
 		if after {
 			return d.maps.render(adv.rs, adv.state, g.State, side)
 		}
@@ -397,10 +398,10 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 				}
 			}()
 			mode := mapMode(p)
-			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature, adv.journal.Layout)
+			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, rules.Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature, adv.journal.Layout)
 			// SET MAP NONE: no map in the results, as text or as a picture.
 			if r.err == nil && mode != "none" {
-				r.pictures, r.err = mapPictures(g, adv.rs, adv.before, adv.state, p, "== Map ==", eventArrows(adv.batch.steps, Side(p.Side)))
+				r.pictures, r.err = mapPictures(g, adv.rs, adv.before, adv.state, p, "== Map ==", eventArrows(adv.batch.steps, rules.Side(p.Side)))
 			}
 		}
 		if i == len(g.Players)-1 {
@@ -455,8 +456,8 @@ func mapMode(p store.Player) string {
 }
 
 // matchVerdict judges a finished second game of a match against its first game.
-func matchVerdict(tx store.Tx, g store.Game, rs Ruleset, st State) (string, error) {
-	m, ok := rs.(Matcher)
+func matchVerdict(tx store.Tx, g store.Game, rs rules.Ruleset, st rules.State) (string, error) {
+	m, ok := rs.(rules.Matcher)
 	if !ok || g.MatchOf == "" {
 		return "", nil
 	}
@@ -468,10 +469,10 @@ func matchVerdict(tx store.Tx, g store.Game, rs Ruleset, st State) (string, erro
 	if err != nil {
 		return "", err
 	}
-	players := func(g store.Game) map[Side]string {
-		out := map[Side]string{}
+	players := func(g store.Game) map[rules.Side]string {
+		out := map[rules.Side]string{}
 		for _, p := range g.Players {
-			out[Side(p.Side)] = p.Address
+			out[rules.Side(p.Side)] = p.Address
 		}
 		return out
 	}

@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"slices"
 	"testing"
 
@@ -15,14 +16,14 @@ func TestEventArrows(t *testing.T) {
 		return []mapview.Arrow{{From: hex.MustParse(from), To: hex.MustParse(to), Name: mapview.ArrowAttack}}
 	}
 	steps := []stepRecord{
-		{Events: []Event{{Text: "fire seen by both", Arrows: aim("0101", "0102")}}},
-		{Events: []Event{
-			{Text: "the German's own words", To: []Side{"de"}, Arrows: aim("0201", "0202")},
-			{Text: "what the US reads of it", To: []Side{"us"}, Arrows: aim("0301", "0302")},
+		{Events: []rules.Event{{Text: "fire seen by both", Arrows: aim("0101", "0102")}}},
+		{Events: []rules.Event{
+			{Text: "the German's own words", To: []rules.Side{"de"}, Arrows: aim("0201", "0202")},
+			{Text: "what the US reads of it", To: []rules.Side{"us"}, Arrows: aim("0301", "0302")},
 			{Text: "no fire"},
 		}},
 	}
-	for side, want := range map[Side][]mapview.Arrow{
+	for side, want := range map[rules.Side][]mapview.Arrow{
 		"us": append(aim("0101", "0102"), aim("0301", "0302")...),
 		"de": append(aim("0101", "0102"), aim("0201", "0202")...),
 	} {

@@ -72,8 +72,8 @@ func TestHandleBatchSameAsOneByOne(t *testing.T) {
 // batch is set aside alone; the messages before and after it take effect.
 func TestHandleBatchFailureIsOneMessages(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{})
-	rules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
-	f.desk.Rulesets[soldiers1918.Name] = brokenRules{rules}
+	theRules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
+	f.desk.Rulesets[soldiers1918.Name] = brokenRules{theRules}
 	got, err := f.desk.HandleBatch(context.Background(), batchMessages())
 	if err != nil {
 		t.Fatalf("HandleBatch: %v", err)

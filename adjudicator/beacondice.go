@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"regexp"
 	"strconv"
 	"time"
@@ -163,7 +164,7 @@ func phaseBeacon(tx store.Tx, game string, turn int, phase string) (beaconState,
 // beaconFor decides the beacon of a phase about to be resolved: its value when the round
 // is in; a pending round (the phase waits) when one is named or must be, that is when
 // the phase rolls (a dry run of the resolution, which is pure, tells).
-func (d *Desk) beaconFor(tx store.Tx, g *store.Game, rs Ruleset, st State, inputs []Order, seed dice.Seed, deck *dice.Seed, now time.Time) (*beacon.Round, *beaconPending, error) {
+func (d *Desk) beaconFor(tx store.Tx, g *store.Game, rs rules.Ruleset, st rules.State, inputs []rules.Order, seed dice.Seed, deck *dice.Seed, now time.Time) (*beacon.Round, *beaconPending, error) {
 	if g.Dice != DiceBeacon {
 		return nil, nil, nil
 	}
@@ -548,7 +549,7 @@ func (d *Desk) tellBeaconDown(tx store.Tx, name string, p beaconPending, now tim
 	}
 	h := &handling{desk: d, tx: tx, msg: Message{ID: fmt.Sprintf("beacon-down:%s:%d:%s", name, p.Turn, p.Phase)}, now: now, game: g}
 	for _, pl := range g.Players {
-		body, err := render("beacon-down.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, Side(pl.Side)), "Round": p.String(),
+		body, err := render("beacon-down.txt", map[string]any{"Game": g.Name, "Side": sideName(rs, rules.Side(pl.Side)), "Round": p.String(),
 			"Turn": p.Turn, "Phase": p.Phase})
 		if err != nil {
 			return err
@@ -563,7 +564,7 @@ func (d *Desk) tellBeaconDown(tx store.Tx, name string, p beaconPending, now tim
 // seedAlone is a player's DICE SEED ALONE: his consent, recorded in the audit chain, to
 // roll the phase that waits for an unreachable beacon from the seed alone; when every
 // player has given it the phase resolves (the advance after the requests).
-func (h *handling) seedAlone(side Side) request {
+func (h *handling) seedAlone(side rules.Side) request {
 	p, err := h.desk.pendingBeacon(h.tx, h.game)
 	if err != nil {
 		return request{apply: func() (string, error) { return "", err }}

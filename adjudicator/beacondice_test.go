@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -38,7 +39,7 @@ func beaconFixture(t *testing.T) (*fixture, *beacon.Recorded) {
 	t.Cleanup(srv.Close)
 	f.desk.Beacon = beacon.Source{Schedule: relay, Client: &beacon.Client{URL: srv.URL, Chain: beacon.Quicknet, HTTP: srv.Client()}}
 	_, err := f.desk.CreateGame(context.Background(), adjudicator.NewGame{Name: "g1", Ruleset: soldiers1918.Name, Dice: adjudicator.DiceBeacon,
-		Players: map[adjudicator.Side]string{"us": us, "de": de}, Passwords: map[adjudicator.Side]string{"us": passU, "de": passD}})
+		Players: map[rules.Side]string{"us": us, "de": de}, Passwords: map[rules.Side]string{"us": passU, "de": passD}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +417,7 @@ func TestBeaconSealedDeck(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	rules, err := teaching.New()
+	theRules, err := teaching.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,16 +425,16 @@ func TestBeaconSealedDeck(t *testing.T) {
 	relay := &beacon.Recorded{Rounds: beacon.RecordedRounds(), Start: now, Period: time.Minute, Now: func() time.Time { return now }}
 	srv := httptest.NewServer(relay)
 	t.Cleanup(srv.Close)
-	desk := &adjudicator.Desk{Store: db, Rulesets: map[string]adjudicator.Ruleset{teaching.Name: rules}, Address: home,
+	desk := &adjudicator.Desk{Store: db, Rulesets: map[string]rules.Ruleset{teaching.Name: theRules}, Address: home,
 		Now: func() time.Time { return now }, Rand: &detRand{}, PasswordCost: 4, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Beacon: beacon.Source{Schedule: relay, Client: &beacon.Client{URL: srv.URL, Chain: beacon.Quicknet, HTTP: srv.Client()}}}
 	ctx := context.Background()
 	if _, err := desk.CreateGame(ctx, adjudicator.NewGame{Name: "g1", Ruleset: teaching.Name, Dice: adjudicator.DiceBeacon,
-		Players: map[adjudicator.Side]string{"us": us, "de": de}, Passwords: map[adjudicator.Side]string{"us": passU, "de": passD},
-		Options: adjudicator.Options{teaching.OptTurns12: true}}); err != nil {
+		Players: map[rules.Side]string{"us": us, "de": de}, Passwords: map[rules.Side]string{"us": passU, "de": passD},
+		Options: rules.Options{teaching.OptTurns12: true}}); err != nil {
 		t.Fatal(err)
 	}
-	read := func() (adjudicator.State, string) {
+	read := func() (rules.State, string) {
 		var g store.Game
 		var secret string
 		if err := db.Read(ctx, func(tx store.Tx) error {
@@ -450,7 +451,7 @@ func TestBeaconSealedDeck(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		st, err := rules.Decode(g.State)
+		st, err := theRules.Decode(g.State)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -473,8 +474,8 @@ func TestBeaconSealedDeck(t *testing.T) {
 	st, secret := read()
 	n := 0
 	for ; !st.Over() && n < 200; n++ {
-		for _, side := range []adjudicator.Side{teaching.American, teaching.German} {
-			body := rules.BotOrders(st, side)
+		for _, side := range []rules.Side{teaching.American, teaching.German} {
+			body := theRules.BotOrders(st, side)
 			if body == "" {
 				continue
 			}

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	netmail "net/mail"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func (h *handling) bounce() (string, error) {
 	}
 	h.game = g
 	h.desk.log().Warn("mail to a player bounces", "game", g.Name, "side", out.Side, "outbox", m.BounceOf)
-	who := sideName(rs, Side(out.Side))
+	who := sideName(rs, rules.Side(out.Side))
 	text := fmt.Sprintf("Game %s: mail to the %s player bounces: it came back undelivered (%q, %s). Until the %s player sends a mail again, or the host gives the side another address, deadlines do not give him default orders; the game waits, for no longer than the absence this game allows.",
 		g.Name, who, out.Subject, out.Queued.Format("Mon 2 Jan 15:04 MST"), who)
 	body, err := render("refusal.txt", map[string]any{"Text": text, "Address": h.desk.Address})

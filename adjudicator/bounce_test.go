@@ -1,6 +1,7 @@
 package adjudicator_test
 
 import (
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,8 +106,8 @@ func TestMessageIDsDifferAcrossStores(t *testing.T) {
 	create := func(d *adjudicator.Desk) {
 		t.Helper()
 		if _, err := d.CreateGame(t.Context(), adjudicator.NewGame{Name: "verdun", Ruleset: soldiers1918.Name,
-			Players:   map[adjudicator.Side]string{"us": us, "de": de},
-			Passwords: map[adjudicator.Side]string{"us": passU, "de": passD}}); err != nil {
+			Players:   map[rules.Side]string{"us": us, "de": de},
+			Passwords: map[rules.Side]string{"us": passU, "de": passD}}); err != nil {
 			t.Fatal(err)
 		}
 	}

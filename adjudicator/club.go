@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"slices"
 	"sort"
 	"strings"
@@ -344,7 +345,7 @@ func (h *handling) clubNew(args []string, password string) (string, bool, error)
 	if password == "" {
 		return "NEW: not done: a line PASSWORD <password> is needed, with a password of your choosing: you will write it in every mail of the game.", false, nil
 	}
-	ng := NewGame{Ruleset: rs.Name(), Options: Options{}, PhaseLength: d.Club.phaseLength(), NoOrders: "default"}
+	ng := NewGame{Ruleset: rs.Name(), Options: rules.Options{}, PhaseLength: d.Club.phaseLength(), NoOrders: "default"}
 	side := rs.Sides()[0].ID
 	for i := 1; i < len(args); i++ {
 		word := strings.ToUpper(args[i])
@@ -423,7 +424,7 @@ func (h *handling) clubNew(args []string, password string) (string, bool, error)
 }
 
 // otherSide is the side of a two-sided ruleset that is not side.
-func otherSide(rs Ruleset, side Side) Side {
+func otherSide(rs rules.Ruleset, side rules.Side) rules.Side {
 	for _, s := range rs.Sides() {
 		if s.ID != side {
 			return s.ID
@@ -446,7 +447,7 @@ func optionsText(opts map[string]bool) string {
 	return strings.Join(names, ", ")
 }
 
-func optionList(rs Ruleset) string {
+func optionList(rs rules.Ruleset) string {
 	var names []string
 	for n := range rs.OptionNames() {
 		names = append(names, n)
@@ -506,7 +507,7 @@ func (h *handling) clubList() (string, error) {
 				who = " (yours: waiting for a second player)"
 			}
 			fmt.Fprintf(&b, "\n- %s: %s, free side %s, optional rules %s, observers %s, deadline %s, opened %s ago%s.",
-				g.Name, rs.Title(), sideName(rs, otherSide(rs, Side(g.Side))), optionsText(g.Options), g.Observers,
+				g.Name, rs.Title(), sideName(rs, otherSide(rs, rules.Side(g.Side))), optionsText(g.Options), g.Observers,
 				spanText(g.PhaseLength), spanText(h.now.Sub(g.Opened)), who)
 		}
 		if older > 0 {
@@ -530,7 +531,7 @@ func (h *handling) clubList() (string, error) {
 			continue
 		}
 		p, _ := findPlayer(g, h.msg.From)
-		fmt.Fprintf(&b, "\n- %s: %s, you play %s: %s.", g.Name, rs.Title(), sideName(rs, Side(p.Side)), h.waitsFor(g, rs, Side(p.Side)))
+		fmt.Fprintf(&b, "\n- %s: %s, you play %s: %s.", g.Name, rs.Title(), sideName(rs, rules.Side(p.Side)), h.waitsFor(g, rs, rules.Side(p.Side)))
 	}
 	observing, err := h.tx.Observing(h.msg.From)
 	if err != nil {
@@ -543,7 +544,7 @@ func (h *handling) clubList() (string, error) {
 }
 
 // waitsFor says what game g waits for, to the player of side.
-func (h *handling) waitsFor(g store.Game, rs Ruleset, side Side) string {
+func (h *handling) waitsFor(g store.Game, rs rules.Ruleset, side rules.Side) string {
 	if g.Over {
 		if g.Ended != "" {
 			return "over (" + g.Ended + ")"
@@ -561,7 +562,7 @@ func (h *handling) waitsFor(g store.Game, rs Ruleset, side Side) string {
 	if err != nil {
 		return "its orders cannot be read"
 	}
-	filed := make([]Order, len(stored))
+	filed := make([]rules.Order, len(stored))
 	for i, o := range stored {
 		filed[i] = fromStore(o)
 	}
@@ -596,7 +597,7 @@ func (h *handling) clubJoin(ctx context.Context, args []string, password string)
 	if err != nil {
 		return "", false, err
 	}
-	free := otherSide(rs, Side(og.Side))
+	free := otherSide(rs, rules.Side(og.Side))
 	if strings.EqualFold(og.Address, h.msg.From) {
 		return fmt.Sprintf("JOIN: not done: you opened game %s yourself; it starts when another player joins it.", name), false, nil
 	}
@@ -622,8 +623,8 @@ func (h *handling) clubJoin(ctx context.Context, args []string, password string)
 		return "", false, err
 	}
 	p, err := d.prepareGame(NewGame{Name: og.Name, Ruleset: og.Ruleset, Options: og.Options, PhaseLength: og.PhaseLength, NoOrders: "default",
-		Players:    map[Side]string{Side(og.Side): og.Address, free: h.msg.From},
-		PassHashes: map[Side]string{Side(og.Side): og.Hash, free: hash},
+		Players:    map[rules.Side]string{rules.Side(og.Side): og.Address, free: h.msg.From},
+		PassHashes: map[rules.Side]string{rules.Side(og.Side): og.Hash, free: hash},
 		Observers:  og.Observers}, nil)
 	if err != nil {
 		return "", false, err
@@ -656,7 +657,7 @@ func (h *handling) clubJoin(ctx context.Context, args []string, password string)
 		}
 	}
 	return fmt.Sprintf("JOIN: done. You play %s in game %s (%s) against %s; the game has started and your invitation is in a mail of its own.",
-		sideName(rs, free), og.Name, rs.Title(), sideName(rs, Side(og.Side))), true, nil
+		sideName(rs, free), og.Name, rs.Title(), sideName(rs, rules.Side(og.Side))), true, nil
 }
 
 // clubWithdraw takes back an open game nobody joined: WITHDRAW <game>, with the

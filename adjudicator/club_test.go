@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"log/slog"
 	"maps"
 	"path/filepath"
@@ -40,7 +41,7 @@ func clubFixture(t *testing.T, club adjudicator.Club) *fixture {
 		m, err2 := mons1914.New()
 		clubRules.err = errors.Join(err1, err2)
 		if clubRules.err == nil {
-			clubRules.m = map[string]adjudicator.Ruleset{s.Name(): s, m.Name(): m}
+			clubRules.m = map[string]rules.Ruleset{s.Name(): s, m.Name(): m}
 		}
 	})
 	if clubRules.err != nil {
@@ -56,7 +57,7 @@ func clubFixture(t *testing.T, club adjudicator.Club) *fixture {
 // fixture an input).
 var clubRules struct {
 	once sync.Once
-	m    map[string]adjudicator.Ruleset
+	m    map[string]rules.Ruleset
 	err  error
 }
 

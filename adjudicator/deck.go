@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strings"
 	"time"
 
@@ -47,8 +48,8 @@ func dealSource(stream *dice.Stream, game string, deck *dice.Seed) (dice.Source,
 // dealNew shuffles the decks of a new game of a Dealer ruleset from a fresh deck seed,
 // which it stores and commits to. It returns the dealt state (nil when the ruleset
 // deals no cards) and the commitment for the invitations.
-func (d *Desk) dealNew(tx store.Tx, g *store.Game, rs Ruleset, st State, now time.Time) (State, string, error) {
-	dr, ok := rs.(Dealer)
+func (d *Desk) dealNew(tx store.Tx, g *store.Game, rs rules.Ruleset, st rules.State, now time.Time) (rules.State, string, error) {
+	dr, ok := rs.(rules.Dealer)
 	if !ok {
 		return nil, "", nil
 	}
@@ -75,7 +76,7 @@ func (d *Desk) dealNew(tx store.Tx, g *store.Game, rs Ruleset, st State, now tim
 }
 
 // dealGame is the deal of a new game from its deck seed, as both play and replay make it.
-func dealGame(dr Dealer, game string, st State, seed dice.Seed) (State, []dice.Deal, error) {
+func dealGame(dr rules.Dealer, game string, st rules.State, seed dice.Seed) (rules.State, []dice.Deal, error) {
 	dl := dice.NewDealer(seed, game)
 	dealt, err := dr.Deal(st, dl)
 	if err == nil {

@@ -3,6 +3,7 @@ package adjudicator_test
 import (
 	"context"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -105,20 +106,20 @@ func teachingDesk(t *testing.T) (*adjudicator.Desk, *store.DB, *teaching.Rules) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	rules, err := teaching.New()
+	theRules, err := teaching.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
-	desk := &adjudicator.Desk{Store: db, Rulesets: map[string]adjudicator.Ruleset{teaching.Name: rules}, Address: home,
+	desk := &adjudicator.Desk{Store: db, Rulesets: map[string]rules.Ruleset{teaching.Name: theRules}, Address: home,
 		Now: func() time.Time { return now }, Rand: &detRand{}, PasswordCost: 4, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	_, err = desk.CreateGame(context.Background(), adjudicator.NewGame{Name: "g1", Ruleset: teaching.Name,
-		Players: map[adjudicator.Side]string{"us": us, "de": de}, Passwords: map[adjudicator.Side]string{"us": passU, "de": passD},
-		Options: adjudicator.Options{teaching.OptTurns12: true}})
+		Players: map[rules.Side]string{"us": us, "de": de}, Passwords: map[rules.Side]string{"us": passU, "de": passD},
+		Options: rules.Options{teaching.OptTurns12: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return desk, db, rules
+	return desk, db, theRules
 }
 
 // TestSealedDecksOnTheDesk plays a teaching game to its end through the desk: before
@@ -126,9 +127,9 @@ func teachingDesk(t *testing.T) (*adjudicator.Desk, *store.DB, *teaching.Rules) 
 // the end the audit verifies every card from the revealed deck seed, each player's
 // mails alone re-derive every card, and the replay matches.
 func TestSealedDecksOnTheDesk(t *testing.T) {
-	desk, db, rules := teachingDesk(t)
+	desk, db, theRules := teachingDesk(t)
 	ctx := context.Background()
-	state := func() (adjudicator.State, string) {
+	state := func() (rules.State, string) {
 		var g store.Game
 		var secret string
 		if err := db.Read(ctx, func(tx store.Tx) error {
@@ -146,7 +147,7 @@ func TestSealedDecksOnTheDesk(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		st, err := rules.Decode(g.State)
+		st, err := theRules.Decode(g.State)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +157,7 @@ func TestSealedDecksOnTheDesk(t *testing.T) {
 	if secret == "" {
 		t.Fatal("no deck seed stored for a game of a Dealer ruleset")
 	}
-	sealed := func(s adjudicator.State) []string {
+	sealed := func(s rules.State) []string {
 		var out []string
 		for _, dk := range s.(*teaching.State).Decks {
 			if len(dk.Order) < 52 {
@@ -168,8 +169,8 @@ func TestSealedDecksOnTheDesk(t *testing.T) {
 	}
 	n := 0
 	for ; !st.Over() && n < 200; n++ {
-		for _, side := range []adjudicator.Side{teaching.American, teaching.German} {
-			body := rules.BotOrders(st, side)
+		for _, side := range []rules.Side{teaching.American, teaching.German} {
+			body := theRules.BotOrders(st, side)
 			if body == "" {
 				continue
 			}

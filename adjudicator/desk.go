@@ -61,7 +61,7 @@ type Message struct {
 // Rulesets and Address.
 type Desk struct {
 	Store    store.Store
-	Rulesets map[string]Ruleset
+	Rulesets map[string]rules.Ruleset
 	// Address is the game mailbox: the From of every mail the desk sends.
 	Address string
 	// Now is the desk's clock (time.Now when nil). Rulesets never see it.
@@ -137,7 +137,7 @@ func (d *Desk) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func (d *Desk) ruleset(name string) (Ruleset, error) {
+func (d *Desk) ruleset(name string) (rules.Ruleset, error) {
 	rs, ok := d.Rulesets[name]
 	if !ok {
 		names := make([]string, 0, len(d.Rulesets))
@@ -435,7 +435,7 @@ type handling struct {
 	secrets *scrubber
 	// states are the game states decoded for the first lines of its mails (glance.go),
 	// by the SHA-256 of their stored form.
-	states map[[32]byte]State
+	states map[[32]byte]rules.State
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it
@@ -581,7 +581,7 @@ type deskCommands struct {
 	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
-	badDesk                      []Checked // desk commands written wrong
+	badDesk                      []rules.Checked // desk commands written wrong
 	// history is set by HISTORY, with the turn it names ("" for the last results);
 	// summary by SUMMARY; allow are the ALLOW lines' arguments (history.go, observe.go).
 	history, historyTurn string
@@ -634,7 +634,7 @@ func readCommands(lines []orders.Line) deskCommands {
 			c.history, c.historyTurn = "yes", arg
 			if len(l.Fields) > 2 {
 				c.history = ""
-				c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected HISTORY, or HISTORY and a turn's number", Rule: "HELP"})
+				c.badDesk = append(c.badDesk, rules.Checked{Line: l, Reason: "expected HISTORY, or HISTORY and a turn's number", Rule: "HELP"})
 				continue
 			}
 		case "SUMMARY":
@@ -646,14 +646,14 @@ func readCommands(lines []orders.Line) deskCommands {
 				c.picture = strings.ToLower(l.Rest(2))
 				if len(l.Fields) != 3 || (c.picture != "on" && c.picture != "off") {
 					c.picture = ""
-					c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected SET PICTURE ON or SET PICTURE OFF", Rule: "HELP"})
+					c.badDesk = append(c.badDesk, rules.Checked{Line: l, Reason: "expected SET PICTURE ON or SET PICTURE OFF", Rule: "HELP"})
 					continue
 				}
 				break
 			}
 			mode := strings.ToLower(l.Rest(2))
 			if _, ok := MapModes[mode]; !l.Is("SET", "MAP") || len(l.Fields) != 3 || !ok {
-				c.badDesk = append(c.badDesk, Checked{Line: l, Reason: "expected SET MAP FULL, SET MAP CHANGES or SET MAP NONE", Rule: "HELP"})
+				c.badDesk = append(c.badDesk, rules.Checked{Line: l, Reason: "expected SET MAP FULL, SET MAP CHANGES or SET MAP NONE", Rule: "HELP"})
 				continue
 			}
 			c.mapMode = mode
@@ -1117,11 +1117,11 @@ func (h *handling) enqueuePictures(to []string, game, side, kind, subject, body 
 			if err != nil {
 				return store.OutMail{}, err
 			}
-			head, err := h.playerHead(rs, g, Side(side))
+			head, err := h.playerHead(rs, g, rules.Side(side))
 			if err != nil {
 				return store.OutMail{}, err
 			}
-			subject, body = PlayerSubject(g.Name, rs, Side(side)), head+"\n\n"+body
+			subject, body = PlayerSubject(g.Name, rs, rules.Side(side)), head+"\n\n"+body
 		}
 	}
 	body = h.scrubBody(kind, body)
@@ -1197,9 +1197,9 @@ func (d *Desk) messageID(cause, kind, side string, to []string) string {
 
 func render(name string, data any) (string, error) { return templates.Render(name, data) }
 
-func sideName(rs Ruleset, side Side) string { return rules.Sides(rs.Sides()).Name(side) }
+func sideName(rs rules.Ruleset, side rules.Side) string { return rules.Sides(rs.Sides()).Name(side) }
 
-func sortedSides(rs Ruleset, sides []Side) []string {
+func sortedSides(rs rules.Ruleset, sides []rules.Side) []string {
 	names := make([]string, 0, len(sides))
 	for _, s := range sides {
 		names = append(names, sideName(rs, s))

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"log/slog"
 	"path/filepath"
 	"regexp"
@@ -66,12 +67,12 @@ func soldiersDesk(tb testing.TB, now func() time.Time) (*adjudicator.Desk, *stor
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	rules, err := soldiers1918.New()
+	theRules, err := soldiers1918.New()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return &adjudicator.Desk{
-		Store: db, Rulesets: map[string]adjudicator.Ruleset{rules.Name(): rules}, Address: home,
+		Store: db, Rulesets: map[string]rules.Ruleset{theRules.Name(): theRules}, Address: home,
 		Now: now, Rand: &detRand{}, PasswordCost: 4,
 	}, db
 }
@@ -85,8 +86,8 @@ func newFixture(t *testing.T, ng adjudicator.NewGame) *fixture {
 		ng.Name = "g1"
 	}
 	ng.Ruleset = soldiers1918.Name
-	ng.Players = map[adjudicator.Side]string{"us": us, "de": de}
-	ng.Passwords = map[adjudicator.Side]string{"us": passU, "de": passD}
+	ng.Players = map[rules.Side]string{"us": us, "de": de}
+	ng.Passwords = map[rules.Side]string{"us": passU, "de": passD}
 	if _, err := f.desk.CreateGame(context.Background(), ng); err != nil {
 		t.Fatal(err)
 	}
@@ -594,7 +595,7 @@ func TestEveryRollAudited(t *testing.T) {
 // brokenRules is Soldiers 1918 with a bug: it panics when it resolves Phase I.
 type brokenRules struct{ *soldiers1918.Rules }
 
-func (b brokenRules) Resolve(st adjudicator.State, in []adjudicator.Order, d dice.Source) (adjudicator.Outcome, error) {
+func (b brokenRules) Resolve(st rules.State, in []rules.Order, d dice.Source) (rules.Outcome, error) {
 	if st.Phase() == soldiers1918.PhaseI {
 		panic("index out of range")
 	}
@@ -607,7 +608,7 @@ func (b brokenRules) Resolve(st adjudicator.State, in []adjudicator.Order, d dic
 // be remembered for the other.)
 type brokenMap struct{ *soldiers1918.Rules }
 
-func (b brokenMap) Map(adjudicator.State, adjudicator.Side) string {
+func (b brokenMap) Map(rules.State, rules.Side) string {
 	panic("index out of range")
 }
 
@@ -617,19 +618,19 @@ func (b brokenMap) Map(adjudicator.State, adjudicator.Side) string {
 func TestBrokenRulesetSetAside(t *testing.T) {
 	for _, broken := range []struct {
 		name string
-		rs   func(*soldiers1918.Rules) adjudicator.Ruleset
+		rs   func(*soldiers1918.Rules) rules.Ruleset
 	}{
-		{"Resolve", func(r *soldiers1918.Rules) adjudicator.Ruleset { return brokenRules{r} }},
-		{"Map", func(r *soldiers1918.Rules) adjudicator.Ruleset { return brokenMap{r} }},
+		{"Resolve", func(r *soldiers1918.Rules) rules.Ruleset { return brokenRules{r} }},
+		{"Map", func(r *soldiers1918.Rules) rules.Ruleset { return brokenMap{r} }},
 	} {
 		t.Run(broken.name, func(t *testing.T) { testBrokenRulesetSetAside(t, broken.rs) })
 	}
 }
 
-func testBrokenRulesetSetAside(t *testing.T, broken func(*soldiers1918.Rules) adjudicator.Ruleset) {
+func testBrokenRulesetSetAside(t *testing.T, broken func(*soldiers1918.Rules) rules.Ruleset) {
 	f := newFixture(t, adjudicator.NewGame{})
-	rules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
-	f.desk.Rulesets[soldiers1918.Name] = broken(rules)
+	theRules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
+	f.desk.Rulesets[soldiers1918.Name] = broken(theRules)
 	f.orders("us", passU, usSetup)
 	snap := f.snapshot()
 	out, mails := f.orders("de", passD, deSetup) // set-up resolves, then Phase I panics
@@ -646,7 +647,7 @@ func testBrokenRulesetSetAside(t *testing.T, broken func(*soldiers1918.Rules) ad
 		t.Errorf("log:\n%s", logs)
 	}
 	// Deadlines go on for the other games.
-	f.desk.Rulesets[soldiers1918.Name] = rules
+	f.desk.Rulesets[soldiers1918.Name] = theRules
 	if _, err := f.desk.Tick(context.Background(), f.now.Add(time.Hour)); err != nil {
 		t.Errorf("Tick: %v", err)
 	}

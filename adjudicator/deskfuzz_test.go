@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -21,12 +22,12 @@ import (
 
 // allRules are every ruleset, in the registry's order, built once per process (reading
 // their data is slow).
-var allRules = sync.OnceValues(func() ([]adjudicator.Ruleset, error) {
+var allRules = sync.OnceValues(func() ([]rules.Ruleset, error) {
 	reg, err := rulesets.All()
 	if err != nil {
 		return nil, err
 	}
-	var out []adjudicator.Ruleset
+	var out []rules.Ruleset
 	for _, n := range reg.Names() {
 		out = append(out, reg[n])
 	}
@@ -44,7 +45,7 @@ type fuzzSender uint8
 
 // fuzzMail builds the raw mail sender who sends to the game g with the extra header
 // lines headers and the text after the lines that authenticate him.
-func fuzzMail(who fuzzSender, g string, sides []adjudicator.Side, id int, headers, text string) string {
+func fuzzMail(who fuzzSender, g string, sides []rules.Side, id int, headers, text string) string {
 	from, auth := "stranger@else.example", "GAME "+g+"\nPASSWORD guess\n"
 	switch who % 8 {
 	case 0, 1, 2, 3:
@@ -64,8 +65,8 @@ func fuzzMail(who fuzzSender, g string, sides []adjudicator.Side, id int, header
 		from, home, g, id, headers, auth, text)
 }
 
-func fuzzAddr(side adjudicator.Side) string { return string(side) + "@players.example" }
-func fuzzPass(side adjudicator.Side) string { return "pw-" + string(side) + "-1" }
+func fuzzAddr(side rules.Side) string { return string(side) + "@players.example" }
+func fuzzPass(side rules.Side) string { return "pw-" + string(side) + "-1" }
 
 // fuzzMessage reads a raw mail as the daemon does (adjudicator.ReadMessage): an
 // unreadable one is recorded by its id and answered by nobody.
@@ -77,8 +78,8 @@ func fuzzMessage(raw string, arrived time.Time) (adjudicator.Message, bool) {
 var fuzzEpoch = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 
 // fuzzDesk is the desk of FuzzDesk: one ruleset, the host by mail, deterministic.
-func fuzzDesk(db store.Store, rs adjudicator.Ruleset, now func() time.Time) *adjudicator.Desk {
-	return &adjudicator.Desk{Store: db, Rulesets: map[string]adjudicator.Ruleset{rs.Name(): rs}, Address: home,
+func fuzzDesk(db store.Store, rs rules.Ruleset, now func() time.Time) *adjudicator.Desk {
+	return &adjudicator.Desk{Store: db, Rulesets: map[string]rules.Ruleset{rs.Name(): rs}, Address: home,
 		Now: now, Rand: &detRand{}, PasswordCost: 4, HostAddress: hostAddr, HostPassHash: fuzzHostHash()}
 }
 
@@ -87,7 +88,7 @@ func fuzzDesk(db store.Store, rs adjudicator.Ruleset, now func() time.Time) *adj
 // (creating a game costs more than the rest of an input).
 var fuzzStarts sync.Map
 
-func fuzzStart(rs adjudicator.Ruleset) ([]byte, error) {
+func fuzzStart(rs rules.Ruleset) ([]byte, error) {
 	if b, ok := fuzzStarts.Load(rs.Name()); ok {
 		return b.([]byte), nil
 	}
@@ -101,7 +102,7 @@ func fuzzStart(rs adjudicator.Ruleset) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	ng := adjudicator.NewGame{Name: "g", Ruleset: rs.Name(), Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
+	ng := adjudicator.NewGame{Name: "g", Ruleset: rs.Name(), Players: map[rules.Side]string{}, Passwords: map[rules.Side]string{},
 		PhaseLength: 48 * time.Hour, NoOrders: "default"}
 	for _, s := range rs.Sides() {
 		ng.Players[s.ID], ng.Passwords[s.ID] = fuzzAddr(s.ID), fuzzPass(s.ID)
@@ -182,7 +183,7 @@ func FuzzDesk(f *testing.F) {
 		logs := &bytes.Buffer{}
 		desk := fuzzDesk(db, rs, func() time.Time { return now })
 		desk.Log = slog.New(slog.NewTextHandler(logs, nil))
-		var sides []adjudicator.Side
+		var sides []rules.Side
 		for _, s := range rs.Sides() {
 			sides = append(sides, s.ID)
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"sort"
 	"strconv"
 	"strings"
@@ -229,7 +230,7 @@ func compactRecord(r dice.Roll) string {
 
 // visibleRolls groups the rolls of the events side may see by phase, in index order, so
 // that a results mail gives the inputs of exactly the rolls it shows.
-func visibleRolls(steps []stepRecord, side Side) []diceGroup {
+func visibleRolls(steps []stepRecord, side rules.Side) []diceGroup {
 	var groups []diceGroup
 	for _, s := range steps {
 		g := diceGroup{Turn: s.Turn, Phase: s.Phase, Digest: s.Digest, Beacon: s.Beacon}
@@ -482,7 +483,7 @@ func cardsText(game string, deals []dice.Deal) string {
 }
 
 // visibleDeals lists the deals of the events side may see, in order.
-func visibleDeals(steps []stepRecord, side Side) []dice.Deal {
+func visibleDeals(steps []stepRecord, side rules.Side) []dice.Deal {
 	var out []dice.Deal
 	for _, s := range steps {
 		for _, e := range s.Events {

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,8 +25,8 @@ func floodStore(t *testing.T, key []byte) *store.DB {
 	t.Cleanup(func() { db.Close() })
 	d := floodDesk(db, key, func() time.Time { return time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC) })
 	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g", Ruleset: "tally",
-		Players:   map[Side]string{"a": "a@example.org", "b": "b@example.org"},
-		Passwords: map[Side]string{"a": "pa", "b": "pb"}}); err != nil {
+		Players:   map[rules.Side]string{"a": "a@example.org", "b": "b@example.org"},
+		Passwords: map[rules.Side]string{"a": "pa", "b": "pb"}}); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -42,7 +43,7 @@ var floodHostHash = sync.OnceValue(func() string {
 
 // floodDesk is a freshly started desk (nothing remembered) over db.
 func floodDesk(db store.Store, key []byte, now func() time.Time) *Desk {
-	return &Desk{Store: db, Rulesets: map[string]Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org",
+	return &Desk{Store: db, Rulesets: map[string]rules.Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org",
 		PasswordCost: 4, PasswordKey: key, Now: now, HostAddress: floodHost, HostPassHash: floodHostHash()}
 }
 
@@ -281,8 +282,10 @@ func TestPasswordRefusedUnchecked(t *testing.T) {
 // tallyMatch is the tally ruleset played as matches.
 type tallyMatch struct{ tallyRules }
 
-func (tallyMatch) NewMatchGame(State, Options) (State, error)           { return tallyState{}, nil }
-func (tallyMatch) MatchVerdict(_, _ State, _, _ map[Side]string) string { return "" }
+func (tallyMatch) NewMatchGame(rules.State, rules.Options) (rules.State, error) {
+	return tallyState{}, nil
+}
+func (tallyMatch) MatchVerdict(_, _ rules.State, _, _ map[rules.Side]string) string { return "" }
 
 // TestMatchCarriesVerifier (issue 19): the second game of a match, whose players keep
 // their passwords, keeps their verifiers too: no bcrypt is needed to open it.
@@ -302,12 +305,12 @@ func TestMatchCarriesVerifier(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := floodDesk(db, key, clock)
-	d.Rulesets = map[string]Ruleset{"tally": tallyMatch{}}
+	d.Rulesets = map[string]rules.Ruleset{"tally": tallyMatch{}}
 	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g2", Ruleset: "tally", MatchOf: "g"}); err != nil {
 		t.Fatal(err)
 	}
 	d = floodDesk(db, key, clock)
-	d.Rulesets = map[string]Ruleset{"tally": tallyMatch{}}
+	d.Rulesets = map[string]rules.Ruleset{"tally": tallyMatch{}}
 	outs := handleAll(t, d, "a@example.org", "GAME g2\nPASSWORD pa\nSTATUS")
 	outs = append(outs, handleAll(t, d, "b@example.org", "GAME g2\nPASSWORD pb\nSTATUS")...)
 	for i, out := range outs {

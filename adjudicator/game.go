@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"io"
 	"strings"
 	"time"
@@ -17,9 +18,9 @@ import (
 type NewGame struct {
 	Name      string
 	Ruleset   string
-	Players   map[Side]string // side -> address
-	Passwords map[Side]string // optional; generated when missing
-	Options   Options
+	Players   map[rules.Side]string // side -> address
+	Passwords map[rules.Side]string // optional; generated when missing
+	Options   rules.Options
 	// PhaseLength is the deadline of each waiting phase (0: no deadlines).
 	PhaseLength time.Duration
 	// Grace is how long after a deadline the no-orders policy applies.
@@ -35,7 +36,7 @@ type NewGame struct {
 	AbsenceLimit time.Duration
 	// PassHashes are bcrypt hashes of passwords the players chose themselves (a game
 	// opened and joined by mail, club.go): the invitation then does not repeat them.
-	PassHashes map[Side]string
+	PassHashes map[rules.Side]string
 	// Observers is who may observe the game: "open" (also ""), "ask" or "no".
 	Observers string
 	// Dice is "beacon" to mix a public beacon round into every roll (beacondice.go);
@@ -45,7 +46,7 @@ type NewGame struct {
 
 // Credentials are one player's, printed once to the host.
 type Credentials struct {
-	Side     Side
+	Side     rules.Side
 	Address  string
 	Password string
 	new      bool // a password of this game, not carried over from a match's first
@@ -77,7 +78,7 @@ func (d *Desk) newPassword() (string, error) {
 func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error) {
 	var first *store.Game
 	if rs, _ := d.ruleset(ng.Ruleset); ng.MatchOf != "" && rs != nil {
-		if _, ok := rs.(Matcher); ok {
+		if _, ok := rs.(rules.Matcher); ok {
 			g1, err := d.readGame(ctx, ng.MatchOf)
 			if err != nil {
 				return nil, fmt.Errorf("match of %s: %w", ng.MatchOf, err)
@@ -99,8 +100,8 @@ func (d *Desk) CreateGame(ctx context.Context, ng NewGame) ([]Credentials, error
 // preparedGame is a game checked and set up, ready to be stored (createIn).
 type preparedGame struct {
 	g     store.Game
-	rs    Ruleset
-	st    State
+	rs    rules.Ruleset
+	st    rules.State
 	creds []Credentials
 	first *store.Game
 	// observers is the game's observer policy ("" leaves none set: open).
@@ -140,14 +141,14 @@ func (d *Desk) prepareGame(ng NewGame, first *store.Game) (preparedGame, error) 
 		}
 	}
 	if ng.MatchOf != "" {
-		if _, ok := rs.(Matcher); !ok {
+		if _, ok := rs.(rules.Matcher); !ok {
 			return preparedGame{}, fmt.Errorf("match: %s games are not played as matches", rs.Name())
 		}
 		if first == nil || first.Ruleset != rs.Name() || !first.Over {
 			return preparedGame{}, fmt.Errorf("match of %s: it must be a finished %s game", ng.MatchOf, rs.Name())
 		}
 		if ng.Options == nil {
-			ng.Options = Options(first.Options)
+			ng.Options = rules.Options(first.Options)
 		}
 		if len(ng.Players) == 0 {
 			ng.Players = switchedSides(rs, *first)
@@ -207,13 +208,13 @@ func (d *Desk) prepareGame(ng NewGame, first *store.Game) (preparedGame, error) 
 			return preparedGame{}, err
 		}
 	}
-	var st State
+	var st rules.State
 	if first != nil {
 		prev, err := rs.Decode(first.State)
 		if err != nil {
 			return preparedGame{}, err
 		}
-		st, err = rs.(Matcher).NewMatchGame(prev, ng.Options)
+		st, err = rs.(rules.Matcher).NewMatchGame(prev, ng.Options)
 		if err != nil {
 			return preparedGame{}, fmt.Errorf("set up %s: %w", ng.Name, err)
 		}
@@ -286,7 +287,7 @@ func (d *Desk) createIn(ctx context.Context, tx store.Tx, p preparedGame) error 
 		body, err := render("invite.txt", map[string]any{
 			"Game": g.Name, "Title": rs.Title(), "Side": sideName(rs, c.Side), "Password": c.Password, "Chosen": c.chosen,
 			"Address": d.Address, "Commitment": turnSeed.Commitment(), "Turn": st.Turn(), "Decks": decks, "HostKey": hex.EncodeToString(key.Public().(ed25519.PublicKey)), "Phase": st.PhaseTitle(),
-			"Deadline": g.Deadline, "Help": helpDigest(rs), "NoOrders": g.NoOrders, "Defaults": DefaultOrdersOf(rs), "Options": g.Options,
+			"Deadline": g.Deadline, "Help": helpDigest(rs), "NoOrders": g.NoOrders, "Defaults": rules.DefaultOrdersOf(rs), "Options": g.Options,
 			"Beacon": g.Dice == DiceBeacon,
 		})
 		if err != nil {
@@ -314,7 +315,7 @@ func secretOf(c Credentials) []string {
 
 // findSide reads a side as a host or a player writes it: its id ("de") or its name
 // ("German"), in any case. The error lists the valid sides.
-func findSide(rs Ruleset, s string) (Side, error) {
+func findSide(rs rules.Ruleset, s string) (rules.Side, error) {
 	var valid []string
 	for _, info := range rs.Sides() {
 		if strings.EqualFold(string(info.ID), s) || strings.EqualFold(info.Name, s) {
@@ -325,7 +326,7 @@ func findSide(rs Ruleset, s string) (Side, error) {
 	return "", fmt.Errorf("side %q: %s has the sides %s", s, rs.Title(), strings.Join(valid, " and "))
 }
 
-func hasSide(rs Ruleset, side Side) bool {
+func hasSide(rs rules.Ruleset, side rules.Side) bool {
 	for _, s := range rs.Sides() {
 		if s.ID == side {
 			return true
@@ -342,15 +343,15 @@ func derefGame(g *store.Game) store.Game {
 }
 
 // switchedSides gives each player of a two-sided game the other side (4.2).
-func switchedSides(rs Ruleset, g store.Game) map[Side]string {
+func switchedSides(rs rules.Ruleset, g store.Game) map[rules.Side]string {
 	sides := rs.Sides()
-	out := map[Side]string{}
+	out := map[rules.Side]string{}
 	if len(sides) != 2 {
 		return out
 	}
 	for _, p := range g.Players {
 		other := sides[0].ID
-		if Side(p.Side) == other {
+		if rules.Side(p.Side) == other {
 			other = sides[1].ID
 		}
 		out[other] = p.Address

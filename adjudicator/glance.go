@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"crypto/sha256"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"regexp"
 	"strings"
 	"time"
@@ -56,13 +57,13 @@ func resultsTemplate(layout int) string {
 type Prompter interface {
 	// Prompt is one or two short sentences, e.g. "Send MOVE orders for your units
 	// (9.0), e.g. MOVE 4/DC 4209-4210; PASS if none move."
-	Prompt(st State, side Side) string
+	Prompt(st rules.State, side rules.Side) string
 }
 
 // PlayerSubject is the subject of every mail of a game to one player, so that every mail
 // client (Gmail threads by subject) shows the game as one conversation. The news is on
 // the body's first line, which clients show under the subject.
-func PlayerSubject(game string, rs Ruleset, side Side) string {
+func PlayerSubject(game string, rs rules.Ruleset, side rules.Side) string {
 	return fmt.Sprintf("[%s] %s: %s", game, rs.Title(), sideName(rs, side))
 }
 
@@ -72,10 +73,10 @@ const deadlineFormat = "Mon 2 Jan 15:04 MST"
 // headline gives the first line of a mail to side, what is due from him, and the line
 // after it, how to answer. deadline is zero when the phase has none. A finished game's
 // verdict is its ruleset's (Verdicter).
-func headline(rs Ruleset, st State, side Side, waiting []Side, deadline time.Time) (first, answer string) {
+func headline(rs rules.Ruleset, st rules.State, side rules.Side, waiting []rules.Side, deadline time.Time) (first, answer string) {
 	if st.Over() {
 		verdict := ""
-		if v, ok := rs.(Verdicter); ok {
+		if v, ok := rs.(rules.Verdicter); ok {
 			verdict = strings.TrimSuffix(strings.Join(strings.Fields(v.Verdict(st)), " "), ".")
 		}
 		if verdict == "" {
@@ -182,7 +183,7 @@ func toPlayer(g store.Game, side string, to []string) bool {
 	if side == "" || len(to) != 1 {
 		return false
 	}
-	p, ok := playerOf(g, Side(side))
+	p, ok := playerOf(g, rules.Side(side))
 	return ok && strings.EqualFold(p.Address, to[0])
 }
 
@@ -241,16 +242,16 @@ func compactTail(was, now string) string {
 
 // knowState remembers that raw, a game's stored state, decodes to st, so that the first
 // lines of the mails this message causes do not decode it again.
-func (h *handling) knowState(raw []byte, st State) {
+func (h *handling) knowState(raw []byte, st rules.State) {
 	if h.states == nil {
-		h.states = map[[32]byte]State{}
+		h.states = map[[32]byte]rules.State{}
 	}
 	h.states[sha256.Sum256(raw)] = st
 }
 
 // playerHead is the first lines of a mail to g's player of side that is not a results
 // mail: what is due from him now, as the transaction sees the game, and how to answer.
-func (h *handling) playerHead(rs Ruleset, g store.Game, side Side) (string, error) {
+func (h *handling) playerHead(rs rules.Ruleset, g store.Game, side rules.Side) (string, error) {
 	// The handling has most often just decoded or resolved this state (knowState).
 	st, ok := h.states[sha256.Sum256(g.State)]
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +22,8 @@ func benchScript(i int) []adjudicator.Message {
 	game := fmt.Sprintf("bench%04d", i)
 	usAddr, deAddr := fmt.Sprintf("us%04d@players.example", i), fmt.Sprintf("de%04d@players.example", i)
 	var out []adjudicator.Message
-	from := map[adjudicator.Side]string{soldiers1918.US: usAddr, soldiers1918.DE: deAddr}
-	pass := map[adjudicator.Side]string{soldiers1918.US: passU, soldiers1918.DE: passD}
+	from := map[rules.Side]string{soldiers1918.US: usAddr, soldiers1918.DE: deAddr}
+	pass := map[rules.Side]string{soldiers1918.US: passU, soldiers1918.DE: passD}
 	for k, m := range soldiers1918.Script(game) {
 		out = append(out, adjudicator.Message{ID: fmt.Sprintf("bench-%d-%d@players.example", i, k), From: from[m.Side], Subject: m.Subject, Text: m.Text(game, pass[m.Side])})
 	}
@@ -42,8 +43,8 @@ func benchDesk(tb testing.TB, games int) (*adjudicator.Desk, *store.DB, []adjudi
 		scripts[i] = benchScript(i)
 		_, err := desk.CreateGame(ctx, adjudicator.NewGame{
 			Name: fmt.Sprintf("bench%04d", i), Ruleset: soldiers1918.Name,
-			Players:   map[adjudicator.Side]string{"us": scripts[i][0].From, "de": scripts[i][1].From},
-			Passwords: map[adjudicator.Side]string{"us": passU, "de": passD},
+			Players:   map[rules.Side]string{"us": scripts[i][0].From, "de": scripts[i][1].From},
+			Passwords: map[rules.Side]string{"us": passU, "de": passD},
 		})
 		if err != nil {
 			tb.Fatal(err)

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ const maxHistoryMails = 8
 
 // clubSections are the sections of a player's reply for HISTORY, SUMMARY and ALLOW,
 // and, with STATUS, who observes the game.
-func (h *handling) clubSections(g store.Game, rs Ruleset, side Side, cmd deskCommands) ([]section, error) {
+func (h *handling) clubSections(g store.Game, rs rules.Ruleset, side rules.Side, cmd deskCommands) ([]section, error) {
 	var out []section
 	if cmd.history != "" {
 		text, err := h.historyText(g, side, cmd.historyTurn)
@@ -73,7 +74,7 @@ func (h *handling) clubSections(g store.Game, rs Ruleset, side Side, cmd deskCom
 
 // historyText is the answer to HISTORY [turn]: the results mails of that turn (the
 // last one without a turn) as side received them.
-func (h *handling) historyText(g store.Game, side Side, turnText string) (string, error) {
+func (h *handling) historyText(g store.Game, side rules.Side, turnText string) (string, error) {
 	journal, err := h.tx.Journal(g.Name)
 	if err != nil {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"math"
 	"sort"
 	"strconv"
@@ -237,7 +238,7 @@ func (d *Desk) Resend(ctx context.Context, game, side string) (string, error) {
 
 // hostGame reads a game a host operation is about, with its ruleset; a finished game
 // refuses every operation but RESEND.
-func (h *handling) hostGame(name string, over bool) (store.Game, Ruleset, error) {
+func (h *handling) hostGame(name string, over bool) (store.Game, rules.Ruleset, error) {
 	g, err := h.tx.Game(name)
 	if errors.Is(err, store.ErrNotFound) {
 		return g, nil, fmt.Errorf("no game %q", name)
@@ -256,7 +257,7 @@ func (h *handling) hostGame(name string, over bool) (store.Game, Ruleset, error)
 }
 
 // hostSide is hostGame for an operation on one side of the game, as the host wrote it.
-func (h *handling) hostSide(name, sideText string, over bool) (store.Game, Ruleset, Side, error) {
+func (h *handling) hostSide(name, sideText string, over bool) (store.Game, rules.Ruleset, rules.Side, error) {
 	g, rs, err := h.hostGame(name, over)
 	if err != nil {
 		return g, nil, "", err
@@ -406,7 +407,7 @@ func (h *handling) replaceAddress(name, sideText, address, password string) (str
 		case p.Side == string(side):
 			i = j
 		case strings.EqualFold(p.Address, address):
-			return "", fmt.Errorf("%s already plays %s in %s", address, sideName(rs, Side(p.Side)), name)
+			return "", fmt.Errorf("%s already plays %s in %s", address, sideName(rs, rules.Side(p.Side)), name)
 		}
 	}
 	if i < 0 {
@@ -453,7 +454,7 @@ func (h *handling) replaceAddress(name, sideText, address, password string) (str
 // end finishes a game before its rules do: on the host's word (resigned == "") or
 // because the player of that side resigned. The dice seeds not yet revealed are
 // revealed, so that every roll can be verified; every player is told.
-func (h *handling) end(name string, resigned Side) (string, error) {
+func (h *handling) end(name string, resigned rules.Side) (string, error) {
 	g, rs, err := h.hostGame(name, false)
 	if err != nil {
 		return "", err
@@ -730,7 +731,7 @@ type request struct {
 }
 
 // checkRequests checks a player's ABSENT UNTIL and RESIGN lines against the game.
-func (h *handling) checkRequests(rs Ruleset, side Side, lines []orders.Line) []request {
+func (h *handling) checkRequests(rs rules.Ruleset, side rules.Side, lines []orders.Line) []request {
 	var out []request
 	for _, l := range lines {
 		r := request{line: l}
@@ -784,7 +785,7 @@ func (h *handling) checkRequests(rs Ruleset, side Side, lines []orders.Line) []r
 
 // absence checks an ABSENT UNTIL date against the game's allowance and returns the end
 // of the absence: the end of that day, UTC.
-func (h *handling) absence(side Side, date string) (time.Time, error) {
+func (h *handling) absence(side rules.Side, date string) (time.Time, error) {
 	day, err := time.Parse("2006-01-02", date)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q: expected a date such as 2026-12-01", date)
@@ -829,7 +830,7 @@ func days(d time.Duration) string {
 
 // absent records a player's absence until the given time and moves the deadline past
 // it; the other players are told.
-func (h *handling) absent(rs Ruleset, side Side, until time.Time) (string, error) {
+func (h *handling) absent(rs rules.Ruleset, side rules.Side, until time.Time) (string, error) {
 	g := h.game
 	for i := range g.Players {
 		if g.Players[i].Side != string(side) {
@@ -898,7 +899,7 @@ func deadlineNote(g store.Game, now time.Time) string {
 }
 
 // pauseNote is what STATUS says of a paused game or of absent players.
-func pauseNote(rs Ruleset, g store.Game, now time.Time) string {
+func pauseNote(rs rules.Ruleset, g store.Game, now time.Time) string {
 	var notes []string
 	if !g.PausedAt.IsZero() {
 		notes = append(notes, "The host has paused this game since "+g.PausedAt.Format(timeFormat)+": no deadline runs until he resumes it; orders are still checked and filed.")
@@ -906,7 +907,7 @@ func pauseNote(rs Ruleset, g store.Game, now time.Time) string {
 	var absent []string
 	for _, p := range g.Players {
 		if p.AbsentUntil.After(now) {
-			absent = append(absent, fmt.Sprintf("%s until %s", sideName(rs, Side(p.Side)), p.AbsentUntil.Format(timeFormat)))
+			absent = append(absent, fmt.Sprintf("%s until %s", sideName(rs, rules.Side(p.Side)), p.AbsentUntil.Format(timeFormat)))
 		}
 	}
 	sort.Strings(absent)

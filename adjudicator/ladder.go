@@ -28,11 +28,11 @@ func eloExpected(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)
 
 // rateGame moves the ratings of a finished game's two players. resigned is the side
 // that resigned, "" when the rules ended the game.
-func rateGame(tx store.Tx, g store.Game, rs Ruleset, st State, resigned Side) error {
+func rateGame(tx store.Tx, g store.Game, rs rules.Ruleset, st rules.State, resigned rules.Side) error {
 	if len(g.Players) != 2 || strings.EqualFold(g.Players[0].Address, g.Players[1].Address) {
 		return nil
 	}
-	var winner Side
+	var winner rules.Side
 	if resigned != "" {
 		journal, err := tx.Journal(g.Name)
 		if err != nil {
@@ -78,7 +78,7 @@ func rateGame(tx store.Tx, g store.Game, rs Ruleset, st State, resigned Side) er
 		score := 0.5
 		switch winner {
 		case "":
-		case Side(p.Side):
+		case rules.Side(p.Side):
 			score = 1
 		default:
 			score = 0

@@ -2,6 +2,7 @@ package adjudicator_test
 
 import (
 	"context"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"regexp"
 	"strings"
 	"testing"
@@ -47,7 +48,7 @@ func TestStandingOrdersStayOutOfTheDigest(t *testing.T) {
 		t.Fatal("the US COW list is not on file")
 	}
 	// The German's best guess: the very text of the list, under its order id.
-	guess := adjudicator.OrdersDigest([]adjudicator.Order{{Phase: cow.Phase, Side: adjudicator.Side(cow.Side), Key: cow.Key, Kind: cow.Kind, Text: cow.Text}})
+	guess := rules.OrdersDigest([]rules.Order{{Phase: cow.Phase, Side: rules.Side(cow.Side), Key: cow.Key, Kind: cow.Kind, Text: cow.Text}})
 	if guess == digest {
 		t.Errorf("the German can check a guess of the US COW list (%q) against the digest of Phase IV in his results mail", cow.Text)
 	}

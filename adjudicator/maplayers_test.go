@@ -1,6 +1,7 @@
 package adjudicator_test
 
 import (
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ func (layeredRules) MapLayers() map[string]string {
 	return map[string]string{"ZOC": "zones of control", "TZ": "threat zones"}
 }
 
-func (l layeredRules) MapWith(st adjudicator.State, side adjudicator.Side, layers []string) string {
+func (l layeredRules) MapWith(st rules.State, side rules.Side, layers []string) string {
 	return "LAYERED MAP: " + strings.Join(layers, "+")
 }
 
@@ -28,8 +29,8 @@ func TestMapLayers(t *testing.T) {
 	if len(mails) != 1 || !strings.Contains(mails[0].Body, "MAP takes no word in this game") || strings.Contains(mails[0].Body, "== MAP ==") {
 		t.Fatalf("MAP ZOC in a game without layers:\n%s", mails[0].Body)
 	}
-	rules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
-	f.desk.Rulesets[soldiers1918.Name] = layeredRules{rules}
+	theRules := f.desk.Rulesets[soldiers1918.Name].(*soldiers1918.Rules)
+	f.desk.Rulesets[soldiers1918.Name] = layeredRules{theRules}
 	_, mails = f.orders("us", passU, "MAP zoc TZ")
 	if body := mails[0].Body; !strings.Contains(body, "LAYERED MAP: ZOC+TZ") {
 		t.Errorf("MAP zoc TZ did not ask for both layers:\n%s", body)

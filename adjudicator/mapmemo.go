@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"crypto/sha256"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"sync"
 )
 
@@ -30,14 +31,14 @@ const mapMemoSize = 1024
 
 // render returns rs.Map(st, side), raw being st as the store holds it (nil: not
 // remembered). An [OpenMap] ruleset's map is remembered once for every side.
-func (m *mapMemo) render(rs Ruleset, st State, raw []byte, side Side) string {
+func (m *mapMemo) render(rs rules.Ruleset, st rules.State, raw []byte, side rules.Side) string {
 	if raw == nil {
 		return rs.Map(st, side)
 	}
 	h := sha256.New()
 	h.Write([]byte(rs.Name()))
 	h.Write([]byte{0})
-	if om, ok := rs.(OpenMap); !ok || !om.OpenMap() {
+	if om, ok := rs.(rules.OpenMap); !ok || !om.OpenMap() {
 		h.Write([]byte(side))
 	}
 	h.Write([]byte{0})

@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"sync"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ type countingMaps struct {
 	calls int
 }
 
-func (c *countingMaps) Map(st State, side Side) string {
+func (c *countingMaps) Map(st rules.State, side rules.Side) string {
 	c.calls++
 	return "map of " + string(side)
 }
@@ -58,7 +59,7 @@ type openMaps struct{ countingMaps }
 
 func (o *openMaps) OpenMap() bool { return true }
 
-func (o *openMaps) Map(st State, side Side) string {
+func (o *openMaps) Map(st rules.State, side rules.Side) string {
 	o.calls++
 	return "the map"
 }
@@ -67,7 +68,7 @@ func (o *openMaps) Map(st State, side Side) string {
 func TestMapMemoOpenMap(t *testing.T) {
 	var m mapMemo
 	rs := &openMaps{}
-	for _, side := range []Side{"a", "b", "a"} {
+	for _, side := range []rules.Side{"a", "b", "a"} {
 		if got := m.render(rs, tallyState{}, []byte(`{"t":1}`), side); got != "the map" {
 			t.Fatalf("render = %q", got)
 		}
@@ -85,7 +86,7 @@ type slowOpenMaps struct {
 	started, release chan struct{}
 }
 
-func (o *slowOpenMaps) Map(State, Side) string {
+func (o *slowOpenMaps) Map(rules.State, rules.Side) string {
 	o.started <- struct{}{}
 	<-o.release
 	return "the map"

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"slices"
 	"strings"
 	"time"
@@ -229,10 +230,10 @@ func (d *Desk) tellObservers(tx store.Tx, adv advanced, signature string) error 
 
 // neutralSide is what the dice text and the event filters take for the observers'
 // view: no side; only the events shown to every side are kept for it (neutralSteps).
-const neutralSide Side = ""
+const neutralSide rules.Side = ""
 
 // visibleToAll reports whether every side of rs may see e.
-func visibleToAll(rs Ruleset, e Event) bool {
+func visibleToAll(rs rules.Ruleset, e rules.Event) bool {
 	if e.To == nil {
 		return true
 	}
@@ -246,7 +247,7 @@ func visibleToAll(rs Ruleset, e Event) bool {
 
 // neutralSteps are steps with only the events every side may see, each addressed to
 // every side (To nil), so that the dice text keeps the rolls of those alone.
-func neutralSteps(rs Ruleset, steps []stepRecord) []stepRecord {
+func neutralSteps(rs rules.Ruleset, steps []stepRecord) []stepRecord {
 	out := make([]stepRecord, 0, len(steps))
 	for _, s := range steps {
 		n := s
@@ -266,12 +267,12 @@ func neutralSteps(rs Ruleset, steps []stepRecord) []stepRecord {
 // whose map hides nothing (OpenMap); for a ruleset of the kit's maps (Viewer), the
 // hexes, stacks, markers and key lines that every side's view shows the same; none
 // ("") for any other ruleset, whose maps the desk cannot compare.
-func NeutralMap(rs Ruleset, st State) string {
+func NeutralMap(rs rules.Ruleset, st rules.State) string {
 	sides := rs.Sides()
 	if len(sides) == 0 {
 		return ""
 	}
-	if o, ok := rs.(OpenMap); ok && o.OpenMap() {
+	if o, ok := rs.(rules.OpenMap); ok && o.OpenMap() {
 		return rs.Map(st, sides[0].ID)
 	}
 	v, ok := neutralView(rs, st)
@@ -284,8 +285,8 @@ func NeutralMap(rs Ruleset, st State) string {
 // neutralView is the kit's view of st that every side's view shows alike (any side's,
 // for an OpenMap ruleset), with a title naming no side; false for a ruleset that is no
 // Viewer.
-func neutralView(rs Ruleset, st State) (mapview.View, bool) {
-	v, ok := rs.(Viewer)
+func neutralView(rs rules.Ruleset, st rules.State) (mapview.View, bool) {
+	v, ok := rs.(rules.Viewer)
 	sides := rs.Sides()
 	if !ok || len(sides) == 0 {
 		return mapview.View{}, false
@@ -293,7 +294,7 @@ func neutralView(rs Ruleset, st State) (mapview.View, bool) {
 	views := make([]mapview.View, len(sides))
 	for i, s := range sides {
 		views[i] = v.MapView(st, s.ID)
-		if o, open := rs.(OpenMap); open && o.OpenMap() {
+		if o, open := rs.(rules.OpenMap); open && o.OpenMap() {
 			views = views[:1] // every side sees the same
 			break
 		}
@@ -307,7 +308,7 @@ func neutralView(rs Ruleset, st State) (mapview.View, bool) {
 // observerPictures is the picture of the neutral view of st an observer's results
 // mail carries (none for a ruleset that draws no picture): what changed is not drawn,
 // since the moves a ruleset tells are told to a side.
-func observerPictures(g store.Game, rs Ruleset, st State) ([]store.Picture, error) {
+func observerPictures(g store.Game, rs rules.Ruleset, st rules.State) ([]store.Picture, error) {
 	v, ok := neutralView(rs, st)
 	if !ok {
 		return nil, nil
@@ -402,7 +403,7 @@ func all[T any](xs []T, f func(T) bool) bool {
 }
 
 // neutralStatus is the lines of status every side is shown alike.
-func neutralStatus(rs Ruleset, st State) string {
+func neutralStatus(rs rules.Ruleset, st rules.State) string {
 	sides := rs.Sides()
 	if len(sides) == 0 {
 		return ""
@@ -446,7 +447,7 @@ func observerMail(adv advanced, signature string) (string, error) {
 	for _, o := range b.revealed {
 		summary := o.Summary
 		if summary == "" {
-			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
+			summary = sideName(rs, rules.Side(o.Side)) + " " + o.Kind
 		}
 		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, LayoutGlance), "\n"))
 	}
@@ -456,7 +457,7 @@ func observerMail(adv advanced, signature string) (string, error) {
 	headline := "Observing: " + st.PhaseTitle() + ", waiting for " + strings.Join(sortedSides(rs, adv.waiting), " and ") + "."
 	if st.Over() {
 		headline = "Game over."
-		if v, ok := rs.(Verdicter); ok && v.Verdict(st) != "" {
+		if v, ok := rs.(rules.Verdicter); ok && v.Verdict(st) != "" {
 			headline = "Game over: " + v.Verdict(st)
 		}
 	} else if len(adv.waiting) == 0 {

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"context"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,11 +76,11 @@ func tallyDesk(t *testing.T) (*Desk, *countingStore) {
 	}
 	t.Cleanup(func() { db.Close() })
 	cs := &countingStore{Store: db}
-	d := &Desk{Store: cs, Rulesets: map[string]Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org", PasswordCost: 4}
+	d := &Desk{Store: cs, Rulesets: map[string]rules.Ruleset{"tally": tallyRules{}}, Address: "adjutant@example.org", PasswordCost: 4}
 	cs.desk = d
 	if _, err := d.CreateGame(t.Context(), NewGame{Name: "g", Ruleset: "tally",
-		Players:   map[Side]string{"a": "a@example.org", "b": "b@example.org"},
-		Passwords: map[Side]string{"a": "pa", "b": "pb"}}); err != nil {
+		Players:   map[rules.Side]string{"a": "a@example.org", "b": "b@example.org"},
+		Passwords: map[rules.Side]string{"a": "pa", "b": "pb"}}); err != nil {
 		t.Fatal(err)
 	}
 	return d, cs
@@ -163,28 +164,28 @@ func (tallyState) Over() bool         { return false }
 
 func (tallyRules) Name() string  { return "tally" }
 func (tallyRules) Title() string { return "Tally" }
-func (tallyRules) Sides() []SideInfo {
-	return []SideInfo{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}
+func (tallyRules) Sides() []rules.SideInfo {
+	return []rules.SideInfo{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}
 }
-func (tallyRules) Keywords() []string                    { return nil }
-func (tallyRules) OptionNames() map[string]string        { return nil }
-func (tallyRules) New(Options) (State, error)            { return tallyState{}, nil }
-func (tallyRules) Decode([]byte) (State, error)          { return tallyState{}, nil }
-func (tallyRules) Encode(State) ([]byte, error)          { return []byte("{}"), nil }
-func (tallyRules) Waiting(State, []Order) []Side         { return []Side{"a"} }
-func (tallyRules) Inputs(State, []Order) []Order         { return nil }
-func (tallyRules) Map(State, Side) string                { return "" }
-func (tallyRules) Status(State, Side) string             { return "" }
-func (tallyRules) Defaults(State, Side, []Order) []Order { return nil }
-func (tallyRules) Check(_ State, _ Side, lines []orders.Line, _ []Order) []Checked {
-	out := make([]Checked, len(lines))
+func (tallyRules) Keywords() []string                                            { return nil }
+func (tallyRules) OptionNames() map[string]string                                { return nil }
+func (tallyRules) New(rules.Options) (rules.State, error)                        { return tallyState{}, nil }
+func (tallyRules) Decode([]byte) (rules.State, error)                            { return tallyState{}, nil }
+func (tallyRules) Encode(rules.State) ([]byte, error)                            { return []byte("{}"), nil }
+func (tallyRules) Waiting(rules.State, []rules.Order) []rules.Side               { return []rules.Side{"a"} }
+func (tallyRules) Inputs(rules.State, []rules.Order) []rules.Order               { return nil }
+func (tallyRules) Map(rules.State, rules.Side) string                            { return "" }
+func (tallyRules) Status(rules.State, rules.Side) string                         { return "" }
+func (tallyRules) Defaults(rules.State, rules.Side, []rules.Order) []rules.Order { return nil }
+func (tallyRules) Check(_ rules.State, _ rules.Side, lines []orders.Line, _ []rules.Order) []rules.Checked {
+	out := make([]rules.Checked, len(lines))
 	for i, l := range lines {
-		out[i] = Checked{Line: l, Reason: "no orders in this ruleset"}
+		out[i] = rules.Checked{Line: l, Reason: "no orders in this ruleset"}
 	}
 	return out
 }
-func (tallyRules) Resolve(st State, _ []Order, _ dice.Source) (Outcome, error) {
-	return Outcome{State: st}, nil
+func (tallyRules) Resolve(st rules.State, _ []rules.Order, _ dice.Source) (rules.Outcome, error) {
+	return rules.Outcome{State: st}, nil
 }
 
 // TestPasswordFloodCapped (issue 9): a flood of wrong passwords for one player costs

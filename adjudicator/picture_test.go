@@ -2,6 +2,7 @@ package adjudicator_test
 
 import (
 	"bytes"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"image/color"
 	"image/png"
 	"slices"
@@ -183,7 +184,7 @@ func TestPictureNewsSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	ca := mons1914.CaseAdapter{Rules: mr}
-	state := func(lines ...string) adjudicator.State {
+	state := func(lines ...string) rules.State {
 		t.Helper()
 		st, err := ca.State(append([]string{"turn 3"}, lines...))
 		if err != nil {
@@ -197,7 +198,7 @@ func TestPictureNewsSecrets(t *testing.T) {
 	hidden := mapview.Arrow{From: h("2708"), To: h("2808"), Name: mapview.ArrowMove}
 	british := mapview.Arrow{From: h("2706"), To: h("2707"), Name: mapview.ArrowMove}
 	for _, tc := range []struct {
-		side       adjudicator.Side
+		side       rules.Side
 		wantHidden bool
 	}{{mons1914.BEF, false}, {mons1914.DE, true}} {
 		news := adjudicator.PictureNews(mr, before, after, tc.side)

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
@@ -11,13 +12,13 @@ import (
 // PictureNews is what the picture of side's results mail draws of an advance from
 // before to after: the hexes whose content changed in side's view, and the moves and
 // losses the ruleset tells ([Mover]). A nil before (a MAP reply) draws no news.
-func PictureNews(v Viewer, before, after State, side Side) mapimage.News {
+func PictureNews(v rules.Viewer, before, after rules.State, side rules.Side) mapimage.News {
 	if before == nil {
 		return mapimage.News{}
 	}
 	was := v.MapView(before, side)
 	news := mapimage.News{Before: &was}
-	if m, ok := v.(Mover); ok {
+	if m, ok := v.(rules.Mover); ok {
 		news.Moves, news.Lost = m.Moves(before, after, side)
 	}
 	return news
@@ -26,9 +27,9 @@ func PictureNews(v Viewer, before, after State, side Side) mapimage.News {
 // pictures are the pictures of mapPictures: the map around the units with what
 // changed drawn on it, and before it, when that map is drawn small (a wide part of
 // the map), a close-up of what changed (mapimage.CloseUp).
-func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
-	view := v.MapView(st, Side(p.Side))
-	news := PictureNews(v, before, st, Side(p.Side))
+func pictures(g store.Game, v rules.Viewer, before, st rules.State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
+	view := v.MapView(st, rules.Side(p.Side))
+	news := PictureNews(v, before, st, rules.Side(p.Side))
 	if before != nil {
 		news.Moves = append(news.Moves, aimed...)
 	}
@@ -64,7 +65,7 @@ func pictures(g store.Game, v Viewer, before, st State, p store.Player, heading 
 
 // eventArrows are the arrows of the events of steps that side may see (Event.Arrows):
 // the fire and combat its results mail tells, for its picture to draw.
-func eventArrows(steps []stepRecord, side Side) []mapview.Arrow {
+func eventArrows(steps []stepRecord, side rules.Side) []mapview.Arrow {
 	var out []mapview.Arrow
 	for _, s := range steps {
 		for _, e := range s.Events {

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/store"
@@ -26,7 +27,7 @@ func (d *Desk) Replay(ctx context.Context, game string) (ReplayReport, error) {
 
 // replayVisit is called with each journal entry replayed, the ruleset and the states
 // before and after it, once the entry is checked.
-type replayVisit func(rs Ruleset, j store.JournalEntry, before, after State) error
+type replayVisit func(rs rules.Ruleset, j store.JournalEntry, before, after rules.State) error
 
 // replay is Replay, calling visit (when not nil) after each journal entry: then the
 // states are checked but not the results mails, which are half the work (the record of
@@ -77,7 +78,7 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 	for _, m := range outbox {
 		bodies[m.MessageID] = m
 	}
-	st, err := rs.New(Options(g.Options))
+	st, err := rs.New(rules.Options(g.Options))
 	if err != nil {
 		return ReplayReport{}, fmt.Errorf("replay %s: set up: %w", game, err)
 	}
@@ -89,13 +90,13 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 		}
 		deck = &s
 	}
-	if dr, ok := rs.(Dealer); ok && deck != nil && g.MatchOf == "" {
+	if dr, ok := rs.(rules.Dealer); ok && deck != nil && g.MatchOf == "" {
 		// The decks are dealt from the deck seed when the game is created (deck.go).
 		if st, _, err = dealGame(dr, game, st, *deck); err != nil {
 			return ReplayReport{}, fmt.Errorf("replay %s: %w", game, err)
 		}
 	}
-	if rv, ok := rs.(Reviser); ok && g.Initial != nil && g.MatchOf == "" {
+	if rv, ok := rs.(rules.Reviser); ok && g.Initial != nil && g.MatchOf == "" {
 		// A game created under an older revision of the rules replays under it (the
 		// second game of a match starts from its stored state, below).
 		initial, err := rs.Decode(g.Initial)
@@ -124,7 +125,7 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 			if st.Turn() != step.Turn || st.Phase() != step.Phase {
 				return rep, fmt.Errorf("replay %s: journal #%d: the game is at turn %d phase %s, the journal at turn %d phase %s", game, j.Seq, st.Turn(), st.Phase(), step.Turn, step.Phase)
 			}
-			inputs := make([]Order, len(step.Orders))
+			inputs := make([]rules.Order, len(step.Orders))
 			for i, o := range step.Orders {
 				inputs[i] = fromStore(o)
 			}
@@ -171,9 +172,9 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 		if h := hashBytes(raw); h != j.StateHash {
 			return rep, fmt.Errorf("replay %s: journal #%d: the state differs from the recorded one (hash %s, recorded %s); replayed state: %s", game, j.Seq, h, j.StateHash, raw)
 		}
-		var waiting []Side
+		var waiting []rules.Side
 		for _, w := range j.Waiting {
-			waiting = append(waiting, Side(w))
+			waiting = append(waiting, rules.Side(w))
 		}
 		if visit != nil {
 			if err := visit(rs, j, before, st); err != nil {
@@ -195,7 +196,7 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 			if !ok {
 				mode = "full" // written before SET MAP existed
 			}
-			subject, body, err := resultsMail(g, rs, mapsOf(rs, before, st), st, Side(sent.Side), mode, b, waiting, j.Now, signature, j.Layout)
+			subject, body, err := resultsMail(g, rs, mapsOf(rs, before, st), st, rules.Side(sent.Side), mode, b, waiting, j.Now, signature, j.Layout)
 			if err != nil {
 				return rep, err
 			}

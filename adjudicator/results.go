@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"context"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strings"
 	"time"
 
@@ -36,7 +37,7 @@ type stepView struct {
 //
 // layout is the journal's [store.JournalEntry.Layout]: the mail is rendered as it was
 // when that advance was resolved, so that replay compares like with like.
-func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side, mode string, b *batch, waiting []Side, now time.Time, signature string, layout int) (string, string, error) {
+func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.State, side rules.Side, mode string, b *batch, waiting []rules.Side, now time.Time, signature string, layout int) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -62,7 +63,7 @@ func resultsMail(g store.Game, rs Ruleset, maps mapRenderer, st State, side Side
 	for _, o := range b.revealed {
 		summary := o.Summary
 		if summary == "" {
-			summary = sideName(rs, Side(o.Side)) + " " + o.Kind
+			summary = sideName(rs, rules.Side(o.Side)) + " " + o.Kind
 		}
 		revealed = append(revealed, strings.Join(revealLine(summary, o.Text, o.Salt, o.Commitment, layout), "\n"))
 	}
@@ -135,11 +136,11 @@ const resultsBudget = 250
 
 // mapRenderer renders a side's map of the state an advance started from (after false)
 // or ended in (after true).
-type mapRenderer func(after bool, side Side) string
+type mapRenderer func(after bool, side rules.Side) string
 
 // mapsOf renders the maps of before and after directly, as replay does.
-func mapsOf(rs Ruleset, before, after State) mapRenderer {
-	return func(a bool, side Side) string {
+func mapsOf(rs rules.Ruleset, before, after rules.State) mapRenderer {
+	return func(a bool, side rules.Side) string {
 		if a {
 			return rs.Map(after, side)
 		}
@@ -148,7 +149,7 @@ func mapsOf(rs Ruleset, before, after State) mapRenderer {
 }
 
 // mapSection renders the map of a results mail as the player chose with SET MAP.
-func mapSection(maps mapRenderer, side Side, mode string, layout int) string {
+func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) string {
 	switch mode {
 	case "full":
 		return maps(true, side)
@@ -246,7 +247,7 @@ func lastTitle(b *batch) string {
 }
 
 // nextText says what the game waits for, and until when.
-func nextText(g store.Game, rs Ruleset, st State, waiting []Side, now time.Time) string {
+func nextText(g store.Game, rs rules.Ruleset, st rules.State, waiting []rules.Side, now time.Time) string {
 	if st.Over() {
 		return "The game is over."
 	}
@@ -300,7 +301,7 @@ func FormatRoll(r dice.Roll) string {
 // choices and his orders on file. brief, when the player did not ask for STATUS, cuts a
 // long ruleset status as a results mail at a glance does (statusSection); STATUS gives
 // it whole.
-func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting []Side, filed []Order, brief bool) string {
+func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side rules.Side, waiting []rules.Side, filed []rules.Order, brief bool) string {
 	var b strings.Builder
 	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
 	if !glance {
@@ -334,7 +335,7 @@ func (d *Desk) statusText(g store.Game, rs Ruleset, st State, side Side, waiting
 		b.WriteString("\n")
 		mode := mapMode(p)
 		fmt.Fprintf(&b, "Map in results mails (SET MAP %s): %s.", strings.ToUpper(mode), MapModes[mode])
-		if _, draws := rs.(Viewer); draws {
+		if _, draws := rs.(rules.Viewer); draws {
 			if p.Pictures() {
 				b.WriteString("\nA picture of the map in results mails and MAP replies: on (SET PICTURE OFF for text only).")
 			} else {
@@ -428,8 +429,8 @@ func RollsText(game string, entries []store.AuditEntry) string {
 //
 // heading is the heading of the mail's text map: a reader of the mail's HTML sees the
 // picture there, the text map after it.
-func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
-	v, ok := rs.(Viewer)
+func mapPictures(g store.Game, rs rules.Ruleset, before, st rules.State, p store.Player, heading string, aimed []mapview.Arrow) ([]store.Picture, error) {
+	v, ok := rs.(rules.Viewer)
 	if !ok || !p.Pictures() {
 		return nil, nil
 	}
@@ -437,9 +438,9 @@ func mapPictures(g store.Game, rs Ruleset, before, st State, p store.Player, hea
 }
 
 // MapFor renders a game's map as side may see it.
-func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, error) {
+func (d *Desk) MapFor(ctx context.Context, game string, side rules.Side) (string, error) {
 	var text string
-	err := d.withMap(ctx, game, side, func(rs Ruleset, st State, side Side) error {
+	err := d.withMap(ctx, game, side, func(rs rules.Ruleset, st rules.State, side rules.Side) error {
 		text = rs.Map(st, side)
 		return nil
 	})
@@ -449,10 +450,10 @@ func (d *Desk) MapFor(ctx context.Context, game string, side Side) (string, erro
 // MapPicture draws a game's map as side may see it, as a PNG picture
 // (adjudicator/mapimage): the same view as MapFor's text, for a ruleset that is a
 // [Viewer].
-func (d *Desk) MapPicture(ctx context.Context, game string, side Side) ([]byte, error) {
+func (d *Desk) MapPicture(ctx context.Context, game string, side rules.Side) ([]byte, error) {
 	var png []byte
-	err := d.withMap(ctx, game, side, func(rs Ruleset, st State, side Side) error {
-		v, ok := rs.(Viewer)
+	err := d.withMap(ctx, game, side, func(rs rules.Ruleset, st rules.State, side rules.Side) error {
+		v, ok := rs.(rules.Viewer)
 		if !ok {
 			return fmt.Errorf("ruleset %s draws no picture of its map", rs.Name())
 		}
@@ -464,7 +465,7 @@ func (d *Desk) MapPicture(ctx context.Context, game string, side Side) ([]byte, 
 }
 
 // withMap calls f with a game's ruleset, its state and side, checked.
-func (d *Desk) withMap(ctx context.Context, game string, side Side, f func(Ruleset, State, Side) error) error {
+func (d *Desk) withMap(ctx context.Context, game string, side rules.Side, f func(rules.Ruleset, rules.State, rules.Side) error) error {
 	err := d.Store.Read(ctx, func(tx store.Tx) error {
 		g, err := tx.Game(game)
 		if err != nil {

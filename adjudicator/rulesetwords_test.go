@@ -3,6 +3,7 @@ package adjudicator_test
 import (
 	"context"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func everyRuleset(t *testing.T) (*adjudicator.Desk, *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := map[string]adjudicator.Ruleset{}
+	rs := map[string]rules.Ruleset{}
 	for _, r := range list {
 		rs[r.Name()] = r
 	}
@@ -38,7 +39,7 @@ func everyRuleset(t *testing.T) (*adjudicator.Desk, *store.DB) {
 // password pw-side) and returns the mails it queued.
 func newGameOf(t *testing.T, d *adjudicator.Desk, db *store.DB, ruleset, name, noOrders string) []store.OutMail {
 	t.Helper()
-	ng := adjudicator.NewGame{Name: name, Ruleset: ruleset, Players: map[adjudicator.Side]string{}, Passwords: map[adjudicator.Side]string{},
+	ng := adjudicator.NewGame{Name: name, Ruleset: ruleset, Players: map[rules.Side]string{}, Passwords: map[rules.Side]string{},
 		PhaseLength: 48 * time.Hour, NoOrders: noOrders}
 	for _, s := range d.Rulesets[ruleset].Sides() {
 		ng.Players[s.ID] = string(s.ID) + "@players.example"
@@ -77,9 +78,9 @@ func TestInvitationSpeaksItsRuleset(t *testing.T) {
 	d, db := everyRuleset(t)
 	for name, rs := range d.Rulesets {
 		t.Run(name, func(t *testing.T) {
-			desc, ok := rs.(adjudicator.Describer)
+			desc, ok := rs.(rules.Describer)
 			if !ok {
-				t.Fatalf("%s does not describe itself (adjudicator.Describer)", name)
+				t.Fatalf("%s does not describe itself (rules.Describer)", name)
 			}
 			for _, m := range newGameOf(t, d, db, name, "g-"+name, "default") {
 				if m.Kind != "invite" {
@@ -90,7 +91,7 @@ func TestInvitationSpeaksItsRuleset(t *testing.T) {
 					t.Errorf("the invitation to %s does not give %s's default orders:\n%s", m.To[0], name, m.Body)
 				}
 				for other, ors := range d.Rulesets {
-					if other != name && strings.Contains(body, oneLine(ors.(adjudicator.Describer).DefaultOrders())) {
+					if other != name && strings.Contains(body, oneLine(ors.(rules.Describer).DefaultOrders())) {
 						t.Errorf("the invitation of %s gives %s's default orders", name, other)
 					}
 				}
@@ -143,7 +144,7 @@ func TestTypographyThroughTheDesk(t *testing.T) {
 func TestUnknownRulesetNamesTheRulesets(t *testing.T) {
 	d, _ := everyRuleset(t)
 	_, err := d.CreateGame(context.Background(), adjudicator.NewGame{Name: "v", Ruleset: "verdun",
-		Players: map[adjudicator.Side]string{"us": us, "de": de}})
+		Players: map[rules.Side]string{"us": us, "de": de}})
 	if err == nil {
 		t.Fatal("a game of ruleset verdun was created")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"io/fs"
 	"net"
 	"os"
@@ -142,7 +143,7 @@ func TestTickGoesOnPastABrokenGame(t *testing.T) {
 	f := newFixture(t, adjudicator.NewGame{PhaseLength: 48 * time.Hour})
 	ctx := context.Background()
 	if _, err := f.desk.CreateGame(ctx, adjudicator.NewGame{Name: "g2", Ruleset: soldiers1918.Name, PhaseLength: 48 * time.Hour,
-		Players: map[adjudicator.Side]string{"us": "us2@players.example", "de": "de2@players.example"}}); err != nil {
+		Players: map[rules.Side]string{"us": "us2@players.example", "de": "de2@players.example"}}); err != nil {
 		t.Fatal(err)
 	}
 	faulty := &faultyStore{Store: f.db, fault: errors.New("json: unsupported value"), game: "g1"}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"sort"
 	"strings"
 	"time"
@@ -41,13 +42,13 @@ type sealView struct {
 }
 
 // submit handles an authenticated player's mail: desk commands, then order lines.
-func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, cmd deskCommands, ignored []orders.Ignored) (string, error) {
+func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Player, cmd deskCommands, ignored []orders.Ignored) (string, error) {
 	g := h.game
 	st, err := rs.Decode(g.State)
 	if err != nil {
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
-	side := Side(player.Side)
+	side := rules.Side(player.Side)
 	if player.Bouncing {
 		// He wrote from the address: mail reaches him again, or at least he reads it.
 		for i := range g.Players {
@@ -86,14 +87,14 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 		refused = true
 	}
 	if bad := badMapLayers(rs, cmd.mapLayers); bad != "" {
-		cmd.badDesk = append(cmd.badDesk, Checked{Line: mapLine(cmd.deskLines), Reason: bad, Rule: "HELP"})
+		cmd.badDesk = append(cmd.badDesk, rules.Checked{Line: mapLine(cmd.deskLines), Reason: bad, Rule: "HELP"})
 		cmd.showMap = false
 	}
 	beaconFixed, err := h.desk.beaconFixedReason(h.tx, g)
 	if err != nil {
 		return "", err
 	}
-	var checked []Checked
+	var checked []rules.Checked
 	for _, c := range cmd.badDesk {
 		lines = append(lines, lineView{No: c.Line.No, Text: orders.MaskSecret(c.Line.Text), Verdict: "REFUSED", Reason: c.Reason, Rule: c.Rule})
 		refused = true
@@ -261,7 +262,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 	var pictures []store.Picture
 	if cmd.showMap {
 		text := ""
-		if ml, ok := rs.(MapLayerer); ok && len(cmd.mapLayers) > 0 {
+		if ml, ok := rs.(rules.MapLayerer); ok && len(cmd.mapLayers) > 0 {
 			text = ml.MapWith(st, side, cmd.mapLayers)
 		} else {
 			text = h.desk.maps.render(rs, st, g.State, side)
@@ -297,7 +298,7 @@ func (h *handling) submit(ctx context.Context, rs Ruleset, player store.Player, 
 }
 
 // isSealed reports whether a checked line files a sealed order.
-func isSealed(c Checked) bool {
+func isSealed(c rules.Checked) bool {
 	for _, o := range c.Orders {
 		if o.Sealed {
 			return true
@@ -308,7 +309,7 @@ func isSealed(c Checked) bool {
 
 // stillOpen reports whether any of the orders with the given IDs is on file and may
 // still be replaced.
-func stillOpen(filed []Order, ids []string) bool {
+func stillOpen(filed []rules.Order, ids []string) bool {
 	for _, o := range filed {
 		if o.Fixed {
 			continue
@@ -323,12 +324,12 @@ func stillOpen(filed []Order, ids []string) bool {
 }
 
 // setMapMode records a player's SET MAP choice in the game record.
-func (h *handling) setMapMode(side Side, mode string) error {
+func (h *handling) setMapMode(side rules.Side, mode string) error {
 	return h.setPlayer(side, func(p *store.Player) { p.MapMode = mode })
 }
 
 // setPlayer records a player's SET choice in the game record.
-func (h *handling) setPlayer(side Side, set func(*store.Player)) error {
+func (h *handling) setPlayer(side rules.Side, set func(*store.Player)) error {
 	g := h.game
 	for i := range g.Players {
 		if g.Players[i].Side == string(side) {
@@ -379,20 +380,20 @@ func sameVerdict(a, b lineView) bool {
 }
 
 // filedOrders returns the game's orders on file as the ruleset sees them.
-func filedOrders(tx store.Tx, game string) ([]Order, error) {
+func filedOrders(tx store.Tx, game string) ([]rules.Order, error) {
 	stored, err := tx.Orders(game)
 	if err != nil {
 		return nil, fmt.Errorf("read orders of %s: %w", game, err)
 	}
-	out := make([]Order, len(stored))
+	out := make([]rules.Order, len(stored))
 	for i, o := range stored {
 		out[i] = fromStore(o)
 	}
 	return out, nil
 }
 
-func fromStore(o store.Order) Order {
-	return Order{Phase: o.Phase, Side: Side(o.Side), Key: o.Key, Kind: o.Kind, Text: o.Text, Summary: o.Summary, Sealed: o.Sealed, Fixed: o.Fixed, Commitment: o.Commitment}
+func fromStore(o store.Order) rules.Order {
+	return rules.Order{Phase: o.Phase, Side: rules.Side(o.Side), Key: o.Key, Kind: o.Kind, Text: o.Text, Summary: o.Summary, Sealed: o.Sealed, Fixed: o.Fixed, Commitment: o.Commitment}
 }
 
 // groupSealed gives the sealed orders one mail filed a group: the commitment the other
@@ -430,11 +431,11 @@ func GroupCommitment(commitments []string) string {
 }
 
 // file stores one accepted order with a fresh salt and its commitment.
-func (h *handling) file(o Order, filed []Order) (store.Order, error) {
+func (h *handling) file(o rules.Order, filed []rules.Order) (store.Order, error) {
 	return h.desk.fileOrder(h.tx, h.game.Name, o, filed, h.msg.ID, h.now)
 }
 
-func (d *Desk) fileOrder(tx store.Tx, game string, o Order, filed []Order, cause string, now time.Time) (store.Order, error) {
+func (d *Desk) fileOrder(tx store.Tx, game string, o rules.Order, filed []rules.Order, cause string, now time.Time) (store.Order, error) {
 	for _, f := range filed {
 		if f.ID() == o.ID() && f.Fixed {
 			return store.Order{}, fmt.Errorf("file order %s: it is fixed and may not be replaced", o.ID())
@@ -450,14 +451,14 @@ func (d *Desk) fileOrder(tx store.Tx, game string, o Order, filed []Order, cause
 	if err != nil {
 		return so, fmt.Errorf("salt %s for %s: %w", o.Kind, o.Side, err)
 	}
-	so.Salt, so.Commitment = salt, Commitment(o.Text, salt)
+	so.Salt, so.Commitment = salt, rules.Commitment(o.Text, salt)
 	if err := tx.PutOrder(game, so); err != nil {
 		return so, fmt.Errorf("file order %s: %w", o.ID(), err)
 	}
 	return so, nil
 }
 
-func rulesetHelp(rs Ruleset) string {
+func rulesetHelp(rs rules.Ruleset) string {
 	body, err := templates.Render(rs.Name()+"-help.txt", nil)
 	if err != nil {
 		body = "not written yet: help for " + rs.Title()
@@ -472,7 +473,7 @@ func rulesetHelp(rs Ruleset) string {
 // helpDigest is what an invitation gives of a ruleset's HELP: its title line and first
 // paragraph (how orders are written), then where the rest is. The whole HELP is a
 // reply of its own: inline, it made an invitation over 250 lines (issue 20).
-func helpDigest(rs Ruleset) string {
+func helpDigest(rs rules.Ruleset) string {
 	help := rulesetHelp(rs)
 	paras := strings.SplitN(help, "\n\n", 3)
 	head := paras[0]
@@ -497,11 +498,11 @@ func generalHelp(d *Desk) string {
 
 // badMapLayers says what is wrong with the words after MAP, or "" when the game's map
 // offers every one of them.
-func badMapLayers(rs Ruleset, layers []string) string {
+func badMapLayers(rs rules.Ruleset, layers []string) string {
 	if len(layers) == 0 {
 		return ""
 	}
-	ml, ok := rs.(MapLayerer)
+	ml, ok := rs.(rules.MapLayerer)
 	if !ok {
 		return "MAP takes no word in this game: send MAP alone"
 	}

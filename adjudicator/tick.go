@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strings"
 	"time"
 
@@ -190,7 +191,7 @@ func (d *Desk) tickGame(ctx context.Context, tx store.Tx, name string, now time.
 	return report, d.flushResults(tx, adv)
 }
 
-func playerOf(g store.Game, side Side) (store.Player, bool) {
+func playerOf(g store.Game, side rules.Side) (store.Player, bool) {
 	for _, p := range g.Players {
 		if p.Side == string(side) {
 			return p, true

@@ -3,6 +3,7 @@ package adjudicator_test
 import (
 	"context"
 	"fmt"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestTickTouchesOnlyDueGames(t *testing.T) {
 	ctx := context.Background()
 	for i := 2; i <= 40; i++ {
 		ng := adjudicator.NewGame{Name: fmt.Sprintf("g%d", i), Ruleset: soldiers1918.Name, PhaseLength: 48 * time.Hour,
-			Players: map[adjudicator.Side]string{"us": fmt.Sprintf("us%d@players.example", i), "de": fmt.Sprintf("de%d@players.example", i)}}
+			Players: map[rules.Side]string{"us": fmt.Sprintf("us%d@players.example", i), "de": fmt.Sprintf("de%d@players.example", i)}}
 		if i == 17 {
 			ng.PhaseLength = time.Hour
 		}

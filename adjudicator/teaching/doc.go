@@ -32,7 +32,7 @@
 // # Cards
 //
 // Each side has a 52-card deck, shuffled by the server when the game is created from
-// the game's deck seed (the ruleset is an adjudicator.Dealer; package dice, Dealer): the
+// the game's deck seed (the ruleset is an rules.Dealer; package dice, Dealer): the
 // invitations carry the seed's commitment and the record of each shuffle (the cards
 // before it, never after), and the order stays sealed in the state, shown by no map,
 // status or mail. A card turned is the next card of its deck; the event that turns it
