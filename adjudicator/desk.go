@@ -447,16 +447,39 @@ type passwordVerdict struct {
 	// chosen is the bcrypt hash of the password of a club mail's NEW or JOIN (club.go),
 	// made here so that bcrypt does not run inside the write transaction.
 	chosen string
+	// read is the mail as precheck read it, which the write transaction reads on from.
+	read *mailReading
+}
+
+// mailReading is a mail's text read once: its lines (orders.Split), the lines Split set
+// aside (quoted, signatures), and the desk's commands among them (readCommands).
+type mailReading struct {
+	lines   []orders.Line
+	ignored []orders.Ignored
+	cmd     deskCommands
+}
+
+// readMail reads text once for the whole handling of its mail.
+func readMail(text string) *mailReading {
+	lines, ignored := orders.Split(text)
+	return &mailReading{lines: lines, ignored: ignored, cmd: readCommands(lines)}
 }
 
 // precheck checks the password of m against the player it names, in a read
-// transaction and outside any write.
+// transaction and outside any write. The verdict carries the mail as read.
 func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error) {
+	r := readMail(m.Text)
+	v, err := d.precheckRead(ctx, m, r)
+	v.read = r
+	return v, err
+}
+
+func (d *Desk) precheckRead(ctx context.Context, m Message, r *mailReading) (passwordVerdict, error) {
 	if m.Automated || m.OwnMail || m.TooLarge || m.Unreadable != "" || m.From == "" {
 		// Refused unread: no password is checked, so none is counted as wrong.
 		return passwordVerdict{}, nil
 	}
-	lines, _ := orders.Split(m.Text)
+	lines := r.lines
 	if pw, ok := d.isHostMail(m.From, lines); ok {
 		if d.HostPassHash == "" {
 			return passwordVerdict{}, nil
@@ -476,7 +499,7 @@ func (d *Desk) precheck(ctx context.Context, m Message) (passwordVerdict, error)
 	if d.isClubMail(lines, m.Subject) {
 		return d.clubPrecheck(ctx, m, lines) // club.go
 	}
-	cmd := readCommands(lines)
+	cmd := r.cmd
 	name := cmd.game
 	if name == "" {
 		name = gameFromSubject(m.Subject)
@@ -578,7 +601,7 @@ type deskCommands struct {
 	helpDice                     bool          // HELP DICE: how to check the dice (DiceHelp)
 	mapMode                      string        // from SET MAP: "full", "changes" or "none"
 	picture                      string        // from SET PICTURE: "on" or "off"
-	requests                     []orders.Line // ABSENT UNTIL and RESIGN (host.go)
+	requests                     []orders.Line // ABSENT UNTIL and RESIGN (requests.go)
 	orderLines                   []orders.Line
 	deskLines                    []orders.Line
 	badDesk                      []rules.Checked // desk commands written wrong
@@ -698,14 +721,18 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	if m.Unreadable != "" {
 		return h.refuse("unreadable", "Adjutant could not read your mail: "+m.Unreadable+". Nothing was changed. Send your orders again as plain text in the body of the mail, without attachments.")
 	}
-	lines, ignored := orders.Split(m.Text)
+	r := h.pre.read
+	if r == nil {
+		r = readMail(m.Text)
+	}
+	lines, ignored := r.lines, r.ignored
 	if pw, ok := d.isHostMail(m.From, lines); ok {
 		return h.hostMail(pw, lines, ignored)
 	}
 	if d.isClubMail(lines, m.Subject) {
 		return h.clubMail(ctx, lines) // club.go: NEW, LIST, JOIN, OBSERVE, RATINGS, ...
 	}
-	cmd := readCommands(lines)
+	cmd := r.cmd
 	if !validPassword(cmd.password) {
 		return h.refuse("bad-password", badPassword)
 	}
@@ -736,7 +763,9 @@ func (h *handling) run(ctx context.Context) (string, error) {
 	}
 	// Only now, with the ruleset's keywords known, can closing text be told from orders.
 	kept, closing := orders.ClosingText(lines, append(rs.Keywords(), deskKeywords...))
-	cmd = readCommands(kept)
+	if len(closing) > 0 {
+		cmd = readCommands(kept) // the commands without the closing text's lines
+	}
 	// The lines Split and ClosingText set aside, in the order of the mail, a quoted block
 	// or a run of closing text as one.
 	return h.submit(ctx, rs, player, cmd, orders.Runs(append(ignored, closing...), kept))
