@@ -137,8 +137,14 @@ func TestQuotedReplyOrderCheckEveryRuleset(t *testing.T) {
 						t.Fatal(err)
 					}
 					body := orderCheck(t, outbox(t, db)[before:], res.To[0])
-					if n := strings.Count(strings.TrimRight(body, "\n"), "\n") + 1; n > 40 {
-						t.Errorf("the order check is %d lines, want at most 40:\n%s", n, body)
+					// At most 40 lines above the signed block, which is 5 (issue 25: the
+					// host's signature a player keeps as proof of what he sent).
+					above, signed, ok := strings.Cut(body, "\n== Signed ==")
+					if n := strings.Count(strings.TrimRight(above, "\n"), "\n") + 1; !ok || n > 40 {
+						t.Errorf("the order check is %d lines above its signed block (signed: %v), want at most 40:\n%s", n, ok, body)
+					}
+					if n := strings.Count(strings.TrimRight(signed, "\n"), "\n") + 1; n > 5+2 { // and the "-- " sign-off's 2
+						t.Errorf("the signed block and sign-off are %d lines, want at most 7:\n%s", n, body)
 					}
 					if strings.Count(body, shape.want) != 1 || !strings.Contains(body, "line 3: "+tc.third) {
 						t.Errorf("the order check does not list line 3 and the quote once (%q):\n%s", shape.want, body)

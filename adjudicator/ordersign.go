@@ -20,7 +20,8 @@ import (
 //	adjutant-ordercheck-v1|<game>|<side>|<time the mail was handled, RFC 3339 UTC>|<text hash>
 //
 // game written as a quoted field is, and the text hash the SHA-256 (hex) of the order
-// check's text above its "== Signed ==" line: its lines without trailing spaces or tabs,
+// check's text above its "== Signed ==" line (the line that opens the block: the
+// statement's two lines, then the signature's two, each indented two spaces): its lines without trailing spaces or tabs,
 // joined by line feeds, with no line feed at the end (so that a mail client's line
 // endings do not matter).
 const orderCheckVersion = "adjutant-ordercheck-v1"
@@ -57,23 +58,19 @@ func (d *Desk) signOrderCheck(tx store.Tx, game, side string, now time.Time, bod
 	head := strings.Join([]string{orderCheckVersion, MailField(game), side, now.UTC().Format(time.RFC3339)}, "|") + "|"
 	hash := orderCheckHash(above)
 	sig := hex.EncodeToString(ed25519.Sign(key, []byte(head+hash)))
+	// Five lines, so that a short order check stays short: what they are and how to
+	// check them is HELP DICE's (dice-help.txt) and docs/dice.md's.
 	block := strings.Join([]string{
-		"", "", orderCheckMark,
-		"The host's Ed25519 key (your invitation's) signs this statement (the two",
-		"lines joined, UTF-8, no line break), the second line the SHA-256 of this",
-		"mail's text above \"" + orderCheckMark + "\" (lines without trailing spaces, joined",
-		"by line feeds, none at the end):",
+		"", "", orderCheckMark + " (the host's key; HELP DICE says how to check)",
 		"  " + head,
 		"  " + hash,
-		"Signature (the two lines joined, 128 hex digits):",
 		"  " + sig[:64],
 		"  " + sig[64:],
-		"Keep this mail: it proves what Adjutant received and answered.",
 	}, "\n")
 	return above + block + body[cut:], nil
 }
 
-var orderCheckBlock = regexp.MustCompile(`(?m)^` + orderCheckMark + `\n(?:.*\n){4}  (` + orderCheckVersion + `\|[^\n]*\|)\n  ([0-9a-f]{64})\nSignature \(the two lines joined, 128 hex digits\):\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})$`)
+var orderCheckBlock = regexp.MustCompile(`(?m)^` + orderCheckMark + `[^\n]*\n  (` + orderCheckVersion + `\|[^\n]*\|)\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})\n  ([0-9a-f]{64})$`)
 
 // VerifyOrderCheck checks the signed block of an order check's text with the host's
 // public key: the text above it hashes to the statement's hash and the signature
