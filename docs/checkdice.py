@@ -42,28 +42,30 @@ for g, lst in re.findall(r"Sealed in one mail, the other side told the commitmen
 game = field(re.search(r'(?m)^Game "([^"]*)"', text).group(1))
 joined = re.sub(r"\n    (?=\S)", " ", text)  # a record's continuation lines stand for one space
 beacon_game = "This game plays with the beacon:" in text
-for t, phase, digest, rnd, s1, s2, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n'
-        r'(?:  beacon: drand quicknet round (\d+), signature \(the two lines joined\):\n  (\w{48})\n  (\w{48})\n)?((?:  .*index .*\n?)+)', joined):
+BEACON = r'(?:  beacon: drand quicknet round (\d+), signature \(the two lines joined\):\n  (\w{48})\n  (\w{48})\n)?'
+def roll_check(t, phase, digest, rnd, s1, s2, i, n, sides, deck, vals, rule, purpose):
+    """Re-derives one roll: message version 1, or 2 with its beacon round (docs/dice.md)."""
+    fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
+              field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
+    if rnd:  # version 2: the round and its randomness, SHA-256 of its signature, follow
+        fields = [b"adjutant-dice-v2"] + fields[1:] + [rnd.encode(), H(bytes.fromhex(s1 + s2)).encode()]
+    got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
+    check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
+def rounded(t, phase, rnd):
     if beacon_game and not rnd:
         check(False, "turn %s phase %s: no beacon round in a game played with the beacon" % (t, phase))
+for t, phase, digest, rnd, s1, s2, rolls in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n' + BEACON + r'((?:  .*index .*\n?)+)', joined):
+    rounded(t, phase, rnd)
     for i, n, sides, deck, vals, rule, purpose in re.findall(r'index (\d+): (?:(\d+)d(\d+)|shuffle of (\d+)) -> \[([\d ]*)\].*?, rule "([^"]*)", purpose "([^"]*)"', rolls):
-        if t not in seeds: continue
-        fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
-                  field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
-        if rnd:  # version 2: the round and its randomness, SHA-256 of its signature, follow
-            fields = [b"adjutant-dice-v2"] + fields[1:] + [rnd.encode(), H(bytes.fromhex(s1 + s2)).encode()]
-        got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
-        check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
-# The compact form: under a phase's header, a kind line "  1d6, rule "10.8":", then rolls
-# "  0 [6] "purpose"" (a modifier, not hashed, may follow the faces).
-for t, phase, digest, block in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n((?:  (?:\d+d\d+|shuffle of \d+), rule .*\n?(?:  \d+ \[.*\n?)*)+)', joined):
+        if t in seeds: roll_check(t, phase, digest, rnd, s1, s2, i, n, sides, deck, vals, rule, purpose)
+# The compact form: under a phase's header (and its beacon round), a kind line
+# "  1d6, rule "10.8":", then rolls "  0 [6] "purpose"" (a modifier, not hashed, may follow).
+for t, phase, digest, rnd, s1, s2, block in re.findall(r'Turn (\d+), phase "([^"]*)", orders digest:\n  (\w+)\n' + BEACON + r'((?:  (?:\d+d\d+|shuffle of \d+), rule .*\n?(?:  \d+ \[.*\n?)*)+)', joined):
+    rounded(t, phase, rnd)
     if t not in seeds: continue
     for n, sides, deck, rule, rolls in re.findall(r'  (?:(\d+)d(\d+)|shuffle of (\d+)), rule "([^"]*)":\n((?:  \d+ \[.*\n?)*)', block):
         for i, vals, purpose in re.findall(r'(?m)^  (\d+) \[([\d ]*)\](?: [+-]\d+)? "([^"]*)"$', rolls):
-            fields = [b"adjutant-dice-v1", game, t.encode(), field(phase), i.encode(), b"shuffle" if deck else b"roll",
-                      field(purpose), field(rule), (deck or n).encode(), (sides or "0").encode(), digest.encode()]
-            got = derive(seeds[t], fields, bool(deck), int(deck or n), int(sides or 0))
-            check(got == [int(v) for v in vals.split()], "turn %s phase %s index %s: %s" % (t, phase, i, vals))
+            roll_check(t, phase, digest, rnd, s1, s2, i, n, sides, deck, vals, rule, purpose)
 # Sealed card decks: a deck's order is its shuffles' orders one after the other; shuffle k
 # is the shuffle of its cards with turn 0, phase "deck " + the deck, index k, no orders
 # digest, under the deck seed; position j of it holds the card at the permutation's j-th value.

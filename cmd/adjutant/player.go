@@ -102,7 +102,9 @@ func (p *player) fetchNew(ctx context.Context) ([]received, error) {
 		for _, b := range m.BodySection {
 			raw = b.Bytes
 		}
-		env, err := mail.ReadEnvelope(bytes.NewReader(raw), 0)
+		// A player's mail program reads any size his server accepts: the record of a
+		// game (a zip) may pass the 1 MiB the game mailbox reads.
+		env, err := mail.ReadEnvelope(bytes.NewReader(raw), int64(len(raw))+1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: read mail %d: %w", p.addr, m.UID, err)
 		}
