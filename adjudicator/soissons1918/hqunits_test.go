@@ -22,7 +22,7 @@ func TestHQUnitCasesCatchTheirChange(t *testing.T) {
 	}
 	conformance.FailEarlier(t, soissons1918.CaseAdapter{Rules: r}, cases, "revision 0",
 		"turn-11.1-no-bonus-next-to-an-enemy-hq", "pursuit-19.7-still-next-to-an-enemy-hq",
-		"fallback-19.6-never-next-to-an-enemy-hq", "bombard-17.2.1-non-phasing-next-to-a-friendly-hq",
+		"fallback-19.6-never-next-to-an-enemy-hq", "bombard-17.2.1-non-phasing-next-to-a-friendly-hq", "bombard-17.2.2-non-phasing-next-to-a-friendly-hq",
 		"bombard-17.7-adjacent-to-a-friendly-hq", "move-15.1-an-enemy-hq-on-the-line",
-		"move-14-a-friendly-hq-negates-the-threat-zone")
+		"move-14-a-friendly-hq-negates-the-threat-zone", "command-12.1.2-an-enemy-hq-blocks", "setup-3.1-prepare-next-to-a-german-hq")
 }

@@ -11,7 +11,8 @@ import (
 // HQs are units: 2.3.1 "Corps HQs are non-combat units". Where no sentence of the
 // rulebook leaves them out of a rule that says "unit", they count for it (issue 21,
 // revision 1): 3.1's Prepare markers ("adjacent to a German unit"), 11.1 ("not
-// adjacent to an enemy unit"), 14 ("negated by enemy units' presence"), 15.1 ("do not
+// adjacent to an enemy unit"), 12.1.2 (a command path "does not cross: an enemy
+// unit"; a friendly HQ is subordinated to no command, so it blocks none), 14 ("negated by enemy units' presence"), 15.1 ("do not
 // contain an enemy unit"), 17.2.1, 17.2.2 and 17.7 ("adjacent to a friendly unit"),
 // 19.6, 13.1 and 21 ("never end their retreat adjacent to an enemy unit") and 19.7
 // ("no longer adjacent to any enemy unit"). The sentences that leave them out keep
