@@ -22,19 +22,27 @@ const (
 
 // demoSoissons plays all 17 turns of Soissons 1918, by mail or through pipe mode.
 func demoSoissons(e *env, o demoOpts) error {
-	rs, err := soissons1918.New()
+	g, err := soissonsDemo()
 	if err != nil {
 		return err
 	}
-	g := &drivenDemo{
+	return g.play(e, o)
+}
+
+// soissonsDemo is the Soissons sample game as a driven demo.
+func soissonsDemo() (*drivenDemo, error) {
+	rs, err := soissons1918.New()
+	if err != nil {
+		return nil, err
+	}
+	return &drivenDemo{
 		game: soissonsGame, rs: rs,
 		create: []string{"game", "new", "--name", soissonsGame, "--ruleset", rs.Name(),
 			"--player", "en=" + soissonsEN, "--player", "de=" + soissonsDE,
 			"--password", "en=" + soissonsPassEN, "--password", "de=" + soissonsPassDE},
 		players: map[rules.Side]demoPlayer{"en": {soissonsEN, soissonsPassEN}, "de": {soissonsDE, soissonsPassDE}},
 		script:  soissonsScript(rs, soissonsGame),
-	}
-	return g.play(e, o)
+	}, nil
 }
 
 // soissonsScript is the demo, written as the game goes: both sides set up by default;
