@@ -157,3 +157,12 @@ func Script(game string) rules.Script {
 func (r *Rules) Bot(game string) rules.Bot { return Script(game) }
 
 var _ rules.Botter = (*Rules)(nil)
+
+// TurnScript is side's mail of a turn as the scripted players write it (Script sends
+// it whole; a player who stops to see each result sends it a phase at a time).
+func TurnScript(side rules.Side, turn int) string {
+	if side == BEF {
+		return britishScript(turn)
+	}
+	return germanScript(turn)
+}

@@ -36,7 +36,7 @@ func (g *game) bombard(side rules.Side, b Bombard) error {
 	}
 	friendlyNext := func(ok func(u *Unit) bool) bool {
 		for _, n := range m.Grid.Neighbours(t) {
-			for _, u := range g.combatAt(n, side) {
+			for _, u := range g.unitsAt(n, side) {
 				if ok(u) {
 					return true
 				}

@@ -499,3 +499,12 @@ func (b botBoard) german(h hex.Hex) bool {
 	}
 	return false
 }
+
+// StepOrders are the scripted players' orders for side at the step st is at: the
+// Entente's for his steps, the German's maneuver for his (the lines Bot sends).
+func StepOrders(rs *Rules, st *State, side rules.Side) []string {
+	if side == EN {
+		return botEntente(rs, st)
+	}
+	return botGerman(rs, st)
+}

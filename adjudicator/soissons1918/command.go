@@ -86,15 +86,15 @@ func (g *game) inCommand(u *Unit) bool {
 	blocked := map[hex.Hex]bool{}
 	for i := range g.st.Units {
 		o := &g.st.Units[i]
-		if o.Where != OnMap || !g.counter(o).Combat() {
+		if o.Where != OnMap || !g.countsAsUnit(o) {
 			continue
 		}
 		oh := g.hexOf(o)
 		if g.sideOf(o) != side {
-			blocked[oh] = true
+			blocked[oh] = true // "an enemy unit", an HQ too from revision 1 (units.go)
 			continue
 		}
-		if o.Remnant || g.corps(o) == g.corps(u) {
+		if !g.counter(o).Combat() || o.Remnant || g.corps(o) == g.corps(u) {
 			continue
 		}
 		blocked[oh] = true

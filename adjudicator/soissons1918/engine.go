@@ -3,7 +3,6 @@ package soissons1918
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
@@ -74,20 +73,7 @@ func (g *game) combatAt(h hex.Hex, side rules.Side) []*Unit {
 
 // combatHexes lists the hexes holding side's combat units.
 func (g *game) combatHexes(side rules.Side) []hex.Hex {
-	seen := map[hex.Hex]bool{}
-	var out []hex.Hex
-	for i := range g.st.Units {
-		u := &g.st.Units[i]
-		if u.Where == OnMap && g.sideOf(u) == side && g.counter(u).Combat() {
-			h := g.hexOf(u)
-			if !seen[h] {
-				seen[h] = true
-				out = append(out, h)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b hex.Hex) int { return strings.Compare(a.String(), b.String()) })
-	return out
+	return g.hexesOf(side, func(u *Unit) bool { return g.counter(u).Combat() })
 }
 
 // zoc is the zone of control of side's divisions, regiments and remnants (13): the six
@@ -102,7 +88,7 @@ func (g *game) zoc(side rules.Side) map[hex.Hex]bool {
 func (g *game) tz(side rules.Side) map[hex.Hex]bool {
 	enemy := sides.Other(side)
 	ez := g.zoc(enemy)
-	blocked := func(h hex.Hex) bool { return ez[h] || len(g.combatAt(h, enemy)) > 0 }
+	blocked := func(h hex.Hex) bool { return ez[h] || len(g.unitsAt(h, enemy)) > 0 }
 	out := map[hex.Hex]bool{}
 	m := g.sc.Map
 	for _, h := range g.combatHexes(side) {
@@ -153,7 +139,7 @@ func (g *game) supplyFree(side rules.Side, ignore map[string]bool) func(hex.Hex)
 	saved := g.hide(ignore)
 	ez, et := g.zoc(enemy), g.tz(enemy)
 	occupied := map[hex.Hex]bool{}
-	for _, eh := range g.combatHexes(enemy) {
+	for _, eh := range g.unitHexes(enemy) {
 		occupied[eh] = true
 	}
 	g.unhide(saved)

@@ -286,7 +286,7 @@ func (g *game) completeSetup(side rules.Side) {
 func (g *game) adjacentEnemy(u *Unit) bool {
 	h := g.hexOf(u)
 	for _, n := range g.sc.Map.Grid.Neighbours(h) {
-		if len(g.combatAt(n, sides.Other(g.sideOf(u)))) > 0 {
+		if len(g.unitsAt(n, sides.Other(g.sideOf(u)))) > 0 {
 			return true
 		}
 	}
@@ -878,7 +878,7 @@ func (g *game) fallBack(side rules.Side, ids []string, path []hex.Hex) error {
 		}
 	}
 	for _, n := range g.sc.Map.Grid.Neighbours(last) {
-		if len(g.combatAt(n, sides.Other(side))) > 0 {
+		if len(g.unitsAt(n, sides.Other(side))) > 0 {
 			return fmt.Errorf("%s is next to an enemy unit in %s (19.6, 13.1: never ending a retreat adjacent to an enemy)", last, n)
 		}
 	}

@@ -387,7 +387,7 @@ func (g *game) towardsSupply(side rules.Side, from hex.Hex, dist map[hex.Hex]int
 func (g *game) retreatDistances(side rules.Side) map[hex.Hex]int {
 	enemy := sides.Other(side)
 	ez := g.zoc(enemy)
-	return g.distancesToEdge(side, func(h hex.Hex) bool { return !ez[h] && len(g.combatAt(h, enemy)) == 0 })
+	return g.distancesToEdge(side, func(h hex.Hex) bool { return !ez[h] && len(g.unitsAt(h, enemy)) == 0 })
 }
 
 // distancesToEdge is, for every hex on the map that free allows and that reaches

@@ -208,7 +208,7 @@ func (g *game) forcedFallBacks(side rules.Side) {
 
 func (g *game) nextToEnemy(side rules.Side, h hex.Hex) bool {
 	for _, n := range g.sc.Map.Grid.Neighbours(h) {
-		if len(g.combatAt(n, sides.Other(side))) > 0 {
+		if len(g.unitsAt(n, sides.Other(side))) > 0 {
 			return true
 		}
 	}

@@ -149,6 +149,13 @@ func (g *drivenDemo) play(e *env, o demoOpts) error {
 	if err != nil {
 		return err
 	}
+	if s := stopStyleOf(g); s != nil {
+		line, err := stopPace(e, s)
+		if err != nil {
+			return err
+		}
+		account += line
+	}
 	fmt.Fprintf(e.stdout, "%s%s\n%s demo complete in %s: %d mails.\n%s", account, strings.Repeat("=", 78), g.rs.Title(), time.Since(start).Round(time.Millisecond), n, sum.String())
 	return nil
 }

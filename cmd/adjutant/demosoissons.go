@@ -17,13 +17,18 @@ const (
 
 // demoSoissons plays all 17 turns of Soissons 1918, by mail or through pipe mode.
 func demoSoissons(e *env, o demoOpts) error {
-	rs, err := soissons1918.New()
-	if err != nil {
-		return err
-	}
-	g, err := newDrivenDemo(rs, soissonsGame, map[rules.Side]demoPlayer{soissons1918.EN: {soissonsEN, soissonsPassEN}, soissons1918.DE: {soissonsDE, soissonsPassDE}})
+	g, err := soissonsDemo()
 	if err != nil {
 		return err
 	}
 	return g.play(e, o)
+}
+
+// soissonsDemo is the Soissons sample game as a driven demo.
+func soissonsDemo() (*drivenDemo, error) {
+	rs, err := soissons1918.New()
+	if err != nil {
+		return nil, err
+	}
+	return newDrivenDemo(rs, soissonsGame, map[rules.Side]demoPlayer{soissons1918.EN: {soissonsEN, soissonsPassEN}, soissons1918.DE: {soissonsDE, soissonsPassDE}})
 }
