@@ -322,10 +322,10 @@ func (h *handling) clubCommand(ctx context.Context, l orders.Line, password stri
 	return "", false, fmt.Errorf("club command %q: not known", l.Keyword())
 }
 
-// clubNew opens a game: NEW <ruleset> [SIDE <side>] [OBSERVERS open|ask|no] [options].
+// clubNew opens a game: NEW <ruleset> [SIDE <side>] [OBSERVERS open|ask|no] [DICE seed|beacon] [options].
 func (h *handling) clubNew(args []string, password string) (string, bool, error) {
 	d := h.desk
-	usage := "Write NEW <ruleset> [SIDE <side>] [OBSERVERS OPEN|ASK|NO] [optional rules], e.g. NEW mons1914 SIDE bef, and a line PASSWORD <a password of your choosing>."
+	usage := "Write NEW <ruleset> [SIDE <side>] [OBSERVERS OPEN|ASK|NO] [DICE SEED|BEACON] [optional rules], e.g. NEW mons1914 SIDE bef, and a line PASSWORD <a password of your choosing>."
 	if ok, why := d.Club.mayOpen(h.msg.From); !ok {
 		text := "NEW: not done: " + why + "."
 		if d.HostAddress != "" {
@@ -350,6 +350,13 @@ func (h *handling) clubNew(args []string, password string) (string, bool, error)
 	for i := 1; i < len(args); i++ {
 		word := strings.ToUpper(args[i])
 		switch {
+		case word == "DICE" && i+1 < len(args):
+			// Issue 25: a game whose rolls no host can know before every order is in.
+			i++
+			ng.Dice = strings.ToLower(args[i])
+			if err := d.checkDice(&ng, nil); err != nil {
+				return "NEW: not done: " + err.Error() + ".", false, nil
+			}
 		case (word == "SIDE" || word == "OBSERVERS") && i+1 < len(args):
 			i++
 			if word == "SIDE" {
@@ -411,15 +418,15 @@ func (h *handling) clubNew(args []string, password string) (string, bool, error)
 		ng.Observers = "open"
 	}
 	og := store.OpenGame{Name: name, Ruleset: rs.Name(), Side: string(side), Address: h.msg.From, Hash: hash,
-		Options: ng.Options, Observers: ng.Observers, PhaseLength: ng.PhaseLength, Opened: h.now}
+		Options: ng.Options, Observers: ng.Observers, Dice: ng.Dice, PhaseLength: ng.PhaseLength, Opened: h.now}
 	if err := h.tx.PutOpenGame(og); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("NEW: done. You opened game %s (%s) and play %s; the %s seat is open. "+
 		"Another player takes it with JOIN %s and a PASSWORD of his own; the game starts then and you both get your invitations. "+
-		"Optional rules: %s. Observers: %s. Each phase has a deadline of %s; then the game goes on with the default orders. "+
+		"Optional rules: %s. Observers: %s.%s Each phase has a deadline of %s; then the game goes on with the default orders. "+
 		"WITHDRAW %s (with your PASSWORD) takes it back while nobody has joined.",
-		name, rs.Title(), sideName(rs, side), sideName(rs, otherSide(rs, side)), name, optionsText(og.Options), observerPolicies[og.Observers],
+		name, rs.Title(), sideName(rs, side), sideName(rs, otherSide(rs, side)), name, optionsText(og.Options), observerPolicies[og.Observers], clubDiceNote(og.Dice),
 		spanText(og.PhaseLength), name), true, nil
 }
 
@@ -625,7 +632,7 @@ func (h *handling) clubJoin(ctx context.Context, args []string, password string)
 	p, err := d.prepareGame(NewGame{Name: og.Name, Ruleset: og.Ruleset, Options: og.Options, PhaseLength: og.PhaseLength, NoOrders: "default",
 		Players:    map[rules.Side]string{rules.Side(og.Side): og.Address, free: h.msg.From},
 		PassHashes: map[rules.Side]string{rules.Side(og.Side): og.Hash, free: hash},
-		Observers:  og.Observers}, nil)
+		Observers:  og.Observers, Dice: og.Dice}, nil)
 	if err != nil {
 		return "", false, err
 	}
@@ -696,4 +703,13 @@ func (h *handling) clubWithdraw(args []string, password string) (string, bool, e
 		}
 	}
 	return fmt.Sprintf("WITHDRAW: done. Game %s is withdrawn.", og.Name), true, nil
+}
+
+// clubDiceNote says, in NEW's answer and LIST, how a game's dice are drawn when it plays
+// with the beacon (HELP DICE).
+func clubDiceNote(dice string) string {
+	if dice == DiceBeacon {
+		return " Dice: every roll mixes in a public drand round drawn after the last order of its phase (HELP DICE)."
+	}
+	return ""
 }

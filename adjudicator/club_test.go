@@ -5,15 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"log/slog"
 	"maps"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/dice/beacon"
+	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mons1914"
@@ -485,6 +488,41 @@ func TestClubMailOrGameMail(t *testing.T) {
 		out, _ := f.send(us, c.subject, c.text)
 		if club := strings.HasSuffix(out, ": club"); club != c.club {
 			t.Errorf("%q under %q: %q, a club mail %v, want %v", c.text, c.subject, out, club, c.club)
+		}
+	}
+}
+
+// TestClubNewWithBeacon (issue 25: "the open-game and host commands that create games"):
+// NEW ... DICE BEACON opens a game whose rolls mix in the beacon, when the host offers
+// one; JOIN starts it so, and the invitations say it. Without a beacon NEW is refused.
+func TestClubNewWithBeacon(t *testing.T) {
+	f := clubFixture(t, adjudicator.Club{})
+	out, mails := f.send(ann, "new", "NEW mons1914 DICE BEACON\nPASSWORD ann-pw-1\n")
+	if got := flat(only(t, mails, ann)); out != adjudicator.Refused+": club" || !strings.Contains(got, "no beacon is configured") {
+		t.Errorf("NEW ... DICE BEACON without a beacon: %q\n%s", out, got)
+	}
+	relay := &beacon.Recorded{Rounds: beacon.RecordedRounds(), Start: f.now, Period: time.Minute, Now: func() time.Time { return f.now }}
+	srv := httptest.NewServer(relay)
+	t.Cleanup(srv.Close)
+	f.desk.Beacon = beacon.Source{Schedule: relay, Client: &beacon.Client{URL: srv.URL, Chain: beacon.Quicknet, HTTP: srv.Client()}}
+	name := f.open(t, ann, "mons1914 DICE BEACON", "ann-pw-1")
+	if out, _ := f.send(bob, "join", "JOIN "+name+"\nPASSWORD bob-pw-1\n"); out != adjudicator.Handled+": club" {
+		t.Fatalf("JOIN: %q", out)
+	}
+	f.db.Read(context.Background(), func(tx store.Tx) error {
+		g, err := tx.Game(name)
+		if err != nil || g.Dice != adjudicator.DiceBeacon {
+			t.Errorf("game %s: dice %q (%v), want %q", name, g.Dice, err, adjudicator.DiceBeacon)
+		}
+		return nil
+	})
+	for _, addr := range []string{ann, bob} {
+		var told bool
+		for _, m := range to(outbox(t, f.db), addr) {
+			told = told || m.Kind == "invite" && strings.Contains(m.Body, "This game plays with the beacon")
+		}
+		if !told {
+			t.Errorf("the invitation to %s does not say the game plays with the beacon", addr)
 		}
 	}
 }

@@ -77,7 +77,9 @@ type OpenGame struct {
 	Hash    string          `json:"pass_hash"` // bcrypt of the creator's password
 	Options map[string]bool `json:"options,omitempty"`
 	// Observers is the game's observer policy: "open", "ask" or "no".
-	Observers   string        `json:"observers,omitempty"`
+	Observers string `json:"observers,omitempty"`
+	// Dice is "beacon" for a game whose rolls mix in a public beacon round (issue 25).
+	Dice        string        `json:"dice,omitempty"`
 	PhaseLength time.Duration `json:"phase_length,omitempty"`
 	Opened      time.Time     `json:"opened"`
 }
