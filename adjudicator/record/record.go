@@ -333,13 +333,23 @@ func sideName(in Input, side string) string {
 	return side
 }
 
-// verdict is the first line of the last mail that gives the end of the game.
+// verdict is the headline of the last mail that gives the end of the game: its first
+// line and the lines it wraps onto, up to a blank line or the line that says how to
+// answer (adjudicator's headline: "Send ROLLS ...").
 func verdict(mails []store.OutMail) string {
 	for i := len(mails) - 1; i >= 0; i-- {
-		first, _, _ := strings.Cut(mails[i].Body, "\n")
-		if strings.HasPrefix(first, "Game over") {
-			return strings.TrimSpace(first)
+		if !strings.HasPrefix(mails[i].Body, "Game over") {
+			continue
 		}
+		var head []string
+		for _, l := range strings.Split(mails[i].Body, "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "Send ROLLS") {
+				break
+			}
+			head = append(head, l)
+		}
+		return strings.Join(head, " ")
 	}
 	return ""
 }
