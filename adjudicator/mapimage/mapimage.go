@@ -595,7 +595,12 @@ func (p *picture) drawCounters() {
 		}
 		if p.s.lost[h] {
 			x, y := p.center(h)
-			if p.s.counters[h] != "" {
+			switch {
+			case p.s.labels[h] != "":
+				// Below the taller counter, clear of the count on its lower line.
+				_, ht := p.counterBox(h)
+				y += p.counterDrop(h) + ht/2 + 2
+			case p.s.counters[h] != "":
 				y += half * 0.62
 			}
 			p.cross(x, y, 6)
@@ -616,9 +621,9 @@ func (p *picture) counterDrop(h hex.Hex) float64 {
 	return d
 }
 
-// labelMax is the widest a counter's label is drawn: its counter, at full size, stays
-// clear of the hexes beside its own.
-const labelMax = 50.0
+// labelMax is the widest a counter's label is drawn: its counter no wider than its hex
+// at full size. Mons's longest ids ("IX/FA60/17") fit in the smaller font.
+const labelMax = 56.0
 
 // label is how the label of h is drawn: its text, in the font of the key it returns.
 // A label too wide for labelMax is drawn smaller, and cut ("+") if it still is.

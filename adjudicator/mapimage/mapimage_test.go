@@ -649,7 +649,7 @@ func TestCloseUp(t *testing.T) {
 // TestLabels: Mons's and Soissons's counters carry the unit's id above the count the
 // text map shows (View.Labels): the view says which id, the picture draws it (more
 // dark pixels on the counter than the same picture without labels), and a label too long for
-// a hex is drawn smaller and cut, its counter no wider than a hex's middle.
+// a hex is drawn smaller and cut, its counter no wider than a hex.
 func TestLabels(t *testing.T) {
 	byName := map[string]sample{}
 	for _, s := range samples(t) {
@@ -702,7 +702,31 @@ func TestLabels(t *testing.T) {
 					t.Errorf("counter in %s: %d dark pixels with its label, %d without", id, with, without)
 				}
 			}
-			x, y, _, _ := mapimage.Center(enc, hex.MustParse(tc.long))
+			// A loss in a labelled counter's hex is crossed below the counter, not
+			// over the count on its lower line.
+			lostInk := color.RGBA{0xd0, 0x00, 0x00, 0xff}
+			h := hex.MustParse(tc.long)
+			lost, err := mapimage.Encode(v, mapimage.News{Lost: []hex.Hex{h}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := mapimage.RenderEncoded(lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img := decode(t, b)
+			x, y, _, _ := mapimage.Center(lost, h)
+			for dy := 6; dy <= 14; dy++ {
+				for dx := -10; dx <= 10; dx++ {
+					if color.RGBAModel.Convert(img.At(x+dx, y+dy)) == lostInk {
+						t.Fatalf("the cross of the loss in %s is over the count (%d, %d below its centre)", h, dx, dy)
+					}
+				}
+			}
+			if !anyNear(img, float64(x), float64(y+23), 2, lostInk) {
+				t.Errorf("no cross of the loss in %s below its counter", h)
+			}
+			x, y, _, _ = mapimage.Center(enc, h)
 			colour := imgs[2].At(x, y+18)
 			w := 1
 			for dx := 1; dx < 80 && imgs[2].At(x-dx, y+18) == colour; dx++ {
@@ -711,8 +735,8 @@ func TestLabels(t *testing.T) {
 			for dx := 1; dx < 80 && imgs[2].At(x+dx, y+18) == colour; dx++ {
 				w++
 			}
-			if w < 28 || w > 58 {
-				t.Errorf("the counter with a long label in %s is %d pixels wide, want 28 to 58", tc.long, w)
+			if w < 28 || w > 64 {
+				t.Errorf("the counter with a long label in %s is %d pixels wide, want 28 to 64, a hex's width", tc.long, w)
 			}
 		})
 	}
