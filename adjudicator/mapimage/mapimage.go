@@ -597,9 +597,10 @@ func (p *picture) drawCounters() {
 			x, y := p.center(h)
 			switch {
 			case p.s.labels[h] != "":
-				// Below the taller counter, clear of the count on its lower line.
-				_, ht := p.counterBox(h)
-				y += p.counterDrop(h) + ht/2 + 2
+				// Right of the taller counter, which fills the hex's lower half: below
+				// or on it the cross would hide the count or the label.
+				w, _ := p.counterBox(h)
+				x, y = x+w/2+8, y+p.counterDrop(h)
 			case p.s.counters[h] != "":
 				y += half * 0.62
 			}
