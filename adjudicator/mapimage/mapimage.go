@@ -12,7 +12,7 @@
 // (trench lines from hex to hex, communication trenches, wire, bunkers), hexside
 // features as coloured lines (a point feature, a bridge, as a bar across the hexside),
 // each hex's counter text on a counter coloured by the sides whose units are in it
-// ([mapview.View.Forces]), arrows from a hex to another (an Improvised Attack marker),
+// ([mapview.View.Forces]), under the counter's label ([mapview.View.Labels]), arrows from a hex to another (an Improvised Attack marker),
 // place names, and a legend of what it shows. What happened ([News]) is drawn on it:
 // changed hexes outlined, moves as arrows, losses crossed. The unit list and the
 // view's key are the text map's, not the picture's.
