@@ -334,6 +334,18 @@ func commonView(views []mapview.View) mapview.View {
 	if views[0].Counters != nil {
 		out.Counters = map[hex.Hex]string{}
 	}
+	// A counter's label where every side sees the same one (Mons: an enemy stack's
+	// top unit, 6.6, is what its owner sees on top too).
+	out.Labels = nil
+	label := func(h hex.Hex) {
+		l := views[0].Labels[h]
+		if l != "" && all(views[1:], func(v mapview.View) bool { return v.Labels[h] == l }) {
+			if out.Labels == nil {
+				out.Labels = map[hex.Hex]string{}
+			}
+			out.Labels[h] = l
+		}
+	}
 	for h, c := range views[0].Cells {
 		same := true
 		for _, v := range views[1:] {
@@ -347,6 +359,7 @@ func commonView(views []mapview.View) mapview.View {
 			if views[0].Counters != nil {
 				out.Counters[h] = views[0].Counters[h]
 			}
+			label(h)
 			continue
 		}
 		// The cell differs (a side sees its own stack in full, the other its top),
@@ -363,6 +376,7 @@ func commonView(views []mapview.View) mapview.View {
 		if out.Counters != nil {
 			out.Counters[h] = letters
 		}
+		label(h)
 	}
 	out.Key = nil
 	for _, k := range views[0].Key {

@@ -12,7 +12,7 @@
 // (trench lines from hex to hex, communication trenches, wire, bunkers), hexside
 // features as coloured lines (a point feature, a bridge, as a bar across the hexside),
 // each hex's counter text on a counter coloured by the sides whose units are in it
-// ([mapview.View.Forces]), arrows from a hex to another (an Improvised Attack marker),
+// ([mapview.View.Forces]), under the counter's label ([mapview.View.Labels]), arrows from a hex to another (an Improvised Attack marker),
 // place names, and a legend of what it shows. What happened ([News]) is drawn on it:
 // changed hexes outlined, moves as arrows, losses crossed. The unit list and the
 // view's key are the text map's, not the picture's.
@@ -430,7 +430,8 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 	for _, f := range []struct {
 		key, name string
 		size      float64
-	}{{"id", "regular", id}, {"cell", "mono", cell}, {"text", "regular", textSz}, {"title", "bold", titleS}, {"place", "bold", idSize}} {
+	}{{"id", "regular", id}, {"cell", "mono", cell}, {"text", "regular", textSz}, {"title", "bold", titleS}, {"place", "bold", idSize},
+		{"label", "bold", cell}, {"label-small", "bold", cell - 2}} {
 		ff, err := face(f.name, f.size)
 		if err != nil {
 			return nil, fmt.Errorf("map picture: %w", err)
@@ -580,8 +581,8 @@ func (p *picture) drawCounters() {
 		if !p.ids && (p.focus[h] || p.s.counters[h] != "") {
 			p.halo(h.String(), x, y-half+10, "id", ink)
 		}
-		if text := p.s.counters[h]; text != "" {
-			p.drawCounter(x, y+p.counterDrop(), text, p.s.forces[h])
+		if p.s.counters[h] != "" {
+			p.drawCounter(x, y+p.counterDrop(h), h)
 		}
 	}
 	p.drawArrows(func(a mapview.Arrow) bool { return !under(a) })
@@ -594,7 +595,13 @@ func (p *picture) drawCounters() {
 		}
 		if p.s.lost[h] {
 			x, y := p.center(h)
-			if p.s.counters[h] != "" {
+			switch {
+			case p.s.labels[h] != "":
+				// Right of the taller counter, which fills the hex's lower half: below
+				// or on it the cross would hide the count or the label.
+				w, _ := p.counterBox(h)
+				x, y = x+w/2+8, y+p.counterDrop(h)
+			case p.s.counters[h] != "":
 				y += half * 0.62
 			}
 			p.cross(x, y, 6)
@@ -602,13 +609,45 @@ func (p *picture) drawCounters() {
 	}
 }
 
-// counterDrop is how far below its hex's centre a counter is: clear of the hex id
-// above it.
-func (p *picture) counterDrop() float64 {
-	if p.ids {
-		return 2
+// counterDrop is how far below its hex's centre the counter of h is: clear of the hex
+// id above it, the taller labelled counter a little lower.
+func (p *picture) counterDrop(h hex.Hex) float64 {
+	d := 2.0
+	if !p.ids {
+		d = 3
 	}
-	return 3
+	if p.s.labels[h] != "" {
+		d += 3
+	}
+	return d
+}
+
+// labelMax is the widest a counter's label is drawn: its counter no wider than its hex
+// at full size. Mons's longest ids ("IX/FA60/17") fit in the smaller font.
+const labelMax = 56.0
+
+// label is how the label of h is drawn: its text, in the font of the key it returns.
+// A label too wide for labelMax is drawn smaller, and cut ("+") if it still is.
+func (p *picture) label(h hex.Hex) (string, string) {
+	l := p.s.labels[h]
+	if l == "" {
+		return "", ""
+	}
+	for _, key := range []string{"label", "label-small"} {
+		if p.width(key, l) <= labelMax {
+			return l, key
+		}
+	}
+	r := []rune(l)
+	for len(r) > 1 && p.width("label-small", string(r)+"+") > labelMax {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "+", "label-small"
+}
+
+// width is how wide s is in the font of key.
+func (p *picture) width(key, s string) float64 {
+	return float64(font.MeasureString(p.fonts[key], s)) / 64
 }
 
 // counterSize is a counter's height, and its least width.
@@ -619,21 +658,36 @@ func (p *picture) counterSize() (h, w float64) {
 	return 18, 28
 }
 
-// counterBox is the size of the counter of text.
-func (p *picture) counterBox(text string) (w, h float64) {
+// counterBox is the size of the counter of h: one line of its text, or two with its
+// label above.
+func (p *picture) counterBox(hx hex.Hex) (w, h float64) {
 	h, least := p.counterSize()
-	tw := float64(font.MeasureString(p.fonts["cell"], text)) / 64
+	tw := p.width("cell", p.s.counters[hx])
+	if l, key := p.label(hx); l != "" {
+		tw = max(tw, p.width(key, l))
+		h += labelLine(p.ids)
+	}
 	return max(tw+8, least), h
+}
+
+// labelLine is the height a label's line adds to a counter.
+func labelLine(ids bool) float64 {
+	if ids {
+		return 11
+	}
+	return 10
 }
 
 // reach is how far from the centre of h an arrow along (ux, uy) starts or ends: just
 // outside its counter, or near the centre of a hex without one.
 func (p *picture) reach(h hex.Hex, ux, uy, bare float64) float64 {
-	text := p.s.counters[h]
-	if text == "" {
+	if p.s.counters[h] == "" {
 		return bare
 	}
-	w, ht := p.counterBox(text)
+	w, ht := p.counterBox(h)
+	if p.s.labels[h] != "" {
+		ht += 6 // a labelled counter sits lower: clear of its bottom too
+	}
 	t := math.Inf(1)
 	if ux != 0 {
 		t = w / 2 / math.Abs(ux)
@@ -705,11 +759,13 @@ func (p *picture) text(s string, x, y, ax, ay float64, key string, c color.Color
 	d.DrawString(s)
 }
 
-// drawCounter draws text on a box centred on x, y, coloured by the forces in the hex:
-// one colour a side, split left to right when sides share the hex.
-func (p *picture) drawCounter(x, y float64, text string, forces []string) {
+// drawCounter draws the counter of h on a box centred on x, y, coloured by the forces
+// in the hex: one colour a side, split left to right when sides share the hex. Its
+// text is under its label, when it has one.
+func (p *picture) drawCounter(x, y float64, hx hex.Hex) {
 	dc := p.dc
-	w, h := p.counterBox(text)
+	text, forces := p.s.counters[hx], p.s.forces[hx]
+	w, h := p.counterBox(hx)
 	left, top := x-w/2, y-h/2
 	p.box(left, top, w, h, neutral, ink)
 	for i, f := range forces {
@@ -717,6 +773,11 @@ func (p *picture) drawCounter(x, y float64, text string, forces []string) {
 		dc.SetColor(p.forceColour(f))
 		dc.DrawRectangle(left+0.5+(w-1)*float64(i)/float64(len(forces)), top+0.5, (w-1)/float64(len(forces)), h-1)
 		dc.Fill()
+	}
+	if l, key := p.label(hx); l != "" {
+		line := labelLine(p.ids)
+		p.text(l, x, top+2+line/2, 0.5, 0.35, key, ink)
+		y += line / 2
 	}
 	p.text(text, x, y, 0.5, 0.35, "cell", ink)
 }

@@ -645,3 +645,118 @@ func TestCloseUp(t *testing.T) {
 		t.Errorf("a close-up of a picture at full size (%v)", err)
 	}
 }
+
+// TestLabels: Mons's and Soissons's counters carry the unit's id above the count the
+// text map shows (View.Labels): the view says which id, the picture draws it (more
+// dark pixels on the counter than the same picture without labels), and a label too long for
+// a hex is drawn smaller and cut, its counter no wider than a hex.
+func TestLabels(t *testing.T) {
+	byName := map[string]sample{}
+	for _, s := range samples(t) {
+		byName[s.name] = s
+	}
+	for _, tc := range []struct {
+		sample string
+		want   map[string]string // hex: label
+		long   string            // a hex to give a long label
+	}{
+		// 6.6: the British see the German stack's top unit, which arrived first.
+		{"mons1914", map[string]string{"2608": "1/SF", "2707": "1/NF", "2708": "IX/75/17"}, "2608"},
+		{"soissons1918", map[string]string{"2321": "1US", "2420": "17/42"}, "2321"},
+	} {
+		t.Run(tc.sample, func(t *testing.T) {
+			s := byName[tc.sample]
+			v := s.view(t)
+			if len(v.Labels) != len(tc.want) {
+				t.Errorf("labels %v, want %v", v.Labels, tc.want)
+			}
+			for id, want := range tc.want {
+				if got := v.Labels[hex.MustParse(id)]; got != want {
+					t.Errorf("label of %s: %q, want %q", id, got, want)
+				}
+			}
+			bare := v
+			bare.Labels = nil
+			long := v
+			long.Labels = maps.Clone(v.Labels)
+			long.Labels[hex.MustParse(tc.long)] = "IX/75/17 Reserve Infantry Brigade"
+			var imgs []image.Image
+			var enc []byte
+			for _, w := range []mapview.View{v, bare, long} {
+				b, err := mapimage.Render(w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				imgs = append(imgs, decode(t, b))
+				if enc, err = mapimage.Encode(w, mapimage.News{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for id := range tc.want {
+				x, y, shown, err := mapimage.Center(enc, hex.MustParse(id))
+				if err != nil || !shown {
+					t.Fatalf("%s not shown: %v", id, err)
+				}
+				with, without := dark(imgs[0], x, y), dark(imgs[1], x, y)
+				if with < without+20 {
+					t.Errorf("counter in %s: %d dark pixels with its label, %d without", id, with, without)
+				}
+			}
+			// A loss in a labelled counter's hex is crossed right of the counter, not
+			// over its label or its count.
+			lostInk := color.RGBA{0xd0, 0x00, 0x00, 0xff}
+			h := hex.MustParse(tc.long)
+			lost, err := mapimage.Encode(v, mapimage.News{Lost: []hex.Hex{h}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := mapimage.RenderEncoded(lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img := decode(t, b)
+			x, y, _, _ := mapimage.Center(lost, h)
+			for dy := -10; dy <= 15; dy++ {
+				for dx := -10; dx <= 10; dx++ {
+					if color.RGBAModel.Convert(img.At(x+dx, y+dy)) == lostInk {
+						t.Fatalf("the cross of the loss in %s is over its counter's text (%d, %d from its centre)", h, dx, dy)
+					}
+				}
+			}
+			right := false
+			for dx := 14; dx <= 40; dx++ {
+				right = right || anyNear(img, float64(x+dx), float64(y+5), 1, lostInk)
+			}
+			if !right {
+				t.Errorf("no cross of the loss in %s right of its counter", h)
+			}
+			x, y, _, _ = mapimage.Center(enc, h)
+			colour := imgs[2].At(x, y+18)
+			w := 1
+			for dx := 1; dx < 80 && imgs[2].At(x-dx, y+18) == colour; dx++ {
+				w++
+			}
+			for dx := 1; dx < 80 && imgs[2].At(x+dx, y+18) == colour; dx++ {
+				w++
+			}
+			if w < 28 || w > 64 {
+				t.Errorf("the counter with a long label in %s is %d pixels wide, want 28 to 64, a hex's width", tc.long, w)
+			}
+		})
+	}
+}
+
+// dark is how many dark pixels (text, borders: all the ink's shades) the counter of the
+// hex centred on x, y has: a box a hex wide, from above its centre to the hex's lower
+// edge.
+func dark(img image.Image, x, y int) int {
+	n := 0
+	for dy := -14; dy <= 24; dy++ {
+		for dx := -30; dx <= 30; dx++ {
+			if g := color.GrayModel.Convert(img.At(x+dx, y+dy)).(color.Gray); g.Y < 100 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -29,6 +29,7 @@ type scene struct {
 	sides              map[hex.Hexside][]string
 	legend             mapview.Legend
 	counters           map[hex.Hex]string // each hex's counter text, "" for none
+	labels             map[hex.Hex]string // the line above a counter's text (View.Labels), "" for none
 	forces             map[hex.Hex][]string
 	arrows             []mapview.Arrow
 	// What happened since the side's previous picture (see [News]): hexes whose
@@ -48,7 +49,7 @@ func sceneOf(v mapview.View) (*scene, error) {
 		title: v.Title, legendTitle: v.LegendTitle, rowsUp: v.RowsUp,
 		geo:     &board.Map{Grid: m.Grid, Cols: m.Cols, OddRows: m.OddRows, EvenRows: m.EvenRows, Default: m.Default, Places: m.Places},
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
-		legend: v.Legend, counters: map[hex.Hex]string{}, forces: v.Forces, arrows: v.Arrows,
+		legend: v.Legend, counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: v.Forces, arrows: v.Arrows,
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{},
 	}
 	for _, h := range m.Hexes() {
@@ -69,6 +70,10 @@ func sceneOf(v mapview.View) (*scene, error) {
 		}
 		if text = strings.TrimSpace(text); text != "" {
 			s.counters[h] = text
+			// A label goes on a counter: none is drawn alone.
+			if l := strings.TrimSpace(v.Labels[h]); l != "" {
+				s.labels[h] = l
+			}
 		}
 	}
 	return s, nil
@@ -112,7 +117,7 @@ func (s *scene) add(v mapview.View, news News) error {
 		for _, h := range s.hexes() {
 			// What the picture shows: a mark only the text map shows (Mons's German
 			// control of an empty hex) would outline a hex that shows no change.
-			if counter(v, h) != counter(*b, h) || !slices.Equal(v.Forces[h], b.Forces[h]) {
+			if counter(v, h) != counter(*b, h) || v.Labels[h] != b.Labels[h] || !slices.Equal(v.Forces[h], b.Forces[h]) {
 				s.changed[h] = true
 			}
 		}
@@ -162,7 +167,9 @@ func (s *scene) halfLower(col int) bool {
 
 // wireVersion is the version of Encode's format; RenderEncoded refuses any other.
 // 2: what happened (changed, lost hexes; moves among the arrows), and the picture
-// shows the part of the map that matters, not the whole sheet.
+// shows the part of the map that matters, not the whole sheet. The counters' labels
+// came later within 2: a view without them encodes to the same bytes as before, and
+// an older mail's view draws as it did.
 const wireVersion = 2
 
 // wire is a scene as JSON: hexes as their ids, the terrain and features as lists of
@@ -179,6 +186,7 @@ type wire struct {
 	Sides       map[string][]string `json:"sides,omitempty"`
 	Legend      mapview.Legend      `json:"legend"`
 	Counters    map[string]string   `json:"counters,omitempty"`
+	Labels      map[string]string   `json:"labels,omitempty"`
 	Forces      map[string][]string `json:"forces,omitempty"`
 	Arrows      []mapview.Arrow     `json:"arrows,omitempty"`
 	Changed     []string            `json:"changed,omitempty"`
@@ -236,7 +244,7 @@ func Encode(v mapview.View, news News) ([]byte, error) {
 func encodeScene(s *scene) ([]byte, error) {
 	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, RowsUp: s.rowsUp,
 		Map: *s.geo, Terrain: map[string][]string{}, Features: map[string][]string{}, Sides: map[string][]string{},
-		Legend: s.legend, Counters: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows, CloseUp: s.closeUp}
+		Legend: s.legend, Counters: map[string]string{}, Labels: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows, CloseUp: s.closeUp}
 	for _, h := range s.hexes() {
 		if t := s.terrain[h]; t != s.geo.Default {
 			w.Terrain[t] = append(w.Terrain[t], h.String())
@@ -253,6 +261,9 @@ func encodeScene(s *scene) ([]byte, error) {
 		}
 		if c, ok := s.counters[h]; ok {
 			w.Counters[h.String()] = c
+		}
+		if l, ok := s.labels[h]; ok {
+			w.Labels[h.String()] = l
 		}
 		if s.changed[h] {
 			w.Changed = append(w.Changed, h.String())
@@ -288,7 +299,7 @@ func decode(b []byte) (*scene, error) {
 	}
 	s := &scene{title: w.Title, legendTitle: w.LegendTitle, rowsUp: w.RowsUp, geo: &geo,
 		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
-		legend: w.Legend, counters: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows,
+		legend: w.Legend, counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows,
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{}, closeUp: w.CloseUp}
 	for _, h := range s.hexes() {
 		s.terrain[h] = geo.Default
@@ -298,6 +309,7 @@ func decode(b []byte) (*scene, error) {
 		readLists("feature", w.Features, hex.Parse, func(h hex.Hex, f string) { s.features[h] = append(s.features[h], f) }),
 		readLists("hexside", w.Sides, hex.ParseHexside, func(h hex.Hexside, f string) { s.sides[h] = append(s.sides[h], f) }),
 		readLists("counter", byValue(w.Counters), hex.Parse, func(h hex.Hex, c string) { s.counters[h] = c }),
+		readLists("label", byValue(w.Labels), hex.Parse, func(h hex.Hex, l string) { s.labels[h] = l }),
 		readLists("changed hex", map[string][]string{"": w.Changed}, hex.Parse, func(h hex.Hex, _ string) { s.changed[h] = true }),
 		readLists("lost hex", map[string][]string{"": w.Lost}, hex.Parse, func(h hex.Hex, _ string) { s.lost[h] = true }),
 	)

@@ -154,6 +154,12 @@ type View struct {
 	// trench letters, [Legend.Features]); nil shows each hex's Cell. The text map
 	// ignores it.
 	Counters map[hex.Hex]string
+	// Labels, when not nil, is the line the picture prints on each hex's counter above
+	// its text: what the rulebook's counter shows (a unit's id or strength, e.g. Mons's
+	// "III/48/5"), where the counter's text is the text map's symbols (a count, "G2").
+	// Only the picture reads it: not the text map, nor the picture's legend, which
+	// explains the symbols of the counter's text.
+	Labels map[hex.Hex]string
 	// Arrows are the picture's markers that point at a hex ([Legend.Arrows]); the
 	// text map ignores them (the ruleset's Key says the same in words).
 	Arrows []Arrow

@@ -62,7 +62,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
 	g := newGame(r.sc, st)
-	cells := map[hex.Hex]string{}
+	cells, labels := map[hex.Hex]string{}, map[hex.Hex]string{}
 	var key []string
 	for _, h := range r.sc.Map.Hexes() {
 		mark := " "
@@ -82,6 +82,9 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 			}
 			letter := map[rules.Side]string{DE: "G", BEF: "B"}[sd]
 			forces[h] = append(forces[h], string(sd))
+			// The picture's counter shows the top unit's id, as the counter on the
+			// table does (6.6: all an enemy sees of a stack).
+			labels[h] = strings.TrimSpace(labels[h] + " " + g.top(h, us).ID)
 			if sd == side {
 				cell += fmt.Sprintf("%s%d", letter, len(us))
 				var names []string
@@ -132,7 +135,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	}
 	return mapview.View{
 		Title: fmt.Sprintf("Mons map for the %s player -- turn %d, %s", sides.Name(side), st.T, st.PhaseTitle()),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Counters: pictureCounters(cells, forces),
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Counters: pictureCounters(cells, forces), Labels: labels,
 		Key: append([]string{"Units (yours in full; the enemy's top unit only, 6.6):"}, key...),
 	}
 }

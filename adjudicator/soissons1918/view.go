@@ -95,7 +95,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	forces := map[hex.Hex][]string{}
 	g := newGame(r.sc, st)
-	cells := map[hex.Hex]string{}
+	cells, labels := map[hex.Hex]string{}, map[hex.Hex]string{}
 	var key []string
 	var arrows []mapview.Arrow
 	for _, h := range r.sc.Map.Hexes() {
@@ -109,6 +109,9 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 				continue
 			}
 			forces[h] = append(forces[h], string(sd))
+			// The picture's counter shows the first unit's id (a division, a
+			// regiment of one, an HQ), the counter's text how many there are.
+			labels[h] = strings.TrimSpace(labels[h] + " " + us[0].ID)
 			letter := map[rules.Side]string{EN: "E", DE: "G"}[sd]
 			cell += fmt.Sprintf("%s%d", letter, len(us))
 			var names []string
@@ -157,7 +160,7 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	}
 	return mapview.View{
 		Title: fmt.Sprintf("Soissons map for the %s player -- %s", sides.Name(side), turnName(st.T)),
-		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows, Counters: counters,
+		Map:   r.sc.Map, Legend: Legend, Cells: cells, Forces: forces, Arrows: arrows, Counters: counters, Labels: labels,
 		Key: append([]string{"Units (5: every stack may be inspected):"}, key...),
 	}
 }
