@@ -20,8 +20,10 @@ demo:
 # Every test. CI (.ci/run) runs exactly this. The fault test of invariant 2 needs the
 # daemon's kill hook, which only a build with the tag killhook has (not the binary
 # `make build` makes): it runs in a test binary of its own.
+# cmd/adjutant plays every demo game to its end (about 5 minutes on 2 idle cores): go
+# test's default 10-minute limit per package leaves too little room on a busy machine.
 test: vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 25m ./...
 	$(GO) test -count=1 -tags killhook -run '^TestKilledBetweenCommitAndFlag$$' ./cmd/adjutant/
 
 vet:
