@@ -94,15 +94,7 @@ func (g *drivenDemo) play(e *env, o demoOpts) error {
 		path = filepath.Join(dir, "demo.db")
 	}
 	db := []string{"--db", path, "--address", sampleAddress}
-	run := func(args []string, stdin []byte, w io.Writer) error {
-		var errb bytes.Buffer
-		sub := *e
-		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), w, &errb
-		if code := runEnv(&sub, args); code != 0 {
-			return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
-		}
-		return nil
-	}
+	run := e.runSub
 	if err := run(append(g.create, db...), nil, io.Discard); err != nil {
 		return err
 	}
@@ -267,4 +259,16 @@ func (g *drivenDemo) mail(e *env, path string, out io.Writer) (int, error) {
 		return n, fmt.Errorf("daemon: %w", err)
 	}
 	return n, nil
+}
+
+// runSub runs an adjutant command in this process as the demos drive it: stdin in,
+// its output to w, and an error carrying its standard error when it fails.
+func (e *env) runSub(args []string, stdin []byte, w io.Writer) error {
+	var errb bytes.Buffer
+	sub := *e
+	sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), w, &errb
+	if code := runEnv(&sub, args); code != 0 {
+		return fmt.Errorf("adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return nil
 }

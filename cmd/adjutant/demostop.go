@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -38,11 +37,8 @@ func playStopGame(e *env, path string) (string, error) {
 		return "", err
 	}
 	run := func(args []string, stdin []byte) error {
-		var out bytes.Buffer
-		sub := *e
-		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), io.Discard, &out
-		if code := runEnv(&sub, append(args, "--db", path, "--address", sampleAddress)); code != 0 {
-			return fmt.Errorf("demo, stopping style: adjutant %s: exit %d: %s", args[0], code, out.String())
+		if err := e.runSub(append(args, "--db", path, "--address", sampleAddress), stdin, io.Discard); err != nil {
+			return fmt.Errorf("demo, stopping style: %w", err)
 		}
 		return nil
 	}

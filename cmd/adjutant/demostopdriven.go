@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -106,11 +105,8 @@ func stopPace(e *env, g *drivenDemo) (string, error) {
 func playDrivenStop(e *env, g *drivenDemo, path string) (string, error) {
 	db := []string{"--db", path, "--address", sampleAddress}
 	run := func(args []string, stdin []byte, w io.Writer) error {
-		var errb bytes.Buffer
-		sub := *e
-		sub.stdin, sub.stdout, sub.stderr = bytes.NewReader(stdin), w, &errb
-		if code := runEnv(&sub, args); code != 0 {
-			return fmt.Errorf("demo, stopping style: adjutant %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		if err := e.runSub(args, stdin, w); err != nil {
+			return fmt.Errorf("demo, stopping style: %w", err)
 		}
 		return nil
 	}

@@ -37,17 +37,24 @@ func TestSoissonsStopPace(t *testing.T) {
 	checkStopPace(t, stopStyleOf(g), 2, 16, soissonsSteps)
 }
 
-// checkStopPace plays g and checks that each step steps gives for the turns first to
-// last was the first step of an advance (the one that waited for the mail completing
-// it), that the game ended, and that the figure printed is the journal's.
+// checkStopPace plays g and checks its pace (checkPace).
 func checkStopPace(t *testing.T, g *drivenDemo, first, last int, steps func(turn int) []string) {
 	t.Helper()
 	if g == nil {
 		t.Fatal("no stopping-style game for this demo")
 	}
+	checkPace(t, g.game, func(e *env, path string) (string, error) { return playDrivenStop(e, g, path) }, "", first, last, steps)
+}
+
+// checkPace plays game into a store with play and checks that each step steps gives for
+// the turns first to last was the first step of an advance (the one that waited for the
+// mail completing it), that the game ended, and that the figure play printed is the
+// journal's (its turns counted with the words turnsNote after them, if any).
+func checkPace(t *testing.T, game string, play func(e *env, path string) (string, error), turnsNote string, first, last int, steps func(turn int) []string) {
+	t.Helper()
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, cost: 4}
 	path := filepath.Join(t.TempDir(), "stop.db")
-	line, err := playDrivenStop(e, g, path)
+	line, err := play(e, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,14 +66,15 @@ func checkStopPace(t *testing.T, g *drivenDemo, first, last int, steps func(turn
 	var journal []store.JournalEntry
 	var over bool
 	db.Read(e.ctx, func(tx store.Tx) error {
-		sg, err := tx.Game(g.game)
+		sg, err := tx.Game(game)
 		over = err == nil && sg.Over
-		journal, _ = tx.Journal(g.game)
+		journal, _ = tx.Journal(game)
 		return nil
 	})
 	if !over {
-		t.Fatalf("%s did not end", g.game)
+		t.Fatalf("%s did not end", game)
 	}
+	// An advance's first step is the step that waited for the mail that completed it.
 	waitedAt, turns := map[string]bool{}, map[int]bool{}
 	advances := 0
 	for _, j := range journal {
@@ -86,7 +94,7 @@ func checkStopPace(t *testing.T, g *drivenDemo, first, last int, steps func(turn
 			}
 		}
 	}
-	want := fmt.Sprintf("(%d turns): %.1f,", len(turns), float64(advances)/float64(len(turns)))
+	want := fmt.Sprintf("(%d turns%s): %.1f,", len(turns), turnsNote, float64(advances)/float64(len(turns)))
 	if !strings.Contains(line, want) {
 		t.Errorf("the demo prints %q, want the journal's figure %q", line, want)
 	}
