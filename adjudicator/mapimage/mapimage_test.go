@@ -162,10 +162,16 @@ func (s sample) view(t testing.TB) mapview.View {
 // carries it.
 func (s sample) encoded(t testing.TB) []byte {
 	t.Helper()
+	return s.encodedAs(t, s.side)
+}
+
+// encodedAs is [sample.encoded] for the results mail of side.
+func (s sample) encodedAs(t testing.TB, side rules.Side) []byte {
+	t.Helper()
 	after := s.state(t, s.after)
-	news := adjudicator.PictureNews(s.rules, s.state(t, s.before), after, s.side)
+	news := adjudicator.PictureNews(s.rules, s.state(t, s.before), after, side)
 	news.Moves = append(news.Moves, mapview.Arrow{From: s.aimFrom, To: s.aimAt, Name: mapview.ArrowAttack})
-	b, err := mapimage.Encode(s.rules.MapView(after, s.side), news)
+	b, err := mapimage.Encode(s.rules.MapView(after, side), news)
 	if err != nil {
 		t.Fatal(err)
 	}
