@@ -137,13 +137,6 @@ var faces = sync.OnceValues(func() (map[string]*opentype.Font, error) {
 	return out, nil
 })
 
-func face(name string, size float64) (font.Face, error) {
-	fs, err := faces()
-	if err != nil {
-		return nil, err
-	}
-	return opentype.NewFace(fs[name], &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
-}
 
 // picture is one render in progress.
 type picture struct {
