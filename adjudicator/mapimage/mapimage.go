@@ -137,7 +137,6 @@ var faces = sync.OnceValues(func() (map[string]*opentype.Font, error) {
 	return out, nil
 })
 
-
 // picture is one render in progress.
 type picture struct {
 	s     *scene
