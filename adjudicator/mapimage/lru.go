@@ -18,6 +18,10 @@ type lru[V any] struct {
 	mu      sync.Mutex
 	max     int
 	entries []*lruEntry[V]
+	// With sizeOf, the values kept weigh at most maxSize in all (the newest is kept
+	// whatever it weighs).
+	sizeOf  func(V) int
+	maxSize int
 }
 
 type lruEntry[V any] struct {
@@ -25,6 +29,7 @@ type lruEntry[V any] struct {
 	ready chan struct{} // closed once val and err are set
 	val   V
 	err   error
+	size  int // sizeOf(val), once made
 }
 
 // get is the value of key, made by build if it is not kept.
@@ -45,14 +50,40 @@ func (c *lru[V]) get(key [32]byte, build func() (V, error)) (V, error) {
 	}
 	c.mu.Unlock()
 	e.val, e.err = build()
+	size := 0
+	if e.err == nil && c.sizeOf != nil {
+		size = c.sizeOf(e.val)
+	}
 	close(e.ready)
+	c.mu.Lock()
+	e.size = size // under mu: shrink reads the sizes of entries others made
 	if e.err != nil {
 		// Not kept: the next caller tries again.
-		c.mu.Lock()
 		c.entries = slices.DeleteFunc(c.entries, func(x *lruEntry[V]) bool { return x == e })
-		c.mu.Unlock()
 	}
+	c.shrink(e)
+	c.mu.Unlock()
 	return e.val, e.err
+}
+
+// shrink forgets the oldest values made until those kept weigh at most maxSize, never
+// keep (the value just made). Values being made weigh nothing yet.
+func (c *lru[V]) shrink(keep *lruEntry[V]) {
+	if c.sizeOf == nil {
+		return
+	}
+	total := 0
+	for _, e := range c.entries {
+		total += e.size
+	}
+	for i := 0; total > c.maxSize && i < len(c.entries); {
+		if e := c.entries[i]; e != keep && e.size > 0 {
+			total -= e.size
+			c.entries = slices.Delete(c.entries, i, i+1)
+			continue
+		}
+		i++
+	}
 }
 
 // clear forgets every value (for tests).

@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/png"
 	"math"
 	"runtime"
@@ -152,6 +151,8 @@ type picture struct {
 	mapH   float64 // the map's height
 	ids    bool    // hexes are large enough for every hex's id
 	focus  map[hex.Hex]bool
+	// baseLayer is what the canvas was made from (base), nil before.
+	baseLayer *baseLayer
 }
 
 // slot is the half row of h from the map's top: a hex is two half rows tall, and the
@@ -273,14 +274,11 @@ func renderTry(s *scene, i int) (b []byte, same bool, err error) {
 	if i > 0 && tries[i-1].ids && !try.ids && try.colours == tries[i-1].colours && !p.couldHaveIDs() {
 		return nil, true, nil
 	}
-	p.drawMap()
 	p.drawNews()
 	p.drawCounters()
 	p.drawLegend()
 	img := p.dc.Image().(*image.RGBA)
-	count := map[uint32]int{}
-	countPix(count, img.Pix, 1)
-	b, err = encodePNG(paletted(img, p.inks(), count, try.colours))
+	b, err = encodePNG(paletted(img, p.inks(), p.countColours(), try.colours))
 	return b, false, err
 }
 
@@ -443,8 +441,15 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 	if !canvas {
 		return p, nil
 	}
+	// The map from its base layer, drawn once for every picture of this part of the
+	// map (a third to a half of a picture's time), then the title over it.
+	base, err := p.base()
+	if err != nil {
+		return nil, err
+	}
+	p.baseLayer = base
 	img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
-	draw.Draw(img, img.Rect, image.NewUniform(paper), image.Point{}, draw.Src)
+	fillPaper(img.Pix[copy(img.Pix, base.img.Pix):])
 	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
 		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
@@ -1099,7 +1104,9 @@ func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int, colours 
 	}
 	byCount := make([]colourCount, 0, len(count))
 	for c, n := range count {
-		byCount = append(byCount, colourCount{c, n})
+		if n > 0 {
+			byCount = append(byCount, colourCount{c, n})
+		}
 	}
 	// Commonest first; ties by value, so that the palette is the same every time.
 	slices.SortFunc(byCount, func(a, b colourCount) int {
@@ -1135,9 +1142,10 @@ func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int, colours 
 		c := c.(color.RGBA)
 		index[uint32(c.R)<<24|uint32(c.G)<<16|uint32(c.B)<<8|uint32(c.A)] = uint8(i)
 	}
+	near := newNearest(pal)
 	for _, c := range cs {
 		if _, ok := index[c]; !ok {
-			index[c] = uint8(pal.Index(rgba(c)))
+			index[c] = near.index(rgba(c))
 		}
 	}
 	out := image.NewPaletted(b, pal)

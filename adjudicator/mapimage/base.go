@@ -1,0 +1,185 @@
+package mapimage
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"fmt"
+	"image"
+	"image/color"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/fogleman/gg"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
+)
+
+// bases are the base layers of the last pictures drawn, by what they were drawn from
+// (baseKey). A base layer is a few MB; games on one map share it: 16 MB in all.
+var bases = &lru[*baseLayer]{max: 16, sizeOf: func(b *baseLayer) int { return len(b.img.Pix) }, maxSize: 16 << 20}
+
+// baseOverflow is how far below the map's last row what drawMap draws reaches: a
+// point feature's bar across a hexside of the edge.
+const baseOverflow = 24
+
+// baseLayer is what drawMap draws of a picture (terrain, patterns, grid, hexsides,
+// works, hex ids, places) on paper, the picture's width and from its top to
+// baseOverflow below the map: the same for every picture of the same part of the
+// same map at the same scale, whoever's view it is. It is drawn from the map alone
+// (scene.static), so it holds nothing a side may not see. Never changed once made.
+type baseLayer struct {
+	img   *image.RGBA
+	count map[uint32]int // how many of its pixels have each colour
+}
+
+// static is the part of s that is the map's, not the view's: what the base layer is
+// drawn from. A view's units, counters, labels, arrows, news and title are not in it.
+func (s *scene) static() *scene {
+	return &scene{
+		rowsUp: s.rowsUp, geo: s.geo, terrain: s.terrain, features: s.features, sides: s.sides,
+		legend:   mapview.Legend{Terrain: s.legend.Terrain, Sides: s.legend.Sides, Features: s.legend.Features},
+		counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: map[hex.Hex][]string{},
+		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{},
+	}
+}
+
+// baseKey is what the base layer of p is drawn from: the map (its encoding, which
+// is the same for the same map) and the picture's layout.
+func (p *picture) baseKey(static *scene) ([32]byte, error) {
+	b, err := encodeScene(static)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	h := sha256.New()
+	h.Write(b)
+	fmt.Fprintf(h, "\x00%v %v %d %d %d %d %v %v %v %v", p.k, p.ids, p.c0, p.c1, p.h0, p.h1, p.x0, p.y0, p.w, p.mapH)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k, nil
+}
+
+// base is the base layer of p, drawn once for every picture with the same one.
+func (p *picture) base() (*baseLayer, error) {
+	static := p.s.static()
+	key, err := p.baseKey(static)
+	if err != nil {
+		return nil, err
+	}
+	return bases.get(key, func() (*baseLayer, error) {
+		q := *p
+		q.s = static
+		img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(p.y0+p.mapH))+baseOverflow))
+		fillPaper(img.Pix)
+		q.dc = gg.NewContextForRGBA(img)
+		q.drawMap()
+		count := map[uint32]int{}
+		countPix(count, img.Pix, 1)
+		return &baseLayer{img: img, count: count}, nil
+	})
+}
+
+// fillPaper paints pix (RGBA) with the paper's colour.
+func fillPaper(pix []byte) {
+	if len(pix) < 4 {
+		return
+	}
+	pix[0], pix[1], pix[2], pix[3] = paper.R, paper.G, paper.B, paper.A
+	for n := 4; n < len(pix); n *= 2 {
+		copy(pix[n:], pix[:n])
+	}
+}
+
+// countColours is how many pixels of the picture have each colour: the base layer's
+// count, corrected where the picture differs from it (its counters, arrows, news),
+// and the rows below the base layer (the legend).
+func (p *picture) countColours() map[uint32]int {
+	pix := p.dc.Image().(*image.RGBA).Pix
+	count := map[uint32]int{}
+	if p.baseLayer == nil || len(p.baseLayer.img.Pix) > len(pix) {
+		countPix(count, pix, 1)
+		return count
+	}
+	base := p.baseLayer.img.Pix
+	maps.Copy(count, p.baseLayer.count)
+	// By runs of 64 pixels: both have the picture's width.
+	const run = 256
+	for i := 0; i < len(base); i += run {
+		j := min(i+run, len(base))
+		if !bytes.Equal(pix[i:j], base[i:j]) {
+			countPix(count, base[i:j], -1)
+			countPix(count, pix[i:j], 1)
+		}
+	}
+	countPix(count, pix[len(base):], 1)
+	return count
+}
+
+// nearest finds the colour of a palette nearest a colour, as [color.Palette.Index]
+// does (the same distance, the first of equals), for opaque colours, without
+// comparing with every colour: the palette by red, from the colour's red outwards,
+// until the red alone is further than the nearest found. Palette.Index of the
+// thousands of shades of a picture's antialiased edges was a quarter of its time.
+type nearest struct {
+	byRed []nearColour
+	pal   color.Palette // when a colour is not opaque: Palette.Index
+}
+
+type nearColour struct {
+	r, g, b int32
+	i       uint8
+}
+
+func newNearest(pal color.Palette) *nearest {
+	n := &nearest{byRed: make([]nearColour, len(pal))}
+	for i, c := range pal {
+		r, g, b, a := c.RGBA()
+		if a != 0xffff {
+			n.pal = pal
+		}
+		n.byRed[i] = nearColour{int32(r >> 8), int32(g >> 8), int32(b >> 8), uint8(i)}
+	}
+	slices.SortFunc(n.byRed, func(a, b nearColour) int { return cmp.Or(cmp.Compare(a.r, b.r), cmp.Compare(a.i, b.i)) })
+	return n
+}
+
+// term is Palette.Index's distance in one channel of two 8-bit values: the square
+// of their 16-bit difference, a quarter.
+func term(a, b int32) uint32 {
+	d := uint32(max(a-b, b-a)) * 0x101
+	return d * d >> 2
+}
+
+// index is the index in the palette of the colour nearest c (opaque).
+func (n *nearest) index(c color.RGBA) uint8 {
+	if n.pal != nil || c.A != 0xff {
+		return uint8(n.pal.Index(c))
+	}
+	r, g, b := int32(c.R), int32(c.G), int32(c.B)
+	at, _ := slices.BinarySearchFunc(n.byRed, r, func(e nearColour, r int32) int { return cmp.Compare(e.r, r) })
+	best, bestI := uint32(math.MaxUint32), uint8(0)
+	try := func(e nearColour) {
+		if d := term(r, e.r) + term(g, e.g) + term(b, e.b); d < best || d == best && e.i < bestI {
+			best, bestI = d, e.i
+		}
+	}
+	for lo, hi := at-1, at; lo >= 0 || hi < len(n.byRed); lo, hi = lo-1, hi+1 {
+		if hi < len(n.byRed) {
+			if term(r, n.byRed[hi].r) > best {
+				hi = len(n.byRed)
+			} else {
+				try(n.byRed[hi])
+			}
+		}
+		if lo >= 0 {
+			if term(r, n.byRed[lo].r) > best {
+				lo = -1
+			} else {
+				try(n.byRed[lo])
+			}
+		}
+	}
+	return bestI
+}
