@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"maps"
-	"math"
+		"math"
 	"slices"
 
 	"github.com/fogleman/gg"
@@ -19,7 +18,7 @@ import (
 
 // bases are the base layers of the last pictures drawn, by what they were drawn from
 // (baseKey). A base layer is a few MB; games on one map share it: 16 MB in all.
-var bases = &lru[*baseLayer]{max: 16, sizeOf: func(b *baseLayer) int { return len(b.img.Pix) }, maxSize: 16 << 20}
+var bases = &lru[*baseLayer]{max: 16, sizeOf: func(b *baseLayer) int { return len(b.img.Pix) + len(b.pix) }, maxSize: 16 << 20}
 
 // baseOverflow is how far below the map's last row what drawMap draws reaches: a
 // point feature's bar across a hexside of the edge.
@@ -31,8 +30,12 @@ const baseOverflow = 24
 // same map at the same scale, whoever's view it is. It is drawn from the map alone
 // (scene.static), so it holds nothing a side may not see. Never changed once made.
 type baseLayer struct {
-	img   *image.RGBA
-	count map[uint32]int // how many of its pixels have each colour
+	img *image.RGBA
+	// As a palette image: basePalette colours, each colour of img's index, img's pixels
+	// by index.
+	pal   color.Palette
+	index map[uint32]uint8
+	pix   []uint8
 }
 
 // static is the part of s that is the map's, not the view's: what the base layer is
@@ -77,7 +80,10 @@ func (p *picture) base() (*baseLayer, error) {
 		q.drawMap()
 		count := map[uint32]int{}
 		countPix(count, img.Pix, 1)
-		return &baseLayer{img: img, count: count}, nil
+		pal, index := quantise(count, q.inks(), nil, basePalette)
+		pix := make([]uint8, len(img.Pix)/4)
+		mapPix(pix, img.Pix, func(k uint32) uint8 { return index[k] })
+		return &baseLayer{img: img, pal: pal, index: index, pix: pix}, nil
 	})
 }
 
@@ -92,29 +98,65 @@ func fillPaper(pix []byte) {
 	}
 }
 
-// countColours is how many pixels of the picture have each colour: the base layer's
-// count, corrected where the picture differs from it (its counters, arrows, news),
-// and the rows below the base layer (the legend).
-func (p *picture) countColours() map[uint32]int {
-	pix := p.dc.Image().(*image.RGBA).Pix
-	count := map[uint32]int{}
-	if p.baseLayer == nil || len(p.baseLayer.img.Pix) > len(pix) {
-		countPix(count, pix, 1)
-		return count
-	}
-	base := p.baseLayer.img.Pix
-	maps.Copy(count, p.baseLayer.count)
-	// By runs of 64 pixels: both have the picture's width.
-	const run = 256
-	for i := 0; i < len(base); i += run {
-		j := min(i+run, len(base))
-		if !bytes.Equal(pix[i:j], base[i:j]) {
-			countPix(count, base[i:j], -1)
-			countPix(count, pix[i:j], 1)
+// basePalette is how many colours of a picture's palette are its base layer's: its
+// inks and commonest shades; the others are the picture's own (the counters' colours
+// and the edges of their text, arrows, news, the legend).
+const basePalette = 192
+
+// palettedOnBase is the picture as a palette image: the base layer's palette, and
+// after it the inks and commonest colours of what the picture draws over its base
+// layer, 256 colours in all; where the picture is its base layer, the base layer's
+// indexes. Only what differs from the base layer is counted and looked up: fills and
+// grid are most of a picture.
+func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
+	base := p.baseLayer
+	out := image.NewPaletted(img.Rect, nil)
+	copy(out.Pix, base.pix)
+	// The runs of pixels that differ from the base layer (both have the picture's
+	// width), and the rows below it.
+	const run = 256 // bytes: 64 pixels
+	var differ [][2]int
+	n := len(base.img.Pix)
+	for i := 0; i < n; i += run {
+		j := min(i+run, n)
+		if !bytes.Equal(img.Pix[i:j], base.img.Pix[i:j]) {
+			if k := len(differ) - 1; k >= 0 && differ[k][1] == i {
+				differ[k][1] = j
+			} else {
+				differ = append(differ, [2]int{i, j})
+			}
 		}
 	}
-	countPix(count, pix[len(base):], 1)
-	return count
+	differ = append(differ, [2]int{n, len(img.Pix)})
+	count := map[uint32]int{}
+	for _, d := range differ {
+		countPix(count, img.Pix[d[0]:d[1]], 1)
+	}
+	// The base layer's colours keep their indexes (a shade the base layer has is
+	// given what the base layer gives it), the picture's other colours are counted
+	// for the rest of the palette.
+	own := map[uint32]int{}
+	for k, c := range count {
+		if _, ok := base.index[k]; !ok {
+			own[k] = c
+		}
+	}
+	inks := slices.DeleteFunc(p.inks(), func(c color.RGBA) bool { return count[rgbaKey(c)] == 0 })
+	for _, c := range inks {
+		own[rgbaKey(c)] = count[rgbaKey(c)]
+	}
+	pal, index := quantise(own, inks, base.pal, 256)
+	out.Palette = pal
+	lookup := func(k uint32) uint8 {
+		if i, ok := index[k]; ok {
+			return i
+		}
+		return base.index[k]
+	}
+	for _, d := range differ {
+		mapPix(out.Pix[d[0]/4:d[1]/4], img.Pix[d[0]:d[1]], lookup)
+	}
+	return out
 }
 
 // nearest finds the colour of a palette nearest a colour, as [color.Palette.Index]

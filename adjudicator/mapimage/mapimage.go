@@ -278,7 +278,13 @@ func renderTry(s *scene, i int) (b []byte, same bool, err error) {
 	p.drawCounters()
 	p.drawLegend()
 	img := p.dc.Image().(*image.RGBA)
-	b, err = encodePNG(paletted(img, p.inks(), p.countColours(), try.colours))
+	if try.colours == 256 && p.baseLayer != nil && len(p.baseLayer.img.Pix) <= len(img.Pix) {
+		b, err = encodeBands(p.palettedOnBase(img))
+		return b, false, err
+	}
+	count := map[uint32]int{}
+	countPix(count, img.Pix, 1)
+	b, err = encodePNG(paletted(img, p.inks(), count, try.colours))
 	return b, false, err
 }
 
@@ -1096,8 +1102,17 @@ func (p *picture) inks() []color.RGBA {
 //
 // count is how many pixels of img have each colour (histogram).
 func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int, colours int) *image.Paletted {
-	b := img.Bounds()
-	key := func(i int) uint32 { return pixKey(img.Pix, i) }
+	pal, index := quantise(count, inks, nil, colours)
+	out := image.NewPaletted(img.Bounds(), pal)
+	mapPix(out.Pix, img.Pix, func(k uint32) uint8 { return index[k] })
+	return out
+}
+
+// quantise is the palette of a picture whose pixels have the colours count counts:
+// first, the colours of pal (a palette to extend, nil for none), then its inks,
+// then its commonest other colours, colours in all; and the index of the palette's
+// colour nearest each counted colour.
+func quantise(count map[uint32]int, inks []color.RGBA, pal color.Palette, colours int) (color.Palette, map[uint32]uint8) {
 	type colourCount struct {
 		c uint32
 		n int
@@ -1115,48 +1130,58 @@ func paletted(img *image.RGBA, inks []color.RGBA, count map[uint32]int, colours 
 		}
 		return cmp.Compare(a.c, b.c)
 	})
-	cs := make([]uint32, len(byCount))
-	for i, c := range byCount {
-		cs[i] = c.c
-	}
 	rgba := func(c uint32) color.RGBA { return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)} }
-	pal := make(color.Palette, 0, colours)
+	pal = slices.Clip(pal)
 	in := map[uint32]bool{}
+	for _, c := range pal {
+		in[rgbaKey(c.(color.RGBA))] = true
+	}
 	for _, c := range inks {
-		k := uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)
+		k := rgbaKey(c)
 		if count[k] > 0 && !in[k] && len(pal) < colours {
 			pal, in[k] = append(pal, c), true
 		}
 	}
-	for _, c := range cs {
+	for _, c := range byCount {
 		if len(pal) == colours {
 			break
 		}
-		if !in[c] {
-			pal, in[c] = append(pal, rgba(c)), true
+		if !in[c.c] {
+			pal, in[c.c] = append(pal, rgba(c.c)), true
 		}
 	}
 	// A colour of the palette is its own nearest; the others are looked for.
-	index := make(map[uint32]uint8, len(cs))
+	index := make(map[uint32]uint8, len(byCount))
 	for i, c := range pal {
-		c := c.(color.RGBA)
-		index[uint32(c.R)<<24|uint32(c.G)<<16|uint32(c.B)<<8|uint32(c.A)] = uint8(i)
+		index[rgbaKey(c.(color.RGBA))] = uint8(i)
 	}
 	near := newNearest(pal)
-	for _, c := range cs {
-		if _, ok := index[c]; !ok {
-			index[c] = near.index(rgba(c))
+	for _, c := range byCount {
+		if _, ok := index[c.c]; !ok {
+			index[c.c] = near.index(rgba(c.c))
 		}
 	}
-	out := image.NewPaletted(b, pal)
-	last, at := key(0), index[key(0)]
-	for i, j := 0, 0; i < len(img.Pix); i, j = i+4, j+1 {
-		if k := key(i); k != last {
-			last, at = k, index[k]
-		}
-		out.Pix[j] = at
+	return pal, index
+}
+
+// mapPix sets dst (indexes) to the index of the colour of each pixel of src (RGBA),
+// looking up only where the colour changes.
+func mapPix(dst []uint8, src []byte, index func(uint32) uint8) {
+	if len(src) == 0 {
+		return
 	}
-	return out
+	last := pixKey(src, 0)
+	at := index(last)
+	for i, j := 0, 0; i < len(src); i, j = i+4, j+1 {
+		if k := pixKey(src, i); k != last {
+			last, at = k, index(k)
+		}
+		dst[j] = at
+	}
+}
+
+func rgbaKey(c color.RGBA) uint32 {
+	return uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)
 }
 
 // pixKey is the colour of the pixel at i of pix as one number.
