@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-		"math"
+	"math"
 	"slices"
 
 	"github.com/fogleman/gg"
