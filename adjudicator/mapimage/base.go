@@ -71,20 +71,23 @@ func (p *picture) base() (*baseLayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bases.get(key, func() (*baseLayer, error) {
-		q := *p
-		q.s = static
-		img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(p.y0+p.mapH))+baseOverflow))
-		fillPaper(img.Pix)
-		q.dc = gg.NewContextForRGBA(img)
-		q.drawMap()
-		count := map[uint32]int{}
-		countPix(count, img.Pix, 1)
-		pal, index := quantise(count, q.inks(), nil, basePalette)
-		pix := make([]uint8, len(img.Pix)/4)
-		mapPix(pix, img.Pix, func(k uint32) uint8 { return index[k] })
-		return &baseLayer{img: img, pal: pal, index: index, pix: pix}, nil
-	})
+	return bases.get(key, func() (*baseLayer, error) { return p.drawBase(static), nil })
+}
+
+// drawBase draws the base layer of p from static, p's scene's static part.
+func (p *picture) drawBase(static *scene) *baseLayer {
+	q := *p
+	q.s = static
+	img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(p.y0+p.mapH))+baseOverflow))
+	fillPaper(img.Pix)
+	q.dc = gg.NewContextForRGBA(img)
+	q.drawMap()
+	count := map[uint32]int{}
+	countPix(count, img.Pix, 1)
+	pal, index := quantise(count, q.inks(), nil, basePalette)
+	pix := make([]uint8, len(img.Pix)/4)
+	mapPix(pix, img.Pix, func(k uint32) uint8 { return index[k] })
+	return &baseLayer{img: img, pal: pal, index: index, pix: pix}
 }
 
 // fillPaper paints pix (RGBA) with the paper's colour.
@@ -128,35 +131,96 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 		}
 	}
 	differ = append(differ, [2]int{n, len(img.Pix)})
-	count := map[uint32]int{}
+	// The colours there, each given an id, and counted.
+	var ids colourIDs
+	var count []int
 	for _, d := range differ {
-		countPix(count, img.Pix[d[0]:d[1]], 1)
+		eachRun(img.Pix[d[0]:d[1]], func(k uint32, n int) {
+			id := ids.id(k)
+			if id == len(count) {
+				count = append(count, 0)
+			}
+			count[id] += n
+		})
 	}
 	// The base layer's colours keep their indexes (a shade the base layer has is
-	// given what the base layer gives it), the picture's other colours are counted
-	// for the rest of the palette.
-	own := map[uint32]int{}
-	for k, c := range count {
-		if _, ok := base.index[k]; !ok {
-			own[k] = c
-		}
-	}
-	inks := slices.DeleteFunc(p.inks(), func(c color.RGBA) bool { return count[rgbaKey(c)] == 0 })
+	// given what the base layer gives it), the picture's inks and other colours are
+	// counted for the rest of the palette.
+	inks := p.inks()
+	isInk := map[uint32]bool{}
 	for _, c := range inks {
-		own[rgbaKey(c)] = count[rgbaKey(c)]
+		isInk[rgbaKey(c)] = true
+	}
+	own := map[uint32]int{}
+	for id, k := range ids.colours {
+		if _, ok := base.index[k]; !ok || isInk[k] {
+			own[k] = count[id]
+		}
 	}
 	pal, index := quantise(own, inks, base.pal, 256)
 	out.Palette = pal
-	lookup := func(k uint32) uint8 {
-		if i, ok := index[k]; ok {
-			return i
+	at := make([]uint8, len(ids.colours))
+	for id, k := range ids.colours {
+		i, ok := index[k]
+		if !ok {
+			i = base.index[k]
 		}
-		return base.index[k]
+		at[id] = i
 	}
 	for _, d := range differ {
-		mapPix(out.Pix[d[0]/4:d[1]/4], img.Pix[d[0]:d[1]], lookup)
+		j := d[0] / 4
+		eachRun(img.Pix[d[0]:d[1]], func(k uint32, n int) {
+			i := at[ids.id(k)]
+			for x := range out.Pix[j : j+n] {
+				out.Pix[j+x] = i
+			}
+			j += n
+		})
 	}
 	return out
+}
+
+// eachRun calls f with each run of one colour of pix (RGBA) and its length.
+func eachRun(pix []byte, f func(k uint32, n int)) {
+	if len(pix) == 0 {
+		return
+	}
+	run, n := pixKey(pix, 0), 0
+	for i := 0; i < len(pix); i += 4 {
+		if k := pixKey(pix, i); k != run {
+			f(run, n)
+			run, n = k, 0
+		}
+		n++
+	}
+	f(run, n)
+}
+
+// colourIDs numbers colours from 0 in the order first seen: a small table by hash in
+// front of a map, since the runs of a picture's text and edges are short and a map
+// lookup a run was most of what telling their colours took.
+type colourIDs struct {
+	slots   [1 << 12]struct{ k, id uint32 } // id+1, 0 for none
+	more    map[uint32]int
+	colours []uint32 // by id
+}
+
+func (c *colourIDs) id(k uint32) int {
+	s := &c.slots[(k*0x9e3779b1)>>20]
+	if s.id != 0 && s.k == k {
+		return int(s.id - 1)
+	}
+	if c.more == nil {
+		c.more = map[uint32]int{}
+	}
+	id, ok := c.more[k]
+	if !ok {
+		id = len(c.colours)
+		c.colours = append(c.colours, k)
+		c.more[k] = id
+	}
+	s.k, s.id = k, uint32(id+1)
+	return id
 }
 
 // nearest finds the colour of a palette nearest a colour, as [color.Palette.Index]
