@@ -104,4 +104,3 @@ func TestWarmSameAsCold(t *testing.T) {
 		})
 	}
 }
-
