@@ -25,9 +25,13 @@ func TestNearest(t *testing.T) {
 		name   string
 		colour func() color.RGBA
 	}{
-		{"any", func() color.RGBA { return color.RGBA{uint8(rnd.IntN(256)), uint8(rnd.IntN(256)), uint8(rnd.IntN(256)), 0xff} }},
+		{"any", func() color.RGBA {
+			return color.RGBA{uint8(rnd.IntN(256)), uint8(rnd.IntN(256)), uint8(rnd.IntN(256)), 0xff}
+		}},
 		{"greys", func() color.RGBA { g := uint8(rnd.IntN(256)); return color.RGBA{g, g, g, 0xff} }},
-		{"few reds", func() color.RGBA { return color.RGBA{uint8(rnd.IntN(4) * 60), uint8(rnd.IntN(256)), uint8(rnd.IntN(256)), 0xff} }},
+		{"few reds", func() color.RGBA {
+			return color.RGBA{uint8(rnd.IntN(4) * 60), uint8(rnd.IntN(256)), uint8(rnd.IntN(256)), 0xff}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for range 20 {
