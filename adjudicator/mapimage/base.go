@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/fogleman/gg"
 
@@ -113,7 +114,8 @@ const basePalette = 192
 // grid are most of a picture.
 func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 	base := p.baseLayer
-	out := image.NewPaletted(img.Rect, nil)
+	// Every pixel is set below: the base layer's, or those that differ from it.
+	out := &image.Paletted{Pix: canvasPix(&indexPix, len(img.Pix)/4), Stride: img.Rect.Dx(), Rect: img.Rect}
 	copy(out.Pix, base.pix)
 	// The runs of pixels that differ from the base layer (both have the picture's
 	// width), and the rows below it.
@@ -131,17 +133,27 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 		}
 	}
 	differ = append(differ, [2]int{n, len(img.Pix)})
-	// The colours there, each given an id, and counted.
+	// The colours there, each given an id, by runs of one colour, and counted.
 	var ids colourIDs
-	var count []int
+	runs := make([]colourRun, 0, 4096)
 	for _, d := range differ {
-		eachRun(img.Pix[d[0]:d[1]], func(k uint32, n int) {
-			id := ids.id(k)
-			if id == len(count) {
-				count = append(count, 0)
+		pix := img.Pix[d[0]:d[1]]
+		if len(pix) == 0 {
+			continue
+		}
+		last, n := pixKey(pix, 0), uint32(0)
+		for i := 0; i < len(pix); i += 4 {
+			if k := pixKey(pix, i); k != last {
+				runs = append(runs, colourRun{uint32(ids.id(last)), n})
+				last, n = k, 0
 			}
-			count[id] += n
-		})
+			n++
+		}
+		runs = append(runs, colourRun{uint32(ids.id(last)), n})
+	}
+	count := make([]int, len(ids.colours))
+	for _, r := range runs {
+		count[r.id] += int(r.n)
 	}
 	// The base layer's colours keep their indexes (a shade the base layer has is
 	// given what the base layer gives it), the picture's inks and other colours are
@@ -167,34 +179,23 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 		}
 		at[id] = i
 	}
+	// The runs again, in the same order, by index.
+	r := 0
 	for _, d := range differ {
-		j := d[0] / 4
-		eachRun(img.Pix[d[0]:d[1]], func(k uint32, n int) {
-			i := at[ids.id(k)]
-			for x := range out.Pix[j : j+n] {
-				out.Pix[j+x] = i
+		for j, end := d[0]/4, d[1]/4; j < end; r++ {
+			run := out.Pix[j : j+int(runs[r].n)]
+			i := at[runs[r].id]
+			for x := range run {
+				run[x] = i
 			}
-			j += n
-		})
+			j += len(run)
+		}
 	}
 	return out
 }
 
-// eachRun calls f with each run of one colour of pix (RGBA) and its length.
-func eachRun(pix []byte, f func(k uint32, n int)) {
-	if len(pix) == 0 {
-		return
-	}
-	run, n := pixKey(pix, 0), 0
-	for i := 0; i < len(pix); i += 4 {
-		if k := pixKey(pix, i); k != run {
-			f(run, n)
-			run, n = k, 0
-		}
-		n++
-	}
-	f(run, n)
-}
+// colourRun is a run of pixels of one colour, by its id (colourIDs).
+type colourRun struct{ id, n uint32 }
 
 // colourIDs numbers colours from 0 in the order first seen: a small table by hash in
 // front of a map, since the runs of a picture's text and edges are short and a map
@@ -289,3 +290,25 @@ func (n *nearest) index(c color.RGBA) uint8 {
 	}
 	return bestI
 }
+
+// rgbaPix and indexPix are the pixels of pictures drawn (RGBA, and by palette
+// index), for the next ones: a picture's canvas is a few MB, allocated and cleared
+// each time otherwise.
+var rgbaPix, indexPix sync.Pool // *[]byte
+
+// canvasPix is n bytes for a picture's pixels from pool, not cleared: the caller sets
+// each.
+func canvasPix(pool *sync.Pool, n int) []byte {
+	if b, ok := pool.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]byte, n)
+}
+
+// newCanvas is an RGBA picture of bounds r whose pixels the caller sets, every one.
+func newCanvas(r image.Rectangle) *image.RGBA {
+	return &image.RGBA{Pix: canvasPix(&rgbaPix, 4*r.Dx()*r.Dy()), Stride: 4 * r.Dx(), Rect: r}
+}
+
+// putCanvas gives pix back to pool for another picture: nothing refers to it any more.
+func putCanvas(pool *sync.Pool, pix []byte) { pool.Put(&pix) }

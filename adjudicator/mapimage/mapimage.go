@@ -278,8 +278,11 @@ func renderTry(s *scene, i int) (b []byte, same bool, err error) {
 	p.drawCounters()
 	p.drawLegend()
 	img := p.dc.Image().(*image.RGBA)
+	defer putCanvas(&rgbaPix, img.Pix)
 	if try.colours == 256 && p.baseLayer != nil && len(p.baseLayer.img.Pix) <= len(img.Pix) {
-		b, err = encodeBands(p.palettedOnBase(img))
+		pi := p.palettedOnBase(img)
+		defer putCanvas(&indexPix, pi.Pix)
+		b, err = encodeBands(pi)
 		return b, false, err
 	}
 	count := map[uint32]int{}
@@ -454,7 +457,7 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 		return nil, err
 	}
 	p.baseLayer = base
-	img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
+	img := newCanvas(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
 	fillPaper(img.Pix[copy(img.Pix, base.img.Pix):])
 	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
