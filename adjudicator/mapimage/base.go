@@ -135,7 +135,12 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 	differ = append(differ, [2]int{n, len(img.Pix)})
 	// The colours there, each given an id, by runs of one colour, and counted.
 	var ids colourIDs
-	runs := make([]colourRun, 0, 4096)
+	kept, _ := runPool.Get().(*[]colourRun)
+	if kept == nil {
+		kept = new([]colourRun)
+	}
+	runs := (*kept)[:0]
+	defer func() { *kept = runs; runPool.Put(kept) }()
 	for _, d := range differ {
 		pix := img.Pix[d[0]:d[1]]
 		if len(pix) == 0 {
@@ -196,6 +201,9 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 
 // colourRun is a run of pixels of one colour, by its id (colourIDs).
 type colourRun struct{ id, n uint32 }
+
+// runPool keeps the runs of a picture for the next (a hundred thousand, a MB).
+var runPool sync.Pool // *[]colourRun
 
 // colourIDs numbers colours from 0 in the order first seen: a small table by hash in
 // front of a map, since the runs of a picture's text and edges are short and a map
