@@ -8,12 +8,18 @@ import (
 	"image/draw"
 	"image/png"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
+	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
 
 // TestNearest: the palette colour nearest a colour is the one color.Palette.Index
@@ -165,5 +171,63 @@ func TestLRUSize(t *testing.T) {
 	get(4, 500)
 	if made != 5 || len(c.entries) != 1 {
 		t.Errorf("made %d values, %d kept, want 5 and 1", made, len(c.entries))
+	}
+}
+
+// TestBaseKey: the key of a base layer tells apart maps that differ in anything the
+// base layer draws (a hex's terrain, a work, a hexside feature, a place, a legend
+// colour, the rows' direction) and layouts (scale, ids), and not views that differ only
+// in what is drawn over it (units, title).
+func TestBaseKey(t *testing.T) {
+	key := func(v mapview.View, ids bool) [32]byte {
+		t.Helper()
+		s, err := sceneOf(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := newPicture(s, false, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := p.baseKey(s.static())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	parse := func(text string) *board.Map {
+		m, err := board.ParseMap("test.txt", []byte(text), testVocab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	v := testView(t, false)
+	want := key(v, true)
+	same := v
+	same.Title, same.Cells = "Another map\nof two lines too", map[hex.Hex]string{hex.MustParse("0203"): "A7"}
+	same.Forces = map[hex.Hex][]string{hex.MustParse("0203"): {"us"}}
+	if key(same, true) != want {
+		t.Error("a view with other units and title has another base layer")
+	}
+	for name, edit := range map[string]func(v *mapview.View){
+		"terrain": func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "forest 0102 0203", "forest 0102 0204", 1)) },
+		"work":    func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "bunker 0304", "bunker 0305", 1)) },
+		"hexside": func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "0201/0202", "0202/0203", 1)) },
+		"place":   func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "Ville", "Bourg", 1)) },
+		"colour": func(v *mapview.View) {
+			v.Legend.Terrain = slices.Clone(v.Legend.Terrain)
+			v.Legend.Terrain[1].Colour = color.RGBA{1, 2, 3, 0xff}
+		},
+		"rows up": func(v *mapview.View) { v.RowsUp = true },
+	} {
+		w := testView(t, false)
+		edit(&w)
+		if key(w, true) == want {
+			t.Errorf("a map with another %s has the same base layer", name)
+		}
+	}
+	if key(v, false) == want {
+		t.Error("the base layer without ids has the key of the one with")
 	}
 }

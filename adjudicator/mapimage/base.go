@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/fogleman/gg"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
@@ -50,14 +53,37 @@ func (s *scene) static() *scene {
 	}
 }
 
-// baseKey is what the base layer of p is drawn from: the map (its encoding, which
-// is the same for the same map) and the picture's layout.
+// baseKey is what the base layer of p is drawn from: the map (static, its geometry,
+// the legend of what drawMap draws, each hex's terrain, works and hexsides) and the
+// picture's layout.
 func (p *picture) baseKey(static *scene) ([32]byte, error) {
-	b, err := encodeScene(static)
-	if err != nil {
-		return [32]byte{}, err
-	}
 	h := sha256.New()
+	head, err := json.Marshal(struct {
+		Map    board.Map
+		RowsUp bool
+		Legend mapview.Legend
+	}{*static.geo, static.rowsUp, static.legend})
+	if err != nil {
+		return [32]byte{}, fmt.Errorf("map picture: the base layer's key: %w", err)
+	}
+	b := append(head, 0)
+	str := func(s string) { b = append(binary.AppendUvarint(b, uint64(len(s))), s...) }
+	list := func(ss []string) {
+		b = binary.AppendUvarint(b, uint64(len(ss)))
+		for _, s := range ss {
+			str(s)
+		}
+	}
+	for _, hx := range static.hexes() {
+		b = binary.AppendVarint(binary.AppendVarint(b, int64(hx.Col)), int64(hx.Row))
+		str(static.terrain[hx])
+		list(static.features[hx])
+		for _, n := range static.geo.Grid.Neighbours(hx) {
+			if hex.Compare(n, hx) > 0 {
+				list(static.side(hx, n))
+			}
+		}
+	}
 	h.Write(b)
 	fmt.Fprintf(h, "\x00%v %v %d %d %d %d %v %v %v %v", p.k, p.ids, p.c0, p.c1, p.h0, p.h1, p.x0, p.y0, p.w, p.mapH)
 	var k [32]byte
