@@ -104,3 +104,41 @@ func TestWarmSameAsCold(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrent: pictures drawn at once (the sender builds a few mails at once), on
+// base layers, glyphs and bands they share and build, are the pictures drawn alone.
+func TestConcurrent(t *testing.T) {
+	var burst, want [][]byte
+	for _, s := range samples(t) {
+		for _, side := range s.rules.(rules.Ruleset).Sides() {
+			enc := s.encodedAs(t, side.ID)
+			mapimage.ForgetAll()
+			burst, want = append(burst, enc), append(want, render(t, enc))
+		}
+	}
+	mapimage.ForgetAll()
+	errs := make(chan string, 4*len(burst))
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for k := range burst {
+				i := (k + g) % len(burst)
+				got, err := mapimage.RenderEncoded(burst[i])
+				if err != nil {
+					errs <- err.Error()
+				} else if !bytes.Equal(got, want[i]) {
+					errs <- "a picture drawn with others at once differs"
+				}
+				mapimage.ForgetPictures()
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
