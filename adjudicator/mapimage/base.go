@@ -173,12 +173,20 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 			continue
 		}
 		last, n := pixKey(pix, 0), uint32(0)
-		for i := 0; i < len(pix); i += 4 {
+		for i := 0; i < len(pix); {
+			// Blank paper (most of the title's and the legend's rows) a block at a
+			// time.
+			if last == paperKey && i+len(paperBlock) <= len(pix) && bytes.Equal(pix[i:i+len(paperBlock)], paperBlock) {
+				n += uint32(len(paperBlock) / 4)
+				i += len(paperBlock)
+				continue
+			}
 			if k := pixKey(pix, i); k != last {
 				runs = append(runs, colourRun{uint32(ids.id(last)), n})
 				last, n = k, 0
 			}
 			n++
+			i += 4
 		}
 		runs = append(runs, colourRun{uint32(ids.id(last)), n})
 	}
@@ -215,14 +223,31 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 	for _, d := range differ {
 		for j, end := d[0]/4, d[1]/4; j < end; r++ {
 			run := out.Pix[j : j+int(runs[r].n)]
-			i := at[runs[r].id]
-			for x := range run {
-				run[x] = i
-			}
+			fill(run, at[runs[r].id])
 			j += len(run)
 		}
 	}
 	return out
+}
+
+// paperKey is the paper's colour as pixKey gives it, and paperBlock 64 pixels of it.
+var (
+	paperKey   = rgbaKey(paper)
+	paperBlock = bytes.Repeat([]byte{paper.R, paper.G, paper.B, paper.A}, 64)
+)
+
+// fill sets every byte of b to v.
+func fill(b []byte, v byte) {
+	if len(b) < 64 {
+		for i := range b {
+			b[i] = v
+		}
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
 }
 
 // colourRun is a run of pixels of one colour, by its id (colourIDs).
