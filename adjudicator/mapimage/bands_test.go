@@ -211,7 +211,9 @@ func TestBaseKey(t *testing.T) {
 		t.Error("a view with other units and title has another base layer")
 	}
 	for name, edit := range map[string]func(v *mapview.View){
-		"terrain": func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "forest 0102 0203", "forest 0102 0204", 1)) },
+		"terrain": func(v *mapview.View) {
+			v.Map = parse(strings.Replace(testMap, "forest 0102 0203", "forest 0102 0204", 1))
+		},
 		"work":    func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "bunker 0304", "bunker 0305", 1)) },
 		"hexside": func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "0201/0202", "0202/0203", 1)) },
 		"place":   func(v *mapview.View) { v.Map = parse(strings.Replace(testMap, "Ville", "Bourg", 1)) },
