@@ -371,3 +371,44 @@ func newCanvas(r image.Rectangle) *image.RGBA {
 
 // putCanvas gives pix back to pool for another picture: nothing refers to it any more.
 func putCanvas(pool *sync.Pool, pix []byte) { pool.Put(&pix) }
+
+// legends are the legends drawn lately, by what they show and where (legendKey): the
+// pictures of one game show the same terrain, units and marks, and a legend is a
+// fifth of what a picture draws over its base layer.
+var legends = &lru[*image.RGBA]{max: 16, sizeOf: func(i *image.RGBA) int { return len(i.Pix) }, maxSize: 4 << 20}
+
+// drawLegendKept draws the legend as drawLegend does, copied from the legend kept for
+// the same items at the same place when the rows it takes are blank paper (the map's
+// last hexsides may reach into its first rows: then it is drawn over them).
+func (p *picture) drawLegendKept() error {
+	img := p.dc.Image().(*image.RGBA)
+	y := p.y0 + p.mapH + 10
+	top := int(math.Floor(y))
+	rows := img.Pix[top*img.Stride:]
+	for i := 0; i < len(rows); i += len(paperBlock) {
+		if !bytes.Equal(rows[i:min(i+len(paperBlock), len(rows))], paperBlock[:min(len(paperBlock), len(rows)-i)]) {
+			p.drawLegend()
+			return nil
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %v %v %v %v %v %v\x00", p.legendTitle(), p.w, y-float64(top), img.Rect.Dy()-top, p.ids, p.terrainColour(p.s.geo.Default), textSz)
+	for _, row := range p.items() {
+		fmt.Fprintf(h, "%q\x00", row)
+	}
+	var key [32]byte
+	h.Sum(key[:0])
+	l, err := legends.get(key, func() (*image.RGBA, error) {
+		l := image.NewRGBA(image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy()-top))
+		fillPaper(l.Pix)
+		q := *p
+		q.dc = gg.NewContextForRGBA(l)
+		q.drawLegendAt(y - float64(top))
+		return l, nil
+	})
+	if err != nil {
+		return err
+	}
+	copy(rows, l.Pix)
+	return nil
+}

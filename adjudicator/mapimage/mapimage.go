@@ -161,6 +161,8 @@ type picture struct {
 	focus  map[hex.Hex]bool
 	// baseLayer is what the canvas was made from (base), nil before.
 	baseLayer *baseLayer
+	// legendItems are items(), once listed.
+	legendItems [][]item
 }
 
 // slot is the half row of h from the map's top: a hex is two half rows tall, and the
@@ -284,7 +286,9 @@ func renderTry(s *scene, i int) (b []byte, same bool, err error) {
 	}
 	p.drawNews()
 	p.drawCounters()
-	p.drawLegend()
+	if err := p.drawLegendKept(); err != nil {
+		return nil, false, err
+	}
 	img := p.dc.Image().(*image.RGBA)
 	defer putCanvas(&rgbaPix, img.Pix)
 	if try.colours == 256 && p.baseLayer != nil && len(p.baseLayer.img.Pix) <= len(img.Pix) {
@@ -890,6 +894,13 @@ type item struct {
 // terrain, features and hexsides of the hexes shown, the forces and arrows on them,
 // the marks their counters carry, and what happened.
 func (p *picture) items() [][]item {
+	if p.legendItems == nil {
+		p.legendItems = p.listItems()
+	}
+	return p.legendItems
+}
+
+func (p *picture) listItems() [][]item {
 	l := p.s.legend
 	shown := p.shown()
 	terrain, feats, sides, forces, chars := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}, map[rune]bool{}
@@ -1021,8 +1032,12 @@ func (p *picture) legendHeight(dc *gg.Context) float64 {
 }
 
 func (p *picture) drawLegend() {
+	p.drawLegendAt(p.y0 + p.mapH + 10)
+}
+
+// drawLegendAt draws the legend with its top at y.
+func (p *picture) drawLegendAt(y float64) {
 	dc := p.dc
-	y := p.y0 + p.mapH + 10
 	p.text(p.legendTitle(), margin, y+textSz, 0, 0, "title", ink)
 	y += lineH
 	for _, row := range p.items() {
