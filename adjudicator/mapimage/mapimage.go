@@ -161,8 +161,9 @@ type picture struct {
 	focus  map[hex.Hex]bool
 	// baseLayer is what the canvas was made from (base), nil before.
 	baseLayer *baseLayer
-	// legendItems are items(), once listed.
+	// legendItems are items(), once listed; shownHexes shown().
 	legendItems [][]item
+	shownHexes  []hex.Hex
 }
 
 // slot is the half row of h from the map's top: a hex is two half rows tall, and the
@@ -194,14 +195,19 @@ func (p *picture) center(h hex.Hex) (float64, float64) {
 	return p.x0 + x, p.y0 + y
 }
 
-// shown are the hexes the picture shows, in map order.
+// shown are the hexes the picture shows, in map order (listed once: the caller does
+// not change them).
 func (p *picture) shown() []hex.Hex {
-	var out []hex.Hex
+	if p.shownHexes != nil {
+		return p.shownHexes
+	}
+	out := []hex.Hex{}
 	for _, h := range p.s.hexes() {
 		if p.in(h) {
 			out = append(out, h)
 		}
 	}
+	p.shownHexes = out
 	return out
 }
 
