@@ -34,6 +34,7 @@ const baseOverflow = 24
 // same map at the same scale, whoever's view it is. It is drawn from the map alone
 // (scene.static), so it holds nothing a side may not see. Never changed once made.
 type baseLayer struct {
+	key [32]byte // baseKey
 	img *image.RGBA
 	// As a palette image: basePalette colours, each colour of img's index, img's pixels
 	// by index.
@@ -98,7 +99,11 @@ func (p *picture) base() (*baseLayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bases.get(key, func() (*baseLayer, error) { return p.drawBase(static), nil })
+	return bases.get(key, func() (*baseLayer, error) {
+		b := p.drawBase(static)
+		b.key = key
+		return b, nil
+	})
 }
 
 // drawBase draws the base layer of p from static, p's scene's static part.
@@ -142,12 +147,38 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 	base := p.baseLayer
 	// Every pixel is set below: the base layer's, or those that differ from it.
 	out := &image.Paletted{Pix: canvasPix(&indexPix, len(img.Pix)/4), Stride: img.Rect.Dx(), Rect: img.Rect}
-	copy(out.Pix, base.pix)
-	// The runs of pixels that differ from the base layer (both have the picture's
-	// width), and the rows below it.
+	// The palette: the base layer's colours, then the picture's inks, always, in the
+	// legend's order, then its commonest other colours. The base layer's and the
+	// inks' indexes are the same in every picture of one map and legend, and so are
+	// the bands of rows that show only them.
+	prefix := slices.Clip(base.pal)
+	inks := append(p.inks(), newsInks()...)
+	inPal := map[uint32]bool{}
+	for _, c := range prefix {
+		inPal[rgbaKey(c.(color.RGBA))] = true
+	}
+	for _, c := range inks {
+		if k := rgbaKey(c); !inPal[k] && len(prefix) < 256 {
+			prefix, inPal[k] = append(prefix, c), true
+		}
+	}
+	// The rows of a legend kept (drawLegendKept) are the legend's indexes, kept with
+	// it for this palette's first colours; the rows above, the base layer's indexes
+	// where they are the base layer, and the runs of pixels that differ from it (both
+	// have the picture's width).
+	end := len(img.Pix)
+	if p.legendKept != nil {
+		top := p.legendTop * img.Stride
+		idx, err := p.legendKept.indexes(base, prefix)
+		if err == nil && len(idx) == (end-top)/4 {
+			copy(out.Pix[top/4:], idx)
+			end = top
+		}
+	}
+	copy(out.Pix[:end/4], base.pix)
 	const run = 256 // bytes: 64 pixels
 	var differ [][2]int
-	n := len(base.img.Pix)
+	n := min(len(base.img.Pix), end)
 	for i := 0; i < n; i += run {
 		j := min(i+run, n)
 		if !bytes.Equal(img.Pix[i:j], base.img.Pix[i:j]) {
@@ -158,7 +189,7 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 			}
 		}
 	}
-	differ = append(differ, [2]int{n, len(img.Pix)})
+	differ = append(differ, [2]int{n, end})
 	// The colours there, each given an id, by runs of one colour, and counted.
 	var ids colourIDs
 	kept, _ := runPool.Get().(*[]colourRun)
@@ -197,18 +228,13 @@ func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
 	// The base layer's colours keep their indexes (a shade the base layer has is
 	// given what the base layer gives it), the picture's inks and other colours are
 	// counted for the rest of the palette.
-	inks := p.inks()
-	isInk := map[uint32]bool{}
-	for _, c := range inks {
-		isInk[rgbaKey(c)] = true
-	}
 	own := map[uint32]int{}
 	for id, k := range ids.colours {
-		if _, ok := base.index[k]; !ok || isInk[k] {
+		if _, ok := base.index[k]; !ok || inPal[k] {
 			own[k] = count[id]
 		}
 	}
-	pal, index := quantise(own, inks, base.pal, 256)
+	pal, index := quantise(own, nil, prefix, 256)
 	out.Palette = pal
 	at := make([]uint8, len(ids.colours))
 	for id, k := range ids.colours {
@@ -375,7 +401,61 @@ func putCanvas(pool *sync.Pool, pix []byte) { pool.Put(&pix) }
 // legends are the legends drawn lately, by what they show and where (legendKey): the
 // pictures of one game show the same terrain, units and marks, and a legend is a
 // fifth of what a picture draws over its base layer.
-var legends = &lru[*image.RGBA]{max: 16, sizeOf: func(i *image.RGBA) int { return len(i.Pix) }, maxSize: 4 << 20}
+var legends = &lru[*keptLegend]{max: 16, sizeOf: func(l *keptLegend) int { return 5 * len(l.img.Pix) / 4 }, maxSize: 4 << 20}
+
+// keptLegend is a legend drawn, and its pixels by index for the last palette prefix
+// (a base layer's colours and the inks) it was asked for.
+type keptLegend struct {
+	img *image.RGBA
+	mu  sync.Mutex
+	at  [32]byte // the prefix idx is for
+	idx []uint8
+}
+
+// indexes are l's pixels as indexes of prefix, which starts with base's palette: a
+// colour of the base layer its index there, an ink its own, another the nearest of
+// prefix. The same for every picture of one base layer and legend.
+func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, error) {
+	h := sha256.New()
+	h.Write(base.key[:])
+	for _, c := range prefix[len(base.pal):] {
+		r, g, b, _ := c.RGBA()
+		h.Write([]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8)})
+	}
+	var at [32]byte
+	h.Sum(at[:0])
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.idx != nil && l.at == at {
+		return l.idx, nil
+	}
+	exact := map[uint32]uint8{}
+	for i, c := range prefix[len(base.pal):] {
+		exact[rgbaKey(c.(color.RGBA))] = uint8(len(base.pal) + i)
+	}
+	near := newNearest(prefix)
+	idx := make([]uint8, len(l.img.Pix)/4)
+	mapPix(idx, l.img.Pix, func(k uint32) uint8 {
+		if i, ok := exact[k]; ok {
+			return i
+		}
+		if i, ok := base.index[k]; ok {
+			return i
+		}
+		return near.index(color.RGBA{uint8(k >> 24), uint8(k >> 16), uint8(k >> 8), uint8(k)})
+	})
+	l.at, l.idx = at, idx
+	return idx, nil
+}
+
+// newsInks are the colours of what News draws, in the palette of every picture.
+func newsInks() []color.RGBA {
+	out := []color.RGBA{changedInk, lostInk}
+	for i, s := range newsArrows {
+		out = append(out, arrowColour(s, i))
+	}
+	return out
+}
 
 // drawLegendKept draws the legend as drawLegend does, copied from the legend kept for
 // the same items at the same place when the rows it takes are blank paper (the map's
@@ -398,17 +478,18 @@ func (p *picture) drawLegendKept() error {
 	}
 	var key [32]byte
 	h.Sum(key[:0])
-	l, err := legends.get(key, func() (*image.RGBA, error) {
+	l, err := legends.get(key, func() (*keptLegend, error) {
 		l := image.NewRGBA(image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy()-top))
 		fillPaper(l.Pix)
 		q := *p
 		q.dc = gg.NewContextForRGBA(l)
 		q.drawLegendAt(y - float64(top))
-		return l, nil
+		return &keptLegend{img: l}, nil
 	})
 	if err != nil {
 		return err
 	}
-	copy(rows, l.Pix)
+	copy(rows, l.img.Pix)
+	p.legendKept, p.legendTop = l, top
 	return nil
 }

@@ -164,6 +164,10 @@ type picture struct {
 	// legendItems are items(), once listed; shownHexes shown().
 	legendItems [][]item
 	shownHexes  []hex.Hex
+	// legendKept is the legend copied into the canvas from its row legendTop down
+	// (drawLegendKept), nil when it was drawn there.
+	legendKept *keptLegend
+	legendTop  int
 }
 
 // slot is the half row of h from the map's top: a hex is two half rows tall, and the
