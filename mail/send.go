@@ -33,6 +33,7 @@ import (
 	"log/slog"
 	"net"
 	netmail "net/mail"
+	"net/textproto"
 	"slices"
 	"strconv"
 	"strings"
@@ -833,6 +834,7 @@ type smtpConn struct {
 	stop func() bool    // unregisters the close-on-cancel of raw
 	used bool           // a mail went through c (accepted or refused by the server)
 	auth *smtpAuth      // nil: no AUTH configured
+	buf  bytes.Buffer   // the content of the mail being sent (pipelined)
 }
 
 func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
@@ -958,8 +960,15 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 				return sendConnLost, err
 			}
 		}
-		err := sc.client.SendWithSMTPClient(sc.c, msg)
-		if err == nil || msg.IsDelivered() {
+		var err error
+		delivered := false
+		if env, ok := sc.pipelinable(msg); ok {
+			delivered, err = sc.sendPipelined(msg, env)
+		} else {
+			err = sc.client.SendWithSMTPClient(sc.c, msg)
+			delivered = msg.IsDelivered()
+		}
+		if err == nil || delivered {
 			sc.used = true
 			if err != nil {
 				sc.drop() // accepted, but the session is in doubt afterwards
@@ -975,12 +984,10 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 			sc.used = true
 			return outcome, err
 		}
-		var se *gomail.SendError
 		// A connection the server closed between two mails fails its next command,
 		// MAIL FROM (or go-mail's connection check), without a reply or with the 421
 		// the server said as it closed.
-		idle := errors.As(err, &se) && (se.ErrorCode() == 0 || se.ErrorCode() == 421) &&
-			(se.Reason == gomail.ErrConnCheck || se.Reason == gomail.ErrSMTPMailFrom)
+		idle := smtpAtMailFrom(err)
 		reused := sc.used
 		sc.drop()
 		if idle && reused && try == 0 {
@@ -996,6 +1003,145 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 		}
 		return sendConnLost, err
 	}
+}
+
+// smtpEnvelope is what a pipelined transaction sends before the content: the
+// addresses in angle brackets, as go-mail gives them.
+type smtpEnvelope struct {
+	from string
+	rcpt string
+}
+
+// pipelinable says whether msg goes in one pipelined transaction (RFC 2920) and with
+// which envelope: when the server offers PIPELINING and 8BITMIME (go-mail's path
+// refuses unencoded content without it) and the mail has one recipient, as every mail
+// of the desk has. The other mails go through go-mail's transaction, a round trip a
+// command.
+func (sc *smtpConn) pipelinable(msg *gomail.Msg) (smtpEnvelope, bool) {
+	if ok, _ := sc.c.Extension("PIPELINING"); !ok {
+		return smtpEnvelope{}, false
+	}
+	if ok, _ := sc.c.Extension("8BITMIME"); !ok {
+		return smtpEnvelope{}, false
+	}
+	from, err := msg.GetSender(false)
+	if err != nil {
+		return smtpEnvelope{}, false
+	}
+	rcpts, err := msg.GetRecipients()
+	if err != nil || len(rcpts) != 1 {
+		return smtpEnvelope{}, false
+	}
+	if strings.ContainsAny(from, "\r\n") || strings.ContainsAny(rcpts[0], "\r\n") {
+		return smtpEnvelope{}, false // go-mail's path refuses it, with its reason
+	}
+	return smtpEnvelope{from: from, rcpt: rcpts[0]}, true
+}
+
+// smtpStepError is the failure of one step of a pipelined transaction: the server's
+// reply (code 0: none, the connection failed) to MAIL, RCPT, DATA or the content.
+type smtpStepError struct {
+	step string // "mail", "rcpt", "data" or "content"
+	code int
+	err  error
+}
+
+func (e *smtpStepError) Error() string {
+	return fmt.Sprintf("smtp %s: %v", strings.ToUpper(e.step), e.err)
+}
+
+func (e *smtpStepError) Unwrap() error { return e.err }
+
+// smtpReply reads one reply and says how a step went: a code other than want's
+// class, or no reply at all, is its error.
+func (sc *smtpConn) smtpReply(step string, want int) error {
+	code, _, err := sc.c.Text.ReadResponse(want)
+	if err == nil {
+		return nil
+	}
+	if code == 0 {
+		var terr *textproto.Error
+		if errors.As(err, &terr) {
+			code = terr.Code
+		}
+	}
+	return &smtpStepError{step: step, code: code, err: err}
+}
+
+// sendPipelined sends msg in one pipelined transaction (RFC 2920): MAIL FROM, RCPT TO
+// and DATA written at once, their replies read together, then the content: two round
+// trips a mail where go-mail's transaction takes four. Every reply is read whatever the
+// ones before it said, so that the session stays in step; after a refusal the
+// transaction is reset (RSET). delivered says the server accepted the content.
+func (sc *smtpConn) sendPipelined(msg *gomail.Msg, env smtpEnvelope) (delivered bool, err error) {
+	if err := sc.c.UpdateDeadline(sc.cfg.timeout()); err != nil {
+		return false, &smtpStepError{step: "mail", err: err}
+	}
+	// The content first, into memory: a mail that cannot be written is not begun.
+	sc.buf.Reset()
+	if _, err := msg.WriteTo(&sc.buf); err != nil {
+		return false, &gomail.SendError{Reason: gomail.ErrWriteContent}
+	}
+	w := sc.c.Text.W
+	params := " BODY=8BITMIME"
+	if ok, _ := sc.c.Extension("SMTPUTF8"); ok {
+		params += " SMTPUTF8"
+	}
+	fmt.Fprintf(w, "MAIL FROM:%s%s\r\nRCPT TO:%s\r\nDATA\r\n", env.from, params, env.rcpt)
+	if err := w.Flush(); err != nil {
+		return false, &smtpStepError{step: "mail", err: err}
+	}
+	// No reply, or 421 (the server closes the channel): the session is gone, and what
+	// the other replies would say does not matter.
+	gone := func(err error) bool {
+		se, ok := err.(*smtpStepError)
+		return ok && (se.code == 0 || se.code == 421)
+	}
+	mailErr := sc.smtpReply("mail", 250)
+	if gone(mailErr) {
+		return false, mailErr
+	}
+	rcptErr := sc.smtpReply("rcpt", 25)
+	if gone(rcptErr) {
+		return false, rcptErr
+	}
+	dataErr := sc.smtpReply("data", 354)
+	if gone(dataErr) {
+		return false, dataErr
+	}
+	refused := cmp.Or(mailErr, rcptErr)
+	if dataErr == nil && refused != nil {
+		// The server took DATA with no recipient it accepted: the content cannot be
+		// withheld but by closing the session.
+		sc.drop()
+		return false, refused
+	}
+	if refused = cmp.Or(refused, dataErr); refused != nil {
+		// Reset the transaction the refusal left open (MAIL accepted, say).
+		if id, err := sc.c.Text.Cmd("RSET"); err == nil {
+			sc.c.Text.StartResponse(id)
+			_, _, err = sc.c.Text.ReadResponse(250)
+			sc.c.Text.EndResponse(id)
+			if err != nil {
+				sc.drop()
+			}
+		} else {
+			sc.drop()
+		}
+		return false, refused
+	}
+	dw := sc.c.Text.DotWriter()
+	if _, err := dw.Write(sc.buf.Bytes()); err != nil {
+		dw.Close()
+		return false, &smtpStepError{step: "content", err: err}
+	}
+	if err := dw.Close(); err != nil { // the closing dot, flushed
+		return false, &smtpStepError{step: "content", err: err}
+	}
+	if err := sc.smtpReply("content", 250); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // VERP returns the envelope sender of outbox mail seq signed with tag (the store's
@@ -1027,6 +1173,10 @@ func (s *Sender) envelopeSender(m store.OutMail) string {
 // midData reports whether err is the session ending without an SMTP reply while a mail's
 // content was being sent (DATA, the content, or its closing dot).
 func midData(err error) bool {
+	var ste *smtpStepError
+	if errors.As(err, &ste) {
+		return ste.code == 0 && (ste.step == "data" || ste.step == "content")
+	}
 	var se *gomail.SendError
 	if !errors.As(err, &se) || se.ErrorCode() != 0 {
 		return false
@@ -1038,9 +1188,30 @@ func midData(err error) bool {
 	return false
 }
 
-// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
-// server's reply; no code at all means the connection itself failed.
+// smtpAtMailFrom reports whether err is the session failing at a mail's first command
+// without a reply or with 421: what a connection the server closed while idle does.
+func smtpAtMailFrom(err error) bool {
+	var ste *smtpStepError
+	if errors.As(err, &ste) {
+		return ste.step == "mail" && (ste.code == 0 || ste.code == 421)
+	}
+	var se *gomail.SendError
+	return errors.As(err, &se) && (se.ErrorCode() == 0 || se.ErrorCode() == 421) &&
+		(se.Reason == gomail.ErrConnCheck || se.Reason == gomail.ErrSMTPMailFrom)
+}
+
+// smtpClassify sorts a send error. The reply code is the server's; no code at all
+// means the connection itself failed.
 func smtpClassify(err error) sendOutcome {
+	var ste *smtpStepError
+	if errors.As(err, &ste) {
+		if ste.step == "mail" {
+			// MAIL FROM names the game mailbox, the same for every mail: a refusal is
+			// about the session (authentication, the sender address), not this mail.
+			return sendConnLost
+		}
+		return smtpClassifyCode(ste.code)
+	}
 	var se *gomail.SendError
 	if !errors.As(err, &se) {
 		return sendConnLost
@@ -1056,7 +1227,11 @@ func smtpClassify(err error) sendOutcome {
 	case gomail.ErrGetSender, gomail.ErrGetRcpts, gomail.ErrNoUnencoded:
 		return sendRefusedPerm
 	}
-	code := se.ErrorCode()
+	return smtpClassifyCode(se.ErrorCode())
+}
+
+// smtpClassifyCode sorts a reply code to a mail's RCPT, DATA or content.
+func smtpClassifyCode(code int) sendOutcome {
 	switch {
 	case code == 421: // service not available, closing the channel
 		return sendConnLost
