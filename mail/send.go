@@ -24,6 +24,7 @@ package mail
 //     never be sent, so it is marked Failed at once.
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -1038,6 +1039,61 @@ func (sc *smtpConn) pipelinable(msg *gomail.Msg) (smtpEnvelope, bool) {
 	return smtpEnvelope{from: from, rcpt: rcpts[0]}, true
 }
 
+// writeDotted writes data as the content of DATA (RFC 5321 4.5.2) byte for byte as
+// textproto's DotWriter does (the same states: a bare LF becomes CRLF, a dot at the
+// start of a line is doubled, then the closing dot line), but a run of plain bytes at
+// a time instead of a byte; and flushes it.
+func writeDotted(w *bufio.Writer, data []byte) error {
+	const (
+		begin     = iota // nothing written yet
+		beginLine        // after a line's end
+		inLine
+		afterCR
+	)
+	state := begin
+	for i := 0; i < len(data); {
+		switch state {
+		case begin, beginLine:
+			if data[i] == '.' {
+				w.WriteByte('.')
+			}
+		case afterCR:
+			// The byte after a CR is written as it is, whatever it is.
+			state = inLine
+			if data[i] == '\n' {
+				state = beginLine
+			}
+			w.WriteByte(data[i])
+			i++
+			continue
+		}
+		state = inLine
+		j := bytes.IndexAny(data[i:], "\r\n")
+		if j < 0 {
+			w.Write(data[i:])
+			break
+		}
+		w.Write(data[i : i+j])
+		if data[i+j] == '\r' {
+			w.WriteByte('\r')
+			state = afterCR
+		} else {
+			w.WriteString("\r\n")
+			state = beginLine
+		}
+		i += j + 1
+	}
+	switch state {
+	case begin, inLine:
+		w.WriteString("\r\n.\r\n")
+	case afterCR:
+		w.WriteString("\n.\r\n")
+	case beginLine:
+		w.WriteString(".\r\n")
+	}
+	return w.Flush()
+}
+
 // smtpStepError is the failure of one step of a pipelined transaction: the server's
 // reply (code 0: none, the connection failed) to MAIL, RCPT, DATA or the content.
 type smtpStepError struct {
@@ -1130,12 +1186,7 @@ func (sc *smtpConn) sendPipelined(msg *gomail.Msg, env smtpEnvelope) (delivered 
 		}
 		return false, refused
 	}
-	dw := sc.c.Text.DotWriter()
-	if _, err := dw.Write(sc.buf.Bytes()); err != nil {
-		dw.Close()
-		return false, &smtpStepError{step: "content", err: err}
-	}
-	if err := dw.Close(); err != nil { // the closing dot, flushed
+	if err := writeDotted(sc.c.Text.W, sc.buf.Bytes()); err != nil {
 		return false, &smtpStepError{step: "content", err: err}
 	}
 	if err := sc.smtpReply("content", 250); err != nil {
