@@ -181,10 +181,10 @@ type Sender struct {
 	// back-off and do not count towards it.
 	MaxAttempts int
 	// SentLog, when set, is where a mail the server accepted is noted at once (a
-	// write without fsync); the marks are committed to Store in one transaction at
-	// the end of the pass, and a log left by a crash is committed before anything is
-	// sent (see store.SentLog). Nil: each accepted mail is marked sent in its own
-	// transaction.
+	// write without fsync); the marks are committed to Store after each round, in
+	// short transactions beside the sending, and a log left by a crash is committed
+	// before anything is sent (see store.SentLog). Nil: each accepted mail is marked
+	// sent in its own transaction.
 	SentLog *store.SentLog
 	// Render draws a mail's picture from its view (store.Picture.View) when the mail is
 	// built, just before it is sent, outside any transaction; the daemon gives it the
@@ -503,8 +503,9 @@ func nextRound(queue []store.OutMail, fresh int) (round, rest []store.OutMail, l
 // returns how many were sent and how many failed this pass. A mail "failed this pass" when
 // it was due and not sent: refused (it gets a back-off, or is given up), or held back by a
 // connection failure. A pass goes in rounds of sendRoundSize mails: after each, the
-// round's sent marks are committed, and mails queued meanwhile join the pass; when
-// more are due than a round holds, the newly queued ones go first.
+// round's sent marks are committed beside the sending (the pass does not wait for
+// them before the next round, only at its end), and mails queued meanwhile join the
+// pass; when more are due than a round holds, the newly queued ones go first.
 //
 // The error is nil when the pass went through every due mail, refusals of single mails
 // included; it is set when the configuration is invalid, when the connection or the session
@@ -537,24 +538,33 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 		return 0, 0, err
 	}
 	defer s.keepConn(ctx, conn)
+	// The pass's sent marks are committed beside the sending, round by round, by a
+	// folder of their own: the sender never waits for the store's write lock (held by
+	// the intake's group, a second or more in a burst) between two rounds. The pass
+	// ends when they are all committed.
+	folder := s.startFolder(ctx)
+	defer func() {
+		if ferr := folder.finish(); ferr != nil {
+			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
+			err = errors.Join(err, ferr)
+		}
+	}()
 	var dropped error // the last session that dropped under a mail, reported at the end
 	fresh := 0
 	for len(queue) > 0 {
 		var round []store.OutMail
 		round, queue, fresh = nextRound(queue, fresh)
-		n, f, drop, rerr := s.sendRound(ctx, conn, round, queue)
+		n, f, drop, rerr := s.sendRound(ctx, conn, round, queue, folder)
 		sent, failed = sent+n, failed+f
 		if drop != nil {
 			dropped = drop
 		}
-		// The round's marks, in one transaction: even if shutdown began meanwhile.
-		if ferr := s.FoldSentLog(context.WithoutCancel(ctx)); ferr != nil {
-			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
-			return sent, failed, errors.Join(rerr, ferr)
-		}
+		folder.roundDone()
 		if rerr != nil {
 			return sent, failed, rerr
 		}
+		// Mails queued meanwhile: those after the newest the pass has seen (the pass's
+		// own are not read again, marked or not).
 		more, err := s.sendDue(ctx, seen, s.now())
 		if err != nil {
 			return sent, failed, err
@@ -567,10 +577,106 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	return sent, failed, dropped
 }
 
+// sentFolder commits a pass's sent marks (noted in the SentLog as each mail was
+// accepted) to the store in the background, in transactions of at most foldChunk
+// marks: all the marks of the rounds done since its last fold, however many rounds that
+// is while it waited for the write lock.
+type sentFolder struct {
+	s     *Sender
+	ctx   context.Context
+	mu    sync.Mutex
+	marks []store.SentMark // noted, not yet committed
+	wake  chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+	err   error // the first failed fold; the log keeps every mark then
+}
+
+// startFolder starts the pass's folder; nil (which folds nothing) without a SentLog.
+// Its transactions are not cancelled with ctx: the server has the mails.
+func (s *Sender) startFolder(ctx context.Context) *sentFolder {
+	if s.SentLog == nil {
+		return nil
+	}
+	f := &sentFolder{s: s, ctx: context.WithoutCancel(ctx), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go f.run()
+	return f
+}
+
+// add hands over a mark noted in the SentLog.
+func (f *sentFolder) add(m store.SentMark) {
+	f.mu.Lock()
+	f.marks = append(f.marks, m)
+	f.mu.Unlock()
+}
+
+// roundDone asks for the marks handed over so far to be committed.
+func (f *sentFolder) roundDone() {
+	if f == nil {
+		return
+	}
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (f *sentFolder) run() {
+	defer close(f.done)
+	for {
+		select {
+		case <-f.wake:
+			f.fold()
+		case <-f.stop:
+			f.fold()
+			return
+		}
+	}
+}
+
+// fold commits the marks handed over so far; after a failure it commits nothing more.
+func (f *sentFolder) fold() {
+	f.mu.Lock()
+	marks := f.marks
+	f.marks = nil
+	f.mu.Unlock()
+	if f.err != nil || len(marks) == 0 {
+		return
+	}
+	n := 0
+	for chunk := range slices.Chunk(marks, foldChunk) {
+		err := f.s.Store.Write(f.ctx, func(tx store.Tx) error {
+			k, err := store.FoldSentMarks(tx, chunk)
+			n += k
+			return err
+		})
+		if err != nil {
+			f.err = fmt.Errorf("mark %d mails sent: %w", len(marks), err)
+			return
+		}
+	}
+	f.s.log().Debug("sent marks committed", "marks", len(marks), "marked", n)
+}
+
+// finish commits the marks left and, when every fold went through, empties the
+// SentLog (every mark in it was handed over: the pass began with it empty). After a
+// failure the log is left whole, for the next pass to fold.
+func (f *sentFolder) finish() error {
+	if f == nil {
+		return nil
+	}
+	close(f.stop)
+	<-f.done
+	if f.err != nil {
+		return f.err
+	}
+	return f.s.SentLog.Reset()
+}
+
 // sendRound sends one round of a pass over conn; later are the pass's mails after it,
 // held back with the round's rest when the connection fails. dropped is the last session
 // that dropped under a mail (the round went on); err ends the pass.
-func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []store.OutMail) (sent, failed int, dropped, err error) {
+func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []store.OutMail, folder *sentFolder) (sent, failed int, dropped, err error) {
 	log := s.log()
 	built := s.buildAhead(ctx, due)
 	defer built.stop()
@@ -602,9 +708,10 @@ func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []sto
 			sent++
 			m.Sent, m.SentAt, m.Attempts = true, s.now(), attempt
 			m.LastError, m.NextAttempt = "", time.Time{}
-			if s.SentLog != nil {
-				// Noted at once, committed with the others at the end of the round.
+			if folder != nil {
+				// Noted at once, committed with the others after the round.
 				if lerr := s.SentLog.Append(m.Seq, m.SentAt); lerr == nil {
+					folder.add(store.SentMark{Seq: m.Seq, At: m.SentAt})
 					log.Info("mail sent", sendLogAttrs(m, attempt, nil)...)
 					continue
 				} else {
