@@ -716,7 +716,12 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 			if len(group) == 0 {
 				continue // expunged by someone else since the search
 			}
-			ds, err = ic.fetchGroup(ctx, group)
+			fctx := ctx
+			if flagging != nil {
+				// Cancelling it would close the connection under that flag.
+				fctx = context.WithoutCancel(ctx)
+			}
+			ds, err = ic.fetchGroup(fctx, group)
 		}
 		if err != nil {
 			return handled, err
