@@ -1243,7 +1243,8 @@ func (sc *smtpConn) sendPipelined(msg *gomail.Msg, env smtpEnvelope) (delivered 
 	// The content first, into memory: a mail that cannot be written is not begun.
 	sc.buf.Reset()
 	if _, err := msg.WriteTo(&sc.buf); err != nil {
-		return false, &gomail.SendError{Reason: gomail.ErrWriteContent}
+		// As when go-mail fails to write it in DATA: counted against this mail alone.
+		return false, &smtpStepError{step: "content", err: fmt.Errorf("write the mail: %w", err)}
 	}
 	w := sc.c.Text.W
 	params := " BODY=8BITMIME"
