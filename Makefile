@@ -60,6 +60,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzTextFromHTML$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzBounce$$' -fuzztime $(FUZZTIME) ./mail/
+	$(GO) test -run '^$$' -fuzz '^FuzzWriteDotted$$' -fuzztime $(FUZZTIME) ./mail/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMap$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTables$$' -fuzztime $(FUZZTIME) ./adjudicator/board/

@@ -189,12 +189,16 @@ type Handler func(ctx context.Context, d Delivery) error
 // Handler it is idempotent by Message-ID.
 type BatchHandler func(ctx context.Context, ds []Delivery) (committed int, err error)
 
-// Batches of the intake: a pass fetches the messages it found in groups of at most
-// intakeBatchMax messages and intakeBatchBytes bytes (one FETCH each), hands each group
-// to HandleBatch, and flags and moves what was committed with one STORE and one MOVE.
+// Batches of the intake: a pass fetches the messages it found in groups (one FETCH
+// each), hands each group to HandleBatch, and flags and moves what was committed with
+// one STORE and one MOVE. A group holds an eighth of the messages still waiting, at
+// least intakeBatchMin and at most intakeBatchMax, and intakeBatchBytes bytes: a large
+// backlog goes in large groups (fewer commits, each an fsync), its last groups are
+// small, so that the replies of the last mails are not held back behind a big commit.
 // A mail alone in the mailbox is a group of one, handled as soon as it arrives.
 const (
-	intakeBatchMax   = 32
+	intakeBatchMin   = 32
+	intakeBatchMax   = 128
 	intakeBatchBytes = 8 << 20
 )
 
@@ -686,24 +690,65 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 		return 0, err
 	}
 
-	for len(uids) > 0 {
+	// While the handler works on one group, the next one is fetched and the last one
+	// flagged and moved, on the same connection: the handler (the desk, one core) is
+	// never kept waiting for the network between two groups (issue 23).
+	var (
+		fetching *groupFetch // the group after the one being handled
+		flagging *groupFlag  // the flag and move of the last group handled
+	)
+	defer func() {
+		fetching.wait()
+		if ferr := flagging.wait(); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
+	for len(uids) > 0 || fetching != nil {
 		if err := ctx.Err(); err != nil {
 			return handled, err
 		}
-		group := ic.nextGroup(&uids, metas)
-		if len(group) == 0 {
-			continue // expunged by someone else since the search
+		var ds []*Delivery
+		if fetching != nil {
+			ds, err = fetching.wait()
+			fetching = nil
+		} else {
+			group := ic.nextGroup(&uids, metas)
+			if len(group) == 0 {
+				continue // expunged by someone else since the search
+			}
+			fctx := ctx
+			if flagging != nil {
+				// Cancelling it would close the connection under that flag.
+				fctx = context.WithoutCancel(ctx)
+			}
+			ds, err = ic.fetchGroup(fctx, group)
 		}
-		ds, err := ic.fetchGroup(ctx, group)
 		if err != nil {
 			return handled, err
 		}
-		n, err := ic.deliverGroup(ctx, ds)
+		if len(uids) > 0 {
+			fetching = ic.prefetch(ctx, ic.nextGroup(&uids, metas))
+		}
+		n, herr := ic.handleGroup(ctx, ds)
 		handled += n
+		// The last group's flags first: its failure ends the pass before this one's.
+		if ferr := flagging.wait(); ferr != nil {
+			flagging = nil
+			if n > 0 {
+				ic.log.Error("imap messages handled but not flagged; they will be fetched again", "uids", uidsOf(ds[:n]).String(),
+					"outcome", "flag skipped")
+			}
+			return handled, ferr
+		}
+		flagging = nil
+		if n > 0 {
+			flagging = ic.flagGroup(ds[:n])
+		}
 		var perm *permanentError
-		if errors.As(err, &perm) && n < len(ds) {
+		if errors.As(herr, &perm) && n < len(ds) {
 			// This message alone failed for good: skip it, and hand over the rest of
-			// its group (not handled yet) before the messages after the group.
+			// its group (not handled yet) before the messages after the group, the one
+			// being fetched included (fetched again).
 			if ic.skipped == nil {
 				ic.skipped = map[imap.UID]bool{}
 			}
@@ -712,23 +757,77 @@ func (ic *imapConn) pass(ctx context.Context) (handled int, err error) {
 			for _, d := range ds[n+1:] {
 				rest = append(rest, imap.UID(d.UID))
 			}
+			rest = append(rest, fetching.uids()...)
+			fetching.wait()
+			fetching = nil
 			uids = append(rest, uids...)
 			continue
 		}
-		if err != nil {
-			return handled, err
+		if herr != nil {
+			// Returned once those before it are flagged and moved.
+			if ferr := flagging.wait(); ferr != nil {
+				herr = errors.Join(herr, ferr)
+			}
+			flagging = nil
+			return handled, herr
 		}
 	}
 	return handled, nil
 }
 
+// groupFetch is a group being fetched in the background (prefetch).
+type groupFetch struct {
+	group []imapMeta
+	done  chan struct{}
+	ds    []*Delivery
+	err   error
+}
+
+// prefetch starts fetching group while the caller handles the group before it. The
+// fetch is not abandoned when ctx is cancelled (that would close the connection under
+// the flag of the group being handled); only its step timeout bounds it. nil for an
+// empty group.
+func (ic *imapConn) prefetch(ctx context.Context, group []imapMeta) *groupFetch {
+	if len(group) == 0 {
+		return nil
+	}
+	f := &groupFetch{group: group, done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.ds, f.err = ic.fetchGroup(context.WithoutCancel(ctx), group)
+	}()
+	return f
+}
+
+// wait returns the fetched group; nil waits for nothing.
+func (f *groupFetch) wait() ([]*Delivery, error) {
+	if f == nil {
+		return nil, nil
+	}
+	<-f.done
+	return f.ds, f.err
+}
+
+// uids are the group's UIDs, in order.
+func (f *groupFetch) uids() []imap.UID {
+	if f == nil {
+		return nil
+	}
+	out := make([]imap.UID, len(f.group))
+	for i, m := range f.group {
+		out[i] = m.uid
+	}
+	return out
+}
+
 // nextGroup takes the next group of messages off uids: in UID order, at most
-// intakeBatchMax of them and intakeBatchBytes in all; a message larger than MaxSize
+// batchMax of them and intakeBatchBytes in all; a message larger than MaxSize
 // (of which only the header is fetched) is a group of its own, and without a
 // HandleBatch every message is.
 func (ic *imapConn) nextGroup(uids *[]imap.UID, metas map[imap.UID]imapMeta) []imapMeta {
 	var group []imapMeta
 	var bytes int64
+	most := ic.batchMax(len(*uids))
 	for len(*uids) > 0 {
 		meta, ok := metas[(*uids)[0]]
 		if !ok {
@@ -736,7 +835,7 @@ func (ic *imapConn) nextGroup(uids *[]imap.UID, metas map[imap.UID]imapMeta) []i
 			continue
 		}
 		big := meta.size > ic.cfg.MaxSize
-		if len(group) > 0 && (big || len(group) >= ic.batchMax() || bytes+meta.size > intakeBatchBytes) {
+		if len(group) > 0 && (big || len(group) >= most || bytes+meta.size > intakeBatchBytes) {
 			break
 		}
 		group = append(group, meta)
@@ -749,11 +848,12 @@ func (ic *imapConn) nextGroup(uids *[]imap.UID, metas map[imap.UID]imapMeta) []i
 	return group
 }
 
-func (ic *imapConn) batchMax() int {
+// batchMax is the size of the next group when waiting messages wait.
+func (ic *imapConn) batchMax(waiting int) int {
 	if ic.in.HandleBatch == nil {
 		return 1
 	}
-	return intakeBatchMax
+	return min(max(waiting/8, intakeBatchMin), intakeBatchMax)
 }
 
 // fetchGroup downloads a group: one message alone as fetch does, several with one
@@ -901,18 +1001,15 @@ func (ic *imapConn) fetch(ctx context.Context, meta imapMeta, headerOnly bool) (
 	}, nil
 }
 
-// deliverGroup hands ds to the handler (HandleBatch, or Handle for each) and flags
-// \Seen and moves what it committed, with one STORE and one MOVE for the lot. It
-// returns how many were committed; a handler error is an *intakeHandlerError naming
-// the message that failed, returned once those before it are flagged and moved. None
-// of it is abandoned when ctx is cancelled.
-func (ic *imapConn) deliverGroup(ctx context.Context, ds []*Delivery) (int, error) {
+// handleGroup hands ds to the handler (HandleBatch, or Handle for each) and returns
+// how many were committed; a handler error is an *intakeHandlerError naming the
+// message that failed. It is not abandoned when ctx is cancelled.
+func (ic *imapConn) handleGroup(ctx context.Context, ds []*Delivery) (committed int, herr error) {
 	if len(ds) == 0 {
 		return 0, nil
 	}
 	ctx = context.WithoutCancel(ctx)
 	start := time.Now()
-	committed, herr := 0, error(nil)
 	if ic.in.HandleBatch != nil {
 		batch := make([]Delivery, len(ds))
 		for i, d := range ds {
@@ -932,6 +1029,9 @@ func (ic *imapConn) deliverGroup(ctx context.Context, ds []*Delivery) (int, erro
 		}
 	}
 	took := time.Since(start)
+	for _, d := range ds[:committed] {
+		ic.log.Info("imap message handled", "uid", d.UID, "size", d.Size, "too_large", d.TooLarge, "outcome", "committed", "took", took, "group", committed)
+	}
 	if herr != nil {
 		d := ds[committed]
 		if errors.As(herr, new(*permanentError)) {
@@ -943,45 +1043,71 @@ func (ic *imapConn) deliverGroup(ctx context.Context, ds []*Delivery) (int, erro
 		}
 		herr = &intakeHandlerError{uid: d.UID, err: herr}
 	}
-	if committed == 0 {
-		return 0, herr
+	return committed, herr
+}
+
+// groupFlag is the flag and move of a committed group, under way in the background.
+type groupFlag struct {
+	done chan struct{}
+	err  error
+}
+
+// wait returns the flag's error, which ends the pass; nil waits for nothing.
+func (f *groupFlag) wait() error {
+	if f == nil {
+		return nil
 	}
-	done := ds[:committed]
-	uids := make([]imap.UID, len(done))
-	for i, d := range done {
-		uids[i] = imap.UID(d.UID)
-	}
-	set := imap.UIDSetNum(uids...)
-	err := ic.guard(context.Background(), imapStepTimeout, func() error {
-		flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
-		return ic.c.Store(set, flags, nil).Close()
-	})
-	if err != nil {
-		// Committed but not flagged: they come again and the Handler's
-		// idempotency makes that a no-op.
-		ic.log.Error("imap messages handled but not flagged; they will be fetched again", "uids", set.String(),
-			"outcome", "flag failed", "err", err)
-		return committed, fmt.Errorf("imap: flag uids %v: %w", set, err)
-	}
-	outcome := "flagged"
-	if ic.cfg.MoveTo != "" {
-		err := ic.guard(context.Background(), imapStepTimeout, func() error { return ic.moveTo(set) })
+	<-f.done
+	return f.err
+}
+
+// flagGroup flags \Seen and moves done, whose handling has committed, with one STORE
+// and one MOVE for the lot, in the background (never abandoned on cancellation). A move
+// the server refuses leaves them here, flagged: not an error.
+func (ic *imapConn) flagGroup(done []*Delivery) *groupFlag {
+	f := &groupFlag{done: make(chan struct{})}
+	set := uidsOf(done)
+	go func() {
+		defer close(f.done)
+		err := ic.guard(context.Background(), imapStepTimeout, func() error {
+			flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
+			return ic.c.Store(set, flags, nil).Close()
+		})
+		if err != nil {
+			// Committed but not flagged: they come again and the Handler's
+			// idempotency makes that a no-op.
+			ic.log.Error("imap messages handled but not flagged; they will be fetched again", "uids", set.String(),
+				"outcome", "flag failed", "err", err)
+			f.err = fmt.Errorf("imap: flag uids %v: %w", set, err)
+			return
+		}
+		if ic.cfg.MoveTo == "" {
+			ic.log.Info("imap messages flagged", "uids", set.String(), "outcome", "flagged")
+			return
+		}
+		err = ic.guard(context.Background(), imapStepTimeout, func() error { return ic.moveTo(set) })
 		var ierr *imap.Error
 		switch {
 		case errors.As(err, &ierr):
 			// Refused, not lost: they stay here, flagged \Seen.
 			ic.log.Warn("imap messages handled but not moved", "uids", set.String(), "outcome", "move refused", "to", ic.cfg.MoveTo, "err", err)
-			return committed, herr
 		case err != nil:
 			ic.log.Error("imap messages handled but not moved", "uids", set.String(), "outcome", "move failed", "to", ic.cfg.MoveTo, "err", err)
-			return committed, fmt.Errorf("imap: move uids %v: %w", set, err)
+			f.err = fmt.Errorf("imap: move uids %v: %w", set, err)
+		default:
+			ic.log.Info("imap messages moved", "uids", set.String(), "outcome", "moved", "to", ic.cfg.MoveTo)
 		}
-		outcome = "moved"
+	}()
+	return f
+}
+
+// uidsOf is the UID set of ds.
+func uidsOf(ds []*Delivery) imap.UIDSet {
+	uids := make([]imap.UID, len(ds))
+	for i, d := range ds {
+		uids[i] = imap.UID(d.UID)
 	}
-	for _, d := range done {
-		ic.log.Info("imap message handled", "uid", d.UID, "size", d.Size, "too_large", d.TooLarge, "outcome", outcome, "took", took, "group", len(done))
-	}
-	return committed, herr
+	return imap.UIDSetNum(uids...)
 }
 
 // moveTo moves the messages of set to MoveTo: MOVE where the server has it,

@@ -121,3 +121,87 @@ func TestIntakeBatches(t *testing.T) {
 		t.Errorf("INBOX still holds %v", left)
 	}
 }
+
+// TestIntakeGroupsSizedToBacklog: a large backlog goes in groups larger than the
+// smallest (fewer commits), never above the largest, and its last groups are small
+// again, so that the replies to the last mails do not wait behind a big commit.
+func TestIntakeGroupsSizedToBacklog(t *testing.T) {
+	ctx := intakeCtx(t)
+	s := startIntakeServer(t, intakeServerOptions{caps: intakeCapsRev2})
+	const total = 700
+	for i := range total {
+		s.append(t, intakeMessage(i+1, fmt.Sprintf("orders %d", i+1)), intakeEpoch.Add(time.Duration(i)*time.Second))
+	}
+	rec := &batchRecorder{}
+	in := newIntake(s, nil)
+	in.HandleBatch = rec.handle
+	if n, err := in.Once(ctx); n != total || err != nil {
+		t.Fatalf("Once() = %d, %v, want %d, nil", n, err, total)
+	}
+	sizes := make([]int, len(rec.groups))
+	for i, g := range rec.groups {
+		sizes[i] = len(g)
+	}
+	if sizes[0] <= 32 || sizes[0] > 128 {
+		t.Errorf("group sizes %v: want the first group of a backlog of %d larger than 32, at most 128", sizes, total)
+	}
+	for _, n := range sizes {
+		if n > 128 {
+			t.Errorf("group sizes %v: want none above 128", sizes)
+			break
+		}
+	}
+	if last := sizes[len(sizes)-1]; last > 32 {
+		t.Errorf("group sizes %v: want the last group at most 32", sizes)
+	}
+	if len(rec.uids()) != total {
+		t.Errorf("handled %d messages, want %d", len(rec.uids()), total)
+	}
+}
+
+// TestIntakeFetchesAheadOfHandler: while the handler works on one group, the next
+// group is already being fetched: the handler of the first group waits until the
+// server has received the second group's FETCH, which without fetching ahead never
+// comes (the intake would wait for the handler first).
+func TestIntakeFetchesAheadOfHandler(t *testing.T) {
+	ctx := intakeCtx(t)
+	s := startIntakeServer(t, intakeServerOptions{caps: intakeCapsRev2})
+	const total = 70 // three groups
+	for i := range total {
+		s.append(t, intakeMessage(i+1, fmt.Sprintf("orders %d", i+1)), intakeEpoch.Add(time.Duration(i)*time.Second))
+	}
+	rec := &batchRecorder{}
+	first := true
+	ahead := false
+	in := newIntake(s, nil)
+	in.HandleBatch = func(ctx context.Context, ds []mail.Delivery) (int, error) {
+		if first {
+			first = false
+			// One FETCH of sizes, one of the first group's bodies, one of the second's.
+			for s.ln.fetches.Load() < 3 && ctx.Err() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			ahead = s.ln.fetches.Load() >= 3
+		}
+		return rec.handle(ctx, ds)
+	}
+	// The handler's context is not cancelled by ctx (the intake never abandons a
+	// handler): it ends the wait on a deadline of its own.
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	in.HandleBatch = wrapCtx(wait, in.HandleBatch)
+	if n, err := in.Once(ctx); n != total || err != nil {
+		t.Fatalf("Once() = %d, %v, want %d, nil", n, err, total)
+	}
+	if !ahead {
+		t.Errorf("the second group was not fetched while the first was handled (%d FETCH commands by then)", s.ln.fetches.Load())
+	}
+	if got, want := len(rec.uids()), total; got != want {
+		t.Errorf("handled %d messages, want %d", got, want)
+	}
+}
+
+// wrapCtx hands h the context ctx instead of the intake's.
+func wrapCtx(ctx context.Context, h mail.BatchHandler) mail.BatchHandler {
+	return func(_ context.Context, ds []mail.Delivery) (int, error) { return h(ctx, ds) }
+}

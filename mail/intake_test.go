@@ -172,6 +172,7 @@ type intakeListener struct {
 
 	idles    atomic.Int32 // IDLE commands received
 	searches atomic.Int32 // UID SEARCH commands received
+	fetches  atomic.Int32 // UID FETCH commands received
 	accepted atomic.Int32
 	// slowStore holds each STORE command back a little, so that a flag
 	// that shutdown could abandon would be abandoned.
@@ -214,6 +215,7 @@ func (c *intakeServerConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.l.idles.Add(int32(bytes.Count(p[:n], []byte(" IDLE\r\n"))))
 	c.l.searches.Add(int32(bytes.Count(p[:n], []byte(" UID SEARCH "))))
+	c.l.fetches.Add(int32(bytes.Count(p[:n], []byte(" UID FETCH "))))
 	if c.l.slowStore.Load() && bytes.Contains(p[:n], []byte(" UID STORE ")) {
 		time.Sleep(30 * time.Millisecond)
 	}

@@ -24,6 +24,7 @@ package mail
 //     never be sent, so it is marked Failed at once.
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -33,6 +34,7 @@ import (
 	"log/slog"
 	"net"
 	netmail "net/mail"
+	"net/textproto"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,10 +181,10 @@ type Sender struct {
 	// back-off and do not count towards it.
 	MaxAttempts int
 	// SentLog, when set, is where a mail the server accepted is noted at once (a
-	// write without fsync); the marks are committed to Store in one transaction at
-	// the end of the pass, and a log left by a crash is committed before anything is
-	// sent (see store.SentLog). Nil: each accepted mail is marked sent in its own
-	// transaction.
+	// write without fsync); the marks are committed to Store after each round, in
+	// short transactions beside the sending, and a log left by a crash is committed
+	// before anything is sent (see store.SentLog). Nil: each accepted mail is marked
+	// sent in its own transaction.
 	SentLog *store.SentLog
 	// Render draws a mail's picture from its view (store.Picture.View) when the mail is
 	// built, just before it is sent, outside any transaction; the daemon gives it the
@@ -501,8 +503,9 @@ func nextRound(queue []store.OutMail, fresh int) (round, rest []store.OutMail, l
 // returns how many were sent and how many failed this pass. A mail "failed this pass" when
 // it was due and not sent: refused (it gets a back-off, or is given up), or held back by a
 // connection failure. A pass goes in rounds of sendRoundSize mails: after each, the
-// round's sent marks are committed, and mails queued meanwhile join the pass; when
-// more are due than a round holds, the newly queued ones go first.
+// round's sent marks are committed beside the sending (the pass does not wait for
+// them before the next round, only at its end), and mails queued meanwhile join the
+// pass; when more are due than a round holds, the newly queued ones go first.
 //
 // The error is nil when the pass went through every due mail, refusals of single mails
 // included; it is set when the configuration is invalid, when the connection or the session
@@ -535,24 +538,33 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 		return 0, 0, err
 	}
 	defer s.keepConn(ctx, conn)
+	// The pass's sent marks are committed beside the sending, round by round, by a
+	// folder of their own: the sender never waits for the store's write lock (held by
+	// the intake's group, a second or more in a burst) between two rounds. The pass
+	// ends when they are all committed.
+	folder := s.startFolder(ctx)
+	defer func() {
+		if ferr := folder.finish(); ferr != nil {
+			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
+			err = errors.Join(err, ferr)
+		}
+	}()
 	var dropped error // the last session that dropped under a mail, reported at the end
 	fresh := 0
 	for len(queue) > 0 {
 		var round []store.OutMail
 		round, queue, fresh = nextRound(queue, fresh)
-		n, f, drop, rerr := s.sendRound(ctx, conn, round, queue)
+		n, f, drop, rerr := s.sendRound(ctx, conn, round, queue, folder)
 		sent, failed = sent+n, failed+f
 		if drop != nil {
 			dropped = drop
 		}
-		// The round's marks, in one transaction: even if shutdown began meanwhile.
-		if ferr := s.FoldSentLog(context.WithoutCancel(ctx)); ferr != nil {
-			s.log().Error("accepted mails noted but not yet marked sent; marked at the next pass", "err", ferr)
-			return sent, failed, errors.Join(rerr, ferr)
-		}
+		folder.roundDone()
 		if rerr != nil {
 			return sent, failed, rerr
 		}
+		// Mails queued meanwhile: those after the newest the pass has seen (the pass's
+		// own are not read again, marked or not).
 		more, err := s.sendDue(ctx, seen, s.now())
 		if err != nil {
 			return sent, failed, err
@@ -565,10 +577,106 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	return sent, failed, dropped
 }
 
+// sentFolder commits a pass's sent marks (noted in the SentLog as each mail was
+// accepted) to the store in the background, in transactions of at most foldChunk
+// marks: all the marks of the rounds done since its last fold, however many rounds that
+// is while it waited for the write lock.
+type sentFolder struct {
+	s     *Sender
+	ctx   context.Context
+	mu    sync.Mutex
+	marks []store.SentMark // noted, not yet committed
+	wake  chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+	err   error // the first failed fold; the log keeps every mark then
+}
+
+// startFolder starts the pass's folder; nil (which folds nothing) without a SentLog.
+// Its transactions are not cancelled with ctx: the server has the mails.
+func (s *Sender) startFolder(ctx context.Context) *sentFolder {
+	if s.SentLog == nil {
+		return nil
+	}
+	f := &sentFolder{s: s, ctx: context.WithoutCancel(ctx), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go f.run()
+	return f
+}
+
+// add hands over a mark noted in the SentLog.
+func (f *sentFolder) add(m store.SentMark) {
+	f.mu.Lock()
+	f.marks = append(f.marks, m)
+	f.mu.Unlock()
+}
+
+// roundDone asks for the marks handed over so far to be committed.
+func (f *sentFolder) roundDone() {
+	if f == nil {
+		return
+	}
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (f *sentFolder) run() {
+	defer close(f.done)
+	for {
+		select {
+		case <-f.wake:
+			f.fold()
+		case <-f.stop:
+			f.fold()
+			return
+		}
+	}
+}
+
+// fold commits the marks handed over so far; after a failure it commits nothing more.
+func (f *sentFolder) fold() {
+	f.mu.Lock()
+	marks := f.marks
+	f.marks = nil
+	f.mu.Unlock()
+	if f.err != nil || len(marks) == 0 {
+		return
+	}
+	n := 0
+	for chunk := range slices.Chunk(marks, foldChunk) {
+		err := f.s.Store.Write(f.ctx, func(tx store.Tx) error {
+			k, err := store.FoldSentMarks(tx, chunk)
+			n += k
+			return err
+		})
+		if err != nil {
+			f.err = fmt.Errorf("mark %d mails sent: %w", len(marks), err)
+			return
+		}
+	}
+	f.s.log().Debug("sent marks committed", "marks", len(marks), "marked", n)
+}
+
+// finish commits the marks left and, when every fold went through, empties the
+// SentLog (every mark in it was handed over: the pass began with it empty). After a
+// failure the log is left whole, for the next pass to fold.
+func (f *sentFolder) finish() error {
+	if f == nil {
+		return nil
+	}
+	close(f.stop)
+	<-f.done
+	if f.err != nil {
+		return f.err
+	}
+	return f.s.SentLog.Reset()
+}
+
 // sendRound sends one round of a pass over conn; later are the pass's mails after it,
 // held back with the round's rest when the connection fails. dropped is the last session
 // that dropped under a mail (the round went on); err ends the pass.
-func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []store.OutMail) (sent, failed int, dropped, err error) {
+func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []store.OutMail, folder *sentFolder) (sent, failed int, dropped, err error) {
 	log := s.log()
 	built := s.buildAhead(ctx, due)
 	defer built.stop()
@@ -600,9 +708,10 @@ func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []sto
 			sent++
 			m.Sent, m.SentAt, m.Attempts = true, s.now(), attempt
 			m.LastError, m.NextAttempt = "", time.Time{}
-			if s.SentLog != nil {
-				// Noted at once, committed with the others at the end of the round.
+			if folder != nil {
+				// Noted at once, committed with the others after the round.
 				if lerr := s.SentLog.Append(m.Seq, m.SentAt); lerr == nil {
+					folder.add(store.SentMark{Seq: m.Seq, At: m.SentAt})
 					log.Info("mail sent", sendLogAttrs(m, attempt, nil)...)
 					continue
 				} else {
@@ -833,6 +942,7 @@ type smtpConn struct {
 	stop func() bool    // unregisters the close-on-cancel of raw
 	used bool           // a mail went through c (accepted or refused by the server)
 	auth *smtpAuth      // nil: no AUTH configured
+	buf  bytes.Buffer   // the content of the mail being sent (pipelined)
 }
 
 func (s *Sender) newSMTPConn(ctx context.Context) (*smtpConn, error) {
@@ -958,8 +1068,15 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 				return sendConnLost, err
 			}
 		}
-		err := sc.client.SendWithSMTPClient(sc.c, msg)
-		if err == nil || msg.IsDelivered() {
+		var err error
+		delivered := false
+		if env, ok := sc.pipelinable(msg); ok {
+			delivered, err = sc.sendPipelined(msg, env)
+		} else {
+			err = sc.client.SendWithSMTPClient(sc.c, msg)
+			delivered = msg.IsDelivered()
+		}
+		if err == nil || delivered {
 			sc.used = true
 			if err != nil {
 				sc.drop() // accepted, but the session is in doubt afterwards
@@ -975,12 +1092,10 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 			sc.used = true
 			return outcome, err
 		}
-		var se *gomail.SendError
 		// A connection the server closed between two mails fails its next command,
 		// MAIL FROM (or go-mail's connection check), without a reply or with the 421
 		// the server said as it closed.
-		idle := errors.As(err, &se) && (se.ErrorCode() == 0 || se.ErrorCode() == 421) &&
-			(se.Reason == gomail.ErrConnCheck || se.Reason == gomail.ErrSMTPMailFrom)
+		idle := smtpAtMailFrom(err)
 		reused := sc.used
 		sc.drop()
 		if idle && reused && try == 0 {
@@ -996,6 +1111,196 @@ func (sc *smtpConn) send(msg *gomail.Msg) (sendOutcome, error) {
 		}
 		return sendConnLost, err
 	}
+}
+
+// smtpEnvelope is what a pipelined transaction sends before the content: the
+// addresses in angle brackets, as go-mail gives them.
+type smtpEnvelope struct {
+	from string
+	rcpt string
+}
+
+// pipelinable says whether msg goes in one pipelined transaction (RFC 2920) and with
+// which envelope: when the server offers PIPELINING and 8BITMIME (go-mail's path
+// refuses unencoded content without it) and the mail has one recipient, as every mail
+// of the desk has. The other mails go through go-mail's transaction, a round trip a
+// command.
+func (sc *smtpConn) pipelinable(msg *gomail.Msg) (smtpEnvelope, bool) {
+	if ok, _ := sc.c.Extension("PIPELINING"); !ok {
+		return smtpEnvelope{}, false
+	}
+	if ok, _ := sc.c.Extension("8BITMIME"); !ok {
+		return smtpEnvelope{}, false
+	}
+	from, err := msg.GetSender(false)
+	if err != nil {
+		return smtpEnvelope{}, false
+	}
+	rcpts, err := msg.GetRecipients()
+	if err != nil || len(rcpts) != 1 {
+		return smtpEnvelope{}, false
+	}
+	if strings.ContainsAny(from, "\r\n") || strings.ContainsAny(rcpts[0], "\r\n") {
+		return smtpEnvelope{}, false // go-mail's path refuses it, with its reason
+	}
+	return smtpEnvelope{from: from, rcpt: rcpts[0]}, true
+}
+
+// writeDotted writes data as the content of DATA (RFC 5321 4.5.2) byte for byte as
+// textproto's DotWriter does (the same states: a bare LF becomes CRLF, a dot at the
+// start of a line is doubled, then the closing dot line), but a run of plain bytes at
+// a time instead of a byte; and flushes it.
+func writeDotted(w *bufio.Writer, data []byte) error {
+	const (
+		begin     = iota // nothing written yet
+		beginLine        // after a line's end
+		inLine
+		afterCR
+	)
+	state := begin
+	for i := 0; i < len(data); {
+		switch state {
+		case begin, beginLine:
+			if data[i] == '.' {
+				w.WriteByte('.')
+			}
+		case afterCR:
+			// The byte after a CR is written as it is, whatever it is.
+			state = inLine
+			if data[i] == '\n' {
+				state = beginLine
+			}
+			w.WriteByte(data[i])
+			i++
+			continue
+		}
+		state = inLine
+		j := bytes.IndexAny(data[i:], "\r\n")
+		if j < 0 {
+			w.Write(data[i:])
+			break
+		}
+		w.Write(data[i : i+j])
+		if data[i+j] == '\r' {
+			w.WriteByte('\r')
+			state = afterCR
+		} else {
+			w.WriteString("\r\n")
+			state = beginLine
+		}
+		i += j + 1
+	}
+	switch state {
+	case begin, inLine:
+		w.WriteString("\r\n.\r\n")
+	case afterCR:
+		w.WriteString("\n.\r\n")
+	case beginLine:
+		w.WriteString(".\r\n")
+	}
+	return w.Flush()
+}
+
+// smtpStepError is the failure of one step of a pipelined transaction: the server's
+// reply (code 0: none, the connection failed) to MAIL, RCPT, DATA or the content.
+type smtpStepError struct {
+	step string // "mail", "rcpt", "data" or "content"
+	code int
+	err  error
+}
+
+func (e *smtpStepError) Error() string {
+	return fmt.Sprintf("smtp %s: %v", strings.ToUpper(e.step), e.err)
+}
+
+func (e *smtpStepError) Unwrap() error { return e.err }
+
+// smtpReply reads one reply and says how a step went: a code other than want's
+// class, or no reply at all, is its error.
+func (sc *smtpConn) smtpReply(step string, want int) error {
+	code, _, err := sc.c.Text.ReadResponse(want)
+	if err == nil {
+		return nil
+	}
+	if code == 0 {
+		var terr *textproto.Error
+		if errors.As(err, &terr) {
+			code = terr.Code
+		}
+	}
+	return &smtpStepError{step: step, code: code, err: err}
+}
+
+// sendPipelined sends msg in one pipelined transaction (RFC 2920): MAIL FROM, RCPT TO
+// and DATA written at once, their replies read together, then the content: two round
+// trips a mail where go-mail's transaction takes four. Every reply is read whatever the
+// ones before it said, so that the session stays in step; after a refusal the
+// transaction is reset (RSET). delivered says the server accepted the content.
+func (sc *smtpConn) sendPipelined(msg *gomail.Msg, env smtpEnvelope) (delivered bool, err error) {
+	if err := sc.c.UpdateDeadline(sc.cfg.timeout()); err != nil {
+		return false, &smtpStepError{step: "mail", err: err}
+	}
+	// The content first, into memory: a mail that cannot be written is not begun.
+	sc.buf.Reset()
+	if _, err := msg.WriteTo(&sc.buf); err != nil {
+		// As when go-mail fails to write it in DATA: counted against this mail alone.
+		return false, &smtpStepError{step: "content", err: fmt.Errorf("write the mail: %w", err)}
+	}
+	w := sc.c.Text.W
+	params := " BODY=8BITMIME"
+	if ok, _ := sc.c.Extension("SMTPUTF8"); ok {
+		params += " SMTPUTF8"
+	}
+	fmt.Fprintf(w, "MAIL FROM:%s%s\r\nRCPT TO:%s\r\nDATA\r\n", env.from, params, env.rcpt)
+	if err := w.Flush(); err != nil {
+		return false, &smtpStepError{step: "mail", err: err}
+	}
+	// No reply, or 421 (the server closes the channel): the session is gone, and what
+	// the other replies would say does not matter.
+	gone := func(err error) bool {
+		se, ok := err.(*smtpStepError)
+		return ok && (se.code == 0 || se.code == 421)
+	}
+	mailErr := sc.smtpReply("mail", 250)
+	if gone(mailErr) {
+		return false, mailErr
+	}
+	rcptErr := sc.smtpReply("rcpt", 25)
+	if gone(rcptErr) {
+		return false, rcptErr
+	}
+	dataErr := sc.smtpReply("data", 354)
+	if gone(dataErr) {
+		return false, dataErr
+	}
+	refused := cmp.Or(mailErr, rcptErr)
+	if dataErr == nil && refused != nil {
+		// The server took DATA with no recipient it accepted: the content cannot be
+		// withheld but by closing the session.
+		sc.drop()
+		return false, refused
+	}
+	if refused = cmp.Or(refused, dataErr); refused != nil {
+		// Reset the transaction the refusal left open (MAIL accepted, say).
+		if id, err := sc.c.Text.Cmd("RSET"); err == nil {
+			sc.c.Text.StartResponse(id)
+			_, _, err = sc.c.Text.ReadResponse(250)
+			sc.c.Text.EndResponse(id)
+			if err != nil {
+				sc.drop()
+			}
+		} else {
+			sc.drop()
+		}
+		return false, refused
+	}
+	if err := writeDotted(sc.c.Text.W, sc.buf.Bytes()); err != nil {
+		return false, &smtpStepError{step: "content", err: err}
+	}
+	if err := sc.smtpReply("content", 250); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // VERP returns the envelope sender of outbox mail seq signed with tag (the store's
@@ -1027,6 +1332,10 @@ func (s *Sender) envelopeSender(m store.OutMail) string {
 // midData reports whether err is the session ending without an SMTP reply while a mail's
 // content was being sent (DATA, the content, or its closing dot).
 func midData(err error) bool {
+	var ste *smtpStepError
+	if errors.As(err, &ste) {
+		return ste.code == 0 && (ste.step == "data" || ste.step == "content")
+	}
 	var se *gomail.SendError
 	if !errors.As(err, &se) || se.ErrorCode() != 0 {
 		return false
@@ -1038,9 +1347,30 @@ func midData(err error) bool {
 	return false
 }
 
-// smtpClassify sorts a go-mail send error. The reply code is go-mail's, read from the
-// server's reply; no code at all means the connection itself failed.
+// smtpAtMailFrom reports whether err is the session failing at a mail's first command
+// without a reply or with 421: what a connection the server closed while idle does.
+func smtpAtMailFrom(err error) bool {
+	var ste *smtpStepError
+	if errors.As(err, &ste) {
+		return ste.step == "mail" && (ste.code == 0 || ste.code == 421)
+	}
+	var se *gomail.SendError
+	return errors.As(err, &se) && (se.ErrorCode() == 0 || se.ErrorCode() == 421) &&
+		(se.Reason == gomail.ErrConnCheck || se.Reason == gomail.ErrSMTPMailFrom)
+}
+
+// smtpClassify sorts a send error. The reply code is the server's; no code at all
+// means the connection itself failed.
 func smtpClassify(err error) sendOutcome {
+	var ste *smtpStepError
+	if errors.As(err, &ste) {
+		if ste.step == "mail" {
+			// MAIL FROM names the game mailbox, the same for every mail: a refusal is
+			// about the session (authentication, the sender address), not this mail.
+			return sendConnLost
+		}
+		return smtpClassifyCode(ste.code)
+	}
 	var se *gomail.SendError
 	if !errors.As(err, &se) {
 		return sendConnLost
@@ -1056,7 +1386,11 @@ func smtpClassify(err error) sendOutcome {
 	case gomail.ErrGetSender, gomail.ErrGetRcpts, gomail.ErrNoUnencoded:
 		return sendRefusedPerm
 	}
-	code := se.ErrorCode()
+	return smtpClassifyCode(se.ErrorCode())
+}
+
+// smtpClassifyCode sorts a reply code to a mail's RCPT, DATA or content.
+func smtpClassifyCode(code int) sendOutcome {
 	switch {
 	case code == 421: // service not available, closing the channel
 		return sendConnLost

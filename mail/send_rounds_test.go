@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -107,25 +109,25 @@ func sendPending(t *testing.T, db store.Store) int {
 // TestSenderFreshMailJumpsBacklog: a mail queued while a pass is sending a backlog
 // longer than a round (a player's answer, behind a host's 450 invitations) goes out in
 // the next round of the same pass, ahead of the rest of the backlog, and every mail is
-// sent once; the pass marks its mails round by round.
+// sent once, and every mail is marked sent when the pass ends.
 func TestSenderFreshMailJumpsBacklog(t *testing.T) {
 	for _, withLog := range []bool{true, false} {
 		t.Run(fmt.Sprintf("sentlog=%v", withLog), func(t *testing.T) {
-			k := newSMTPSink(t, nil)
 			db := sendOpenStore(t)
+			var once sync.Once
+			k := newSMTPSink(t, func(k *smtpSink) {
+				k.onData = func(int, smtpGot) {
+					// Once the server has the pass's first mail.
+					once.Do(func() {
+						reply := sendMail("reply@adjutant.example", "p7@example.org", "g1", "order check\n")
+						reply.Kind, reply.AutoReplied = "reply", true
+						sendEnqueue(t, db, reply)
+					})
+				}
+			})
 			const n = 450
 			sendEnqueue(t, db, sendBacklog(n, "inv")...)
-			var once sync.Once
-			hooked := &hookedStore{Store: db}
-			hooked.after = func(int) {
-				// After the pass's first commit (the first round's marks, or the first mail's).
-				once.Do(func() {
-					reply := sendMail("reply@adjutant.example", "p7@example.org", "g1", "order check\n")
-					reply.Kind, reply.AutoReplied = "reply", true
-					sendEnqueue(t, db, reply)
-				})
-			}
-			s := newTestSender(t, k, hooked, newSendClock(), nil)
+			s := newTestSender(t, k, db, newSendClock(), nil)
 			if withLog {
 				sl, err := store.OpenSentLog(filepath.Join(t.TempDir(), "games.db.sent"))
 				if err != nil {
@@ -154,5 +156,67 @@ func TestSenderFreshMailJumpsBacklog(t *testing.T) {
 				t.Errorf("%d mails pending after the pass", p)
 			}
 		})
+	}
+}
+
+// TestSenderSendsWhileWriteLockHeld: while another writer (the intake's group, a second
+// or more in a burst) holds the store's write lock, the pass goes on sending round after
+// round: its sent marks are committed beside it, once the lock is free, and the pass
+// ends only when they are, every mail marked sent once.
+func TestSenderSendsWhileWriteLockHeld(t *testing.T) {
+	db := sendOpenStore(t)
+	const n = 450 // three rounds
+	sendEnqueue(t, db, sendBacklog(n, "locked")...)
+	var accepted atomic.Int32
+	k := newSMTPSink(t, func(k *smtpSink) {
+		k.onData = func(int, smtpGot) { accepted.Add(1) }
+	})
+	s := newTestSender(t, k, db, newSendClock(), nil)
+	sl, err := store.OpenSentLog(filepath.Join(t.TempDir(), "games.db.sent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	s.SentLog = sl
+
+	// Another writer takes the lock and keeps it until every mail has reached the server,
+	// or a generous while has gone by (then the pass waited for it: the test fails).
+	locked, release := make(chan struct{}), make(chan struct{})
+	go db.Write(context.Background(), func(store.Tx) error {
+		close(locked)
+		<-release
+		return nil
+	})
+	<-locked
+	type result struct {
+		sent, failed int
+		err          error
+	}
+	done := make(chan result, 1)
+	go func() {
+		sent, failed, err := s.DrainOnce(context.Background())
+		done <- result{sent, failed, err}
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for accepted.Load() < n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	got := accepted.Load()
+	close(release)
+	if got < n {
+		t.Errorf("the server had %d of %d mails while another writer held the store's lock: the pass waited for it", got, n)
+	}
+	r := <-done
+	if r.sent != n || r.failed != 0 || r.err != nil {
+		t.Fatalf("DrainOnce = %d, %d, %v; want %d, 0, nil", r.sent, r.failed, r.err, n)
+	}
+	if p := sendPending(t, db); p != 0 {
+		t.Errorf("%d mails pending after the pass", p)
+	}
+	if marks, _ := sl.Marks(); len(marks) != 0 {
+		t.Errorf("the log holds %d marks after the pass", len(marks))
+	}
+	if ids := sendMessageIDs(t, k.received()); len(ids) != n {
+		t.Errorf("the server received %d mails, want %d", len(ids), n)
 	}
 }

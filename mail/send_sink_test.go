@@ -40,9 +40,10 @@ type smtpSink struct {
 	t testing.TB
 
 	// Set before start.
-	startTLS    *tls.Config   // offer STARTTLS
-	implicitTLS *tls.Config   // TLS from the first byte
-	readTimeout time.Duration // idle timeout (the server answers 421 and closes)
+	startTLS    *tls.Config             // offer STARTTLS
+	implicitTLS *tls.Config             // TLS from the first byte
+	readTimeout time.Duration           // idle timeout (the server answers 421 and closes)
+	wrap        func(net.Conn) net.Conn // watches each connection, when set
 
 	ln   net.Listener // the port, held from start to cleanup
 	addr string
@@ -89,6 +90,9 @@ func (k *smtpSink) accept() {
 		c, err := k.ln.Accept()
 		if err != nil {
 			return
+		}
+		if k.wrap != nil {
+			c = k.wrap(c)
 		}
 		k.mu.Lock()
 		cl := k.cur
