@@ -18,7 +18,14 @@ type eventView struct {
 	Rule string
 	Text string
 	Roll string
+	// Line is "[rule] text" wrapped as results.txt shows it (wrapEvent): wrapped here,
+	// not by the template's functions, which cost more than the wrapping itself.
+	Line string
 }
+
+// wrapEvent is an event's line in a results mail: its rule and text, wrapped at 78
+// columns, continuation lines indented by four.
+func wrapEvent(rule, text string) string { return templates.Wrap(78, 4, "["+rule+"] "+text) }
 
 type stepView struct {
 	Title  string
@@ -52,6 +59,7 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.Stat
 			case e.Roll != nil:
 				ev.Roll = FormatRoll(*e.Roll)
 			}
+			ev.Line = wrapEvent(ev.Rule, ev.Text)
 			sv.Events = append(sv.Events, ev)
 		}
 		if layout >= LayoutGlance && len(sv.Events) == 0 {
