@@ -103,6 +103,7 @@ type Desk struct {
 
 	passwords    passwordCache
 	maps         mapMemo
+	statuses     mapMemo // the rulesets' statuses, as maps (mapmemo.go); sized by statusMemoSize
 	keys         keyMemo
 	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
 }

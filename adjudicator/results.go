@@ -44,7 +44,7 @@ type stepView struct {
 //
 // layout is the journal's [store.JournalEntry.Layout]: the mail is rendered as it was
 // when that advance was resolved, so that replay compares like with like.
-func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.State, side rules.Side, mode string, b *batch, waiting []rules.Side, now time.Time, signature string, layout int) (string, string, error) {
+func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status statusRenderer, st rules.State, side rules.Side, mode string, b *batch, waiting []rules.Side, now time.Time, signature string, layout int) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -107,7 +107,7 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.Stat
 		"Map":           mapSection(maps, side, mode, layout),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
-		"Status":        statusSection(rs.Status(st, side), layout),
+		"Status":        statusSection(status(side), layout),
 	}
 	if layout >= LayoutGlance {
 		deadline := time.Time{}
@@ -145,6 +145,15 @@ const resultsBudget = 250
 // mapRenderer renders a side's map of the state an advance started from (after false)
 // or ended in (after true).
 type mapRenderer func(after bool, side rules.Side) string
+
+// statusRenderer gives a side's status (Ruleset.Status) of the state an advance
+// ended in.
+type statusRenderer func(side rules.Side) string
+
+// statusOf gives the statuses of st directly, as replay does.
+func statusOf(rs rules.Ruleset, st rules.State) statusRenderer {
+	return func(side rules.Side) string { return rs.Status(st, side) }
+}
 
 // mapsOf renders the maps of before and after directly, as replay does.
 func mapsOf(rs rules.Ruleset, before, after rules.State) mapRenderer {
@@ -334,7 +343,7 @@ func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side r
 			b.WriteString(note + "\n")
 		}
 	}
-	status := rs.Status(st, side)
+	status := d.statuses.status(rs, st, g.State, side) // g.State is st as stored
 	if brief {
 		status = briefStatus(status, d.layout())
 	}
