@@ -1,6 +1,9 @@
 package soldiers1918
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -307,4 +310,122 @@ func internKind(kind []byte) string {
 		return k
 	}
 	return string(kind)
+}
+
+// encodeState writes st exactly as json.Marshal does (Encode's form, which the journal
+// hashes and replay compares), without reflection: its fields in order, the empty
+// ones of omitempty left out, the options sorted, each word escaped as encoding/json
+// escapes it (by encoding/json, for a word that needs it).
+func encodeState(st *State) ([]byte, error) {
+	b := make([]byte, 0, 64+len(st.Units)*48)
+	var err error
+	str := func(s string) {
+		if err == nil {
+			b, err = appendJSONString(b, s)
+		}
+	}
+	num := func(key string, n int, always bool) {
+		if n != 0 || always {
+			b = append(b, key...)
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+	}
+	ints := func(key string, ns []int) {
+		if len(ns) == 0 {
+			return
+		}
+		b = append(b, key...)
+		for i, n := range ns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		b = append(b, ']')
+	}
+	strs := func(key string, ss []string) {
+		if len(ss) == 0 {
+			return
+		}
+		b = append(b, key...)
+		for i, s := range ss {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			str(s)
+		}
+		b = append(b, ']')
+	}
+	word := func(key, s string, always bool) {
+		if s != "" || always {
+			b = append(b, key...)
+			str(s)
+		}
+	}
+	num(`{"turn":`, st.T, true)
+	word(`,"phase":`, st.P, true)
+	if len(st.Options) > 0 {
+		b = append(b, `,"options":{`...)
+		for i, k := range slices.Sorted(maps.Keys(st.Options)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			str(k)
+			b = append(b, ':')
+			b = strconv.AppendBool(b, st.Options[k])
+		}
+		b = append(b, '}')
+	}
+	num(`,"quality":`, st.Quality, false)
+	num(`,"fixed_quality":`, st.FixedQuality, false)
+	num(`,"german_fs":`, st.GermanFS, false)
+	if len(st.Units) > 0 {
+		b = append(b, `,"units":[`...)
+		for i, u := range st.Units {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = strconv.AppendInt(b, int64(u.ID), 10)
+			b = append(b, `,"kind":`...)
+			str(u.Kind)
+			b = append(b, `,"hex":`...)
+			str(u.Hex)
+			if u.Carnage {
+				b = append(b, `,"carnage":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if st.USCancelled {
+		b = append(b, `,"us_cancelled":true`...)
+	}
+	num(`,"visibility":`, st.Visibility, false)
+	ints(`,"cowed_units":[`, st.COWed)
+	strs(`,"cowed":[`, st.LegacyCOWed)
+	num(`,"cow_to_place":`, st.COWToPlace, false)
+	ints(`,"fired":[`, st.Fired)
+	strs(`,"targets":[`, st.Targets)
+	word(`,"winner":`, st.Winner, false)
+	num(`,"penetration":`, st.Penetration, false)
+	word(`,"result":`, st.Result, false)
+	num(`,"revision":`, st.Revision, false)
+	b = append(b, '}')
+	return b, err
+}
+
+// appendJSONString appends s as encoding/json writes it: as it is when it holds
+// nothing JSON escapes (a quote, a backslash, a control character, "<", ">", "&", a
+// byte of no ASCII character), else as json.Marshal writes it.
+func appendJSONString(b []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, err := json.Marshal(s)
+			return append(b, q...), err
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), nil
 }

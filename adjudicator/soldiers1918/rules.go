@@ -92,7 +92,7 @@ func (r *Rules) Decode(raw []byte) (rules.State, error) {
 
 // Encode implements rules.Ruleset.
 func (r *Rules) Encode(st rules.State) ([]byte, error) {
-	return json.Marshal(st.(*State))
+	return encodeState(st.(*State)) // codec.go: json.Marshal's bytes, without reflection
 }
 
 // Order keys.
