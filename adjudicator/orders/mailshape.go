@@ -69,7 +69,8 @@ func nextNonBlank(raw []string, from int) int {
 }
 
 func isAttribution(line string) bool {
-	return !strings.HasPrefix(line, ">") && len(line) <= 400 && attribution.MatchString(line)
+	// attribution ends in ":": the suffix spares most lines of a mail the expression.
+	return !strings.HasPrefix(line, ">") && len(line) <= 400 && strings.HasSuffix(line, ":") && attribution.MatchString(line)
 }
 
 func attributionStart(line string) bool { return attributionOpen.MatchString(line) }
