@@ -93,7 +93,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 			return adv, err
 		}
 		filed := make([]rules.Order, len(stored))
-		byID := map[string]store.Order{}
+		byID := make(map[string]store.Order, len(stored))
 		for i, o := range stored {
 			filed[i] = fromStore(o)
 			byID[filed[i].ID()] = o

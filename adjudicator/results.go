@@ -178,14 +178,10 @@ func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) stri
 		return now.head + now.tail // a map without strips is shown whole
 	}
 	was := splitMap(maps(false, side))
-	size := len(now.head) + len(now.tail) + 256 // 256: the note on the strips shown
-	for _, s := range now.strips {
-		size += len(s)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	b.WriteString(now.head)
-	shown := 0
+	// The strips shown, cropped, are chosen first, so that the text is built in one
+	// piece of its own size (most mails show one strip of five, cropped).
+	shownStrips := make([]string, 0, len(now.strips))
+	size := len(now.head) + 256 // 256: the note on the strips shown
 	for i, s := range now.strips {
 		if i < len(was.strips) && was.strips[i] == s {
 			continue
@@ -193,8 +189,19 @@ func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) stri
 		if layout >= LayoutGlance && i < len(was.strips) {
 			s = cropStrip(was.strips[i], s, stripMargin(layout))
 		}
+		shownStrips = append(shownStrips, s)
+		size += len(s)
+	}
+	tail := now.tail
+	if layout >= LayoutGlance && len(shownStrips) > 0 {
+		tail = compactTail(was.tail, now.tail)
+	}
+	var b strings.Builder
+	b.Grow(size + len(tail))
+	b.WriteString(now.head)
+	shown := len(shownStrips)
+	for _, s := range shownStrips {
 		b.WriteString(s)
-		shown++
 	}
 	if shown == 0 {
 		b.WriteString("No change on the map since the last results. Send MAP for the\nwhole map (SET MAP FULL to have it in every results mail).\n")
@@ -203,11 +210,7 @@ func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) stri
 	if shown < len(now.strips) {
 		fmt.Fprintf(&b, "Only the %d strip(s) of %d where something changed are shown (SET MAP\nCHANGES); send MAP for the whole map, SET MAP FULL to have it always.\n\n", shown, len(now.strips))
 	}
-	if layout >= LayoutGlance {
-		b.WriteString(compactTail(was.tail, now.tail))
-	} else {
-		b.WriteString(now.tail)
-	}
+	b.WriteString(tail)
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -259,6 +259,11 @@ func Render(v View) string {
 	for _, k := range v.Key {
 		b.WriteString(wrap(k, Width, "  "))
 	}
+	if b.Cap()-b.Len() > b.Len()/4 {
+		// A map is kept (the desk's memo of maps): not with the room its lines did
+		// not take.
+		return strings.Clone(b.String())
+	}
 	return b.String()
 }
 
