@@ -187,7 +187,6 @@ type layout struct {
 	r0    int // first row
 	r1    int // last row
 	lines int
-	buf   []byte // the line being drawn
 }
 
 // row is the map row in the k-th slot from the top.
@@ -240,15 +239,7 @@ func Render(v View) string {
 	for _, line := range strings.Split(strings.TrimRight(v.Title, "\n"), "\n") {
 		b.WriteString(cut(line, Width) + "\n")
 	}
-	for i := range nstrips {
-		first := cols[0] + i*(ncols/nstrips) + min(i, ncols%nstrips)
-		n := ncols / nstrips
-		if i < ncols%nstrips {
-			n++
-		}
-		fmt.Fprintf(&b, "\nStrip %d of %d: columns %02d-%02d\n", i+1, nstrips, first, first+n-1)
-		l.strip(&b, first, first+n-1)
-	}
+	l.strips(&b) // grid.go
 	b.WriteString("\n")
 	title := v.LegendTitle
 	if title == "" {
@@ -275,18 +266,6 @@ func cut(s string, n int) string {
 	return s
 }
 
-// blank returns l's line buffer, n spaces.
-func (l *layout) blank(n int) []byte {
-	if cap(l.buf) < n {
-		l.buf = make([]byte, n)
-	}
-	row := l.buf[:n]
-	for i := range row {
-		row[i] = ' '
-	}
-	return row
-}
-
 // writeLine writes row without its trailing spaces, and a newline; nothing when it is
 // all spaces and skipBlank.
 func writeLine(b *strings.Builder, row []byte, skipBlank bool) {
@@ -304,58 +283,6 @@ func twoDigits(dst []byte, n int) []byte {
 		dst = append(dst, '0')
 	}
 	return strconv.AppendInt(dst, int64(n), 10)
-}
-
-func (l *layout) header(b *strings.Builder, c0, c1 int) {
-	row := l.blank(label + (c1-c0+1)*(l.w+1) + 1)
-	var num [24]byte
-	for c := c0; c <= c1; c++ {
-		x := label + (c-c0)*(l.w+1) + 1 + (l.w-2)/2
-		copy(row[x:], twoDigits(num[:0], c))
-	}
-	writeLine(b, row, false)
-}
-
-func (l *layout) strip(b *strings.Builder, c0, c1 int) {
-	l.header(b, c0, c1)
-	var num [24]byte
-	for y := range l.lines {
-		row := l.blank(label + (c1-c0+1)*(l.w+1) + 1)
-		labelled := false
-		for c := c0; c <= c1+1; c++ {
-			x := label + (c-c0)*(l.w+1)
-			if h, ok := l.content(c, y); ok {
-				// Content line of h: its NW side, then its content.
-				nw, _ := l.content(c-1, y-1)
-				row[x] = l.slant(h, nw, '/')
-				if c <= c1 && l.m.OnMap(h) {
-					l.cell(row[x+1:], h)
-					labelled = true
-				}
-				continue
-			}
-			// Border line between above and below: the SW side of above, then the
-			// hexside between them.
-			k := y - l.shifted(c)
-			if k < 0 {
-				continue // above the column's top border
-			}
-			below := hex.Hex{Col: c, Row: l.row(k / 2)}
-			above := hex.Hex{Col: c, Row: l.row(k/2 - 1)}
-			sw, _ := l.content(c-1, y)
-			row[x] = l.slant(above, sw, '\\')
-			if c <= c1 {
-				l.border(row[x+1:], above, below)
-			}
-		}
-		if labelled {
-			copy(row, append(twoDigits(num[:0], l.row((y-1)/2)), ' '))
-		} else {
-			copy(row, "   ")
-		}
-		writeLine(b, row, true)
-	}
-	l.header(b, c0, c1)
 }
 
 // slant draws the slanting hexside between a and b.
@@ -399,22 +326,6 @@ func (l *layout) border(dst []byte, a, b hex.Hex) {
 	if point != 0 && l.w/2 < len(dst) {
 		dst[l.w/2] = point
 	}
-}
-
-// cell draws into dst h's content: its terrain symbol, then the ruleset's text.
-func (l *layout) cell(dst []byte, h hex.Hex) {
-	t := byte(' ')
-	terrain := l.m.Terrain(h)
-	for _, s := range l.v.Legend.Terrain {
-		if s.Name == terrain {
-			t = s.Char
-		}
-	}
-	if len(dst) == 0 {
-		return
-	}
-	dst[0] = t
-	copy(dst[1:], l.v.Cell(h))
 }
 
 // Cell is the ruleset's text for h as the map shows it: cut to CellWidth-1 characters,

@@ -3,7 +3,9 @@ package mapview
 import (
 	"fmt"
 	"strings"
+	"testing"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
@@ -152,4 +154,25 @@ func refWrap(s string, width int, indent string) string {
 	}
 	b.WriteString(line + "\n")
 	return b.String()
+}
+
+// TestGridsBounded: the grids kept are at most maxGrids, however many maps are drawn
+// (the teaching game draws a map of its own for every state with cut wire).
+func TestGridsBounded(t *testing.T) {
+	m, err := board.ParseMap("map.txt", []byte("columns 10-12 | reconstructed: test\nrows odd 00-02 | reconstructed: test\nrows even 01-03 | reconstructed: test\nparity odd-columns-shifted | reconstructed: test\ndefault clear | reconstructed: test\n"),
+		board.Vocabulary{Terrain: []string{"clear"}, Sides: []string{"wire"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 * maxGrids {
+		m = m.WithSides("wire", nil) // a new map, as the teaching game makes
+		refRender(View{Map: m})
+		Render(View{Map: m})
+	}
+	grids.Lock()
+	n := len(grids.byKey)
+	grids.Unlock()
+	if n > maxGrids {
+		t.Errorf("%d grids kept, want at most %d", n, maxGrids)
+	}
 }

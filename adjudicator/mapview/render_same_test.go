@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
@@ -126,4 +127,31 @@ func FuzzWrap(f *testing.F) {
 			t.Errorf("wrap(%q, %d, %q) = %q, want %q", s, width, indent, got, want)
 		}
 	})
+}
+
+// TestRenderGridKey: a map's grid is laid out once for how it is drawn: the same map
+// with other terrain or hexside symbols, another cell width or the rows the other way
+// is drawn as such, and a map made from it (board.Map.WithSides) with its own
+// hexsides.
+func TestRenderGridKey(t *testing.T) {
+	m := testMap(t, "10-12")
+	v := mapview.View{Title: "Key", Map: m, Legend: legend, Cells: map[hex.Hex]string{hex.MustParse("1101"): "G2"}}
+	other := v
+	other.Legend.Terrain = slices.Clone(legend.Terrain)
+	other.Legend.Terrain[1].Char = 'F'
+	other.Legend.Sides = slices.Clone(legend.Sides)
+	other.Legend.Sides[1].Char = '#'
+	wider := v
+	wider.CellWidth = 7
+	cut := v
+	side, err := hex.ParseHexside("1001/1002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut.Map = m.WithSides("river", map[hex.Hexside]board.Fact{side: {}})
+	for i, x := range []mapview.View{v, other, wider, cut, v} {
+		if got, want := mapview.Render(x), mapview.RefRender(x); got != want {
+			t.Errorf("view %d: Render() =\n%s\nwant\n%s", i, got, want)
+		}
+	}
 }
