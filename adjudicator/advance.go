@@ -93,7 +93,7 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 			return adv, err
 		}
 		filed := make([]rules.Order, len(stored))
-		byID := map[string]store.Order{}
+		byID := make(map[string]store.Order, len(stored))
 		for i, o := range stored {
 			filed[i] = fromStore(o)
 			byID[filed[i].ID()] = o
@@ -375,6 +375,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		}
 		return d.maps.render(adv.rs, adv.before, adv.beforeRaw, side)
 	}
+	status := func(side rules.Side) string { return d.statuses.status(adv.rs, adv.state, g.State, side) }
 	if adv.journal.MapModes == nil {
 		adv.journal.MapModes = map[string]string{}
 	}
@@ -398,7 +399,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 				}
 			}()
 			mode := mapMode(p)
-			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, adv.state, rules.Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature, adv.journal.Layout)
+			r.subject, r.body, r.err = resultsMail(g, adv.rs, maps, status, adv.state, rules.Side(p.Side), mode, adv.batch, adv.waiting, adv.now, signature, adv.journal.Layout)
 			// SET MAP NONE: no map in the results, as text or as a picture.
 			if r.err == nil && mode != "none" {
 				r.pictures, r.err = mapPictures(g, adv.rs, adv.before, adv.state, p, "== Map ==", eventArrows(adv.batch.steps, rules.Side(p.Side)))

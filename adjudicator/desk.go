@@ -103,6 +103,8 @@ type Desk struct {
 
 	passwords    passwordCache
 	maps         mapMemo
+	statuses     mapMemo // the rulesets' statuses, as maps (mapmemo.go); sized by statusMemoSize
+	keys         keyMemo
 	bcryptChecks atomic.Int64 // for tests: how many checks reached bcrypt
 }
 
@@ -297,7 +299,7 @@ func (d *Desk) handleIn(ctx context.Context, tx store.Tx, m Message, pre passwor
 	if done {
 		return Duplicate, "", nil
 	}
-	h = &handling{desk: d, tx: tx, msg: m, now: d.now(), pre: pre}
+	h = &handling{desk: d, tx: &gameTx{Tx: tx}, msg: m, now: d.now(), pre: pre}
 	outcome, err = h.run(ctx)
 	if err != nil {
 		return "", "", err

@@ -23,11 +23,17 @@ type mapMemo struct {
 	// its drawing failed): the sides' results mails are rendered at once, and an open
 	// map, the same for every side, is then drawn once and waited for.
 	drawing map[[32]byte]chan struct{}
+	// size bounds the memo, its two generations together (0: mapMemoSize).
+	size int
 }
 
 // mapMemoSize bounds the memo (its two generations together): two maps a game stay
 // useful, a whole host's games fit.
 const mapMemoSize = 1024
+
+// statusMemoSize bounds the memo of statuses (Desk.statuses): a status is a few lines,
+// two a state (one a side) stay useful.
+const statusMemoSize = 4096
 
 // render returns rs.Map(st, side), raw being st as the store holds it (nil: not
 // remembered). An [OpenMap] ruleset's map is remembered once for every side.
@@ -35,16 +41,45 @@ func (m *mapMemo) render(rs rules.Ruleset, st rules.State, raw []byte, side rule
 	if raw == nil {
 		return rs.Map(st, side)
 	}
+	keySide := side
+	if om, ok := rs.(rules.OpenMap); ok && om.OpenMap() {
+		keySide = ""
+	}
+	return m.remember(memoKey(rs, keySide, raw), func() string { return rs.Map(st, side) })
+}
+
+// status returns rs.Status(st, side) as render returns its map: a ruleset's Status is
+// as pure as its Map, and Soissons' (supply traced for every unit) cost as much as
+// its map; a results mail and the order check of the same state show the same status.
+func (m *mapMemo) status(rs rules.Ruleset, st rules.State, raw []byte, side rules.Side) string {
+	if raw == nil {
+		return rs.Status(st, side)
+	}
+	m.mu.Lock()
+	if m.size == 0 {
+		m.size = statusMemoSize // a memo of statuses (Desk.statuses) holds more, smaller texts
+	}
+	m.mu.Unlock()
+	return m.remember(memoKey(rs, side, raw), func() string { return rs.Status(st, side) })
+}
+
+// memoKey is the key of what rs shows side ("" for every side) of the state stored
+// as raw.
+func memoKey(rs rules.Ruleset, side rules.Side, raw []byte) [32]byte {
 	h := sha256.New()
 	h.Write([]byte(rs.Name()))
 	h.Write([]byte{0})
-	if om, ok := rs.(rules.OpenMap); !ok || !om.OpenMap() {
-		h.Write([]byte(side))
-	}
+	h.Write([]byte(side))
 	h.Write([]byte{0})
 	h.Write(raw)
 	var key [32]byte
 	h.Sum(key[:0])
+	return key
+}
+
+// remember returns the text remembered under key, drawing it (once, whoever else
+// asks meanwhile) when there is none.
+func (m *mapMemo) remember(key [32]byte, draw func() string) string {
 	m.mu.Lock()
 	if wait, ok := m.drawing[key]; ok {
 		m.mu.Unlock()
@@ -63,13 +98,13 @@ func (m *mapMemo) render(rs rules.Ruleset, st rules.State, raw []byte, side rule
 	m.drawing[key] = done
 	m.mu.Unlock()
 	defer func() {
-		// Also when rs.Map panics: a side waiting draws the map itself.
+		// Also when draw panics: a side waiting draws the text itself.
 		m.mu.Lock()
 		delete(m.drawing, key)
 		m.mu.Unlock()
 		close(done)
 	}()
-	text = rs.Map(st, side)
+	text = draw()
 	m.mu.Lock()
 	m.put(key, text)
 	m.mu.Unlock()
@@ -89,8 +124,12 @@ func (m *mapMemo) get(key [32]byte) (string, bool) {
 
 // put remembers a map, turning the generations over when the current one is full.
 func (m *mapMemo) put(key [32]byte, text string) {
-	if m.maps == nil || len(m.maps) >= mapMemoSize/2 {
-		m.old, m.maps = m.maps, make(map[[32]byte]string, mapMemoSize/2)
+	size := m.size
+	if size == 0 {
+		size = mapMemoSize
+	}
+	if m.maps == nil || len(m.maps) >= size/2 {
+		m.old, m.maps = m.maps, make(map[[32]byte]string, size/2)
 	}
 	m.maps[key] = text
 }

@@ -119,3 +119,46 @@ func TestMapMemoDrawsAnOpenMapOnce(t *testing.T) {
 		t.Errorf("renders = %q", got)
 	}
 }
+
+// countingStatus is a ruleset whose statuses are counted and tell their side apart.
+type countingStatus struct {
+	tallyRules
+	calls int
+}
+
+func (c *countingStatus) Status(st rules.State, side rules.Side) string {
+	c.calls++
+	return "status of " + string(side)
+}
+
+// TestStatusMemo: a status is worked out once per state and side (the order check and
+// the results mail of one state show the same), another state or side works it out
+// again, nothing without stored bytes is remembered, and the memo stays within
+// statusMemoSize.
+func TestStatusMemo(t *testing.T) {
+	var m mapMemo
+	rs := &countingStatus{}
+	for range 3 {
+		if got := m.status(rs, tallyState{}, []byte(`{"t":1}`), "a"); got != "status of a" {
+			t.Fatalf("status = %q", got)
+		}
+	}
+	if rs.calls != 1 {
+		t.Errorf("the same status was worked out %d times, want once", rs.calls)
+	}
+	if got := m.status(rs, tallyState{}, []byte(`{"t":1}`), "b"); got != "status of b" || rs.calls != 2 {
+		t.Errorf("the other side's status = %q after %d calls, want %q after 2", got, rs.calls, "status of b")
+	}
+	m.status(rs, tallyState{}, []byte(`{"t":2}`), "a")
+	m.status(rs, tallyState{}, nil, "a")
+	m.status(rs, tallyState{}, nil, "a")
+	if rs.calls != 5 {
+		t.Errorf("%d statuses worked out, want 5 (another state, twice without bytes)", rs.calls)
+	}
+	for i := range 2*statusMemoSize + 10 {
+		m.status(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
+	}
+	if n := len(m.maps) + len(m.old); n > statusMemoSize {
+		t.Errorf("the memo holds %d statuses, more than %d", n, statusMemoSize)
+	}
+}

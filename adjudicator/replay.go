@@ -196,7 +196,7 @@ func (d *Desk) replay(ctx context.Context, game string, visit replayVisit) (Repl
 			if !ok {
 				mode = "full" // written before SET MAP existed
 			}
-			subject, body, err := resultsMail(g, rs, mapsOf(rs, before, st), st, rules.Side(sent.Side), mode, b, waiting, j.Now, signature, j.Layout)
+			subject, body, err := resultsMail(g, rs, mapsOf(rs, before, st), statusOf(rs, st), st, rules.Side(sent.Side), mode, b, waiting, j.Now, signature, j.Layout)
 			if err != nil {
 				return rep, err
 			}

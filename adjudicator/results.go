@@ -18,7 +18,14 @@ type eventView struct {
 	Rule string
 	Text string
 	Roll string
+	// Line is "[rule] text" wrapped as results.txt shows it (wrapEvent): wrapped here,
+	// not by the template's functions, which cost more than the wrapping itself.
+	Line string
 }
+
+// wrapEvent is an event's line in a results mail: its rule and text, wrapped at 78
+// columns, continuation lines indented by four.
+func wrapEvent(rule, text string) string { return templates.Wrap(78, 4, "["+rule+"] "+text) }
 
 type stepView struct {
 	Title  string
@@ -37,7 +44,7 @@ type stepView struct {
 //
 // layout is the journal's [store.JournalEntry.Layout]: the mail is rendered as it was
 // when that advance was resolved, so that replay compares like with like.
-func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.State, side rules.Side, mode string, b *batch, waiting []rules.Side, now time.Time, signature string, layout int) (string, string, error) {
+func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status statusRenderer, st rules.State, side rules.Side, mode string, b *batch, waiting []rules.Side, now time.Time, signature string, layout int) (string, string, error) {
 	var steps []stepView
 	for _, s := range b.steps {
 		sv := stepView{Title: s.Title}
@@ -52,6 +59,7 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.Stat
 			case e.Roll != nil:
 				ev.Roll = FormatRoll(*e.Roll)
 			}
+			ev.Line = wrapEvent(ev.Rule, ev.Text)
 			sv.Events = append(sv.Events, ev)
 		}
 		if layout >= LayoutGlance && len(sv.Events) == 0 {
@@ -99,7 +107,7 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, st rules.Stat
 		"Map":           mapSection(maps, side, mode, layout),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
-		"Status":        statusSection(rs.Status(st, side), layout),
+		"Status":        statusSection(status(side), layout),
 	}
 	if layout >= LayoutGlance {
 		deadline := time.Time{}
@@ -138,6 +146,15 @@ const resultsBudget = 250
 // or ended in (after true).
 type mapRenderer func(after bool, side rules.Side) string
 
+// statusRenderer gives a side's status (Ruleset.Status) of the state an advance
+// ended in.
+type statusRenderer func(side rules.Side) string
+
+// statusOf gives the statuses of st directly, as replay does.
+func statusOf(rs rules.Ruleset, st rules.State) statusRenderer {
+	return func(side rules.Side) string { return rs.Status(st, side) }
+}
+
 // mapsOf renders the maps of before and after directly, as replay does.
 func mapsOf(rs rules.Ruleset, before, after rules.State) mapRenderer {
 	return func(a bool, side rules.Side) string {
@@ -161,14 +178,10 @@ func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) stri
 		return now.head + now.tail // a map without strips is shown whole
 	}
 	was := splitMap(maps(false, side))
-	size := len(now.head) + len(now.tail) + 256 // 256: the note on the strips shown
-	for _, s := range now.strips {
-		size += len(s)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	b.WriteString(now.head)
-	shown := 0
+	// The strips shown, cropped, are chosen first, so that the text is built in one
+	// piece of its own size (most mails show one strip of five, cropped).
+	shownStrips := make([]string, 0, len(now.strips))
+	size := len(now.head) + 256 // 256: the note on the strips shown
 	for i, s := range now.strips {
 		if i < len(was.strips) && was.strips[i] == s {
 			continue
@@ -176,8 +189,19 @@ func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) stri
 		if layout >= LayoutGlance && i < len(was.strips) {
 			s = cropStrip(was.strips[i], s, stripMargin(layout))
 		}
+		shownStrips = append(shownStrips, s)
+		size += len(s)
+	}
+	tail := now.tail
+	if layout >= LayoutGlance && len(shownStrips) > 0 {
+		tail = compactTail(was.tail, now.tail)
+	}
+	var b strings.Builder
+	b.Grow(size + len(tail))
+	b.WriteString(now.head)
+	shown := len(shownStrips)
+	for _, s := range shownStrips {
 		b.WriteString(s)
-		shown++
 	}
 	if shown == 0 {
 		b.WriteString("No change on the map since the last results. Send MAP for the\nwhole map (SET MAP FULL to have it in every results mail).\n")
@@ -186,11 +210,7 @@ func mapSection(maps mapRenderer, side rules.Side, mode string, layout int) stri
 	if shown < len(now.strips) {
 		fmt.Fprintf(&b, "Only the %d strip(s) of %d where something changed are shown (SET MAP\nCHANGES); send MAP for the whole map, SET MAP FULL to have it always.\n\n", shown, len(now.strips))
 	}
-	if layout >= LayoutGlance {
-		b.WriteString(compactTail(was.tail, now.tail))
-	} else {
-		b.WriteString(now.tail)
-	}
+	b.WriteString(tail)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -326,7 +346,7 @@ func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side r
 			b.WriteString(note + "\n")
 		}
 	}
-	status := rs.Status(st, side)
+	status := d.statuses.status(rs, st, g.State, side) // g.State is st as stored
 	if brief {
 		status = briefStatus(status, d.layout())
 	}

@@ -104,6 +104,10 @@ func secretsAfter(fields []string) []string {
 
 // scrubber masks a message's secrets in the mails it causes.
 type scrubber struct {
+	secrets []string
+	// patterns are the secrets' patterns (secretPattern), each compiled when a text
+	// first holds its secret: most mails quote no password, and compiling the pattern
+	// of each cost more than the rest of the masking.
 	patterns []*regexp.Regexp
 	short    []bool   // the pattern at the same index must stand as a word of its own
 	compact  []string // its secret in lower case without white space, to skip a search
@@ -119,11 +123,8 @@ func newScrubber(secrets []string) *scrubber {
 		if secret == "" || len(secret) > maxSecretLen {
 			continue
 		}
-		re, err := secretPattern(secret)
-		if err != nil {
-			continue // cannot be: every rune is quoted
-		}
-		s.patterns = append(s.patterns, re)
+		s.secrets = append(s.secrets, secret)
+		s.patterns = append(s.patterns, nil)
 		s.short = append(s.short, utf8.RuneCountInString(secret) < shortSecret)
 		s.compact = append(s.compact, compact(secret))
 	}
@@ -170,6 +171,13 @@ func (sc *scrubber) mask(s string) string {
 	for i, re := range sc.patterns {
 		if !strings.Contains(in, sc.compact[i]) {
 			continue
+		}
+		if re == nil {
+			var err error
+			if re, err = secretPattern(sc.secrets[i]); err != nil {
+				continue // cannot be: every rune is quoted
+			}
+			sc.patterns[i] = re
 		}
 		locs := re.FindAllStringIndex(s, -1)
 		if locs == nil {

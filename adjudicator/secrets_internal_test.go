@@ -40,3 +40,26 @@ func FuzzScrub(f *testing.F) {
 		}
 	})
 }
+
+// TestScrubCompilesOnDemand: a secret's pattern is compiled only for a text that holds
+// it, so that the replies of a mail that quotes no password cost no compilation; the
+// one that does is masked.
+func TestScrubCompilesOnDemand(t *testing.T) {
+	sc := newScrubber([]string{"Secret-99", "other password"})
+	if got := sc.scrub("line 3: FIRE 2301\n      ok: understood"); got != "line 3: FIRE 2301\n      ok: understood" {
+		t.Errorf("scrub changed a text without secrets: %q", got)
+	}
+	for i, re := range sc.patterns {
+		if re != nil {
+			t.Errorf("the pattern of secret %d was compiled for a text without it", i)
+		}
+	}
+	if got := sc.scrub("PASSWORD SECRET-99 again"); strings.Contains(strings.ToLower(got), "secret-99") {
+		t.Errorf("scrub = %q: the secret is still in it", got)
+	}
+	for i, secret := range sc.secrets {
+		if compiled := sc.patterns[i] != nil; compiled != (secret == "Secret-99") {
+			t.Errorf("secret %q: compiled %v, want only the one in the text compiled", secret, compiled)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
@@ -8,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -104,7 +107,29 @@ func (d *Desk) hostKey(tx store.Tx) (ed25519.PrivateKey, error) {
 	if len(raw) != hostKeySeed {
 		return nil, fmt.Errorf("host key: stored key has %d bytes, want %d", len(raw), hostKeySeed)
 	}
-	return ed25519.NewKeyFromSeed(raw), nil
+	return d.keys.fromSeed(raw), nil
+}
+
+// keyMemo remembers the signing key derived from the stored seed: every order check
+// and results mail is signed, and deriving the key (a scalar multiplication) cost as
+// much as the signature. It is keyed by the seed itself, so a new stored key is never
+// answered with the old one.
+type keyMemo struct {
+	mu      sync.Mutex
+	seed    []byte
+	key     ed25519.PrivateKey
+	derived atomic.Int64 // for tests: how many keys were derived
+}
+
+// fromSeed returns the key of seed, a copy the caller may keep.
+func (m *keyMemo) fromSeed(seed []byte) ed25519.PrivateKey {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.key == nil || !bytes.Equal(m.seed, seed) {
+		m.derived.Add(1)
+		m.seed, m.key = bytes.Clone(seed), ed25519.NewKeyFromSeed(seed)
+	}
+	return bytes.Clone(m.key)
 }
 
 // storedHostKey reads the host's key without creating one.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,31 @@ type lineView struct {
 	// a mail of fourteen bombardments reads as fourteen lines and one verdict.
 	Quiet bool
 	Run   int
+	// Quote and Said are the line and its verdict as order-check.txt shows them,
+	// wrapped (sayLines): by the template's functions they cost more than the rest of
+	// the order check.
+	Quote, Said string
+}
+
+// sayLines wraps each line of an order check and its verdict as the mail shows them:
+// "line 3: MOVE ..." at 76 columns, then the verdict, with how many lines it covers,
+// its reason and its rule, at 72.
+func sayLines(lines []lineView) {
+	for i := range lines {
+		l := &lines[i]
+		l.Quote = templates.Wrap(76, 4, "line "+strconv.Itoa(l.No)+": "+l.Text)
+		said := l.Verdict
+		if l.Run != 0 {
+			said += " (the " + strconv.Itoa(l.Run) + " lines above)"
+		}
+		if l.Reason != "" {
+			said += ": " + l.Reason
+		}
+		if l.Rule != "" {
+			said += " [rule " + l.Rule + "]"
+		}
+		l.Said = templates.Wrap(72, 6, said)
+	}
 }
 
 type section struct {
@@ -190,6 +216,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	}
 	lines, unlisted := listLines(lines)
 	sortLines(lines)
+	sayLines(lines)
 	view["Lines"], view["Unlisted"] = lines, unlisted
 	view["Sealed"] = sealed
 

@@ -27,8 +27,10 @@
 package mapview
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
+	"strconv"
 	"strings"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
@@ -213,6 +215,10 @@ func (l *layout) content(c, y int) (hex.Hex, bool) {
 }
 
 // Render draws the view: the title, the map in strips, the legend and the key.
+//
+// Each line of a strip is laid out in one buffer and written once: a map is drawn for
+// every results mail, and building it from a string per hex made it cost as much as
+// resolving a turn.
 func Render(v View) string {
 	l := &layout{v: v, m: v.Map, w: v.CellWidth}
 	if l.w < 2 {
@@ -227,18 +233,13 @@ func Render(v View) string {
 	ncols := cols[1] - cols[0] + 1
 	nstrips := (ncols + per - 1) / per
 	var b strings.Builder
+	// The grid's lines (two a row, four more a strip, and the headers), at most a
+	// full line each, and the legend and key after them.
+	b.Grow((l.lines+8)*nstrips*(Width+1) + 2048)
 	for _, line := range strings.Split(strings.TrimRight(v.Title, "\n"), "\n") {
 		b.WriteString(cut(line, Width) + "\n")
 	}
-	for i := range nstrips {
-		first := cols[0] + i*(ncols/nstrips) + min(i, ncols%nstrips)
-		n := ncols / nstrips
-		if i < ncols%nstrips {
-			n++
-		}
-		fmt.Fprintf(&b, "\nStrip %d of %d: columns %02d-%02d\n", i+1, nstrips, first, first+n-1)
-		l.strip(&b, first, first+n-1)
-	}
+	l.strips(&b) // grid.go
 	b.WriteString("\n")
 	title := v.LegendTitle
 	if title == "" {
@@ -248,6 +249,11 @@ func Render(v View) string {
 	l.legend(&b)
 	for _, k := range v.Key {
 		b.WriteString(wrap(k, Width, "  "))
+	}
+	if b.Cap()-b.Len() > b.Len()/4 {
+		// A map is kept (the desk's memo of maps): not with the room its lines did
+		// not take.
+		return strings.Clone(b.String())
 	}
 	return b.String()
 }
@@ -260,56 +266,23 @@ func cut(s string, n int) string {
 	return s
 }
 
-func (l *layout) header(b *strings.Builder, c0, c1 int) {
-	row := []byte(strings.Repeat(" ", label+(c1-c0+1)*(l.w+1)+1))
-	for c := c0; c <= c1; c++ {
-		x := label + (c-c0)*(l.w+1) + 1 + (l.w-2)/2
-		copy(row[x:], fmt.Sprintf("%02d", c))
+// writeLine writes row without its trailing spaces, and a newline; nothing when it is
+// all spaces and skipBlank.
+func writeLine(b *strings.Builder, row []byte, skipBlank bool) {
+	row = bytes.TrimRight(row, " ")
+	if len(row) == 0 && skipBlank {
+		return
 	}
-	b.WriteString(strings.TrimRight(string(row), " ") + "\n")
+	b.Write(row)
+	b.WriteByte('\n')
 }
 
-func (l *layout) strip(b *strings.Builder, c0, c1 int) {
-	l.header(b, c0, c1)
-	for y := range l.lines {
-		row := []byte(strings.Repeat(" ", label+(c1-c0+1)*(l.w+1)+1))
-		labelled := false
-		for c := c0; c <= c1+1; c++ {
-			x := label + (c-c0)*(l.w+1)
-			if h, ok := l.content(c, y); ok {
-				// Content line of h: its NW side, then its content.
-				nw, _ := l.content(c-1, y-1)
-				row[x] = l.slant(h, nw, '/')
-				if c <= c1 && l.m.OnMap(h) {
-					copy(row[x+1:], l.cell(h))
-					labelled = true
-				}
-				continue
-			}
-			// Border line between above and below: the SW side of above, then the
-			// hexside between them.
-			k := y - l.shifted(c)
-			if k < 0 {
-				continue // above the column's top border
-			}
-			below := hex.Hex{Col: c, Row: l.row(k / 2)}
-			above := hex.Hex{Col: c, Row: l.row(k/2 - 1)}
-			sw, _ := l.content(c-1, y)
-			row[x] = l.slant(above, sw, '\\')
-			if c <= c1 {
-				copy(row[x+1:], l.border(above, below))
-			}
-		}
-		lab := "   "
-		if labelled {
-			lab = fmt.Sprintf("%02d ", l.row((y-1)/2))
-		}
-		copy(row, lab)
-		if s := strings.TrimRight(string(row), " "); s != "" {
-			b.WriteString(s + "\n")
-		}
+// twoDigits is n as fmt's %02d writes it.
+func twoDigits(dst []byte, n int) []byte {
+	if n >= 0 && n < 10 {
+		dst = append(dst, '0')
 	}
-	l.header(b, c0, c1)
+	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 // slant draws the slanting hexside between a and b.
@@ -328,10 +301,10 @@ func (l *layout) slant(a, b hex.Hex, def byte) byte {
 	return def
 }
 
-// border draws the hexside between a and the hex below it, b.
-func (l *layout) border(a, b hex.Hex) string {
+// border draws into dst the hexside between a and the hex below it, b.
+func (l *layout) border(dst []byte, a, b hex.Hex) {
 	if !l.m.OnMap(a) && !l.m.OnMap(b) {
-		return strings.Repeat(" ", l.w)
+		return // left blank
 	}
 	feats := l.m.Side(a, b)
 	fill, point := byte('_'), byte(0)
@@ -346,21 +319,13 @@ func (l *layout) border(a, b hex.Hex) string {
 			fill = s.Char
 		}
 	}
-	out := []byte(strings.Repeat(string(fill), l.w))
-	if point != 0 {
-		out[l.w/2] = point
+	dst = dst[:min(l.w, len(dst))]
+	for i := range dst {
+		dst[i] = fill
 	}
-	return string(out)
-}
-
-func (l *layout) cell(h hex.Hex) string {
-	t := byte(' ')
-	for _, s := range l.v.Legend.Terrain {
-		if s.Name == l.m.Terrain(h) {
-			t = s.Char
-		}
+	if point != 0 && l.w/2 < len(dst) {
+		dst[l.w/2] = point
 	}
-	return string(t) + l.v.Cell(h)
 }
 
 // Cell is the ruleset's text for h as the map shows it: cut to CellWidth-1 characters,
@@ -419,19 +384,23 @@ func (l *layout) legend(b *strings.Builder) {
 // indented; it ends with a newline.
 func wrap(s string, width int, indent string) string {
 	var b strings.Builder
-	line := ""
-	for _, w := range strings.Fields(s) {
+	b.Grow(len(s) + 1 + (len(s)/max(width/2, 1)+1)*(len(indent)+1))
+	n := -1 // the length of the line being written; -1 before the first word
+	for w := range strings.FieldsSeq(s) {
 		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) <= width:
-			line += " " + w
+		case n < 0:
+			n = len(w)
+		case n+1+len(w) <= width:
+			b.WriteByte(' ')
+			n += 1 + len(w)
 		default:
-			b.WriteString(line + "\n")
-			line = indent + w
+			b.WriteByte('\n')
+			b.WriteString(indent)
+			n = len(indent) + len(w)
 		}
+		b.WriteString(w)
 	}
-	b.WriteString(line + "\n")
+	b.WriteByte('\n')
 	return b.String()
 }
 

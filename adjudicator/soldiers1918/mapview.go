@@ -86,9 +86,9 @@ func RenderMap(s *Scenario, v MapView) string {
 
 // View is the kit's view of v: the header, the cells and the legend.
 func (s *Scenario) View(v MapView) mapview.View {
-	cells := map[hex.Hex]string{}
-	counters := map[hex.Hex]string{}
-	forces := map[hex.Hex][]string{}
+	cells := make(map[hex.Hex]string, len(s.scOrder))
+	counters := make(map[hex.Hex]string, len(v.Stacks)+len(v.Carnage))
+	forces := make(map[hex.Hex][]string, len(v.Stacks))
 	for h, st := range v.Stacks {
 		if st.DeInf+st.DeHMG > 0 {
 			forces[h] = append(forces[h], string(DE))
@@ -191,50 +191,79 @@ func mvHeader(v MapView) string {
 }
 
 // mvCellText returns the text of h after its ground symbol, which may be longer
-// than the cell, the hex spelt out with spaces for the key, and the text of its
-// counter in the picture (units and markers: the picture draws the trenches).
+// than the cell, the hex spelt out with spaces for the key when the cell is longer
+// (else ""), and the text of its counter in the picture (units and markers: the
+// picture draws the trenches).
 func mvCellText(s *Scenario, works map[string]byte, info *HexInfo, h hex.Hex, v MapView) (cell, full, counter string) {
 	trenches := mvTrenches(s, works, info)
-	var units, marks []string
+	// items are the units, then the markers, each as "3g" or "*2": a map is drawn for
+	// every results mail, so they are spelt in a buffer, not a string each.
+	var buf [64]byte
+	var ends [8]int
+	items, n := buf[:0], 0
+	item := func(count int, letter string) {
+		items = strconv.AppendInt(items, int64(count), 10)
+		items = append(items, letter...)
+		ends[n] = len(items)
+		n++
+	}
 	if st, ok := v.Stacks[h]; ok {
 		if st.DeInf > 0 {
-			units = append(units, strconv.Itoa(st.DeInf)+"g")
+			item(st.DeInf, "g")
 		}
 		if st.DeHMG > 0 {
-			units = append(units, strconv.Itoa(st.DeHMG)+"h")
+			item(st.DeHMG, "h")
 		}
 		if st.USArmy > 0 {
-			a := strconv.Itoa(st.USArmy) + "a"
+			a := "a"
 			if st.York {
-				a += "y"
+				a = "ay"
 			}
-			units = append(units, a)
+			item(st.USArmy, a)
 		}
 		if st.USMC > 0 {
-			units = append(units, strconv.Itoa(st.USMC)+"m")
+			item(st.USMC, "m")
 		}
 	}
 	if v.COWed[h] {
-		marks = append(marks, "!")
+		items = append(items, '!')
+		ends[n] = len(items)
+		n++
 	}
-	if n := v.Bombardment[h]; n > 0 {
-		marks = append(marks, "*"+strconv.Itoa(n))
+	if c := v.Bombardment[h]; c > 0 {
+		items = append(items, '*')
+		item(c, "")
 	}
-	if n := v.Carnage[h]; n > 0 {
-		marks = append(marks, "x"+strconv.Itoa(n))
+	if c := v.Carnage[h]; c > 0 {
+		items = append(items, 'x')
+		item(c, "")
 	}
-	ground := "."
-	if info.Has(NoMansLand) {
-		ground = "~"
+	rest := string(items)
+	cell = trenches
+	if rest != "" {
+		cell = trenches + " " + rest
+		if len(cell) > mvCellWidth-1 {
+			cell = trenches + rest // squeeze out the space
+		}
 	}
-	rest := strings.Join(units, "") + strings.Join(marks, "")
-	full = strings.TrimSpace(ground + trenches + " " + strings.Join(append(units, marks...), " "))
-	if rest == "" {
-		return trenches, full, ""
-	}
-	cell = trenches + " " + rest
 	if len(cell) > mvCellWidth-1 {
-		cell = trenches + rest // squeeze out the space
+		ground := "."
+		if info.Has(NoMansLand) {
+			ground = "~"
+		}
+		var f strings.Builder
+		f.WriteString(ground + trenches + " ")
+		for i := range n {
+			if i > 0 {
+				f.WriteByte(' ')
+			}
+			from := 0
+			if i > 0 {
+				from = ends[i-1]
+			}
+			f.Write(items[from:ends[i]])
+		}
+		full = strings.TrimSpace(f.String())
 	}
 	return cell, full, rest
 }

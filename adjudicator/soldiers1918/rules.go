@@ -80,8 +80,11 @@ func (r *Rules) New(opts rules.Options) (rules.State, error) {
 // Decode implements rules.Ruleset.
 func (r *Rules) Decode(raw []byte) (rules.State, error) {
 	var st State
-	if err := json.Unmarshal(raw, &st); err != nil {
-		return nil, fmt.Errorf("decode soldiers1918 state: %w", err)
+	if !decodeState(raw, &st) { // codec.go: the form Encode writes, read without reflection
+		st = State{}
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, fmt.Errorf("decode soldiers1918 state: %w", err)
+		}
 	}
 	st.migrateCOW(r.sc)
 	return &st, nil
@@ -89,7 +92,7 @@ func (r *Rules) Decode(raw []byte) (rules.State, error) {
 
 // Encode implements rules.Ruleset.
 func (r *Rules) Encode(st rules.State) ([]byte, error) {
-	return json.Marshal(st.(*State))
+	return encodeState(st.(*State)) // codec.go: json.Marshal's bytes, without reflection
 }
 
 // Order keys.
