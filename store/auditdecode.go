@@ -148,10 +148,7 @@ func (p *jsonScan) strBytes() ([]byte, bool) {
 		return nil, false
 	}
 	b, start := p.b, p.i
-	i := start // in a register, not through p, in the loop that decoding spends most in
-	for i < len(b) && jsonPlainIn[b[i]] {
-		i++
-	}
+	i := start + plainIn(b, start)
 	if i == len(b) || b[i] != '"' {
 		return nil, false // escapes and non-ASCII (invalid UTF-8 is replaced): encoding/json's
 	}
