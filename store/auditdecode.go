@@ -43,12 +43,12 @@ func fastAuditEntry(raw []byte, e *AuditEntry) bool {
 		var err error
 		switch string(key) {
 		case "seq":
+			if p.i < len(p.b) && p.b[p.i] == '-' {
+				return false // not even -0 is a uint64 to encoding/json
+			}
 			var n int64
 			n, err = p.int()
 			e.Seq = uint64(n)
-			if n < 0 {
-				return false
-			}
 		case "time":
 			var s []byte
 			if s, ok = p.strBytes(); !ok {
