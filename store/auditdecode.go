@@ -12,7 +12,21 @@ import (
 // field it does not know, another layout) is left to encoding/json, which gives the same
 // entry (FuzzDecodeAuditEntry holds them equal).
 func decodeAuditEntry(raw []byte, e *AuditEntry) error {
-	if fastAuditEntry(raw, e) {
+	var d auditDecoder
+	return d.decode(raw, e)
+}
+
+// auditDecoder decodes the entries of one trail, as decodeAuditEntry does, handing
+// their values out of shared slabs: a roll's one value is then no allocation of its own.
+// Each entry's Values is capped at its length, so that an append to it reallocates
+// instead of writing over the next entry's.
+type auditDecoder struct{ slab []int }
+
+// slabInts is the size of a slab of values: 8 KB, a thousand rolls of a die or two.
+const slabInts = 1024
+
+func (d *auditDecoder) decode(raw []byte, e *AuditEntry) error {
+	if d.fast(raw, e) {
 		return nil
 	}
 	*e = AuditEntry{}
@@ -21,13 +35,13 @@ func decodeAuditEntry(raw []byte, e *AuditEntry) error {
 
 var errSlowPath = errors.New("not the usual layout")
 
-// fastAuditEntry decodes raw into e when it is a flat object of the entry's fields with
+// fast decodes raw into e when it is a flat object of the entry's fields with
 // unescaped strings, and reports whether it did. The string fields are read as spans of
 // raw and made strings in one allocation at the end (an entry's strings live and die
 // together): one allocation for them instead of one each.
-func fastAuditEntry(raw []byte, e *AuditEntry) bool {
+func (d *auditDecoder) fast(raw []byte, e *AuditEntry) bool {
 	*e = AuditEntry{}
-	p := jsonScan{b: raw}
+	p := jsonScan{b: raw, d: d}
 	if !p.byte('{') {
 		return false
 	}
@@ -119,16 +133,17 @@ func fastAuditEntry(raw []byte, e *AuditEntry) bool {
 	return true
 }
 
-// auditStrings are the string fields of e that fastAuditEntry reads as spans, in the
+// auditStrings are the string fields of e that fast reads as spans, in the
 // order of its spans.
 func auditStrings(e *AuditEntry) [9]*string {
 	return [...]*string{&e.Kind, &e.Phase, &e.Purpose, &e.Rule, &e.OrdersDigest, &e.Value, &e.Deck, &e.Prev, &e.Hash}
 }
 
-// jsonScan reads the few JSON forms fastAuditEntry accepts, without blanks.
+// jsonScan reads the few JSON forms auditDecoder.fast accepts, without blanks.
 type jsonScan struct {
 	b []byte
 	i int
+	d *auditDecoder // its slab takes the values
 }
 
 func (p *jsonScan) byte(c byte) bool {
@@ -195,20 +210,26 @@ func (p *jsonScan) ints() ([]int, error) {
 	if !p.byte('[') {
 		return nil, errSlowPath
 	}
-	out := []int{}
 	if p.byte(']') {
-		return out, nil
+		return []int{}, nil // as encoding/json: empty, not nil
 	}
+	if cap(p.d.slab)-len(p.d.slab) < 16 {
+		p.d.slab = make([]int, 0, slabInts)
+	}
+	start := len(p.d.slab)
 	for {
 		n, err := p.intInt()
 		if err != nil {
+			p.d.slab = p.d.slab[:start]
 			return nil, err
 		}
-		out = append(out, n)
+		p.d.slab = append(p.d.slab, n) // past the slab's end, a larger one for this entry's values and the next
 		if p.byte(']') {
-			return out, nil
+			end := len(p.d.slab)
+			return p.d.slab[start:end:end], nil
 		}
 		if !p.byte(',') {
+			p.d.slab = p.d.slab[:start]
 			return nil, errSlowPath
 		}
 	}
