@@ -209,6 +209,24 @@ func TestVerifyChainAllocations(t *testing.T) {
 	}
 }
 
+// TestVerifyAuditAllocations: `adjutant audit verify` from bbolt allocates about once a
+// roll, the decoded entry's strings (issue 23: 18 a roll).
+func TestVerifyAuditAllocations(t *testing.T) {
+	const rolls = 5000
+	db := auditStore(t, t.TempDir(), rolls, auditBatch)
+	defer db.Close()
+	desk := &adjudicator.Desk{Store: db}
+	allocs := testing.AllocsPerRun(2, func() {
+		if rep, err := desk.VerifyAudit(context.Background(), auditBenchGame); err != nil || rep.Verified != rolls {
+			t.Fatalf("VerifyAudit: %d of %d rolls verified, %v", rep.Verified, rolls, err)
+		}
+	})
+	t.Logf("%d rolls: %.0f allocations", rolls, allocs)
+	if allocs > rolls*1.1 {
+		t.Errorf("VerifyAudit of %d rolls: %.0f allocations, want at most %d", rolls, allocs, rolls*11/10)
+	}
+}
+
 // TestVerifyChainLargeNamesTheFirstBadEntry: a chain long enough to be checked on
 // several goroutines still verifies whole, and of two bad entries the error names the
 // first, whichever goroutine found each.
