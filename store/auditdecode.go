@@ -49,57 +49,76 @@ func (d *auditDecoder) fast(raw []byte, e *AuditEntry) bool {
 		return p.end()
 	}
 	var spans [9][]byte // in auditStrings' order
+	next := 0           // the key encoding/json writes next, if the entry has it
 	for {
-		key, ok := p.strBytes()
-		if !ok || !p.byte(':') {
-			return false
+		k := -1
+		for j := next; j < len(auditKeys); j++ {
+			if p.i+len(auditKeys[j]) <= len(p.b) && string(p.b[p.i:p.i+len(auditKeys[j])]) == auditKeys[j] {
+				k = j
+				break
+			}
 		}
+		if k >= 0 {
+			p.i += len(auditKeys[k])
+			next = k + 1
+		} else { // another order, or spaces: any key as a string
+			key, ok := p.strBytes()
+			if !ok || !p.byte(':') {
+				return false
+			}
+			for j, a := range auditKeys {
+				if string(key) == a[1:len(a)-2] {
+					k = j
+				}
+			}
+		}
+		ok := true
 		var err error
-		switch string(key) {
-		case "seq":
+		switch k {
+		case keySeq:
 			if p.i < len(p.b) && p.b[p.i] == '-' {
 				return false // not even -0 is a uint64 to encoding/json
 			}
 			var n int64
 			n, err = p.int()
 			e.Seq = uint64(n)
-		case "time":
+		case keyTime:
 			var s []byte
 			if s, ok = p.strBytes(); !ok {
 				return false
 			}
 			err = e.Time.UnmarshalText(s)
-		case "kind":
+		case keyKind:
 			spans[0], ok = p.strBytes()
-		case "turn":
+		case keyTurn:
 			e.Turn, err = p.intInt()
-		case "phase":
+		case keyPhase:
 			spans[1], ok = p.strBytes()
-		case "index":
+		case keyIndex:
 			e.Index, err = p.intInt()
-		case "purpose":
+		case keyPurpose:
 			spans[2], ok = p.strBytes()
-		case "rule":
+		case keyRule:
 			spans[3], ok = p.strBytes()
-		case "count":
+		case keyCount:
 			e.Count, err = p.intInt()
-		case "sides":
+		case keySides:
 			e.Sides, err = p.intInt()
-		case "values":
+		case keyValues:
 			e.Values, err = p.ints()
-		case "modifier":
+		case keyModifier:
 			e.Modifier, err = p.intInt()
-		case "result":
+		case keyResult:
 			e.Result, err = p.intInt()
-		case "orders_digest":
+		case keyOrdersDigest:
 			spans[4], ok = p.strBytes()
-		case "value":
+		case keyValue:
 			spans[5], ok = p.strBytes()
-		case "deck":
+		case keyDeck:
 			spans[6], ok = p.strBytes()
-		case "prev":
+		case keyPrev:
 			spans[7], ok = p.strBytes()
-		case "hash":
+		case keyHash:
 			spans[8], ok = p.strBytes()
 		default:
 			return false
@@ -132,6 +151,34 @@ func (d *auditDecoder) fast(raw []byte, e *AuditEntry) bool {
 	}
 	return true
 }
+
+// auditKeys are an entry's keys as encoding/json writes them, in its order (the
+// struct's), each with its quotes and colon: fast looks for the next one there before
+// it reads a key as a string.
+var auditKeys = [...]string{`"seq":`, `"time":`, `"kind":`, `"turn":`, `"phase":`, `"index":`, `"purpose":`, `"rule":`, `"count":`,
+	`"sides":`, `"values":`, `"modifier":`, `"result":`, `"orders_digest":`, `"value":`, `"deck":`, `"prev":`, `"hash":`}
+
+// The places of the keys in auditKeys.
+const (
+	keySeq = iota
+	keyTime
+	keyKind
+	keyTurn
+	keyPhase
+	keyIndex
+	keyPurpose
+	keyRule
+	keyCount
+	keySides
+	keyValues
+	keyModifier
+	keyResult
+	keyOrdersDigest
+	keyValue
+	keyDeck
+	keyPrev
+	keyHash
+)
 
 // auditStrings are the string fields of e that fast reads as spans, in the
 // order of its spans.
