@@ -202,7 +202,10 @@ func verdict(ok bool) string {
 
 func runBench(e *env, o benchOpts) (*benchTable, error) {
 	t := &benchTable{}
-	logf := func(format string, args ...any) { fmt.Fprintf(o.progress, "bench: "+format+"\n", args...) }
+	began := time.Now()
+	logf := func(format string, args ...any) { // with the time since the start: what each run costs
+		fmt.Fprintf(o.progress, "bench: %s "+format+"\n", append([]any{time.Since(began).Round(time.Second)}, args...)...)
+	}
 	t.note("Machine: %s; go %s %s/%s; GOMAXPROCS %d.", machine(), strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
 	dir, err := os.MkdirTemp("", "adjutant-bench-")
 	if err != nil {
