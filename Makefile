@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSentLog$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadArchive$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeAuditEntry$$' -fuzztime $(FUZZTIME) ./store/
+	$(GO) test -run '^$$' -fuzz '^FuzzPlain$$' -fuzztime $(FUZZTIME) ./store/
 	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
 	$(GO) test -run '^$$' -fuzz '^FuzzScrub$$' -fuzztime $(FUZZTIME) ./adjudicator/
@@ -74,8 +75,9 @@ fuzz:
 # Every figure of BENCHMARKS.md, measured in one run on this machine and printed as one
 # table: the daemon end to end over loopback and its floor (200 and 2,000 games, pictures
 # on), the store, adjudication and audit benchmarks (go test -bench, run and parsed), the
-# daemon's peak RSS and store bytes a mail with 1,000 and 10,000 games, and the verdict
-# row: the burst against the floor that sends the same mails. The bench is a test binary
+# daemon's peak RSS and store bytes a mail with 1,000 and 10,000 games (two mails a game)
+# and 3,000 games (ten a game), and the verdict row: the burst against the floor that
+# sends the same mails. The bench is a test binary
 # (cmd/adjutant/benchtable_test.go), not part of the daemon. Its sizes are flags:
 # make bench BENCH_FLAGS='--games 20 --memory-games 100' (BENCH_FLAGS=-h lists them).
 BENCH_FLAGS ?=

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
@@ -155,15 +156,19 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	commits := map[int]string{}
 	seeds := map[int]dice.Seed{}
 	// Each entry's hash, and below each roll, is checked independently of the others:
-	// on every CPU. The sequence, the links, the seeds and the decks are followed in
-	// order, so that the error still names the first bad entry.
-	hashOK := make([]bool, len(entries))
-	inParallel(len(entries), func(i int) { hashOK[i] = entries[i].ComputeHash() == entries[i].Hash })
+	// on every CPU, each goroutine stopping at its first failure. The sequence, the
+	// links, the seeds and the decks are followed in order, so that the error still
+	// names the first bad entry.
+	badHash, _ := firstError(len(entries), func() func(i int) error {
+		var h linkHasher
+		return func(i int) error { return h.check(&entries[i]) }
+	})
 	decks := sealedDecks{shuffles: map[string][]dice.Deal{}, turned: map[string]map[int]bool{}}
 	var beacons beaconAudit
-	beaconOf := make([]dice.BeaconValue, len(entries))
+	var beaconOf []dice.BeaconValue // by entry, for a game played with the beacon only
 	prev := ""
-	for i, e := range entries {
+	for i := range entries {
+		e := &entries[i]
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("audit entry #%d (%s, turn %d): %s", e.Seq, e.Kind, e.Turn, fmt.Sprintf(format, args...))
 		}
@@ -173,7 +178,7 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 		if e.Prev != prev {
 			return rep, bad("does not link to the entry before it")
 		}
-		if !hashOK[i] {
+		if i == badHash {
 			return rep, bad("its hash does not match its contents")
 		}
 		prev = e.Hash
@@ -198,20 +203,25 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			if _, ok := commits[e.Turn]; !ok {
 				return rep, bad("roll made before its turn's seed was committed")
 			}
-			bv, err := beacons.forRoll(e)
+			bv, err := beacons.forRoll(*e)
 			if err != nil {
 				return rep, bad("%v", err)
 			}
-			beaconOf[i] = bv
+			if !bv.IsZero() {
+				if beaconOf == nil {
+					beaconOf = make([]dice.BeaconValue, len(entries))
+				}
+				beaconOf[i] = bv
+			}
 		case "deck-commit", "deck-reveal", dice.KindDeckShuffle, dice.KindCard:
-			if err := decks.add(e); err != nil {
+			if err := decks.add(*e); err != nil {
 				return rep, bad("%v", err)
 			}
 			if e.Kind == dice.KindCard {
 				rep.Cards++
 			}
 		case kindBeaconChain, kindBeaconRound, kindBeacon, kindBeaconWait, kindBeaconConsent, kindBeaconFallback:
-			if err := beacons.add(e); err != nil {
+			if err := beacons.add(*e); err != nil {
 				return rep, bad("%v", err)
 			}
 			if e.Kind == kindBeacon {
@@ -226,27 +236,23 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	isRoll := func(e store.AuditEntry) bool { return e.Kind == dice.KindRoll || e.Kind == dice.KindShuffle }
-	rollErr := make([]error, len(entries))
-	inParallelChunks(len(entries), func(lo, hi int) {
-		verifiers := map[int]*dice.Verifier{} // a Verifier's HMAC is not for two goroutines
-		for i := lo; i < hi; i++ {
-			e := entries[i]
+	badRoll, rollErr := firstError(len(entries), func() func(i int) error {
+		var rc rollChecker
+		return func(i int) error {
+			e := &entries[i]
 			seed, ok := seeds[e.Turn]
 			if !isRoll(e) || !ok {
-				continue
+				return nil
 			}
-			v := verifiers[e.Turn]
-			if v == nil {
-				v = dice.NewVerifier(seed)
-				verifiers[e.Turn] = v
+			var bv dice.BeaconValue
+			if beaconOf != nil {
+				bv = beaconOf[i]
 			}
-			r := dice.Roll{Index: e.Index, Kind: e.Kind, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
-			ctx := dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest, Beacon: beaconOf[i]}
-			rollErr[i] = v.Verify(ctx, r)
+			return rc.check(game, seed, bv, e)
 		}
 	})
-	for i, e := range entries {
+	for i := range entries {
+		e := &entries[i]
 		if !isRoll(e) {
 			continue
 		}
@@ -254,41 +260,99 @@ func VerifyChain(game string, entries []store.AuditEntry) (AuditReport, error) {
 			rep.Unrevealed++
 			continue
 		}
-		if err := rollErr[i]; err != nil {
-			return rep, fmt.Errorf("audit entry #%d (%s, turn %d): the revealed seed does not give this roll: %v", e.Seq, e.Kind, e.Turn, err)
+		if i == badRoll {
+			return rep, fmt.Errorf("audit entry #%d (%s, turn %d): the revealed seed does not give this roll: %v", e.Seq, e.Kind, e.Turn, rollErr)
 		}
 		rep.Verified++
 	}
 	return rep, nil
 }
 
+func isRoll(e *store.AuditEntry) bool { return e.Kind == dice.KindRoll || e.Kind == dice.KindShuffle }
+
+// errBadHash is a link whose hash does not match its contents (VerifyChain words it).
+var errBadHash = errors.New("hash does not match")
+
+// linkHasher checks entries' hashes in one reused buffer: no allocation a link.
+type linkHasher struct{ buf []byte }
+
+func (h *linkHasher) check(e *store.AuditEntry) error {
+	h.buf = e.AppendHashInput(h.buf[:0])
+	sum := sha256.Sum256(h.buf)
+	var x [2 * sha256.Size]byte
+	hex.Encode(x[:], sum[:])
+	if string(x[:]) != e.Hash {
+		return errBadHash
+	}
+	return nil
+}
+
+// rollChecker re-derives rolls with one Verifier per turn (a Verifier keys its HMAC
+// once and reuses its buffers): no allocation a roll.
+type rollChecker struct {
+	turn      int
+	v         *dice.Verifier
+	verifiers map[int]*dice.Verifier
+}
+
+func (rc *rollChecker) check(game string, seed dice.Seed, bv dice.BeaconValue, e *store.AuditEntry) error {
+	if rc.v == nil || rc.turn != e.Turn { // a chain's rolls come turn by turn
+		if rc.verifiers == nil {
+			rc.verifiers = map[int]*dice.Verifier{}
+		}
+		rc.turn, rc.v = e.Turn, rc.verifiers[e.Turn]
+		if rc.v == nil {
+			rc.v = dice.NewVerifier(seed)
+			rc.verifiers[e.Turn] = rc.v
+		}
+	}
+	r := dice.Roll{Index: e.Index, Kind: e.Kind, Purpose: e.Purpose, Rule: e.Rule, Count: e.Count, Sides: e.Sides, Values: e.Values, Modifier: e.Modifier, Result: e.Result}
+	return rc.v.Verify(dice.Context{Game: game, Turn: e.Turn, Phase: e.Phase, OrdersDigest: e.OrdersDigest, Beacon: bv}, r)
+}
+
 // parallelMin is the fewest items worth spreading over several goroutines.
 const parallelMin = 4096
 
-// inParallel calls fn(i) for every i in [0, n), spread over GOMAXPROCS goroutines.
-func inParallel(n int, fn func(i int)) {
-	inParallelChunks(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			fn(i)
-		}
-	})
-}
-
-// inParallelChunks calls fn on consecutive chunks covering [0, n), one goroutine a
-// chunk and GOMAXPROCS chunks (one call, here, when n is small), and returns when
-// every call has.
-func inParallelChunks(n int, fn func(lo, hi int)) {
+// firstError calls check(i) for i in [0, n) and returns the lowest i whose check
+// failed, with its error, or -1 and nil. The range is cut into GOMAXPROCS consecutive
+// chunks (one, here, when n is small), each checked on its own goroutine with its own
+// check from newCheck (so a check may keep state) and stopping at its first failure.
+func firstError(n int, newCheck func() func(i int) error) (int, error) {
 	k := runtime.GOMAXPROCS(0)
 	if n < parallelMin || k < 2 {
-		fn(0, n)
-		return
+		k = 1
 	}
+	type failure struct {
+		i   int
+		err error
+	}
+	first := make([]failure, k)
 	var wg sync.WaitGroup
 	for c := range k {
 		lo, hi := n*c/k, n*(c+1)/k
-		wg.Go(func() { fn(lo, hi) })
+		run := func() {
+			first[c] = failure{i: -1}
+			check := newCheck()
+			for i := lo; i < hi; i++ {
+				if err := check(i); err != nil {
+					first[c] = failure{i, err}
+					return
+				}
+			}
+		}
+		if k == 1 {
+			run()
+			break
+		}
+		wg.Go(run)
 	}
 	wg.Wait()
+	for _, f := range first { // chunks are in order: the first failure found is the lowest
+		if f.i >= 0 {
+			return f.i, f.err
+		}
+	}
+	return -1, nil
 }
 
 // ExportAudit writes a game's audit chain as "json" (an AuditExport: the entries, the

@@ -947,9 +947,10 @@ func (t *btx) Audit(game string) ([]AuditEntry, error) {
 		return nil, nil
 	}
 	out := make([]AuditEntry, 0, b.Sequence()) // entries are appended by NextSequence
+	var dec auditDecoder                       // one for the trail: values from shared slabs
 	err = b.ForEach(func(k, v []byte) error {
 		out = append(out, AuditEntry{})
-		if err := decodeAuditEntry(v, &out[len(out)-1]); err != nil {
+		if err := dec.decode(v, &out[len(out)-1]); err != nil {
 			return fmt.Errorf("decode audit entry %x: %w", k, err)
 		}
 		return nil

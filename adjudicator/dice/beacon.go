@@ -31,9 +31,10 @@ type BeaconValue struct {
 func (b BeaconValue) IsZero() bool { return b.Round == 0 }
 
 func (b BeaconValue) appendFields(m []byte) []byte {
-	for _, f := range [...]string{strconv.FormatUint(b.Round, 10), hex.EncodeToString(b.Randomness[:])} {
-		m = binary.BigEndian.AppendUint32(m, uint32(len(f)))
-		m = append(m, f...)
-	}
-	return m
+	at := len(m)
+	m = append(m, 0, 0, 0, 0)
+	m = strconv.AppendUint(m, b.Round, 10)
+	binary.BigEndian.PutUint32(m[at:], uint32(len(m)-at-4))
+	m = binary.BigEndian.AppendUint32(m, uint32(hex.EncodedLen(len(b.Randomness))))
+	return hex.AppendEncode(m, b.Randomness[:])
 }

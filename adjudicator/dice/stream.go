@@ -208,30 +208,46 @@ func Face(b byte, sides int) (face int, ok bool) {
 // kind, purpose, rule, count, sides and orders digest. It is exported so that
 // a verifier can compare its own encoding byte for byte.
 func Message(ctx Context, index int, kind, purpose, rule string, count, sides int) []byte {
-	var m []byte
+	return appendMessage(nil, ctx, index, kind, purpose, rule, count, sides)
+}
+
+// appendMessage appends Message's bytes to m: written in place, field by field, so
+// that verifying an archive builds a million messages in one buffer.
+func appendMessage(m []byte, ctx Context, index int, kind, purpose, rule string, count, sides int) []byte {
 	v := version
 	if !ctx.Beacon.IsZero() {
 		v = versionBeacon
 	}
-	for _, f := range [...]string{
-		v,
-		ctx.Game,
-		strconv.Itoa(ctx.Turn),
-		ctx.Phase,
-		strconv.Itoa(index),
-		kind,
-		purpose,
-		rule,
-		strconv.Itoa(count),
-		strconv.Itoa(sides),
-		ctx.OrdersDigest,
-	} {
-		m = binary.BigEndian.AppendUint32(m, uint32(len(f)))
-		m = append(m, f...)
-	}
+	m = appendField(m, v)
+	m = appendField(m, ctx.Game)
+	m = appendIntField(m, int64(ctx.Turn))
+	m = appendField(m, ctx.Phase)
+	m = appendIntField(m, int64(index))
+	m = appendField(m, kind)
+	m = appendField(m, purpose)
+	m = appendField(m, rule)
+	m = appendIntField(m, int64(count))
+	m = appendIntField(m, int64(sides))
+	m = appendField(m, ctx.OrdersDigest)
 	if !ctx.Beacon.IsZero() {
 		m = ctx.Beacon.appendFields(m)
 	}
+	return m
+}
+
+// appendField appends F(f): f's length as 4 bytes big-endian, then f.
+func appendField(m []byte, f string) []byte {
+	m = binary.BigEndian.AppendUint32(m, uint32(len(f)))
+	return append(m, f...)
+}
+
+// appendIntField appends F of n in decimal ASCII (strconv.Itoa's digits), written
+// after room for its length, which is filled in once the digits are there.
+func appendIntField(m []byte, n int64) []byte {
+	at := len(m)
+	m = append(m, 0, 0, 0, 0)
+	m = strconv.AppendInt(m, n, 10)
+	binary.BigEndian.PutUint32(m[at:], uint32(len(m)-at-4))
 	return m
 }
 
@@ -256,10 +272,13 @@ func Verify(seed Seed, ctx Context, r Roll) error {
 	return nil
 }
 
-// Verifier checks many rolls of one seed, keying the HMAC once: verifying a
-// long archive is then bound by hashing, not by setting up HMACs.
+// Verifier checks many rolls of one seed, keying the HMAC once and reusing its
+// buffers: verifying a long archive is then bound by hashing, and a roll that
+// verifies allocates nothing. A Verifier is not for two goroutines at once.
 type Verifier struct {
-	mac hash.Hash
+	mac  hash.Hash
+	bs   byteStream // its msg and buf are reused from roll to roll
+	want []int
 }
 
 // NewVerifier returns a Verifier for seed.
@@ -269,10 +288,20 @@ func NewVerifier(seed Seed) *Verifier {
 
 // Verify is [Verify] with the Verifier's seed.
 func (v *Verifier) Verify(ctx Context, r Roll) error {
-	if err := verifyWith(v.mac, ctx, r); err != nil {
+	if err := v.check(ctx, r); err != nil {
 		return fmt.Errorf("dice: %s %d (%q): %w", r.Kind, r.Index, r.Purpose, err)
 	}
 	return nil
+}
+
+func (v *Verifier) check(ctx Context, r Roll) error {
+	if err := checkRecord(r); err != nil {
+		return err
+	}
+	v.bs.reset(v.mac)
+	v.bs.msg = appendMessage(v.bs.msg[:0], ctx, r.Index, r.Kind, r.Purpose, r.Rule, r.Count, r.Sides)
+	v.want = v.bs.values(v.want[:0], r.Kind, r.Count, r.Sides)
+	return compare(r, v.want)
 }
 
 // verify is Verify without the prefix naming the roll, which is built only
@@ -282,6 +311,14 @@ func verify(seed Seed, ctx Context, r Roll) error {
 }
 
 func verifyWith(mac hash.Hash, ctx Context, r Roll) error {
+	if err := checkRecord(r); err != nil {
+		return err
+	}
+	return compare(r, derive(mac, ctx, r.Index, r.Kind, r.Purpose, r.Rule, r.Count, r.Sides))
+}
+
+// checkRecord reports why r records no roll a Stream makes, before anything is derived.
+func checkRecord(r Roll) error {
 	if r.Index < 0 {
 		return errors.New("negative index")
 	}
@@ -291,7 +328,11 @@ func verifyWith(mac hash.Hash, ctx Context, r Roll) error {
 	if len(r.Values) != r.Count {
 		return fmt.Errorf("%d values recorded, count is %d", len(r.Values), r.Count)
 	}
-	want := derive(mac, ctx, r.Index, r.Kind, r.Purpose, r.Rule, r.Count, r.Sides)
+	return nil
+}
+
+// compare checks r's Values and Result against want, the values its seed gives.
+func compare(r Roll, want []int) error {
 	for i, v := range r.Values {
 		if v != want[i] {
 			return fmt.Errorf("value %d is %d, the seed gives %d", i+1, v, want[i])
@@ -338,20 +379,25 @@ func checkShape(kind string, count, sides int) error {
 // with the seed (it is Reset before each block).
 func derive(mac hash.Hash, ctx Context, index int, kind, purpose, rule string, count, sides int) []int {
 	bs := byteStream{mac: mac, msg: Message(ctx, index, kind, purpose, rule, count, sides)}
+	return bs.values(make([]int, 0, count), kind, count, sides)
+}
+
+// values appends to v the count values the stream gives a roll of kind: faces of
+// dice of sides faces, or for a shuffle the Fisher-Yates permutation of 0..count-1.
+func (bs *byteStream) values(v []int, kind string, count, sides int) []int {
 	if kind == KindShuffle {
-		p := make([]int, count)
-		for i := range p {
-			p[i] = i
+		for i := range count {
+			v = append(v, i)
 		}
+		p := v[len(v)-count:]
 		for i := count - 1; i >= 1; i-- {
 			j := bs.face(i+1) - 1
 			p[i], p[j] = p[j], p[i]
 		}
-		return p
+		return v
 	}
-	v := make([]int, count)
-	for i := range v {
-		v[i] = bs.face(sides)
+	for range count {
+		v = append(v, bs.face(sides))
 	}
 	return v
 }
@@ -366,16 +412,23 @@ type byteStream struct {
 	pos   int    // next unread byte of buf
 }
 
+// reset starts the stream over with mac, keeping msg's and buf's memory for reuse.
+func (bs *byteStream) reset(mac hash.Hash) {
+	bs.mac, bs.block, bs.buf, bs.pos = mac, 0, bs.buf[:0], 0
+}
+
 func (bs *byteStream) next() byte {
 	if bs.pos == len(bs.buf) {
 		// A block counter wrap would need 2^32 blocks of rejected bytes,
 		// which an HMAC output does not produce in practice; it is not
 		// guarded because no caller could do anything sensible about it.
-		var c [4]byte
-		binary.BigEndian.PutUint32(c[:], bs.block)
+		// The counter goes after msg in msg's own buffer: one Write, and nothing that
+		// escapes into the hash to allocate.
+		n := len(bs.msg)
+		bs.msg = binary.BigEndian.AppendUint32(bs.msg, bs.block)
 		bs.mac.Reset()
 		bs.mac.Write(bs.msg)
-		bs.mac.Write(c[:])
+		bs.msg = bs.msg[:n]
 		bs.buf = bs.mac.Sum(bs.buf[:0])
 		bs.pos = 0
 		bs.block++

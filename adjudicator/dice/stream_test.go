@@ -365,6 +365,9 @@ func TestVerifyDetectsTampering(t *testing.T) {
 			}), fmt.Sprintf("value %d is %d", i+1, v)})
 		}
 	}
+	// One Verifier for every case, good rolls between them: what it keeps from one roll
+	// to the next must not leak into the next verdict.
+	v := dice.NewVerifier(seed)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := dice.Verify(seed, testCtx, tt.r)
@@ -374,7 +377,48 @@ func TestVerifyDetectsTampering(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Verify() = %v, want an error about %q", err, tt.want)
 			}
+			if verr := v.Verify(testCtx, tt.r); verr == nil || verr.Error() != err.Error() {
+				t.Errorf("Verifier.Verify() = %v, want Verify's %v", verr, err)
+			}
+			for _, r := range []dice.Roll{good, deck} {
+				if err := v.Verify(testCtx, r); err != nil {
+					t.Errorf("Verifier.Verify(untouched %s) after a bad roll = %v", r.Kind, err)
+				}
+			}
 		})
+	}
+}
+
+// TestVerifierAllocatesNothing: verifying a roll that checks out, whatever its shape,
+// allocates nothing once the Verifier has seen a roll as large (an archive of a
+// million rolls is verified with one Verifier per turn and CPU).
+func TestVerifierAllocatesNothing(t *testing.T) {
+	seed := testSeed(t)
+	beaconCtx := testContext()
+	beaconCtx.Beacon = dice.BeaconValue{Round: 12345678, Randomness: [32]byte{1, 2, 3}}
+	for _, ctx := range []dice.Context{testContext(), beaconCtx} {
+		s := dice.NewStream(seed, ctx)
+		rolls := []dice.Roll{
+			s.Roll(dice.Request{Purpose: "10.8 fire into 2305 at 3:1", Rule: "10.8", Count: 1, Sides: 6, Modifier: 1}),
+			s.Roll(dice.Request{Purpose: "12.2 bombardment of 4300", Rule: "12.2", Count: 30, Sides: 6}),
+			s.Roll(dice.Request{Purpose: "a d256", Rule: "1", Count: 3, Sides: 256}),
+			s.Shuffle("event deck", "18.1", 52),
+		}
+		v := dice.NewVerifier(seed)
+		for _, r := range rolls {
+			if err := v.Verify(ctx, r); err != nil {
+				t.Fatalf("Verify(%s %d) = %v", r.Kind, r.Index, err)
+			}
+		}
+		for _, r := range rolls {
+			if n := testing.AllocsPerRun(100, func() {
+				if err := v.Verify(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("beacon %v: Verify(%s of %d) allocates %.1f times, want 0", !ctx.Beacon.IsZero(), r.Kind, r.Count, n)
+			}
+		}
 	}
 }
 
