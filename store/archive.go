@@ -203,10 +203,8 @@ func (d *DB) RemoveGame(ctx context.Context, game string, verifiers []string) er
 				return fmt.Errorf("remove game %s: its deadline: %w", game, err)
 			}
 		}
-		if root := tx.Bucket(bucketGame); root.Bucket(name) != nil {
-			if err := root.DeleteBucket(name); err != nil {
-				return fmt.Errorf("remove game %s: its records: %w", game, err)
-			}
+		if err := deleteRecords(tx, game); err != nil {
+			return fmt.Errorf("remove game %s: its records: %w", game, err)
 		}
 		byGame := tx.Bucket(bucketGameAddresses)
 		if old := byGame.Get(name); len(old) > 0 {

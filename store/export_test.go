@@ -23,3 +23,10 @@ func (d *DB) OutboxPages() (alloc, inuse int) {
 	})
 	return alloc, inuse
 }
+
+// SetMigrateBatch sets the games a migration transaction moves, and returns the undo.
+func SetMigrateBatch(n int) func() {
+	old := migrateBatch
+	migrateBatch = n
+	return func() { migrateBatch = old }
+}
