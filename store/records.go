@@ -72,8 +72,19 @@ type records struct {
 // recordsOf returns the view of game's records of kind (its bucket nil in a read of a
 // store that has no records at all).
 func (t *btx) recordsOf(game string, kind byte) records {
-	return records{b: t.tx.Bucket(bucketRecords), prefix: recPrefix(game, kind)}
+	b := t.tx.Bucket(bucketRecords)
+	if b != nil && t.tx.Writable() {
+		// Records are appended at the end of each game's range, in the middle of the
+		// bucket: split at bbolt's default half, each page kept what it had at its split,
+		// and the bucket's pages stayed half empty (BenchmarkStoreSize). Split near full,
+		// the page a game appends to is the small remainder of the split.
+		b.FillPercent = recordsFill
+	}
+	return records{b: b, prefix: recPrefix(game, kind)}
 }
+
+// recordsFill is the fill of the records' pages at a split.
+const recordsFill = 0.9
 
 func (r records) key(k []byte) []byte { return append(bytes.Clone(r.prefix), k...) }
 

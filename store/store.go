@@ -1096,7 +1096,10 @@ type storedHead struct {
 
 func decodeHead(raw []byte) (OutMail, error) {
 	var h storedHead
-	err := json.Unmarshal(raw, &h)
+	head, _, err := splitStored(raw)
+	if err == nil {
+		err = json.Unmarshal(head, &h)
+	}
 	return h.OutMail, err
 }
 
@@ -1183,7 +1186,7 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// Marking a mail sent leaves its body as it was: keep the deflated bytes rather than
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
-	if json.Unmarshal(old, &prev) == nil && len(prev.BodyZ) > 0 {
+	if decodeStored(old, &prev) == nil && len(prev.BodyZ) > 0 {
 		if d, err := t.dictByID(prev.Dict); err == nil {
 			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
 				return putStored(b, m, prev.BodyZ, prev.Dict)
@@ -1285,11 +1288,7 @@ func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
 		}
 		s.Pictures = append(s.Pictures, sp)
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("encode outbox mail %d: %w", m.Seq, err)
-	}
-	return raw, nil
+	return s.encode()
 }
 
 func deflate(text string) ([]byte, error) {
@@ -1315,7 +1314,7 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 		return false, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
 	}
 	var sm storedMail
-	if err := json.Unmarshal(raw, &sm); err != nil {
+	if err := decodeStored(raw, &sm); err != nil {
 		return false, fmt.Errorf("outbox mail %d: %w", seq, err)
 	}
 	if sm.Sent {
@@ -1338,7 +1337,11 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if err := t.tx.Bucket(bucketPending).Delete(u64(seq)); err != nil {
 		return false, err
 	}
-	return true, putJSON(b, u64(seq), sm)
+	v, err := sm.encode()
+	if err != nil {
+		return false, err
+	}
+	return true, b.Put(u64(seq), v)
 }
 
 // redact masks the secrets of Redact in the stored body (deflated with the dictionary
@@ -1381,7 +1384,7 @@ func maskSecrets(body string, secrets []string) string {
 
 func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	var s storedMail
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := decodeStored(raw, &s); err != nil {
 		return OutMail{}, err
 	}
 	m := s.OutMail
