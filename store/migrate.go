@@ -115,12 +115,15 @@ func migrateGame(tx *bolt.Tx, recs, root *bolt.Bucket, game string) error {
 			continue
 		}
 		err := b.ForEach(func(k, v []byte) error {
-			if sub.kind == recJournal {
+			switch sub.kind {
+			case recJournal:
 				var err error
 				if v, err = packRaw(v); err != nil {
 					return err
 				}
-			} else {
+			case recAudit:
+				v = auditToBinary(v)
+			default:
 				v = append([]byte(nil), v...)
 			}
 			return recs.Put(recKey(game, sub.kind, k), v)
@@ -166,4 +169,19 @@ func moveStates(tx *bolt.Tx, recs *bolt.Bucket, game string) error {
 		return err
 	}
 	return games.Put([]byte(game), raw)
+}
+
+// auditToBinary is an audit entry of schema 1 (JSON) in the binary form, or as it was
+// when the binary form would not hash the same (an entry the chain's verification must
+// see as it was written).
+func auditToBinary(v []byte) []byte {
+	var e, back AuditEntry
+	if decodeAuditEntry(v, &e) != nil {
+		return append([]byte(nil), v...)
+	}
+	b := encodeAuditEntry(e)
+	if decodeAuditEntry(b, &back) != nil || back.ComputeHash() != e.ComputeHash() || back.Hash != e.Hash || back.Prev != e.Prev {
+		return append([]byte(nil), v...)
+	}
+	return b
 }

@@ -933,10 +933,8 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	prev, ok := t.heads[game]
 	if !ok {
 		if _, v := r.last(); v != nil {
-			var last struct {
-				Hash string `json:"hash"`
-			}
-			if err := json.Unmarshal(v, &last); err != nil {
+			var last AuditEntry
+			if err := decodeAuditEntry(v, &last); err != nil {
 				return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
 			}
 			prev = last.Hash
@@ -945,11 +943,7 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	seq := r.nextSeq()
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
-	raw, err := json.Marshal(e)
-	if err != nil {
-		return e, fmt.Errorf("encode audit entry %d of %s: %w", seq, game, err)
-	}
-	if err := r.put(u64(seq), raw); err != nil {
+	if err := r.put(u64(seq), encodeAuditEntry(e)); err != nil {
 		return e, err
 	}
 	if t.heads == nil {
@@ -962,7 +956,7 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 func (t *btx) AuditHead(game string) (AuditEntry, error) {
 	var e AuditEntry
 	if k, v := t.recordsOf(game, recAudit).last(); v != nil {
-		if err := json.Unmarshal(v, &e); err != nil {
+		if err := decodeAuditEntry(v, &e); err != nil {
 			return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
 		}
 	}

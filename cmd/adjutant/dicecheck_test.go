@@ -162,8 +162,8 @@ func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
 	inGameRecords(t, path, 'a', func(r gameRecords) error {
 		prev := ""
 		return r.each(func(k, v []byte) error {
-			var e store.AuditEntry
-			if err := json.Unmarshal(v, &e); err != nil {
+			e, err := store.DecodeAuditRecord(v)
+			if err != nil {
 				return err
 			}
 			if e.Seq == 1 {
@@ -172,11 +172,7 @@ func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
 			e.Prev = prev
 			e.Hash = e.ComputeHash()
 			prev = e.Hash
-			raw, err := json.Marshal(e)
-			if err != nil {
-				return err
-			}
-			return r.put(k, raw)
+			return r.put(k, store.EncodeAuditRecord(e))
 		})
 	})
 }

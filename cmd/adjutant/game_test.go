@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // cli runs adjutant in-process and returns its exit code and output.
@@ -168,7 +170,12 @@ func TestSixTurnGameByPipe(t *testing.T) {
 
 	// Tampering is caught: the audit chain and the replay compare against what was sent.
 	tamper(t, db, 'a', func(v []byte) []byte {
-		return bytes.Replace(v, []byte(`"values":[`), []byte(`"values":[9,`), 1)
+		e, err := store.DecodeAuditRecord(v)
+		if err != nil || len(e.Values) == 0 {
+			return v
+		}
+		e.Values = append([]int{9}, e.Values...)
+		return store.EncodeAuditRecord(e)
 	})
 	if code, out, errs := cli(t, nil, append([]string{"audit", "verify", "--game", sampleGame}, flags...)...); code != 1 || !strings.Contains(errs, "audit entry #") {
 		t.Errorf("audit verify after tampering: exit %d, %q %q; want exit 1 naming the entry", code, out, errs)
