@@ -30,7 +30,7 @@ type Space struct {
 	Buckets   []BucketSpace
 	FreePages int   // pages free for reuse (bbolt's freelist)
 	PageSize  int   // bytes a page
-	FileSize  int64 // bytes of the file
+	FileSize  int64 // bytes of the file up to its last page in use (bbolt's Tx.Size)
 }
 
 // Space reads where the file's bytes go, in one read transaction.

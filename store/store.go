@@ -442,6 +442,9 @@ type Throttle struct {
 	Count       int       `json:"count"`
 }
 
+// allocSize is how much the file grows when bbolt needs more room.
+const allocSize = 1 << 20
+
 // DB is the bbolt implementation of [Store].
 type DB struct {
 	bolt     *bolt.DB
@@ -460,6 +463,10 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	// The file grows a MB at a time, not bbolt's 16 MB: a store of a few hundred games
+	// was a third air at its end, which the host's disk and the store's bytes a mail
+	// counted.
+	b.AllocSize = allocSize
 	schema, err := schemaOf(b)
 	if err == nil && schema > SchemaVersion {
 		err = fmt.Errorf("schema version %d, this program knows %d", schema, SchemaVersion)
