@@ -286,3 +286,59 @@ func jsonEq(t *testing.T, a, b any) bool {
 	rb, _ = json.Marshal(vb)
 	return slices.Equal(ra, rb)
 }
+
+// TestStatesApartAndPacked: a game's state and initial state are kept in its records,
+// deflated, not in its Game record, and a journal entry deflated; all read back as
+// they were written.
+func TestStatesApartAndPacked(t *testing.T) {
+	db, path := open(t)
+	ctx := t.Context()
+	units := bytes.Repeat([]byte(`{"hex":"2301","kind":"infantry","steps":3,"side":"de"},`), 150)
+	state := json.RawMessage(`{"turn":4,"units":[` + string(units[:len(units)-1]) + `]}`)
+	initial := json.RawMessage(`{"turn":1,"units":[` + string(units[:len(units)-1]) + `]}`)
+	j := store.JournalEntry{Now: time.Unix(100, 0).UTC(), MailIDs: []string{"m1"}, Notes: []string{string(units)}}
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.PutGame(store.Game{Name: "g", Ruleset: "r", State: state, Initial: initial}); err != nil {
+			return err
+		}
+		var err error
+		j, err = tx.AppendJournal("g", j)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		g, err := tx.Game("g")
+		if err != nil || !bytes.Equal(g.State, state) || !bytes.Equal(g.Initial, initial) {
+			t.Errorf("Game = %.60s / %.60s, %v; want the states as written", g.State, g.Initial, err)
+		}
+		js, err := tx.Journal("g")
+		if err != nil || len(js) != 1 || !jsonEq(t, js[0], j) {
+			t.Errorf("Journal = %+v, %v", js, err)
+		}
+		return nil
+	})
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket([]byte("games")).Get([]byte("g")); bytes.Contains(v, []byte("infantry")) {
+			t.Errorf("the Game record holds a state: %.80s", v)
+		}
+		recs := tx.Bucket([]byte("game-records"))
+		for _, c := range []struct {
+			key  string
+			size int
+		}{{"g\x00T", len(state)}, {"g\x00I", len(initial)}, {"g\x00j\x00\x00\x00\x00\x00\x00\x00\x01", len(units)}} {
+			v := recs.Get([]byte(c.key))
+			if len(v) == 0 || len(v) > c.size/4 || bytes.Contains(v, []byte("infantry")) {
+				t.Errorf("record %q is %d bytes for %d of JSON: not deflated", c.key, len(v), c.size)
+			}
+		}
+		return nil
+	})
+}
