@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestOutboxRecordWithoutDictionary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := encodeStored(m, z, "")
+	raw, err := json.Marshal(storedMail{OutMail: m, BodyZ: z}) // as such a store wrote it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func BenchmarkEncodeMail(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				z += len(raw)
+				z += len(raw.head) + len(raw.body)
 				in += len(m.Body)
 				i++
 			}
