@@ -9,8 +9,10 @@ import (
 	"testing"
 )
 
-// sampleBodies are the results mails of the old Soissons game (adjudicator/testdata).
-func sampleBodies(tb testing.TB) []string {
+// openSoissons writes the store of the old Soissons game (adjudicator/testdata, 51
+// advances, 102 results mails) into a temporary file and returns its path: the records
+// of a real game, for figures of size and cost.
+func openSoissons(tb testing.TB) string {
 	tb.Helper()
 	f, err := os.Open(filepath.Join("..", "adjudicator", "testdata", "oldgames", "soissons1918-e577e70.db.gz"))
 	if err != nil {
@@ -22,10 +24,23 @@ func sampleBodies(tb testing.TB) []string {
 		tb.Fatal(err)
 	}
 	path := filepath.Join(tb.TempDir(), "sample.db")
-	w, _ := os.Create(path)
-	io.Copy(w, zr)
-	w.Close()
-	db, err := Open(path)
+	w, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := io.Copy(w, zr); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// sampleBodies are the results mails of the old Soissons game.
+func sampleBodies(tb testing.TB) []string {
+	tb.Helper()
+	db, err := Open(openSoissons(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package store
 
-import bolt "go.etcd.io/bbolt"
+import (
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
 
 // FlateCalls is the number of inflates and deflates of outbox bodies so far.
 func FlateCalls() int64 { return flateCalls.Load() }
@@ -30,3 +34,7 @@ func SetMigrateBatch(n int) func() {
 	migrateBatch = n
 	return func() { migrateBatch = old }
 }
+
+// OpenSoissons writes the store of the old Soissons game into a temporary file and
+// returns its path.
+func OpenSoissons(tb testing.TB) string { return openSoissons(tb) }

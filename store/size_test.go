@@ -1,11 +1,9 @@
 package store_test
 
 import (
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,25 +25,7 @@ type sampleRecords struct {
 
 func loadSampleRecords(tb testing.TB) sampleRecords {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("..", "adjudicator", "testdata", "oldgames", "soissons1918-e577e70.db.gz"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	path := filepath.Join(tb.TempDir(), "sample.db")
-	w, err := os.Create(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := io.Copy(w, zr); err != nil {
-		tb.Fatal(err)
-	}
-	w.Close()
-	db, err := store.Open(path)
+	db, err := store.Open(store.OpenSoissons(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
