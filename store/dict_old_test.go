@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ func TestOutboxRecordWithoutDictionary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := json.Marshal(storedMail{OutMail: m, BodyZ: z}) // as such a store wrote it
+	raw, err := encodeStored(m, z, "")
 	if err != nil {
 		t.Fatal(err)
 	}

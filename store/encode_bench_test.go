@@ -85,7 +85,7 @@ func BenchmarkEncodeMail(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				z += len(raw.head) + len(raw.body)
+				z += len(raw)
 				in += len(m.Body)
 				i++
 			}

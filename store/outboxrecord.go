@@ -5,67 +5,38 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	bolt "go.etcd.io/bbolt"
 )
 
-// An outbox record is the mail's head, in the outbox under its number: the mail
-// without its body (storedMail with BodyZ empty), as JSON behind the byte [headOnly].
-// Its body, deflated, is kept as it is among its game's records, under game NUL 'm'
-// seq (records.go):
+// An outbox record is its head as JSON (the mail without its body: storedMail with
+// BodyZ empty) and its deflated body as it is, behind the byte [packed] and the head's
+// length (uvarint):
 //
-//	outbox        seq -> 0x03 | head (JSON)
-//	game-records  game NUL 'm' seq -> the body deflated
+//	0x01 | len(head) | head | body deflated
 //
-// A body of one to three KB alone in the outbox filled its pages to half or three
-// quarters (bbolt keeps at least two keys a page, and a mail appended a transaction
-// leaves pages of two), and every sent mark rewrote it; among the game's small records
-// it fills them, and a mark rewrites the head alone. Older records hold their body:
-// all JSON (they begin with '{', the body base64 in body_z), or behind the byte
-// [packed] and the head's length (uvarint), the body as it is after the head.
-const headOnly = 0x03
+// Its body was base64 in the JSON of older records (which begin with '{', and are read
+// as they are): a third more bytes for the biggest part of the outbox (issue 23).
 
-// recMail is the kind of a game's records that holds its mails' bodies.
-const recMail = 'm'
-
-// mailRecord is an outbox mail as the file keeps it: its head for the outbox, its body
-// deflated for its game's records.
-type mailRecord struct {
-	head, body []byte
-}
-
-// record is the record of s.
-func (s storedMail) record() (mailRecord, error) {
+// encode is the record of s.
+func (s storedMail) encode() ([]byte, error) {
 	z := s.BodyZ
 	s.BodyZ = nil
 	head, err := json.Marshal(s)
 	if err != nil {
-		return mailRecord{}, fmt.Errorf("encode outbox mail %d: %w", s.Seq, err)
+		return nil, fmt.Errorf("encode outbox mail %d: %w", s.Seq, err)
 	}
-	return mailRecord{head: append([]byte{headOnly}, head...), body: z}, nil
-}
-
-// putRecord writes the record of the outbox mail seq of game into the outbox b and
-// the game's records; a nil body is left as it is.
-func (t *btx) putRecord(b *bolt.Bucket, seq uint64, game string, r mailRecord) error {
-	if r.body != nil {
-		if err := t.recordsOf(game, recMail).put(u64(seq), r.body); err != nil {
-			return err
-		}
-	}
-	return b.Put(u64(seq), r.head)
+	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(head)+len(z))
+	out = append(out, packed)
+	out = binary.AppendUvarint(out, uint64(len(head)))
+	out = append(out, head...)
+	return append(out, z...), nil
 }
 
 var errBadRecord = errors.New("malformed outbox record")
 
-// splitStored returns the head (JSON) of an outbox record and the deflated body it
-// holds (nil for a head alone; for a record all JSON, the head is the whole of it, its
-// body inside).
+// splitStored returns the head (JSON) and the deflated body of an outbox record; the
+// head of an older record is the whole of it, body_z and all, and its body nil.
 func splitStored(raw []byte) (head, bodyZ []byte, err error) {
-	switch {
-	case len(raw) > 0 && raw[0] == headOnly:
-		return raw[1:], nil, nil
-	case len(raw) == 0 || raw[0] != packed:
+	if len(raw) == 0 || raw[0] != packed {
 		return raw, nil, nil
 	}
 	n, w := binary.Uvarint(raw[1:])
@@ -76,13 +47,8 @@ func splitStored(raw []byte) (head, bodyZ []byte, err error) {
 	return head, raw[1+w+int(n):], nil
 }
 
-// readStored decodes an outbox record into s, its body read from the game's records
-// when the outbox holds its head alone.
-func (t *btx) readStored(raw []byte, s *storedMail) error { return t.readRecord(raw, s, true) }
-
-// readRecord is readStored, without reading a body kept apart unless withBody (s.BodyZ
-// nil then, s.inRecords true).
-func (t *btx) readRecord(raw []byte, s *storedMail, withBody bool) error {
+// decodeStored decodes an outbox record into s.
+func decodeStored(raw []byte, s *storedMail) error {
 	head, z, err := splitStored(raw)
 	if err != nil {
 		return err
@@ -93,21 +59,5 @@ func (t *btx) readRecord(raw []byte, s *storedMail, withBody bool) error {
 	if z != nil {
 		s.BodyZ = append([]byte(nil), z...) // raw is the page's: copied out of the transaction
 	}
-	if len(raw) > 0 && raw[0] == headOnly {
-		s.inRecords = true
-		if withBody {
-			return t.readBody(s)
-		}
-	}
-	return nil
-}
-
-// readBody reads the body of s, kept apart, from its game's records.
-func (t *btx) readBody(s *storedMail) error {
-	v := t.recordsOf(s.Game, recMail).get(u64(s.Seq))
-	if v == nil {
-		return fmt.Errorf("the body of outbox mail %d of %q: %w", s.Seq, s.Game, ErrNotFound)
-	}
-	s.BodyZ = append([]byte(nil), v...)
 	return nil
 }

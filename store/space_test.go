@@ -11,7 +11,7 @@ import (
 )
 
 // TestFileFollowsItsPages: the file is no longer than its pages in use and a MB more
-// (bbolt grew it 16 MB at a time), and Space accounts for the mails' pages; a
+// (bbolt grew it 16 MB at a time), and Space accounts for the outbox's pages; a
 // compacted file is as short.
 func TestFileFollowsItsPages(t *testing.T) {
 	db, path := open(t)
@@ -35,14 +35,14 @@ func TestFileFollowsItsPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bodies := 0
+	outbox := 0
 	for _, b := range space.Buckets {
-		if b.Name == "game-records" { // where the mails' bodies are
-			bodies = b.Alloc
+		if b.Name == "outbox" {
+			outbox = b.Alloc
 		}
 	}
-	if bodies < 300*12<<10 || int64(bodies) > space.FileSize {
-		t.Errorf("Space: the 300 mails of 12 KB take %d bytes of pages in a file of %d:\n%s", bodies, space.FileSize, space)
+	if outbox < 300*12<<10 || int64(outbox) > space.FileSize {
+		t.Errorf("Space: the outbox's 300 mails of 12 KB take %d bytes of pages in a file of %d:\n%s", outbox, space.FileSize, space)
 	}
 	check := func(when string) {
 		t.Helper()

@@ -589,8 +589,7 @@ type btx struct {
 // fifth of the desk's work on a results mail).
 type encoding struct {
 	seq  uint64
-	game string
-	rec  mailRecord
+	raw  []byte
 	err  error
 	done chan struct{}
 }
@@ -605,13 +604,13 @@ var encodeSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 // encodeEnqueued starts encoding m's record on another goroutine, its body deflated
 // with the dictionary d of id.
 func (t *btx) encodeEnqueued(m OutMail, id string, d []byte) {
-	e := &encoding{seq: m.Seq, game: m.Game, done: make(chan struct{})}
+	e := &encoding{seq: m.Seq, done: make(chan struct{})}
 	t.enqueued = append(t.enqueued, e)
 	go func() {
 		defer close(e.done)
 		encodeSlots <- struct{}{}
 		defer func() { <-encodeSlots }()
-		e.rec, e.err = encodeMail(m, id, d)
+		e.raw, e.err = encodeMail(m, id, d)
 	}()
 }
 
@@ -631,7 +630,7 @@ func (t *btx) writeEnqueued() error {
 		if e.err != nil {
 			return fmt.Errorf("outbox mail %d: %w", e.seq, e.err)
 		}
-		if err := t.putRecord(b, e.seq, e.game, e.rec); err != nil {
+		if err := b.Put(u64(e.seq), e.raw); err != nil {
 			return fmt.Errorf("outbox mail %d: %w", e.seq, err)
 		}
 	}
@@ -1188,17 +1187,10 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// Marking a mail sent leaves its body as it was: keep the deflated bytes rather than
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
-	if t.readStored(old, &prev) == nil && len(prev.BodyZ) > 0 {
+	if decodeStored(old, &prev) == nil && len(prev.BodyZ) > 0 {
 		if d, err := t.dictByID(prev.Dict); err == nil {
 			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
-				rec, err := encodeStored(m, prev.BodyZ, prev.Dict)
-				if err != nil {
-					return err
-				}
-				if prev.inRecords && prev.Game == m.Game {
-					rec.body = nil // where it is already
-				}
-				return t.putRecord(b, m.Seq, m.Game, rec)
+				return putStored(b, m, prev.BodyZ, prev.Dict)
 			}
 		}
 	}
@@ -1238,9 +1230,6 @@ type storedMail struct {
 	// Dict is the id of the dictionary BodyZ was deflated with (dict.go); "": none.
 	Dict     string          `json:"zd,omitempty"`
 	Pictures []storedPicture `json:"pictures,omitempty"` // shadows OutMail.Pictures
-	// inRecords says BodyZ was read from the game's records (outboxrecord.go), not
-	// from the record in the outbox.
-	inRecords bool
 }
 
 // deflaters keeps flate writers for reuse: a new one allocates about 800 KB of state and
@@ -1259,38 +1248,48 @@ func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
 	if err != nil {
 		return err
 	}
-	rec, err := encodeMail(m, id, d)
+	raw, err := encodeMail(m, id, d)
 	if err != nil {
 		return err
 	}
-	return t.putRecord(b, m.Seq, m.Game, rec)
+	return b.Put(u64(m.Seq), raw)
+}
+
+// putStored writes m with its body deflated as bodyZ with the dictionary dict,
+// deflating its pictures' views.
+func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, dict string) error {
+	raw, err := encodeStored(m, bodyZ, dict)
+	if err != nil {
+		return err
+	}
+	return b.Put(u64(m.Seq), raw)
 }
 
 // encodeMail is m's record: its body deflated with the dictionary d of id, its
 // pictures' views deflated.
-func encodeMail(m OutMail, id string, d []byte) (mailRecord, error) {
+func encodeMail(m OutMail, id string, d []byte) ([]byte, error) {
 	z, err := deflateDict(m.Body, id, d)
 	if err != nil {
-		return mailRecord{}, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
+		return nil, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
 	}
 	return encodeStored(m, z, id)
 }
 
 // encodeStored is m's record with its deflated body z, deflating its pictures' views.
-func encodeStored(m OutMail, bodyZ []byte, dict string) (mailRecord, error) {
+func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
 	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict}
 	for _, p := range m.Pictures {
 		sp := storedPicture{Picture: p}
 		if len(p.View) > 0 {
 			z, err := deflate(string(p.View))
 			if err != nil {
-				return mailRecord{}, fmt.Errorf("deflate outbox mail %d: picture %s: %w", m.Seq, p.Name, err)
+				return nil, fmt.Errorf("deflate outbox mail %d: picture %s: %w", m.Seq, p.Name, err)
 			}
 			sp.ViewZ = z
 		}
 		s.Pictures = append(s.Pictures, sp)
 	}
-	return s.record()
+	return s.encode()
 }
 
 func deflate(text string) ([]byte, error) {
@@ -1316,19 +1315,12 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 		return false, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
 	}
 	var sm storedMail
-	// The body is read only to mask a secret in it; else the mark rewrites the head alone.
-	if err := t.readRecord(raw, &sm, false); err != nil {
+	if err := decodeStored(raw, &sm); err != nil {
 		return false, fmt.Errorf("outbox mail %d: %w", seq, err)
-	}
-	if sm.inRecords && len(sm.Redact) > 0 {
-		if err := t.readBody(&sm); err != nil {
-			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
-		}
 	}
 	if sm.Sent {
 		return false, nil
 	}
-	bodyZ := sm.BodyZ
 	if len(sm.Redact) > 0 {
 		// One inflate and one deflate, and only when a secret is in the body: a fold of
 		// 20,000 invitations did each twice over (issue 23).
@@ -1346,14 +1338,11 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if err := t.tx.Bucket(bucketPending).Delete(u64(seq)); err != nil {
 		return false, err
 	}
-	rec, err := sm.record()
+	v, err := sm.encode()
 	if err != nil {
 		return false, err
 	}
-	if sm.inRecords && bytes.Equal(rec.body, bodyZ) {
-		rec.body = nil // unchanged where it is: the mark rewrites the head alone
-	}
-	return true, t.putRecord(b, seq, sm.Game, rec)
+	return true, b.Put(u64(seq), v)
 }
 
 // redact masks the secrets of Redact in the stored body (deflated with the dictionary
@@ -1396,7 +1385,7 @@ func maskSecrets(body string, secrets []string) string {
 
 func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	var s storedMail
-	if err := t.readStored(raw, &s); err != nil {
+	if err := decodeStored(raw, &s); err != nil {
 		return OutMail{}, err
 	}
 	m := s.OutMail
