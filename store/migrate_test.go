@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -341,4 +342,64 @@ func TestStatesApartAndPacked(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestAppendAfterDeletes: appending to a game's journal and audit chain in a write
+// transaction that deleted the game's orders (the keys after them) goes on from the
+// last entry: a step back from a Seek missed the range, and the second game of the
+// demo's match had its first journal entry written over.
+func TestAppendAfterDeletes(t *testing.T) {
+	db, _ := open(t)
+	ctx := t.Context()
+	games := []string{"sample", "sample-return"}
+	big := strings.Repeat("x", 300)
+	for round := range 8 {
+		err := db.Write(ctx, func(tx store.Tx) error {
+			for _, g := range games {
+				for k := range 6 {
+					if err := tx.PutOrder(g, store.Order{Phase: fmt.Sprint(round), Side: "us", Key: fmt.Sprint(k), Text: big}); err != nil {
+						return err
+					}
+				}
+				if err := tx.PutSeed(g, store.Seed{Turn: round, Secret: big}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = db.Write(ctx, func(tx store.Tx) error {
+			for _, g := range games {
+				orders, err := tx.Orders(g)
+				if err != nil {
+					return err
+				}
+				for _, o := range orders {
+					if err := tx.DeleteOrder(g, o); err != nil {
+						return err
+					}
+				}
+				j, err := tx.AppendJournal(g, store.JournalEntry{Notes: []string{big}})
+				if err != nil {
+					return err
+				}
+				if j.Seq != uint64(round+1) {
+					t.Errorf("round %d: journal entry of %s numbered %d", round, g, j.Seq)
+				}
+				e, err := tx.AppendAudit(g, store.AuditEntry{Kind: "roll", Purpose: big})
+				if err != nil {
+					return err
+				}
+				if e.Seq != uint64(round+1) {
+					t.Errorf("round %d: audit entry of %s numbered %d", round, g, e.Seq)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -129,7 +129,16 @@ func (r records) last() (k, v []byte) {
 		k, v = c.Prev()
 	}
 	if k == nil || !bytes.HasPrefix(k, r.prefix) {
-		return nil, nil
+		// Checked from the range's start: in a write transaction that had deleted keys
+		// after the range, the step back from the Seek missed it, and a journal entry
+		// was written over the game's first (the demo's second game).
+		if k, v = c.Seek(r.prefix); k == nil || !bytes.HasPrefix(k, r.prefix) {
+			return nil, nil
+		}
+	}
+	// On to the range's end, whatever the step back gave: usually no step at all.
+	for nk, nv := c.Next(); nk != nil && bytes.HasPrefix(nk, r.prefix); nk, nv = c.Next() {
+		k, v = nk, nv
 	}
 	return k[len(r.prefix):], v
 }
