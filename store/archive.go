@@ -109,14 +109,11 @@ func ReadGameRecord(tx Tx, game string) (Archive, error) {
 	if a.Journal, err = tx.Journal(game); err != nil {
 		return a, fmt.Errorf("read journal of %s: %w", game, err)
 	}
-	mails, err := tx.Outbox()
+	mails, err := tx.GameOutbox(game) // this game's, not the store's (issue 23)
 	if err != nil {
 		return a, fmt.Errorf("read mails of %s: %w", game, err)
 	}
 	for _, m := range mails {
-		if m.Game != game {
-			continue
-		}
 		m.Pictures = nil // drawn for the player's eyes once, as the outbox drops them
 		a.Mails = append(a.Mails, m)
 	}
@@ -203,10 +200,8 @@ func (d *DB) RemoveGame(ctx context.Context, game string, verifiers []string) er
 				return fmt.Errorf("remove game %s: its deadline: %w", game, err)
 			}
 		}
-		if root := tx.Bucket(bucketGame); root.Bucket(name) != nil {
-			if err := root.DeleteBucket(name); err != nil {
-				return fmt.Errorf("remove game %s: its records: %w", game, err)
-			}
+		if err := deleteRecords(tx, game); err != nil {
+			return fmt.Errorf("remove game %s: its records: %w", game, err)
 		}
 		byGame := tx.Bucket(bucketGameAddresses)
 		if old := byGame.Get(name); len(old) > 0 {

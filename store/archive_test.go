@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,5 +191,39 @@ func FuzzReadArchive(f *testing.F) {
 		if err == nil && (a.Format != store.ArchiveFormat || a.Game.Name == "") {
 			t.Errorf("accepted an archive of format %q, game %q", a.Format, a.Game.Name)
 		}
+	})
+}
+
+// TestGameRecordReadsItsOwnMails: reading a game's record inflates its own mails'
+// bodies and no other game's (it read the whole outbox: issue 23).
+func TestGameRecordReadsItsOwnMails(t *testing.T) {
+	db, _ := open(t)
+	ctx := t.Context()
+	err := db.Write(ctx, func(tx store.Tx) error {
+		for _, g := range []string{"a", "b", "c"} {
+			if err := tx.PutGame(store.Game{Name: g}); err != nil {
+				return err
+			}
+			for i := range 5 {
+				if _, err := tx.Enqueue(store.OutMail{MessageID: fmt.Sprintf("%s%d@x", g, i), Game: g, Kind: "results", Body: strings.Repeat("a line of a map\n", 100)}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Read(ctx, func(tx store.Tx) error {
+		before := store.FlateCalls()
+		a, err := store.ReadGameRecord(tx, "b")
+		if err != nil || len(a.Mails) != 5 {
+			t.Fatalf("ReadGameRecord(b) = %d mails, %v", len(a.Mails), err)
+		}
+		if n := store.FlateCalls() - before; n != 5 {
+			t.Errorf("reading the record of a game of 5 mails inflated %d bodies", n)
+		}
+		return nil
 	})
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// decodeAuditEntry reads an audit entry as putJSON wrote it, by hand: verifying a trail
+// decodeAuditEntry reads an audit entry in the binary form (auditrecord.go), or as JSON,
+// as schema 1 wrote it, by hand: verifying a trail
 // of 100,000 rolls spent most of its time in encoding/json (issue 23: 70 k rolls/s from
 // bbolt against 799 k in memory). Anything it does not expect (an escaped string, a
 // field it does not know, another layout) is left to encoding/json, which gives the same
@@ -26,6 +27,9 @@ type auditDecoder struct{ slab []int }
 const slabInts = 1024
 
 func (d *auditDecoder) decode(raw []byte, e *AuditEntry) error {
+	if len(raw) > 0 && raw[0] == auditBinary {
+		return decodeAuditBinary(raw, e)
+	}
 	if d.fast(raw, e) {
 		return nil
 	}

@@ -47,6 +47,7 @@ func Compact(path string) (CompactReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("compact store %s: %w", path, err)
 	}
+	dst.AllocSize = allocSize // as Open: the compacted file as long as its pages
 	err = bolt.Compact(dst, src, compactTxSize)
 	if err == nil {
 		err = dst.Sync()

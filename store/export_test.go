@@ -1,6 +1,10 @@
 package store
 
-import bolt "go.etcd.io/bbolt"
+import (
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
 
 // FlateCalls is the number of inflates and deflates of outbox bodies so far.
 func FlateCalls() int64 { return flateCalls.Load() }
@@ -23,3 +27,14 @@ func (d *DB) OutboxPages() (alloc, inuse int) {
 	})
 	return alloc, inuse
 }
+
+// SetMigrateBatch sets the games a migration transaction moves, and returns the undo.
+func SetMigrateBatch(n int) func() {
+	old := migrateBatch
+	migrateBatch = n
+	return func() { migrateBatch = old }
+}
+
+// OpenSoissons writes the store of the old Soissons game into a temporary file and
+// returns its path.
+func OpenSoissons(tb testing.TB) string { return openSoissons(tb) }

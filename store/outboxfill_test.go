@@ -38,3 +38,40 @@ func TestOutboxPagesFilled(t *testing.T) {
 		t.Errorf("the outbox's leaf pages are %.0f %% full (%d of %d bytes), want at least 80 %%", 100*fill, inuse, alloc)
 	}
 }
+
+// TestRecordsPagesFilled: games that each append to their audit chain in turn, a
+// transaction a mail as the desk does, append in the middle of the bucket of records:
+// its pages stay at least 70 % full (split at bbolt's default half, they were 52 %).
+func TestRecordsPagesFilled(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	for round := range 10 {
+		for g := range 60 {
+			if err := db.Write(ctx, func(tx store.Tx) error {
+				for k := range 8 {
+					e := store.AuditEntry{Kind: "roll", Turn: round, Index: k, Purpose: "10.8 fire into 2305 at 3:1", Rule: "10.8", Count: 1, Sides: 6, Values: []int{k + 1}, Result: k + 1}
+					if _, err := tx.AppendAudit(fmt.Sprintf("game%03d", g), e); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	space, err := db.Space(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range space.Buckets {
+		if b.Name != "game-records" {
+			continue
+		}
+		if fill := float64(b.Inuse) / float64(b.Alloc); fill < 0.7 {
+			t.Errorf("the records' pages are %.0f %% full (%d of %d bytes), want at least 70 %%", 100*fill, b.Inuse, b.Alloc)
+		}
+		return
+	}
+	t.Errorf("no bucket game-records in %v", space)
+}

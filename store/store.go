@@ -10,12 +10,11 @@
 //	meta                      "schema" -> schema version, 8-byte big-endian
 //	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
 //	                          "store-secret" -> the store's secret, 32 random bytes ([Identity])
-//	games                     game name -> Game (JSON)
-//	game/<name>/orders        order key (phase|side|key) -> Order (JSON)
-//	game/<name>/seeds         turn (8-byte BE) -> Seed (JSON)
-//	game/<name>/sealed-groups group commitment -> the commitments it is made of, one a line
-//	game/<name>/audit         seq (8-byte BE) -> AuditEntry (JSON), append-only, hash-chained
-//	game/<name>/journal       seq (8-byte BE) -> JournalEntry (JSON), append-only
+//	games                     game name -> Game (JSON, without its states)
+//	game-records              game NUL kind key -> the game's own records (records.go):
+//	                          orders, seeds, sealed groups, the audit chain (append-only,
+//	                          hash-chained), the journal (append-only), its state and the
+//	                          state it started from
 //	processed                 message id -> Processed (JSON)
 //	outbox                    seq (8-byte BE) -> OutMail (JSON, the body deflated in body_z, each
 //	                          picture's view in view_z; pictures are dropped once the mail is sent)
@@ -27,11 +26,12 @@
 //	due, due-of               the deadline index (due.go): when the tick must look at a game
 //	outbox-game               game NUL seq -> nothing: each game's outbox mails (gameoutbox.go)
 //
-// Per-game buckets are nested in the bucket "game" under the game's name, so that a game's
-// records can be walked, exported or deleted together.
+// A game's own records are one contiguous range of game-records, so that they can be
+// walked, exported or deleted together (schema 1 nested a bucket for each kind of them
+// under the game's name; Open migrates such a store, migrate.go).
 //
-// Append-only logs are keyed by NextSequence as 8-byte big-endian integers so that cursor
-// order is numeric order. Values are copied out of a transaction before it ends (the JSON
+// Append-only logs are keyed by sequence numbers from 1 as 8-byte big-endian integers so
+// that cursor order is numeric order. Values are copied out of a transaction before it ends (the JSON
 // decoding does that). No network I/O ever happens inside a transaction.
 package store
 
@@ -56,23 +56,18 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// SchemaVersion is the version of the bucket layout this code writes.
-const SchemaVersion = 1
+// SchemaVersion is the version of the bucket layout this code writes. Open migrates a
+// store of schema 1 (each game's records in buckets of its own, migrate.go).
+const SchemaVersion = 2
 
 var (
 	bucketMeta      = []byte("meta")
 	bucketGames     = []byte("games")
-	bucketGame      = []byte("game")
+	bucketGame      = []byte("game") // schema 1's, migrated away (migrate.go)
 	bucketProcessed = []byte("processed")
 	bucketOutbox    = []byte("outbox")
 	bucketPending   = []byte("outbox-pending")
 	bucketThrottle  = []byte("throttle")
-
-	subOrders  = []byte("orders")
-	subSeeds   = []byte("seeds")
-	subGroups  = []byte("sealed-groups")
-	subAudit   = []byte("audit")
-	subJournal = []byte("journal")
 
 	keySchema  = []byte("schema")
 	keyHostKey = []byte("host-key")
@@ -447,6 +442,9 @@ type Throttle struct {
 	Count       int       `json:"count"`
 }
 
+// allocSize is how much the file grows when bbolt needs more room.
+const allocSize = 1 << 20
+
 // DB is the bbolt implementation of [Store].
 type DB struct {
 	bolt     *bolt.DB
@@ -465,8 +463,23 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	// The file grows a MB at a time, not bbolt's 16 MB: a store of a few hundred games
+	// was a third air at its end, which the host's disk and the store's bytes a mail
+	// counted.
+	b.AllocSize = allocSize
+	schema, err := schemaOf(b)
+	if err == nil && schema > SchemaVersion {
+		err = fmt.Errorf("schema version %d, this program knows %d", schema, SchemaVersion)
+	}
+	if err == nil && schema == 1 {
+		err = migrate1to2(b)
+	}
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
 	err = b.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketGames, bucketGame, bucketProcessed, bucketOutbox, bucketThrottle} {
+		for _, name := range [][]byte{bucketMeta, bucketGames, bucketRecords, bucketProcessed, bucketOutbox, bucketThrottle} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
@@ -562,6 +575,9 @@ type btx struct {
 	// since.
 	orders kept[Order]
 	seeds  kept[Seed]
+	// states are the games' states (and initial states) as the store holds them in
+	// this write transaction, by their records' prefix (putState).
+	states map[string]json.RawMessage
 	// enqueued are the outbox mails enqueued in this transaction whose records are
 	// being encoded on other cores (encodeEnqueued); each is written before anything
 	// reads the outbox and before the commit.
@@ -656,29 +672,6 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	return b.Put(key, raw)
 }
 
-// gameBucket returns the nested bucket sub of a game, creating it when writable.
-func (t *btx) gameBucket(game string, sub []byte) (*bolt.Bucket, error) {
-	root := t.tx.Bucket(bucketGame)
-	g := root.Bucket([]byte(game))
-	if g == nil {
-		if !t.tx.Writable() {
-			return nil, nil
-		}
-		var err error
-		if g, err = root.CreateBucket([]byte(game)); err != nil {
-			return nil, fmt.Errorf("create game bucket %s: %w", game, err)
-		}
-	}
-	b := g.Bucket(sub)
-	if b == nil && t.tx.Writable() {
-		var err error
-		if b, err = g.CreateBucket(sub); err != nil {
-			return nil, fmt.Errorf("create %s bucket of %s: %w", sub, game, err)
-		}
-	}
-	return b, nil
-}
-
 func eachJSON[T any](b *bolt.Bucket, what string) ([]T, error) {
 	if b == nil {
 		return nil, nil
@@ -695,21 +688,75 @@ func eachJSON[T any](b *bolt.Bucket, what string) ([]T, error) {
 	return out, err
 }
 
+// eachRecord decodes each of the records r views, in key order.
+func eachRecord[T any](r records, what string) ([]T, error) {
+	var out []T
+	err := r.each(func(k, v []byte) error {
+		var x T
+		if err := unpackJSON(v, &x); err != nil {
+			return fmt.Errorf("decode %s %x: %w", what, k, err)
+		}
+		out = append(out, x)
+		return nil
+	})
+	return out, err
+}
+
+// storedGame is a Game as the games bucket keeps it: its states are kept apart, in
+// the game's records (records.go); a record of schema 1 still holds them.
+type storedGame struct {
+	Game
+	State   json.RawMessage `json:"state,omitempty"`   // shadows Game.State
+	Initial json.RawMessage `json:"initial,omitempty"` // shadows Game.Initial
+}
+
 func (t *btx) Game(name string) (Game, error) {
-	var g Game
-	ok, err := getJSON(t.tx.Bucket(bucketGames), []byte(name), &g)
+	var sg storedGame
+	ok, err := getJSON(t.tx.Bucket(bucketGames), []byte(name), &sg)
 	if err != nil {
 		return Game{}, fmt.Errorf("read game %s: %w", name, err)
 	}
 	if !ok {
 		return Game{}, fmt.Errorf("game %s: %w", name, ErrNotFound)
 	}
+	g := sg.Game
+	g.State, g.Initial = sg.State, sg.Initial
+	for _, s := range []struct {
+		kind byte
+		to   *json.RawMessage
+	}{{recState, &g.State}, {recInitial, &g.Initial}} {
+		v := t.recordsOf(name, s.kind).get(nil)
+		if v == nil {
+			continue
+		}
+		raw, err := unpack(v)
+		if err != nil {
+			return Game{}, fmt.Errorf("read game %s: %w", name, err)
+		}
+		*s.to = bytes.Clone(raw) // unpack may return the page's bytes
+		t.keepState(name, s.kind, *s.to)
+	}
 	return g, nil
+}
+
+// keepState remembers the state of kind (recState, recInitial) of game as the store
+// holds it in this write transaction, so that PutGame leaves it alone when unchanged.
+func (t *btx) keepState(game string, kind byte, raw json.RawMessage) {
+	if !t.tx.Writable() {
+		return
+	}
+	if t.states == nil {
+		t.states = map[string]json.RawMessage{}
+	}
+	t.states[string(recPrefix(game, kind))] = raw
 }
 
 func (t *btx) PutGame(g Game) error {
 	if g.Name == "" {
 		return errors.New("put game: empty name")
+	}
+	if strings.IndexByte(g.Name, 0) >= 0 {
+		return errors.New("put game: a NUL in its name") // it ends the name in the keys
 	}
 	if err := t.indexPlayers(g); err != nil {
 		return err
@@ -717,7 +764,40 @@ func (t *btx) PutGame(g Game) error {
 	if err := indexDue(t.tx, g); err != nil {
 		return err
 	}
-	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), g)
+	if err := t.putState(g.Name, recState, g.State); err != nil {
+		return err
+	}
+	if err := t.putState(g.Name, recInitial, g.Initial); err != nil {
+		return err
+	}
+	return putJSON(t.tx.Bucket(bucketGames), []byte(g.Name), storedGame{Game: g})
+}
+
+// putState stores a state of game (kind recState or recInitial) packed, unless the
+// store holds it already: the initial state is written once, not with every mail.
+func (t *btx) putState(game string, kind byte, raw json.RawMessage) error {
+	r := t.recordsOf(game, kind)
+	if old, ok := t.states[string(r.prefix)]; ok && bytes.Equal(old, raw) {
+		return nil
+	}
+	if raw == nil {
+		if err := r.delete(nil); err != nil {
+			return fmt.Errorf("put game %s: %w", game, err)
+		}
+		t.keepState(game, kind, nil)
+		return nil
+	}
+	v, err := packRaw(raw)
+	if err != nil {
+		return fmt.Errorf("put game %s: pack its state: %w", game, err)
+	}
+	if !bytes.Equal(r.get(nil), v) {
+		if err := r.put(nil, v); err != nil {
+			return fmt.Errorf("put game %s: %w", game, err)
+		}
+	}
+	t.keepState(game, kind, bytes.Clone(raw))
+	return nil
 }
 
 func (t *btx) GameNames() ([]string, error) {
@@ -798,13 +878,13 @@ func (k *kept[T]) remove(game string, key []byte) {
 	}
 }
 
-// putKept stores v under key in b and keeps it in k.
-func putKept[T any](b *bolt.Bucket, k *kept[T], game string, key []byte, v T) error {
+// putKept stores v under key in r and keeps it in k.
+func putKept[T any](r records, k *kept[T], game string, key []byte, v T) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)
 	}
-	if err := b.Put(key, raw); err != nil {
+	if err := r.put(key, raw); err != nil {
 		delete(k.games, game)
 		return err
 	}
@@ -813,19 +893,11 @@ func putKept[T any](b *bolt.Bucket, k *kept[T], game string, key []byte, v T) er
 }
 
 func (t *btx) PutOrder(game string, o Order) error {
-	b, err := t.gameBucket(game, subOrders)
-	if err != nil {
-		return err
-	}
-	return putKept(b, &t.orders, game, o.storeKey(), o)
+	return putKept(t.recordsOf(game, recOrder), &t.orders, game, o.storeKey(), o)
 }
 
 func (t *btx) DeleteOrder(game string, o Order) error {
-	b, err := t.gameBucket(game, subOrders)
-	if err != nil {
-		return err
-	}
-	if err := b.Delete(o.storeKey()); err != nil {
+	if err := t.recordsOf(game, recOrder).delete(o.storeKey()); err != nil {
 		delete(t.orders.games, game)
 		return err
 	}
@@ -837,11 +909,7 @@ func (t *btx) Orders(game string) ([]Order, error) {
 	if os, ok := t.orders.get(game); ok {
 		return os, nil
 	}
-	b, err := t.gameBucket(game, subOrders)
-	if err != nil {
-		return nil, err
-	}
-	out, err := eachJSON[Order](b, "order")
+	out, err := eachRecord[Order](t.recordsOf(game, recOrder), "order")
 	// Filing order, then key, so that "in the order written" survives the key order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Filed.Before(out[j].Filed) })
 	if err == nil && t.tx.Writable() {
@@ -851,11 +919,7 @@ func (t *btx) Orders(game string) ([]Order, error) {
 }
 
 func (t *btx) PutSeed(game string, s Seed) error {
-	b, err := t.gameBucket(game, subSeeds)
-	if err != nil {
-		return err
-	}
-	return putKept(b, &t.seeds, game, seedKey(s), s)
+	return putKept(t.recordsOf(game, recSeed), &t.seeds, game, seedKey(s), s)
 }
 
 func seedKey(s Seed) []byte { return u64(uint64(s.Turn)) }
@@ -864,11 +928,7 @@ func (t *btx) Seeds(game string) ([]Seed, error) {
 	if ss, ok := t.seeds.get(game); ok {
 		return ss, nil
 	}
-	b, err := t.gameBucket(game, subSeeds)
-	if err != nil {
-		return nil, err
-	}
-	out, err := eachJSON[Seed](b, "seed")
+	out, err := eachRecord[Seed](t.recordsOf(game, recSeed), "seed")
 	if err == nil && t.tx.Writable() {
 		t.seeds.set(game, out)
 	}
@@ -876,30 +936,21 @@ func (t *btx) Seeds(game string) ([]Seed, error) {
 }
 
 func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
-	b, err := t.gameBucket(game, subAudit)
-	if err != nil {
-		return e, err
-	}
+	r := t.recordsOf(game, recAudit)
 	prev, ok := t.heads[game]
 	if !ok {
-		if _, v := b.Cursor().Last(); v != nil {
-			var last struct {
-				Hash string `json:"hash"`
-			}
-			if err := json.Unmarshal(v, &last); err != nil {
+		if _, v := r.last(); v != nil {
+			var last AuditEntry
+			if err := decodeAuditEntry(v, &last); err != nil {
 				return e, fmt.Errorf("read last audit entry of %s: %w", game, err)
 			}
 			prev = last.Hash
 		}
 	}
-	seq, err := b.NextSequence()
-	if err != nil {
-		return e, err
-	}
-	b.FillPercent = 1.0 // append-only
+	seq := r.nextSeq()
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
-	if err := putJSON(b, u64(seq), e); err != nil {
+	if err := r.put(u64(seq), encodeAuditEntry(e)); err != nil {
 		return e, err
 	}
 	if t.heads == nil {
@@ -911,12 +962,8 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 
 func (t *btx) AuditHead(game string) (AuditEntry, error) {
 	var e AuditEntry
-	b, err := t.gameBucket(game, subAudit)
-	if err != nil || b == nil {
-		return e, err
-	}
-	if k, v := b.Cursor().Last(); v != nil {
-		if err := json.Unmarshal(v, &e); err != nil {
+	if k, v := t.recordsOf(game, recAudit).last(); v != nil {
+		if err := decodeAuditEntry(v, &e); err != nil {
 			return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
 		}
 	}
@@ -939,16 +986,13 @@ func (t *btx) PutHostKey(key []byte) error {
 }
 
 func (t *btx) Audit(game string) ([]AuditEntry, error) {
-	b, err := t.gameBucket(game, subAudit)
-	if err != nil {
-		return nil, err
+	r := t.recordsOf(game, recAudit)
+	var out []AuditEntry
+	if k, _ := r.last(); len(k) == 8 {
+		out = make([]AuditEntry, 0, binary.BigEndian.Uint64(k)) // numbered from 1
 	}
-	if b == nil {
-		return nil, nil
-	}
-	out := make([]AuditEntry, 0, b.Sequence()) // entries are appended by NextSequence
-	var dec auditDecoder                       // one for the trail: values from shared slabs
-	err = b.ForEach(func(k, v []byte) error {
+	var dec auditDecoder // one for the trail: values from shared slabs
+	err := r.each(func(k, v []byte) error {
 		out = append(out, AuditEntry{})
 		if err := dec.decode(v, &out[len(out)-1]); err != nil {
 			return fmt.Errorf("decode audit entry %x: %w", k, err)
@@ -959,25 +1003,19 @@ func (t *btx) Audit(game string) ([]AuditEntry, error) {
 }
 
 func (t *btx) AppendJournal(game string, j JournalEntry) (JournalEntry, error) {
-	b, err := t.gameBucket(game, subJournal)
+	r := t.recordsOf(game, recJournal)
+	j.Seq = r.nextSeq()
+	// A journal entry is a few KB of JSON (the orders of every phase it resolved), read
+	// only by replay and the game's record: packed.
+	v, err := packJSON(j)
 	if err != nil {
-		return j, err
+		return j, fmt.Errorf("encode journal entry %d of %s: %w", j.Seq, game, err)
 	}
-	seq, err := b.NextSequence()
-	if err != nil {
-		return j, err
-	}
-	b.FillPercent = 1.0
-	j.Seq = seq
-	return j, putJSON(b, u64(seq), j)
+	return j, r.put(u64(j.Seq), v)
 }
 
 func (t *btx) Journal(game string) ([]JournalEntry, error) {
-	b, err := t.gameBucket(game, subJournal)
-	if err != nil {
-		return nil, err
-	}
-	return eachJSON[JournalEntry](b, "journal entry")
+	return eachRecord[JournalEntry](t.recordsOf(game, recJournal), "journal entry")
 }
 
 func (t *btx) Enqueue(m OutMail) (OutMail, error) {
@@ -1060,24 +1098,19 @@ type storedHead struct {
 
 func decodeHead(raw []byte) (OutMail, error) {
 	var h storedHead
-	err := json.Unmarshal(raw, &h)
+	head, _, err := splitStored(raw)
+	if err == nil {
+		err = json.Unmarshal(head, &h)
+	}
 	return h.OutMail, err
 }
 
 func (t *btx) PutSealedGroup(game, group string, commitments []string) error {
-	b, err := t.gameBucket(game, subGroups)
-	if err != nil {
-		return err
-	}
-	return b.Put([]byte(group), []byte(strings.Join(commitments, "\n")))
+	return t.recordsOf(game, recGroup).put([]byte(group), []byte(strings.Join(commitments, "\n")))
 }
 
 func (t *btx) SealedGroup(game, group string) ([]string, error) {
-	b, err := t.gameBucket(game, subGroups)
-	if err != nil || b == nil {
-		return nil, err
-	}
-	v := b.Get([]byte(group))
+	v := t.recordsOf(game, recGroup).get([]byte(group))
 	if v == nil {
 		return nil, nil
 	}
@@ -1155,7 +1188,7 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// Marking a mail sent leaves its body as it was: keep the deflated bytes rather than
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
-	if json.Unmarshal(old, &prev) == nil && len(prev.BodyZ) > 0 {
+	if decodeStored(old, &prev) == nil && len(prev.BodyZ) > 0 {
 		if d, err := t.dictByID(prev.Dict); err == nil {
 			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
 				return putStored(b, m, prev.BodyZ, prev.Dict)
@@ -1257,11 +1290,7 @@ func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
 		}
 		s.Pictures = append(s.Pictures, sp)
 	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("encode outbox mail %d: %w", m.Seq, err)
-	}
-	return raw, nil
+	return s.encode()
 }
 
 func deflate(text string) ([]byte, error) {
@@ -1287,7 +1316,7 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 		return false, fmt.Errorf("outbox mail %d: %w", seq, ErrNotFound)
 	}
 	var sm storedMail
-	if err := json.Unmarshal(raw, &sm); err != nil {
+	if err := decodeStored(raw, &sm); err != nil {
 		return false, fmt.Errorf("outbox mail %d: %w", seq, err)
 	}
 	if sm.Sent {
@@ -1310,7 +1339,11 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if err := t.tx.Bucket(bucketPending).Delete(u64(seq)); err != nil {
 		return false, err
 	}
-	return true, putJSON(b, u64(seq), sm)
+	v, err := sm.encode()
+	if err != nil {
+		return false, err
+	}
+	return true, b.Put(u64(seq), v)
 }
 
 // redact masks the secrets of Redact in the stored body (deflated with the dictionary
@@ -1353,7 +1386,7 @@ func maskSecrets(body string, secrets []string) string {
 
 func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	var s storedMail
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := decodeStored(raw, &s); err != nil {
 		return OutMail{}, err
 	}
 	m := s.OutMail

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -158,12 +159,11 @@ func TestSignedHeadsCatchRewrittenHistory(t *testing.T) {
 // every hash of the chain, as a host rewriting history would.
 func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
 	t.Helper()
-	inGameBucket(t, path, []byte("audit"), func(b *bolt.Bucket) error {
+	inGameRecords(t, path, 'a', func(r gameRecords) error {
 		prev := ""
-		c := b.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			var e store.AuditEntry
-			if err := json.Unmarshal(v, &e); err != nil {
+		return r.each(func(k, v []byte) error {
+			e, err := store.DecodeAuditRecord(v)
+			if err != nil {
 				return err
 			}
 			if e.Seq == 1 {
@@ -172,21 +172,39 @@ func rewriteChain(t *testing.T, path string, f func(*store.AuditEntry)) {
 			e.Prev = prev
 			e.Hash = e.ComputeHash()
 			prev = e.Hash
-			raw, err := json.Marshal(e)
-			if err != nil {
-				return err
-			}
-			if err := b.Put(k, raw); err != nil {
-				return err
-			}
-		}
-		return nil
+			return r.put(k, store.EncodeAuditRecord(e))
+		})
 	})
 }
 
-// inGameBucket runs fn on a nested bucket of the sample game, writing to the bbolt file
-// behind the store's back, as a host with the file could.
-func inGameBucket(t *testing.T, path string, sub []byte, fn func(*bolt.Bucket) error) {
+// gameRecords are the sample game's records of one kind in the bbolt file (the
+// store's bucket game-records, keyed game NUL kind key: store/records.go).
+type gameRecords struct {
+	b      *bolt.Bucket
+	prefix []byte
+}
+
+// each calls fn with each record's key and value, in order (its keys as put takes them).
+func (r gameRecords) each(fn func(k, v []byte) error) error {
+	var keys, vals [][]byte
+	c := r.b.Cursor()
+	for k, v := c.Seek(r.prefix); k != nil && bytes.HasPrefix(k, r.prefix); k, v = c.Next() {
+		keys, vals = append(keys, bytes.Clone(k)), append(vals, bytes.Clone(v))
+	}
+	for i := range keys {
+		if err := fn(keys[i], vals[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r gameRecords) put(k, v []byte) error { return r.b.Put(k, v) }
+
+// inGameRecords runs fn on the sample game's records of one kind ('a': its audit
+// chain), writing to the bbolt file behind the store's back, as a host with the file
+// could.
+func inGameRecords(t *testing.T, path string, kind byte, fn func(gameRecords) error) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -194,7 +212,7 @@ func inGameBucket(t *testing.T, path string, sub []byte, fn func(*bolt.Bucket) e
 	}
 	defer db.Close()
 	if err := db.Update(func(tx *bolt.Tx) error {
-		return fn(tx.Bucket([]byte("game")).Bucket([]byte(sampleGame)).Bucket(sub))
+		return fn(gameRecords{b: tx.Bucket([]byte("game-records")), prefix: []byte(sampleGame + "\x00" + string(kind))})
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/adjutant-pbem/adjutant/store"
 )
 
 // cli runs adjutant in-process and returns its exit code and output.
@@ -168,8 +169,13 @@ func TestSixTurnGameByPipe(t *testing.T) {
 	}
 
 	// Tampering is caught: the audit chain and the replay compare against what was sent.
-	tamper(t, db, []byte("audit"), func(v []byte) []byte {
-		return bytes.Replace(v, []byte(`"values":[`), []byte(`"values":[9,`), 1)
+	tamper(t, db, 'a', func(v []byte) []byte {
+		e, err := store.DecodeAuditRecord(v)
+		if err != nil || len(e.Values) == 0 {
+			return v
+		}
+		e.Values = append([]int{9}, e.Values...)
+		return store.EncodeAuditRecord(e)
 	})
 	if code, out, errs := cli(t, nil, append([]string{"audit", "verify", "--game", sampleGame}, flags...)...); code != 1 || !strings.Contains(errs, "audit entry #") {
 		t.Errorf("audit verify after tampering: exit %d, %q %q; want exit 1 naming the entry", code, out, errs)
@@ -258,17 +264,26 @@ func checkNoLeak(t *testing.T, what string, plots []string, opponent []outMailJS
 	}
 }
 
-// tamper rewrites the first value of a game's nested bucket that f changes.
-func tamper(t *testing.T, path string, sub []byte, f func([]byte) []byte) {
+// tamper rewrites the first of the sample game's records of one kind that f changes.
+func tamper(t *testing.T, path string, kind byte, f func([]byte) []byte) {
 	t.Helper()
-	inGameBucket(t, path, sub, func(b *bolt.Bucket) error {
-		c := b.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if nv := f(append([]byte(nil), v...)); !bytes.Equal(nv, v) {
-				return b.Put(k, nv)
+	inGameRecords(t, path, kind, func(r gameRecords) error {
+		errDone := errors.New("done")
+		err := r.each(func(k, v []byte) error {
+			if nv := f(bytes.Clone(v)); !bytes.Equal(nv, v) {
+				if err := r.put(k, nv); err != nil {
+					return err
+				}
+				return errDone
 			}
+			return nil
+		})
+		if err == errDone {
+			return nil
+		} else if err != nil {
+			return err
 		}
-		return fmt.Errorf("nothing to tamper with in %s", sub)
+		return fmt.Errorf("nothing to tamper with in records %c", kind)
 	})
 }
 
