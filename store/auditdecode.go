@@ -21,14 +21,17 @@ func decodeAuditEntry(raw []byte, e *AuditEntry) error {
 // their values out of shared slabs: a roll's one value is then no allocation of its own.
 // Each entry's Values is capped at its length, so that an append to it reallocates
 // instead of writing over the next entry's.
-type auditDecoder struct{ slab []int }
+type auditDecoder struct {
+	slab []int
+	text []byte // the binary form's strings of one entry, before their one allocation
+}
 
 // slabInts is the size of a slab of values: 8 KB, a thousand rolls of a die or two.
 const slabInts = 1024
 
 func (d *auditDecoder) decode(raw []byte, e *AuditEntry) error {
 	if len(raw) > 0 && raw[0] == auditBinary {
-		return decodeAuditBinary(raw, e)
+		return d.decodeBinary(raw, e)
 	}
 	if d.fast(raw, e) {
 		return nil

@@ -126,19 +126,29 @@ func (r *auditReader) bytes(n uint64) []byte {
 	return v
 }
 
-func (r *auditReader) str() string { return string(r.bytes(r.uvarint())) }
+// text appends a string field's bytes to buf and returns buf and the field's end in it.
+func (r *auditReader) text(buf []byte) ([]byte, int) {
+	buf = append(buf, r.bytes(r.uvarint())...)
+	return buf, len(buf)
+}
 
-func (r *auditReader) hexStr() string {
+// hexText appends a hex field to buf as its text (the stored bytes in lowercase hex,
+// or the string as stored) and returns buf and the field's end in it.
+func (r *auditReader) hexText(buf []byte) ([]byte, int) {
 	n := r.uvarint()
 	v := r.bytes(n >> 1)
 	if n&1 == 1 {
-		return hex.EncodeToString(v)
+		buf = hex.AppendEncode(buf, v)
+	} else {
+		buf = append(buf, v...)
 	}
-	return string(v)
+	return buf, len(buf)
 }
 
-// decodeAuditBinary decodes the binary form (its first byte auditBinary) into e.
-func decodeAuditBinary(raw []byte, e *AuditEntry) error {
+// decodeBinary decodes the binary form (its first byte auditBinary) into e. The entry's
+// strings are made in one allocation and its values come from the decoder's slab, so
+// that verifying a long trail costs about one allocation a roll (issue 23).
+func (d *auditDecoder) decodeBinary(raw []byte, e *AuditEntry) error {
 	*e = AuditEntry{}
 	r := auditReader{b: raw[1:]}
 	e.Seq = r.uvarint()
@@ -148,34 +158,62 @@ func decodeAuditBinary(raw []byte, e *AuditEntry) error {
 		return errAuditRecord
 	}
 	e.Time = time.Unix(sec, int64(ns)).UTC()
-	e.Kind = r.str()
+	// The strings' bytes, one after another, in the order of ends below.
+	var ends [9]int
+	buf := d.text[:0]
+	buf, ends[0] = r.text(buf) // kind
 	e.Turn = r.int()
-	e.Phase = r.str()
+	buf, ends[1] = r.text(buf) // phase
 	e.Index = r.int()
-	e.Purpose = r.str()
-	e.Rule = r.str()
+	buf, ends[2] = r.text(buf) // purpose
+	buf, ends[3] = r.text(buf) // rule
 	e.Count = r.int()
 	e.Sides = r.int()
 	if n := r.uvarint(); n > 0 {
 		if n > uint64(len(r.b)) { // a varint is a byte at least
 			return errAuditRecord
 		}
-		e.Values = make([]int, n)
+		e.Values = d.ints(int(n))
 		for i := range e.Values {
 			e.Values[i] = r.int()
 		}
 	}
 	e.Modifier = r.int()
 	e.Result = r.int()
-	e.OrdersDigest = r.hexStr()
-	e.Value = r.hexStr()
-	e.Deck = r.str()
-	e.Prev = r.hexStr()
-	e.Hash = r.hexStr()
+	buf, ends[4] = r.hexText(buf) // orders digest
+	buf, ends[5] = r.hexText(buf) // value
+	buf, ends[6] = r.text(buf)    // deck
+	buf, ends[7] = r.hexText(buf) // prev
+	buf, ends[8] = r.hexText(buf) // hash
+	d.text = buf
 	if r.err == nil && len(r.b) != 0 {
 		return errAuditRecord
 	}
-	return r.err
+	if r.err != nil {
+		return r.err
+	}
+	all := string(buf)
+	field := func(i int) string {
+		from := 0
+		if i > 0 {
+			from = ends[i-1]
+		}
+		return all[from:ends[i]]
+	}
+	e.Kind, e.Phase, e.Purpose, e.Rule = field(0), field(1), field(2), field(3)
+	e.OrdersDigest, e.Value, e.Deck, e.Prev, e.Hash = field(4), field(5), field(6), field(7), field(8)
+	return nil
+}
+
+// ints is n values from the decoder's slab, capped at n so that an append to them
+// reallocates instead of writing over the next entry's.
+func (d *auditDecoder) ints(n int) []int {
+	if cap(d.slab)-len(d.slab) < n {
+		d.slab = make([]int, 0, max(slabInts, n))
+	}
+	start := len(d.slab)
+	d.slab = d.slab[:start+n]
+	return d.slab[start : start+n : start+n]
 }
 
 // DecodeAuditRecord decodes an audit entry as the file keeps it (the value under its
