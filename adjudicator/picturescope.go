@@ -33,9 +33,9 @@ func pictures(g store.Game, v rules.Viewer, before, st rules.State, p store.Play
 	if before != nil {
 		news.Moves = append(news.Moves, aimed...)
 	}
-	enc, err := mapimage.Encode(view, news)
+	enc, near, worth, err := mapimage.Pictures(view, news)
 	if err != nil {
-		return nil, fmt.Errorf("picture of the map of %s: %w", g.Name, err)
+		return nil, fmt.Errorf("pictures of the map of %s: %w", g.Name, err)
 	}
 	alt := "the units on the map and around them"
 	if before != nil {
@@ -48,10 +48,6 @@ func pictures(g store.Game, v rules.Viewer, before, st rules.State, p store.Play
 		Before: heading,
 		View:   enc,
 	}}
-	near, worth, err := mapimage.CloseUp(view, news)
-	if err != nil {
-		return nil, fmt.Errorf("close-up of the map of %s: %w", g.Name, err)
-	}
 	if worth {
 		out = append([]store.Picture{{
 			Name:   name + "-changes.png",

@@ -652,6 +652,49 @@ func TestCloseUp(t *testing.T) {
 	}
 }
 
+// TestPicturesAsEncodeAndCloseUp: Pictures, the one scene a results mail's two pictures
+// are built from, gives the bytes Encode and CloseUp give apart, with a close-up worth
+// sending (the units spread wide, a move among them) and without one (a picture at
+// full size already).
+func TestPicturesAsEncodeAndCloseUp(t *testing.T) {
+	s := samples(t)[1] // mons1914
+	wide := s
+	wide.before = append(slices.Clone(s.before), "unit III/12/5 4701", "unit 2/RI 1327")
+	wide.after = append(slices.Clone(s.after), "unit III/12/5 4701", "unit 2/RI 1327")
+	for _, tc := range []struct {
+		name  string
+		s     sample
+		worth bool
+	}{{"spread wide", wide, true}, {"full size", s, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			after := tc.s.state(t, tc.s.after)
+			v := tc.s.rules.MapView(after, tc.s.side)
+			news := adjudicator.PictureNews(tc.s.rules, tc.s.state(t, tc.s.before), after, tc.s.side)
+			whole, near, worth, err := mapimage.Pictures(v, news)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantWhole, err := mapimage.Encode(v, news)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantNear, wantWorth, err := mapimage.CloseUp(v, news)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if worth != tc.worth || wantWorth != tc.worth {
+				t.Fatalf("close-up worth sending: Pictures %v, CloseUp %v, want %v", worth, wantWorth, tc.worth)
+			}
+			if !bytes.Equal(whole, wantWhole) {
+				t.Error("Pictures' whole map differs from Encode's")
+			}
+			if !bytes.Equal(near, wantNear) {
+				t.Error("Pictures' close-up differs from CloseUp's")
+			}
+		})
+	}
+}
+
 // TestLabels: Mons's and Soissons's counters carry the unit's id above the count the
 // text map shows (View.Labels): the view says which id, the picture draws it (more
 // dark pixels on the counter than the same picture without labels), and a label too long for

@@ -207,6 +207,30 @@ func CloseUp(v mapview.View, news News) (b []byte, worth bool, err error) {
 	if err := s.add(v, news); err != nil {
 		return nil, false, err
 	}
+	return s.closeUpOf()
+}
+
+// Pictures is [Encode] and [CloseUp] of the same view and news, from one scene: a
+// results mail carries both, and building the scene twice was a third of the desk's
+// picture work a mail (issue 23). The bytes are theirs (TestPicturesAsEncodeAndCloseUp).
+func Pictures(v mapview.View, news News) (whole, near []byte, worth bool, err error) {
+	s, err := sceneOf(v)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if err := s.add(v, news); err != nil {
+		return nil, nil, false, err
+	}
+	if whole, err = encodeScene(s); err != nil {
+		return nil, nil, false, err
+	}
+	near, worth, err = s.closeUpOf() // after the whole map's bytes: it retitles s
+	return whole, near, worth, err
+}
+
+// closeUpOf is CloseUp of the scene of a view with its news added. It changes s into
+// the close-up's scene.
+func (s *scene) closeUpOf() (b []byte, worth bool, err error) {
 	all, err := newPicture(s, false, true)
 	if err != nil {
 		return nil, false, err
