@@ -139,6 +139,3 @@ func Render(name string, data any) (string, error) {
 	}
 	return b.String(), nil
 }
-
-// Has reports whether a template file exists.
-func Has(name string) bool { return all.Lookup(name) != nil }

@@ -508,8 +508,6 @@ func (p *picture) wrapped(dc *gg.Context, key, s string) []string {
 	return out
 }
 
-func (p *picture) hexPath(x, y float64) { p.hexPathR(x, y, p.r) }
-
 // hairline draws a line one pixel wide from (x1, y1) to (x2, y2) without
 // antialiasing: a pixel a step along its longer axis.
 func (p *picture) hairline(x1, y1, x2, y2 float64, c color.RGBA) {

@@ -49,16 +49,6 @@ var cancelWords = map[string]cancelTarget{
 	"SETUP":     {kSetup, "", "3.1"},
 }
 
-// keywordOf is the order keyword of a kind, as CANCEL names it.
-func keywordOf(kind string) string {
-	for w, t := range cancelWords {
-		if t.kind == kind {
-			return w
-		}
-	}
-	return orders.Upper(kind)
-}
-
 // cancelSpec is one CANCEL line: CANCEL ALL, CANCEL <keyword> ALL, CANCEL PASS,
 // CANCEL SETUP, CANCEL ASSAULT|ATTACK <n>[,<n>...], CANCEL BOMBARD <hex>[,<hex>...],
 // or CANCEL <keyword> <unit>[,<unit>...].
