@@ -13,7 +13,7 @@ import (
 // field it does not know, another layout) is left to encoding/json, which gives the same
 // entry (FuzzDecodeAuditEntry holds them equal).
 func decodeAuditEntry(raw []byte, e *AuditEntry) error {
-	var d auditDecoder
+	d := auditDecoder{one: true}
 	return d.decode(raw, e)
 }
 
@@ -24,10 +24,20 @@ func decodeAuditEntry(raw []byte, e *AuditEntry) error {
 type auditDecoder struct {
 	slab []int
 	text []byte // the binary form's strings of one entry, before their one allocation
+	one  bool   // decoding one entry (the chain's head on each append): no 8 KB slab for it
 }
 
 // slabInts is the size of a slab of values: 8 KB, a thousand rolls of a die or two.
 const slabInts = 1024
+
+// newSlab starts a slab with room for n values at least.
+func (d *auditDecoder) newSlab(n int) {
+	size := slabInts
+	if d.one {
+		size = 16
+	}
+	d.slab = make([]int, 0, max(size, n))
+}
 
 func (d *auditDecoder) decode(raw []byte, e *AuditEntry) error {
 	if len(raw) > 0 && raw[0] == auditBinary {
@@ -268,7 +278,7 @@ func (p *jsonScan) ints() ([]int, error) {
 		return []int{}, nil // as encoding/json: empty, not nil
 	}
 	if cap(p.d.slab)-len(p.d.slab) < 16 {
-		p.d.slab = make([]int, 0, slabInts)
+		p.d.newSlab(16)
 	}
 	start := len(p.d.slab)
 	for {

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -85,6 +87,35 @@ func TestAuditDecoderSharesNoValues(t *testing.T) {
 		}
 		if !reflect.DeepEqual(g, w) || (g.Values == nil) != (w.Values == nil) {
 			t.Errorf("%s: %#v, want %#v", raw, g.Values, w.Values)
+		}
+	}
+}
+
+// TestDecodeOneAuditEntryBytes: decoding one entry alone (the chain's head, read on each
+// append) allocates about what the entry holds, not a slab of a thousand values.
+func TestDecodeOneAuditEntryBytes(t *testing.T) {
+	e := AuditEntry{Seq: 7, Kind: "roll", Turn: 2, Phase: "fire", Purpose: "fire at 4301", Rule: "10.8",
+		Count: 1, Sides: 6, Values: []int{4}, Result: 4, Value: strings.Repeat("ab", 32),
+		Prev: strings.Repeat("cd", 32), Hash: strings.Repeat("ef", 32)}
+	raw, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range map[string][]byte{"binary": encodeAuditEntry(e), "json": raw} {
+		var ms0, ms1 runtime.MemStats
+		var got AuditEntry
+		runtime.ReadMemStats(&ms0)
+		for range 100 {
+			if err := decodeAuditEntry(v, &got); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&ms1)
+		if per := (ms1.TotalAlloc - ms0.TotalAlloc) / 100; per > 2048 {
+			t.Errorf("%s: one entry decoded alone allocates %d bytes, want at most 2048", name, per)
+		}
+		if got.Values[0] != 4 || got.Hash != e.Hash {
+			t.Errorf("%s: decoded %+v", name, got)
 		}
 	}
 }

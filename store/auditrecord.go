@@ -209,7 +209,7 @@ func (d *auditDecoder) decodeBinary(raw []byte, e *AuditEntry) error {
 // reallocates instead of writing over the next entry's.
 func (d *auditDecoder) ints(n int) []int {
 	if cap(d.slab)-len(d.slab) < n {
-		d.slab = make([]int, 0, max(slabInts, n))
+		d.newSlab(n)
 	}
 	start := len(d.slab)
 	d.slab = d.slab[:start+n]
