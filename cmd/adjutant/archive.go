@@ -279,8 +279,11 @@ func cmdArchiveCheck(e *env, args []string, replay bool) error {
 }
 
 func cmdStore(e *env, args []string) error {
+	if len(args) > 0 && args[0] == "space" {
+		return cmdStoreSpace(e, args[1:])
+	}
 	if len(args) == 0 || args[0] != "compact" {
-		return usageError("store: expected \"store compact\"")
+		return usageError("store: expected \"store compact\" or \"store space\"")
 	}
 	fs := newFlags(e, "store compact")
 	var c common

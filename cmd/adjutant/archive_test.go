@@ -20,6 +20,7 @@ func TestArchive(t *testing.T) {
 	t.Run("compact", func(t *testing.T) { testArchiveAndCompact(t, demo) })
 	t.Run("due", func(t *testing.T) { testArchiveDue(t, demo) })
 	t.Run("compact-at-start", func(t *testing.T) { testCompactAtStart(t, demo) })
+	t.Run("space", func(t *testing.T) { testStoreSpace(t, demo) })
 }
 
 // copyStore copies the store at path and its key file into dir.

@@ -109,7 +109,7 @@ func defaultControlLimits(maxMessage int64) controlLimits {
 var hostCommands = map[string]bool{
 	"game": true, "outbox": true, "tick": true, "audit": true, "replay": true, "map": true,
 	"games": true, "deadline": true, "pause": true, "resume": true, "player": true, "resend": true,
-	"handle": true,
+	"handle": true, "store": true,
 }
 
 // served is the daemon's desk and store, given to a command run through the socket.

@@ -99,6 +99,8 @@ commands:
                   gets): GAME --config FILE [--side S] --out FILE
   store compact   rewrite the store into a new file without its free pages
                   (serve stopped; compact_at_start does it at start-up)
+  store space     where the store file's bytes go, bucket by bucket, and
+                  whether compaction would give space back: --config FILE
   games           list the games: phase, deadline, whom each awaits
   deadline        move a game's deadline: --config FILE --game G
                   --extend 24h | --at 2026-12-01T18:00:00Z
