@@ -55,7 +55,13 @@ func MustParse(s string) Hex {
 // [Hex.Valid] (a neighbour off the edge of every map) the output is still
 // that format, e.g. "23-1", and so cannot be parsed back.
 func (h Hex) String() string {
-	return fmt.Sprintf("%02d%02d", h.Col, h.Row)
+	if !h.Valid() {
+		return fmt.Sprintf("%02d%02d", h.Col, h.Row)
+	}
+	// Written without fmt: rulesets spell hex ids in every event and look units up
+	// by them.
+	b := [4]byte{byte('0' + h.Col/10), byte('0' + h.Col%10), byte('0' + h.Row/10), byte('0' + h.Row%10)}
+	return string(b[:])
 }
 
 // Valid reports whether h can be written as a four-digit id, i.e. whether

@@ -178,3 +178,27 @@ func TestJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestStringAsFmt: a hex's id is "%02d%02d" of its column and row, for every valid
+// hex (spelt without fmt, about 3 times faster: BenchmarkString) and for hexes off
+// every map (negative, past 99).
+func TestStringAsFmt(t *testing.T) {
+	for col := -12; col <= 112; col++ {
+		for row := -12; row <= 112; row++ {
+			h := hex.Hex{Col: col, Row: row}
+			if got, want := h.String(), fmt.Sprintf("%02d%02d", col, row); got != want {
+				t.Fatalf("Hex{%d, %d}.String() = %q, want %q", col, row, got, want)
+			}
+		}
+	}
+}
+
+var sink string
+
+func BenchmarkString(b *testing.B) {
+	h := hex.Hex{Col: 23, Row: 7}
+	b.ReportAllocs()
+	for b.Loop() {
+		sink = h.String()
+	}
+}

@@ -246,8 +246,19 @@ func (g *game) movement(side rules.Side, inputs []rules.Order, next string) erro
 	}
 	exempt := map[int]bool{}
 	if side == US {
+		// The German-occupied hexes as the phase starts, gathered once rather than
+		// each Marine's neighbours looked for among all the units.
+		german := map[string]bool{}
+		for _, u := range g.st.Units {
+			if !u.Carnage && sideOf(u.Kind) == DE {
+				german[u.Hex] = true
+			}
+		}
 		for i, u := range g.st.Units {
-			if h, err := hex.Parse(u.Hex); err == nil && u.Kind == KindUSMC && g.nextToGerman(h) {
+			if u.Kind != KindUSMC || len(german) == 0 {
+				continue
+			}
+			if h, err := hex.Parse(u.Hex); err == nil && nextTo(g.r.sc.Grid, h, german) {
 				exempt[i] = true // 11.1: started next to a German-occupied hex
 			}
 		}
@@ -324,10 +335,10 @@ func (g *game) esprit(start map[int]string, exempt map[int]bool) {
 	}
 }
 
-// nextToGerman reports a German-occupied hex next to h, in the state as it now stands.
-func (g *game) nextToGerman(h hex.Hex) bool {
-	for _, n := range g.r.sc.Grid.Neighbours(h) {
-		if len(g.st.liveIn(n, DE)) > 0 {
+// nextTo reports whether a hex next to h is one of hexes (by id).
+func nextTo(grid hex.Grid, h hex.Hex, hexes map[string]bool) bool {
+	for _, n := range grid.Neighbours(h) {
+		if hexes[n.String()] {
 			return true
 		}
 	}
