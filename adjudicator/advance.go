@@ -23,6 +23,9 @@ type batch struct {
 	commitments   []store.Seed
 	notes         []string
 	deckRevealed  *store.Seed // the game's deck seed, revealed when the game ends
+	// shared is what the sides' results mails have alike, made once (nil: each
+	// mail makes all its own).
+	shared *resultsShared
 }
 
 type stepRecord struct {
@@ -383,6 +386,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		adv.journal.MapModes[p.Side] = mapMode(p)
 	}
 	adv.journal.Layout = d.layout()
+	adv.batch.shared = &resultsShared{}
 	// Each side's mail is a pure function of the advance (resultsMail), so the sides'
 	// mails are rendered at once, on as many cores; they are queued in the players'
 	// order.
