@@ -48,11 +48,13 @@ type advanced struct {
 	// beforeRaw is before as the store held it, so that its maps can be memoised.
 	beforeRaw []byte
 	state     rules.State
-	waiting   []rules.Side
-	batch     *batch // nil when no phase was resolved
-	journal   store.JournalEntry
-	cause     string
-	now       time.Time
+	// digest is digestOf the state as stored, when a phase was resolved.
+	digest  [32]byte
+	waiting []rules.Side
+	batch   *batch // nil when no phase was resolved
+	journal store.JournalEntry
+	cause   string
+	now     time.Time
 	// beacon is the round the next phase waits for, when it does (beacondice.go).
 	beacon *beaconPending
 }
@@ -230,7 +232,8 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		b.groups[o.Group] = list
 	}
 	adv.game, adv.batch = *g, b
-	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hashBytes(raw), Revealed: b.revealed,
+	adv.digest = sha256.Sum256(raw)
+	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hex.EncodeToString(adv.digest[:]), Revealed: b.revealed,
 		Groups: b.groups, Waiting: sideStrings(adv.waiting), Notes: b.notes}
 	return adv, nil
 }
@@ -372,13 +375,14 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	if err != nil {
 		return err
 	}
+	before := digestOf(adv.beforeRaw)
 	maps := func(after bool, side rules.Side) string {
 		if after {
-			return d.maps.render(adv.rs, adv.state, g.State, side)
+			return d.maps.render(adv.rs, adv.state, &adv.digest, side)
 		}
-		return d.maps.render(adv.rs, adv.before, adv.beforeRaw, side)
+		return d.maps.render(adv.rs, adv.before, before, side)
 	}
-	status := func(side rules.Side) string { return d.statuses.status(adv.rs, adv.state, g.State, side) }
+	status := func(side rules.Side) string { return d.statuses.status(adv.rs, adv.state, &adv.digest, side) }
 	if adv.journal.MapModes == nil {
 		adv.journal.MapModes = map[string]string{}
 	}

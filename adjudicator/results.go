@@ -452,7 +452,9 @@ func FormatRoll(r dice.Roll) string {
 // choices and his orders on file. brief, when the player did not ask for STATUS, cuts a
 // long ruleset status as a results mail at a glance does (statusSection); STATUS gives
 // it whole.
-func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side rules.Side, waiting []rules.Side, filed []rules.Order, brief bool) string {
+//
+// digest is digestOf(g.State), by which the statuses are remembered.
+func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, digest *[32]byte, side rules.Side, waiting []rules.Side, filed []rules.Order, brief bool) string {
 	var b strings.Builder
 	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
 	if !glance {
@@ -477,7 +479,7 @@ func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side r
 			b.WriteString(note + "\n")
 		}
 	}
-	status := d.statuses.status(rs, st, g.State, side) // g.State is st as stored
+	status := d.statuses.status(rs, st, digest, side)
 	if brief {
 		status = briefStatus(status, d.layout())
 	}

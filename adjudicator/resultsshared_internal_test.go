@@ -42,7 +42,7 @@ func TestResultsSharedSameMails(t *testing.T) {
 		}},
 	}
 	memo := &mapMemo{}
-	maps := func(after bool, side rules.Side) string { return memo.render(rs, st, raw, side) }
+	maps := func(after bool, side rules.Side) string { return memo.render(rs, st, digestOf(raw), side) }
 	status := func(side rules.Side) string { return rs.Status(st, side) }
 	g := store.Game{Name: "g1", Ruleset: rs.Name()}
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)

@@ -260,7 +260,11 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	}
 	h.game = g
 	st = adv.state
-	h.knowState(g.State, st) // the order check's first lines start from it (glance.go)
+	var digest *[32]byte
+	if adv.batch != nil {
+		digest = &adv.digest
+	}
+	h.knowState(g.State, st, digest) // the order check's first lines start from it (glance.go)
 	now, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
@@ -284,7 +288,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 		sections = append(sections, section{"HELP DICE", text})
 	}
 	if cmd.status || len(cmd.orderLines) > 0 || cmd.mapMode != "" {
-		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now, !cmd.status)})
+		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, h.digestOf(g.State), side, adv.waiting, now, !cmd.status)})
 	}
 	var pictures []store.Picture
 	if cmd.showMap {
@@ -292,7 +296,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 		if ml, ok := rs.(rules.MapLayerer); ok && len(cmd.mapLayers) > 0 {
 			text = ml.MapWith(st, side, cmd.mapLayers)
 		} else {
-			text = h.desk.maps.render(rs, st, g.State, side)
+			text = h.desk.maps.render(rs, st, h.digestOf(g.State), side)
 		}
 		sections = append(sections, section{"MAP", text})
 		if pictures, err = mapPictures(g, rs, nil, st, player, "== MAP ==", nil); err != nil {
