@@ -111,6 +111,9 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 		}
 		view["Headline"], view["Answer"] = headline(rs, st, side, waiting, deadline)
 	}
+	if layout >= LayoutGlance {
+		view["StepsText"] = stepsText(steps) // results-v0.txt ranges over Steps
+	}
 	body, err := render(resultsTemplate(layout), view)
 	if err != nil {
 		return "", "", err
@@ -131,6 +134,39 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 		subject = fmt.Sprintf("[%s] Game over", g.Name)
 	}
 	return subject, body, nil
+}
+
+// stepsText is the phases of a results mail (results.txt), each its title and its
+// events' lines: written here, not by ranging in the template, which cost more than
+// the writing (every results mail tells several phases of many events).
+func stepsText(steps []stepView) string {
+	n := 0
+	for _, s := range steps {
+		n += len(s.Title) + 8
+		for _, e := range s.Events {
+			n += len(e.Line) + 1
+			if e.Roll != "" {
+				n += len(e.Roll) + 11
+			}
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range steps {
+		b.WriteString("\n== ")
+		b.WriteString(s.Title)
+		b.WriteString(" ==")
+		for _, e := range s.Events {
+			b.WriteByte('\n')
+			b.WriteString(e.Line)
+			if e.Roll != "" {
+				b.WriteString("\n    roll: ")
+				b.WriteString(e.Roll)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // eventLine is an event as a results mail of layout shows it.

@@ -56,6 +56,29 @@ func sayLines(lines []lineView) {
 	}
 }
 
+// linesText is the lines of an order check as order-check.txt shows them, each
+// quoted (unless Again) and its verdict said (unless Quiet): written here, not by
+// ranging in the template, which cost more than the writing.
+func linesText(lines []lineView) string {
+	n := 0
+	for _, l := range lines {
+		n += len(l.Quote) + len(l.Said) + 10
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range lines {
+		if !l.Again {
+			b.WriteString("\n  ")
+			b.WriteString(l.Quote)
+		}
+		if !l.Quiet {
+			b.WriteString("\n      ")
+			b.WriteString(l.Said)
+		}
+	}
+	return b.String()
+}
+
 type section struct {
 	Title string
 	Body  string
@@ -217,7 +240,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	lines, unlisted := listLines(lines)
 	sortLines(lines)
 	sayLines(lines)
-	view["Lines"], view["Unlisted"] = lines, unlisted
+	view["Lines"], view["LinesText"], view["Unlisted"] = lines, linesText(lines), unlisted
 	view["Sealed"] = sealed
 
 	// The opponents hear that orders were sealed, with one commitment for them all
