@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,5 +211,27 @@ func TestViewAllocs(t *testing.T) {
 	s.View(v) // the base, made once
 	if n := testing.AllocsPerRun(20, func() { s.View(v) }); n > 100 {
 		t.Errorf("View: %.0f allocations, want at most 100", n)
+	}
+}
+
+// TestRenderBytes: a map is drawn in a buffer kept from map to map and made a string
+// of its own size, about all a render allocates (before: a buffer for the most a map
+// may take, then a copy cut to size, about 2.5 times the map).
+func TestRenderBytes(t *testing.T) {
+	s, err := LoadScenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.View(randomMapView(s, rand.New(rand.NewPCG(5, 6)), 2))
+	text := mapview.Render(v) // the buffer, made once
+	const n = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		mapview.Render(v)
+	}
+	runtime.ReadMemStats(&after)
+	if per := float64(after.TotalAlloc-before.TotalAlloc) / n; per > 1.5*float64(len(text)) {
+		t.Errorf("Render allocates %.0f bytes a map of %d, want at most 1.5 times the map", per, len(text))
 	}
 }
