@@ -2,13 +2,12 @@ package soldiers1918
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
 // The desk decodes a game's state for every mail, and encoding/json took a fifth of
@@ -283,7 +282,7 @@ func (d *stateReader) units() ([]Unit, bool) {
 				bit = 4
 				var b []byte
 				b, ok = d.strBytes()
-				u.Hex = internHex(b)
+				u.Hex = hex.Interned(b) // two hundred units share their ids' strings
 			case "carnage":
 				bit = 8
 				u.Carnage, ok = d.bool()
@@ -315,38 +314,6 @@ func internKind(kind []byte) string {
 		return k
 	}
 	return string(kind)
-}
-
-// hexIDs are the four-digit hex ids "0000" to "9999", slices of one string, so that
-// the units of a decoded state share them rather than each holding a string of its
-// own (two hundred allocations a decode).
-var hexIDs = sync.OnceValue(func() *[10000]string {
-	var all strings.Builder
-	all.Grow(4 * 10000)
-	for i := range 10000 {
-		fmt.Fprintf(&all, "%04d", i)
-	}
-	s := all.String()
-	var ids [10000]string
-	for i := range ids {
-		ids[i] = s[4*i : 4*i+4]
-	}
-	return &ids
-})
-
-// internHex is id as hexIDs holds it when it is four digits, else a string of its own.
-func internHex(id []byte) string {
-	if len(id) != 4 {
-		return string(id)
-	}
-	n := 0
-	for _, c := range id {
-		if c < '0' || c > '9' {
-			return string(id)
-		}
-		n = 10*n + int(c-'0')
-	}
-	return hexIDs()[n]
 }
 
 // encodeState writes st exactly as json.Marshal does (Encode's form, which the journal
