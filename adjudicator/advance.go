@@ -97,11 +97,13 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		if err != nil {
 			return adv, err
 		}
+		// byID points into stored, the transaction's copy of the records, which
+		// applyOrderChanges updates in place.
 		filed := make([]rules.Order, len(stored))
-		byID := make(map[string]store.Order, len(stored))
+		byID := make(map[string]*store.Order, len(stored))
 		for i, o := range stored {
 			filed[i] = fromStore(o)
-			byID[filed[i].ID()] = o
+			byID[filed[i].ID()] = &stored[i]
 		}
 		if st.Over() || g.Over {
 			break // g.Over: ended by the host or a resignation (host.go)
@@ -146,7 +148,11 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		}
 		js := store.JournalStep{Turn: turn, Phase: phase, OrdersDigest: digest}
 		for _, in := range inputs {
-			js.Orders = append(js.Orders, byID[in.ID()])
+			if o := byID[in.ID()]; o != nil {
+				js.Orders = append(js.Orders, *o)
+			} else {
+				js.Orders = append(js.Orders, store.Order{}) // as the map's zero value was
+			}
 		}
 		steps = append(steps, js)
 		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
@@ -252,17 +258,16 @@ func hashBytes(b []byte) string {
 }
 
 // applyOrderChanges carries out an outcome's revealed, fixed and consumed orders.
-func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, out rules.Outcome, b *batch) error {
+func applyOrderChanges(tx store.Tx, game string, byID map[string]*store.Order, out rules.Outcome, b *batch) error {
 	change := func(ids []string, what string, f func(*store.Order) error) error {
 		for _, id := range ids {
 			o, ok := byID[id]
 			if !ok {
 				return fmt.Errorf("%s order %s: not on file", what, id)
 			}
-			if err := f(&o); err != nil {
+			if err := f(o); err != nil {
 				return fmt.Errorf("%s order %s: %w", what, id, err)
 			}
-			byID[id] = o
 		}
 		return nil
 	}

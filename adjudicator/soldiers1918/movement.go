@@ -240,11 +240,12 @@ func (g *game) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
 // movement resolves Phase VII (US) or X (German): each MOVE line in the order written.
 func (g *game) movement(side rules.Side, inputs []rules.Order, next string) error {
 	name := sides.Name(side)
-	start := map[int]string{}
+	// Where each unit started and whether 11.1 exempts it, by its index.
+	start := make([]string, len(g.st.Units))
 	for i, u := range g.st.Units {
 		start[i] = u.Hex
 	}
-	exempt := map[int]bool{}
+	exempt := make([]bool, len(g.st.Units))
 	if side == US {
 		// The German-occupied hexes as the phase starts, gathered once rather than
 		// each Marine's neighbours looked for among all the units.
@@ -317,10 +318,10 @@ func (g *game) movement(side rules.Side, inputs []rules.Order, next string) erro
 
 // esprit is 11.1 at the end of the US Movement Phase: every USMC unit must end at least
 // one row farther north than it started, unless it started next to a German-occupied hex.
-func (g *game) esprit(start map[int]string, exempt map[int]bool) {
+func (g *game) esprit(start []string, exempt []bool) {
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
-		if u.Kind != KindUSMC || u.Carnage || exempt[i] {
+		if i >= len(start) || u.Kind != KindUSMC || u.Carnage || exempt[i] {
 			continue
 		}
 		from, err := hex.Parse(start[i])
