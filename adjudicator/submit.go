@@ -97,6 +97,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	if err != nil {
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
+	h.knowState(g.State, st, nil) // the notice to the other side starts from it (glance.go)
 	side := rules.Side(player.Side)
 	if player.Bouncing {
 		// He wrote from the address: mail reaches him again, or at least he reads it.
