@@ -110,6 +110,11 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 			deadline = now.Add(g.PhaseLength)
 		}
 		view["Headline"], view["Answer"] = headline(rs, st, side, waiting, deadline)
+		// Wrapped here, as stepsText writes the phases: by the template's functions
+		// (reflection) a wrap cost more than the wrapping.
+		view["HeadlineText"] = templates.Wrap(78, 0, view["Headline"].(string))
+		view["AnswerText"] = templates.Wrap(78, 0, view["Answer"].(string))
+		view["StatusText"] = templates.Wrap(78, 0, view["Status"].(string))
 	}
 	if layout >= LayoutGlance {
 		view["StepsText"] = stepsText(steps) // results-v0.txt ranges over Steps

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"text/template"
+
+	"github.com/adjutant-pbem/adjutant/templates"
 )
 
 // The ranges results.txt and order-check.txt had before stepsText and linesText
@@ -27,14 +29,17 @@ const (
       {{.Said}}
 {{- end}}
 {{- end}}`
+	// A section of order-check.txt, as the template wrapped it.
+	sectionExpr = `{{if eq .Title "MAP" "ROLLS" "HELP DICE" "HISTORY" "SUMMARY"}}{{.Body}}{{else}}{{wrap 78 0 .Body}}{{end}}`
 )
 
-// TestSectionsAsTemplates: the phases of a results mail and the lines of an order
-// check, written in Go, are what the templates' ranges wrote, for none, one and many
-// phases, events with and without a roll line, lines quoted again and verdicts said
-// once for a run.
+// TestSectionsAsTemplates: the phases of a results mail, the lines of an order check
+// and its sections, written in Go, are what the templates wrote, for none, one and
+// many phases, events with and without a roll line, lines quoted again, verdicts said
+// once for a run, and sections shown as they are or wrapped.
 func TestSectionsAsTemplates(t *testing.T) {
 	steps := template.Must(template.New("").Parse(stepsRange))
+	sectionTmpl := template.Must(template.New("").Funcs(template.FuncMap{"wrap": templates.Wrap}).Parse(sectionExpr))
 	lines := template.Must(template.New("").Parse(linesRange))
 	r := rand.New(rand.NewPCG(23, 24))
 	word := func() string {
@@ -70,6 +75,15 @@ func TestSectionsAsTemplates(t *testing.T) {
 		}
 		if got := linesText(lv); got != want.String() {
 			t.Fatalf("round %d: linesText = %q, the template wrote %q", round, got, want.String())
+		}
+		sec := section{Title: []string{"MAP", "ROLLS", "HELP DICE", "HISTORY", "SUMMARY", "STATUS", "HELP", "map"}[r.IntN(8)],
+			Body: strings.Repeat(word()+" ", r.IntN(30))}
+		want.Reset()
+		if err := sectionTmpl.Execute(&want, sec); err != nil {
+			t.Fatal(err)
+		}
+		if got := sectionText(sec); got != want.String() {
+			t.Fatalf("round %d: sectionText(%q) = %q, the template wrote %q", round, sec.Title, got, want.String())
 		}
 	}
 }

@@ -84,6 +84,23 @@ type section struct {
 	Body  string
 }
 
+// shownSection is a section as order-check.txt shows it: Text is its body as the mail
+// holds it (sectionText).
+type shownSection struct {
+	Title, Text string
+}
+
+// sectionText is a section of an order check as the mail shows it: a map, a record
+// or a history as it is, other text wrapped at 78 columns. Wrapped here, not by the
+// template's functions, which cost more than the wrapping.
+func sectionText(s section) string {
+	switch s.Title {
+	case "MAP", "ROLLS", "HELP DICE", "HISTORY", "SUMMARY":
+		return s.Body
+	}
+	return templates.Wrap(78, 0, s.Body)
+}
+
 type sealView struct {
 	Summary    string // for the player who sealed it
 	Notice     string // for the other sides (Order.Notice; empty: not named to them)
@@ -338,7 +355,12 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	if err != nil {
 		return "", err
 	}
-	view["Sections"] = append(sections, more...)
+	shown := make([]shownSection, 0, len(sections)+len(more))
+	for _, s := range append(sections, more...) {
+		shown = append(shown, shownSection{Title: s.Title, Text: sectionText(s)})
+	}
+	view["Sections"] = shown
+	view["Intro"] = templates.Wrap(78, 0, fmt.Sprintf("Order check: you play %s (%s) in game %s.", view["Side"], view["Address"], view["Game"]))
 	body, err := render("order-check.txt", view)
 	if err != nil {
 		return "", err
