@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"slices"
 	"sync"
 	"time"
 
@@ -97,13 +98,9 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		if err != nil {
 			return adv, err
 		}
-		// byID points into stored, the transaction's copy of the records, which
-		// applyOrderChanges updates in place.
 		filed := make([]rules.Order, len(stored))
-		byID := make(map[string]*store.Order, len(stored))
 		for i, o := range stored {
 			filed[i] = fromStore(o)
-			byID[filed[i].ID()] = &stored[i]
 		}
 		if st.Over() || g.Over {
 			break // g.Over: ended by the host or a resignation (host.go)
@@ -113,6 +110,14 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		}
 		if err := ctx.Err(); err != nil {
 			return adv, err
+		}
+		// The records by id, for a phase that resolves: pointers into a copy of its
+		// own, which applyOrderChanges updates in place (the store's records are the
+		// store's).
+		own := slices.Clone(stored)
+		byID := make(map[string]*store.Order, len(own))
+		for i := range own {
+			byID[filed[i].ID()] = &own[i]
 		}
 		turn, phase, title := st.Turn(), st.Phase(), st.PhaseTitle()
 		inputs := rs.Inputs(st, filed)
