@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"slices"
 	"sync"
 	"time"
 
@@ -23,6 +24,9 @@ type batch struct {
 	commitments   []store.Seed
 	notes         []string
 	deckRevealed  *store.Seed // the game's deck seed, revealed when the game ends
+	// shared is what the sides' results mails have alike, made once (nil: each
+	// mail makes all its own).
+	shared *resultsShared
 }
 
 type stepRecord struct {
@@ -45,11 +49,13 @@ type advanced struct {
 	// beforeRaw is before as the store held it, so that its maps can be memoised.
 	beforeRaw []byte
 	state     rules.State
-	waiting   []rules.Side
-	batch     *batch // nil when no phase was resolved
-	journal   store.JournalEntry
-	cause     string
-	now       time.Time
+	// digest is digestOf the state as stored, when a phase was resolved.
+	digest  [32]byte
+	waiting []rules.Side
+	batch   *batch // nil when no phase was resolved
+	journal store.JournalEntry
+	cause   string
+	now     time.Time
 	// beacon is the round the next phase waits for, when it does (beacondice.go).
 	beacon *beaconPending
 }
@@ -93,10 +99,8 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 			return adv, err
 		}
 		filed := make([]rules.Order, len(stored))
-		byID := make(map[string]store.Order, len(stored))
 		for i, o := range stored {
 			filed[i] = fromStore(o)
-			byID[filed[i].ID()] = o
 		}
 		if st.Over() || g.Over {
 			break // g.Over: ended by the host or a resignation (host.go)
@@ -106,6 +110,14 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		}
 		if err := ctx.Err(); err != nil {
 			return adv, err
+		}
+		// The records by id, for a phase that resolves: pointers into a copy of its
+		// own, which applyOrderChanges updates in place (the store's records are the
+		// store's).
+		own := slices.Clone(stored)
+		byID := make(map[string]*store.Order, len(own))
+		for i := range own {
+			byID[filed[i].ID()] = &own[i]
 		}
 		turn, phase, title := st.Turn(), st.Phase(), st.PhaseTitle()
 		inputs := rs.Inputs(st, filed)
@@ -141,7 +153,11 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		}
 		js := store.JournalStep{Turn: turn, Phase: phase, OrdersDigest: digest}
 		for _, in := range inputs {
-			js.Orders = append(js.Orders, byID[in.ID()])
+			if o := byID[in.ID()]; o != nil {
+				js.Orders = append(js.Orders, *o)
+			} else {
+				js.Orders = append(js.Orders, store.Order{}) // as the map's zero value was
+			}
 		}
 		steps = append(steps, js)
 		if err := applyOrderChanges(tx, g.Name, byID, out, b); err != nil {
@@ -227,7 +243,8 @@ func (d *Desk) advance(ctx context.Context, tx store.Tx, g *store.Game, rs rules
 		b.groups[o.Group] = list
 	}
 	adv.game, adv.batch = *g, b
-	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hashBytes(raw), Revealed: b.revealed,
+	adv.digest = sha256.Sum256(raw)
+	adv.journal = store.JournalEntry{Now: now, Steps: steps, StateHash: hex.EncodeToString(adv.digest[:]), Revealed: b.revealed,
 		Groups: b.groups, Waiting: sideStrings(adv.waiting), Notes: b.notes}
 	return adv, nil
 }
@@ -246,17 +263,16 @@ func hashBytes(b []byte) string {
 }
 
 // applyOrderChanges carries out an outcome's revealed, fixed and consumed orders.
-func applyOrderChanges(tx store.Tx, game string, byID map[string]store.Order, out rules.Outcome, b *batch) error {
+func applyOrderChanges(tx store.Tx, game string, byID map[string]*store.Order, out rules.Outcome, b *batch) error {
 	change := func(ids []string, what string, f func(*store.Order) error) error {
 		for _, id := range ids {
 			o, ok := byID[id]
 			if !ok {
 				return fmt.Errorf("%s order %s: not on file", what, id)
 			}
-			if err := f(&o); err != nil {
+			if err := f(o); err != nil {
 				return fmt.Errorf("%s order %s: %w", what, id, err)
 			}
-			byID[id] = o
 		}
 		return nil
 	}
@@ -369,13 +385,14 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 	if err != nil {
 		return err
 	}
+	before := digestOf(adv.beforeRaw)
 	maps := func(after bool, side rules.Side) string {
 		if after {
-			return d.maps.render(adv.rs, adv.state, g.State, side)
+			return d.maps.render(adv.rs, adv.state, &adv.digest, side)
 		}
-		return d.maps.render(adv.rs, adv.before, adv.beforeRaw, side)
+		return d.maps.render(adv.rs, adv.before, before, side)
 	}
-	status := func(side rules.Side) string { return d.statuses.status(adv.rs, adv.state, g.State, side) }
+	status := func(side rules.Side) string { return d.statuses.status(adv.rs, adv.state, &adv.digest, side) }
 	if adv.journal.MapModes == nil {
 		adv.journal.MapModes = map[string]string{}
 	}
@@ -383,6 +400,7 @@ func (d *Desk) flushResults(tx store.Tx, adv advanced) error {
 		adv.journal.MapModes[p.Side] = mapMode(p)
 	}
 	adv.journal.Layout = d.layout()
+	adv.batch.shared = &resultsShared{}
 	// Each side's mail is a pure function of the advance (resultsMail), so the sides'
 	// mails are rendered at once, on as many cores; they are queued in the players'
 	// order.

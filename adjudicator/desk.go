@@ -435,9 +435,9 @@ type handling struct {
 	signReply bool
 	// secrets masks the passwords msg holds in every mail it causes (secrets.go).
 	secrets *scrubber
-	// states are the game states decoded for the first lines of its mails (glance.go),
-	// by the SHA-256 of their stored form.
-	states map[[32]byte]rules.State
+	// known are the game states decoded for the first lines of its mails (glance.go),
+	// with their stored form.
+	known []knownState
 }
 
 // passwordVerdict is a password check made before the write transaction: the hash it

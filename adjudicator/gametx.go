@@ -11,10 +11,11 @@ import (
 // gameTx is the transaction of one mail's handling, which reads each game record once:
 // the first lines of every mail the handling queues need the game as it stands
 // (enqueuePictures), and each read decoded the whole record, its state included,
-// again. A record is remembered only as the store returned it, and forgotten when
-// PutGame writes it, so that a read after a write reads the store; PutGame is the one
-// method of [store.Tx] that changes a game record (TestGameTxKnowsTx). Each read
-// returns a copy of its own, so that a caller that changes a record it read (its
+// again. A record is remembered as the store returned it, or as PutGame wrote it (an
+// advance writes the game, and the mails after it read it back: the record written
+// is the record the store returns, its states byte for byte, TestGameTx); PutGame is
+// the one method of [store.Tx] that changes a game record (TestGameTxKnowsTx). Each
+// read returns a copy of its own, so that a caller that changes a record it read (its
 // players) changes no other caller's.
 type gameTx struct {
 	store.Tx
@@ -37,10 +38,17 @@ func (t *gameTx) Game(name string) (store.Game, error) {
 	return g, nil
 }
 
-// PutGame writes g and forgets the record read before.
+// PutGame writes g and remembers it as written.
 func (t *gameTx) PutGame(g store.Game) error {
 	delete(t.games, g.Name)
-	return t.Tx.PutGame(g)
+	if err := t.Tx.PutGame(g); err != nil {
+		return err
+	}
+	if t.games == nil {
+		t.games = map[string]store.Game{}
+	}
+	t.games[g.Name] = cloneGame(g)
+	return nil
 }
 
 // cloneGame is g with nothing shared: its players, options and states copied.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/adjutant-pbem/adjutant/store"
 )
@@ -23,8 +24,9 @@ func (c *countingTx) Game(name string) (store.Game, error) {
 }
 
 // TestGameTx: a handling reads a game record from the store once; a write is read back
-// as written, never the record before it; a copy changed by one caller changes no
-// other's; a record not found is looked for again.
+// as written, never the record before it, without reading the store again (the store
+// returns what was written); a copy changed by one caller changes no other's; a record
+// not found is looked for again.
 func TestGameTx(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
@@ -56,7 +58,10 @@ func TestGameTx(t *testing.T) {
 			t.Errorf("a change to one read's copy reached the next read: %+v %s", second.Players, second.State)
 		}
 		second.State = []byte(`{"turn":2}`)
-		second.Players = append(second.Players, store.Player{Side: "de", Address: "b@example.org"})
+		second.Players = append(second.Players, store.Player{Side: "de", Address: "b@example.org", MapMode: "full", Picture: "off",
+			AbsentUntil: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), AbsenceUsed: time.Hour})
+		second.Deadline, second.PhaseLength = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), 48*time.Hour
+		second.Options, second.Initial = map[string]bool{"cow": true}, []byte(`{"turn":0}`)
 		if err := tx.PutGame(second); err != nil {
 			return err
 		}
@@ -64,8 +69,16 @@ func TestGameTx(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if string(third.State) != `{"turn":2}` || len(third.Players) != 2 || c.reads != 2 {
-			t.Errorf("after PutGame: state %s, %d players, %d reads; want the record written, read from the store", third.State, len(third.Players), c.reads)
+		if string(third.State) != `{"turn":2}` || len(third.Players) != 2 || c.reads != 1 {
+			t.Errorf("after PutGame: state %s, %d players, %d reads; want the record written, remembered", third.State, len(third.Players), c.reads)
+		}
+		// What is remembered is what the store returns.
+		if stored, err := raw.Game("g"); err != nil || !reflect.DeepEqual(stored, third) {
+			t.Errorf("the record remembered after PutGame:\n%+v\nthe store's:\n%+v (%v)", third, stored, err)
+		}
+		third.Players[0].Address = "changed again@example.org"
+		if fourth, _ := tx.Game("g"); fourth.Players[0].Address != "a@example.org" {
+			t.Errorf("a change to a read after PutGame reached the next read: %+v", fourth.Players)
 		}
 		if _, err := tx.Game("new"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("Game(new) = %v, want ErrNotFound", err)

@@ -1,7 +1,7 @@
 package adjudicator
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"fmt"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
 	"regexp"
@@ -240,26 +240,64 @@ func compactTail(was, now string) string {
 	return b.String()
 }
 
-// knowState remembers that raw, a game's stored state, decodes to st, so that the first
-// lines of the mails this message causes do not decode it again.
-func (h *handling) knowState(raw []byte, st rules.State) {
-	if h.states == nil {
-		h.states = map[[32]byte]rules.State{}
+// knownState is a game state a handling decoded or resolved: its stored form, and
+// its digestOf once asked for.
+type knownState struct {
+	raw    []byte
+	st     rules.State
+	digest *[32]byte
+}
+
+// knowState remembers that raw, a game's stored state, decodes to st (digest: its
+// digestOf, nil when not yet made), so that the first lines of the mails this message
+// causes do not decode it again.
+func (h *handling) knowState(raw []byte, st rules.State, digest *[32]byte) {
+	if k := h.knownAs(raw); k != nil {
+		k.st = st
+		if digest != nil {
+			k.digest = digest
+		}
+		return
 	}
-	h.states[sha256.Sum256(raw)] = st
+	h.known = append(h.known, knownState{raw: raw, st: st, digest: digest})
+}
+
+// knownAs is the known state stored as raw, nil when none is. A handling knows a
+// state or two: compared byte for byte, which costs less than hashing them.
+func (h *handling) knownAs(raw []byte) *knownState {
+	for i := range h.known {
+		if bytes.Equal(h.known[i].raw, raw) {
+			return &h.known[i]
+		}
+	}
+	return nil
+}
+
+// digestOf is digestOf(raw), made once a handling for a state it knows.
+func (h *handling) digestOf(raw []byte) *[32]byte {
+	k := h.knownAs(raw)
+	if k == nil {
+		return digestOf(raw)
+	}
+	if k.digest == nil {
+		k.digest = digestOf(raw)
+	}
+	return k.digest
 }
 
 // playerHead is the first lines of a mail to g's player of side that is not a results
 // mail: what is due from him now, as the transaction sees the game, and how to answer.
 func (h *handling) playerHead(rs rules.Ruleset, g store.Game, side rules.Side) (string, error) {
 	// The handling has most often just decoded or resolved this state (knowState).
-	st, ok := h.states[sha256.Sum256(g.State)]
-	if !ok {
+	var st rules.State
+	if k := h.knownAs(g.State); k != nil {
+		st = k.st
+	} else {
 		var err error
 		if st, err = rs.Decode(g.State); err != nil {
 			return "", fmt.Errorf("decode the state of %s: %w", g.Name, err)
 		}
-		h.knowState(g.State, st)
+		h.knowState(g.State, st, nil)
 	}
 	if g.Over && !st.Over() {
 		ended := g.Ended

@@ -1,6 +1,8 @@
 package adjudicator
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"strings"
 	"testing"
@@ -86,5 +88,32 @@ func TestStatusSection(t *testing.T) {
 	short := strings.Repeat("x\n", statusLines+1)
 	if statusSection(short, LayoutGlance) != short {
 		t.Errorf("a status of %d lines was cut", statusLines+1)
+	}
+}
+
+// TestHandlingDigestOnce: a handling hashes a state it knows once, however many maps
+// and statuses of it its mails look up, the state given as the same bytes or a copy;
+// an advance's digest, given with the state, is the one used; a state it does not know
+// is hashed each time, and every digest is SHA-256 of the stored form.
+func TestHandlingDigestOnce(t *testing.T) {
+	raw := []byte(`{"turn":3,"units":[]}`)
+	want := sha256.Sum256(raw)
+	h := &handling{}
+	h.knowState(raw, nil, nil)
+	first := h.digestOf(raw)
+	if *first != want {
+		t.Fatalf("digestOf = %x, want SHA-256 %x", *first, want)
+	}
+	if again := h.digestOf(bytes.Clone(raw)); again != first {
+		t.Error("a known state was hashed again")
+	}
+	other := []byte(`{"turn":4}`)
+	if d := h.digestOf(other); *d != sha256.Sum256(other) || d == h.digestOf(other) {
+		t.Error("a state the handling does not know: want its SHA-256, made each time")
+	}
+	given := sha256.Sum256(other)
+	h.knowState(other, nil, &given)
+	if h.digestOf(other) != &given {
+		t.Error("the digest given with a state (an advance's) was not the one used")
 	}
 }

@@ -35,24 +35,37 @@ const mapMemoSize = 1024
 // two a state (one a side) stay useful.
 const statusMemoSize = 4096
 
-// render returns rs.Map(st, side), raw being st as the store holds it (nil: not
-// remembered). An [OpenMap] ruleset's map is remembered once for every side.
-func (m *mapMemo) render(rs rules.Ruleset, st rules.State, raw []byte, side rules.Side) string {
+// digestOf is the SHA-256 of a state as the store holds it (raw), by which the memos
+// know it; nil for nil. An advance hashes its new state once (its journal's StateHash)
+// and every map and status of it is looked up by that digest, not by hashing the
+// state's kilobytes again.
+func digestOf(raw []byte) *[32]byte {
 	if raw == nil {
+		return nil
+	}
+	d := sha256.Sum256(raw)
+	return &d
+}
+
+// render returns rs.Map(st, side), digest being that of st as the store holds it
+// (digestOf; nil: not remembered). An [OpenMap] ruleset's map is remembered once for
+// every side.
+func (m *mapMemo) render(rs rules.Ruleset, st rules.State, digest *[32]byte, side rules.Side) string {
+	if digest == nil {
 		return rs.Map(st, side)
 	}
 	keySide := side
 	if om, ok := rs.(rules.OpenMap); ok && om.OpenMap() {
 		keySide = ""
 	}
-	return m.remember(memoKey(rs, keySide, raw), func() string { return rs.Map(st, side) })
+	return m.remember(memoKey(rs, keySide, digest), func() string { return rs.Map(st, side) })
 }
 
 // status returns rs.Status(st, side) as render returns its map: a ruleset's Status is
 // as pure as its Map, and Soissons' (supply traced for every unit) cost as much as
 // its map; a results mail and the order check of the same state show the same status.
-func (m *mapMemo) status(rs rules.Ruleset, st rules.State, raw []byte, side rules.Side) string {
-	if raw == nil {
+func (m *mapMemo) status(rs rules.Ruleset, st rules.State, digest *[32]byte, side rules.Side) string {
+	if digest == nil {
 		return rs.Status(st, side)
 	}
 	m.mu.Lock()
@@ -60,21 +73,15 @@ func (m *mapMemo) status(rs rules.Ruleset, st rules.State, raw []byte, side rule
 		m.size = statusMemoSize // a memo of statuses (Desk.statuses) holds more, smaller texts
 	}
 	m.mu.Unlock()
-	return m.remember(memoKey(rs, side, raw), func() string { return rs.Status(st, side) })
+	return m.remember(memoKey(rs, side, digest), func() string { return rs.Status(st, side) })
 }
 
-// memoKey is the key of what rs shows side ("" for every side) of the state stored
-// as raw.
-func memoKey(rs rules.Ruleset, side rules.Side, raw []byte) [32]byte {
-	h := sha256.New()
-	h.Write([]byte(rs.Name()))
-	h.Write([]byte{0})
-	h.Write([]byte(side))
-	h.Write([]byte{0})
-	h.Write(raw)
-	var key [32]byte
-	h.Sum(key[:0])
-	return key
+// memoKey is the key of what rs shows side ("" for every side) of the state whose
+// stored form has digest (digestOf).
+func memoKey(rs rules.Ruleset, side rules.Side, digest *[32]byte) [32]byte {
+	var b [160]byte
+	key := append(append(append(append(b[:0], rs.Name()...), 0), side...), 0)
+	return sha256.Sum256(append(key, digest[:]...))
 }
 
 // remember returns the text remembered under key, drawing it (once, whoever else

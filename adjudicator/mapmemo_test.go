@@ -24,22 +24,22 @@ func TestMapMemo(t *testing.T) {
 	var m mapMemo
 	rs := &countingMaps{}
 	for range 3 {
-		if got := m.render(rs, tallyState{}, []byte(`{"t":1}`), "a"); got != "map of a" {
+		if got := m.render(rs, tallyState{}, digestOf([]byte(`{"t":1}`)), "a"); got != "map of a" {
 			t.Fatalf("render = %q", got)
 		}
 	}
 	if rs.calls != 1 {
 		t.Errorf("the same map was drawn %d times, want once", rs.calls)
 	}
-	m.render(rs, tallyState{}, []byte(`{"t":2}`), "a")
-	m.render(rs, tallyState{}, []byte(`{"t":1}`), "b")
+	m.render(rs, tallyState{}, digestOf([]byte(`{"t":2}`)), "a")
+	m.render(rs, tallyState{}, digestOf([]byte(`{"t":1}`)), "b")
 	m.render(rs, tallyState{}, nil, "a")
 	m.render(rs, tallyState{}, nil, "a")
 	if rs.calls != 5 {
 		t.Errorf("%d maps drawn, want 5 (another state, another side, twice without bytes)", rs.calls)
 	}
 	for i := range 2*mapMemoSize + 10 {
-		m.render(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
+		m.render(rs, tallyState{}, digestOf([]byte{byte(i), byte(i >> 8)}), "a")
 	}
 	if n := len(m.maps) + len(m.old); n > mapMemoSize {
 		t.Errorf("the memo holds %d maps, more than %d", n, mapMemoSize)
@@ -47,7 +47,7 @@ func TestMapMemo(t *testing.T) {
 	// The latest maps outlive a turnover: the last mapMemoSize/2 drawn are all kept.
 	calls := rs.calls
 	for i := 2*mapMemoSize + 10 - mapMemoSize/2; i < 2*mapMemoSize+10; i++ {
-		m.render(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
+		m.render(rs, tallyState{}, digestOf([]byte{byte(i), byte(i >> 8)}), "a")
 	}
 	if rs.calls != calls {
 		t.Errorf("%d of the last %d maps drawn were drawn again", rs.calls-calls, mapMemoSize/2)
@@ -69,11 +69,11 @@ func TestMapMemoOpenMap(t *testing.T) {
 	var m mapMemo
 	rs := &openMaps{}
 	for _, side := range []rules.Side{"a", "b", "a"} {
-		if got := m.render(rs, tallyState{}, []byte(`{"t":1}`), side); got != "the map" {
+		if got := m.render(rs, tallyState{}, digestOf([]byte(`{"t":1}`)), side); got != "the map" {
 			t.Fatalf("render = %q", got)
 		}
 	}
-	m.render(rs, tallyState{}, []byte(`{"t":2}`), "b")
+	m.render(rs, tallyState{}, digestOf([]byte(`{"t":2}`)), "b")
 	if rs.calls != 2 {
 		t.Errorf("%d maps drawn for two states and two sides, want 2", rs.calls)
 	}
@@ -101,10 +101,10 @@ func TestMapMemoDrawsAnOpenMapOnce(t *testing.T) {
 	raw := []byte(`{"t":1}`)
 	var wg sync.WaitGroup
 	got := make([]string, 2)
-	wg.Go(func() { got[0] = m.render(rs, tallyState{}, raw, "a") })
+	wg.Go(func() { got[0] = m.render(rs, tallyState{}, digestOf(raw), "a") })
 	<-rs.started // a is drawing
 	asked := make(chan struct{})
-	wg.Go(func() { close(asked); got[1] = m.render(rs, tallyState{}, raw, "b") })
+	wg.Go(func() { close(asked); got[1] = m.render(rs, tallyState{}, digestOf(raw), "b") })
 	<-asked
 	// b has the time to reach the memo and, were it not waiting, to start drawing: the
 	// test fails on a second drawing, never on how long anything took.
@@ -139,24 +139,24 @@ func TestStatusMemo(t *testing.T) {
 	var m mapMemo
 	rs := &countingStatus{}
 	for range 3 {
-		if got := m.status(rs, tallyState{}, []byte(`{"t":1}`), "a"); got != "status of a" {
+		if got := m.status(rs, tallyState{}, digestOf([]byte(`{"t":1}`)), "a"); got != "status of a" {
 			t.Fatalf("status = %q", got)
 		}
 	}
 	if rs.calls != 1 {
 		t.Errorf("the same status was worked out %d times, want once", rs.calls)
 	}
-	if got := m.status(rs, tallyState{}, []byte(`{"t":1}`), "b"); got != "status of b" || rs.calls != 2 {
+	if got := m.status(rs, tallyState{}, digestOf([]byte(`{"t":1}`)), "b"); got != "status of b" || rs.calls != 2 {
 		t.Errorf("the other side's status = %q after %d calls, want %q after 2", got, rs.calls, "status of b")
 	}
-	m.status(rs, tallyState{}, []byte(`{"t":2}`), "a")
+	m.status(rs, tallyState{}, digestOf([]byte(`{"t":2}`)), "a")
 	m.status(rs, tallyState{}, nil, "a")
 	m.status(rs, tallyState{}, nil, "a")
 	if rs.calls != 5 {
 		t.Errorf("%d statuses worked out, want 5 (another state, twice without bytes)", rs.calls)
 	}
 	for i := range 2*statusMemoSize + 10 {
-		m.status(rs, tallyState{}, []byte{byte(i), byte(i >> 8)}, "a")
+		m.status(rs, tallyState{}, digestOf([]byte{byte(i), byte(i >> 8)}), "a")
 	}
 	if n := len(m.maps) + len(m.old); n > statusMemoSize {
 		t.Errorf("the memo holds %d statuses, more than %d", n, statusMemoSize)

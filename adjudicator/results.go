@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"github.com/adjutant-pbem/adjutant/adjudicator/rules"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
@@ -46,21 +49,13 @@ type stepView struct {
 // when that advance was resolved, so that replay compares like with like.
 func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status statusRenderer, st rules.State, side rules.Side, mode string, b *batch, waiting []rules.Side, now time.Time, signature string, layout int) (string, string, error) {
 	var steps []stepView
-	for _, s := range b.steps {
+	for i, s := range b.steps {
 		sv := stepView{Title: s.Title}
-		for _, e := range s.Events {
+		for j, e := range s.Events {
 			if !e.VisibleTo(side) {
 				continue
 			}
-			ev := eventView{Rule: e.Rule, Text: e.Text}
-			switch {
-			case e.Roll != nil && layout >= LayoutCompact:
-				ev.Text = withRoll(e.Rule, e.Text, *e.Roll)
-			case e.Roll != nil:
-				ev.Roll = FormatRoll(*e.Roll)
-			}
-			ev.Line = wrapEvent(ev.Rule, ev.Text)
-			sv.Events = append(sv.Events, ev)
+			sv.Events = append(sv.Events, b.shared.event(i, j, e, layout))
 		}
 		if layout >= LayoutGlance && len(sv.Events) == 0 {
 			continue // a phase in which nothing this side may see happened
@@ -90,7 +85,7 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 	if s := b.deckRevealed; s != nil {
 		deckSeed = strings.Join(deckSeedLines(s.Secret, s.Commitment), "\n")
 	}
-	diceSection := diceText(g.Name, visibleRolls(b.steps, side), layout >= LayoutCompact)
+	diceSection := b.shared.dice(g.Name, visibleRolls(b.steps, side), layout >= LayoutCompact)
 	view := map[string]any{
 		"Game":          g.Name,
 		"Title":         rs.Title(),
@@ -104,7 +99,7 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 		"DeckSeed":      deckSeed,
 		"Signature":     signature,
 		"Notes":         b.notes,
-		"Map":           mapSection(maps, side, mode, layout),
+		"Map":           b.shared.mapSection(maps, side, mode, layout),
 		"Over":          st.Over(),
 		"Next":          nextText(g, rs, st, waiting, now),
 		"Status":        statusSection(status(side), layout),
@@ -115,6 +110,14 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 			deadline = now.Add(g.PhaseLength)
 		}
 		view["Headline"], view["Answer"] = headline(rs, st, side, waiting, deadline)
+		// Wrapped here, as stepsText writes the phases: by the template's functions
+		// (reflection) a wrap cost more than the wrapping.
+		view["HeadlineText"] = templates.Wrap(78, 0, view["Headline"].(string))
+		view["AnswerText"] = templates.Wrap(78, 0, view["Answer"].(string))
+		view["StatusText"] = templates.Wrap(78, 0, view["Status"].(string))
+	}
+	if layout >= LayoutGlance {
+		view["StepsText"] = stepsText(steps) // results-v0.txt ranges over Steps
 	}
 	body, err := render(resultsTemplate(layout), view)
 	if err != nil {
@@ -136,6 +139,175 @@ func resultsMail(g store.Game, rs rules.Ruleset, maps mapRenderer, status status
 		subject = fmt.Sprintf("[%s] Game over", g.Name)
 	}
 	return subject, body, nil
+}
+
+// stepsText is the phases of a results mail (results.txt), each its title and its
+// events' lines: written here, not by ranging in the template, which cost more than
+// the writing (every results mail tells several phases of many events).
+func stepsText(steps []stepView) string {
+	n := 0
+	for _, s := range steps {
+		n += len(s.Title) + 8
+		for _, e := range s.Events {
+			n += len(e.Line) + 1
+			if e.Roll != "" {
+				n += len(e.Roll) + 11
+			}
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range steps {
+		b.WriteString("\n== ")
+		b.WriteString(s.Title)
+		b.WriteString(" ==")
+		for _, e := range s.Events {
+			b.WriteByte('\n')
+			b.WriteString(e.Line)
+			if e.Roll != "" {
+				b.WriteString("\n    roll: ")
+				b.WriteString(e.Roll)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// eventLine is an event as a results mail of layout shows it.
+func eventLine(e rules.Event, layout int) eventView {
+	ev := eventView{Rule: e.Rule, Text: e.Text}
+	switch {
+	case e.Roll != nil && layout >= LayoutCompact:
+		ev.Text = withRoll(e.Rule, e.Text, *e.Roll)
+	case e.Roll != nil:
+		ev.Roll = FormatRoll(*e.Roll)
+	}
+	ev.Line = wrapEvent(ev.Rule, ev.Text)
+	return ev
+}
+
+// resultsShared is what the results mails of one advance to its sides have alike,
+// made once for them all: each event's lines (most events are told to every side),
+// the dice section of the rolls a side may see, and the map section of a map every
+// side is shown. Each is a pure function of its key, so a side's mail is what it was
+// made alone (replay renders the same with or without it). The sides' mails are
+// rendered at once (flushResults): the memo is locked. A nil memo remembers nothing.
+type resultsShared struct {
+	mu     sync.Mutex
+	events map[[3]int]eventView // by step, event and layout
+	dices  map[string]string    // by game, compactness and the rolls shown
+	maps   map[mapSectionKey]string
+}
+
+// mapSectionKey is a map section's key: the player's SET MAP, the layout, and the two
+// maps it compares, by identity (the desk's memo of maps gives every side the one
+// string of a map they all see).
+type mapSectionKey struct {
+	mode     string
+	layout   int
+	now, was *byte
+	nowLen   int
+	wasLen   int
+}
+
+// event is eventLine of the j-th event of step i.
+func (m *resultsShared) event(i, j int, e rules.Event, layout int) eventView {
+	if m == nil {
+		return eventLine(e, layout)
+	}
+	key := [3]int{i, j, layout}
+	m.mu.Lock()
+	ev, ok := m.events[key]
+	m.mu.Unlock()
+	if ok {
+		return ev
+	}
+	ev = eventLine(e, layout)
+	m.mu.Lock()
+	if m.events == nil {
+		m.events = map[[3]int]eventView{}
+	}
+	m.events[key] = ev
+	m.mu.Unlock()
+	return ev
+}
+
+// dice is diceText of groups.
+func (m *resultsShared) dice(game string, groups []diceGroup, compact bool) string {
+	if m == nil {
+		return diceText(game, groups, compact)
+	}
+	key := diceKey(game, groups, compact)
+	m.mu.Lock()
+	text, ok := m.dices[key]
+	m.mu.Unlock()
+	if ok {
+		return text
+	}
+	text = diceText(game, groups, compact)
+	m.mu.Lock()
+	if m.dices == nil {
+		m.dices = map[string]string{}
+	}
+	m.dices[key] = text
+	m.mu.Unlock()
+	return text
+}
+
+// diceKey names what diceText makes of groups: the game, the form, and each group's
+// context and rolls (the rolls of one advance differ by their context and index).
+func diceKey(game string, groups []diceGroup, compact bool) string {
+	b := make([]byte, 0, 64+16*len(groups))
+	b = append(b, game...)
+	b = append(b, 0)
+	if compact {
+		b = append(b, 'c')
+	}
+	for _, g := range groups {
+		b = strconv.AppendInt(append(b, 0), int64(g.Turn), 10)
+		b = append(append(append(b, 0), g.Phase...), 0)
+		b = append(append(b, g.Digest...), 0)
+		if g.Beacon != nil {
+			b = fmt.Appendf(b, "%p", g.Beacon)
+		}
+		for _, r := range g.Rolls {
+			b = strconv.AppendInt(append(b, ','), int64(r.Index), 10)
+		}
+	}
+	return string(b)
+}
+
+// mapSection is the package's mapSection, remembered for the sides shown the same maps.
+func (m *resultsShared) mapSection(maps mapRenderer, side rules.Side, mode string, layout int) string {
+	if m == nil || mode == "none" {
+		return mapSection(maps, side, mode, layout)
+	}
+	now, was := maps(true, side), ""
+	if mode != "full" {
+		was = maps(false, side)
+	}
+	key := mapSectionKey{mode: mode, layout: layout, now: unsafe.StringData(now), nowLen: len(now), was: unsafe.StringData(was), wasLen: len(was)}
+	m.mu.Lock()
+	text, ok := m.maps[key]
+	m.mu.Unlock()
+	if ok {
+		return text
+	}
+	// The maps just drawn, not drawn again.
+	text = mapSection(func(after bool, _ rules.Side) string {
+		if after {
+			return now
+		}
+		return was
+	}, side, mode, layout)
+	m.mu.Lock()
+	if m.maps == nil {
+		m.maps = map[mapSectionKey]string{}
+	}
+	m.maps[key] = text
+	m.mu.Unlock()
+	return text
 }
 
 // resultsBudget is the most lines a results mail of LayoutCompact has with its text
@@ -321,7 +493,9 @@ func FormatRoll(r dice.Roll) string {
 // choices and his orders on file. brief, when the player did not ask for STATUS, cuts a
 // long ruleset status as a results mail at a glance does (statusSection); STATUS gives
 // it whole.
-func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side rules.Side, waiting []rules.Side, filed []rules.Order, brief bool) string {
+//
+// digest is digestOf(g.State), by which the statuses are remembered.
+func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, digest *[32]byte, side rules.Side, waiting []rules.Side, filed []rules.Order, brief bool) string {
 	var b strings.Builder
 	glance := d.layout() >= LayoutGlance // the mail's first lines say what is due
 	if !glance {
@@ -346,7 +520,7 @@ func (d *Desk) statusText(g store.Game, rs rules.Ruleset, st rules.State, side r
 			b.WriteString(note + "\n")
 		}
 	}
-	status := d.statuses.status(rs, st, g.State, side) // g.State is st as stored
+	status := d.statuses.status(rs, st, digest, side)
 	if brief {
 		status = briefStatus(status, d.layout())
 	}

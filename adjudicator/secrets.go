@@ -224,12 +224,30 @@ func rewrapMasked(s string) string {
 
 // compact is s in lower case without its white space.
 func compact(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
+	// Each mail's body is compacted once a secret of the mail it answers: ASCII, most
+	// of it, byte by byte; any other rune as strings.Map would map it (an invalid
+	// byte becomes U+FFFD), so that the text is the same (TestCompactAsMap).
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ' || c >= '\t' && c <= '\r':
+			case c >= 'A' && c <= 'Z':
+				b = append(b, c+'a'-'A')
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
 		}
-		return unicode.ToLower(r)
-	}, s)
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if !unicode.IsSpace(r) {
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+	}
+	return string(b)
 }
 
 // standsAlone reports whether s[i:j] is neither preceded nor followed by a letter or a

@@ -1,8 +1,10 @@
 package adjudicator
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -60,6 +62,32 @@ func TestScrubCompilesOnDemand(t *testing.T) {
 	for i, secret := range sc.secrets {
 		if compiled := sc.patterns[i] != nil; compiled != (secret == "Secret-99") {
 			t.Errorf("secret %q: compiled %v, want only the one in the text compiled", secret, compiled)
+		}
+	}
+}
+
+// TestCompactAsMap: compact is strings.Map dropping white space and lowering the
+// case, for ASCII, other scripts, white space of every kind and bytes that are not
+// UTF-8.
+func TestCompactAsMap(t *testing.T) {
+	want := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	pieces := []string{"Pass", "WORD", " ", "\t", "\n", "\v\f\r", "\u00a0", "\u0085", "\u2028", "\u3000", "É", "ß", "İ", "ΣΑΣ", "Ǆ", "\xff", "\xe2\x82", "x", "9", "_", "~", "\x00", "\x1c"}
+	r := rand.New(rand.NewPCG(23, 1))
+	for range 3000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got := compact(s); got != want(s) {
+			t.Fatalf("compact(%q) = %q, want %q", s, got, want(s))
 		}
 	}
 }

@@ -56,9 +56,49 @@ func sayLines(lines []lineView) {
 	}
 }
 
+// linesText is the lines of an order check as order-check.txt shows them, each
+// quoted (unless Again) and its verdict said (unless Quiet): written here, not by
+// ranging in the template, which cost more than the writing.
+func linesText(lines []lineView) string {
+	n := 0
+	for _, l := range lines {
+		n += len(l.Quote) + len(l.Said) + 10
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range lines {
+		if !l.Again {
+			b.WriteString("\n  ")
+			b.WriteString(l.Quote)
+		}
+		if !l.Quiet {
+			b.WriteString("\n      ")
+			b.WriteString(l.Said)
+		}
+	}
+	return b.String()
+}
+
 type section struct {
 	Title string
 	Body  string
+}
+
+// shownSection is a section as order-check.txt shows it: Text is its body as the mail
+// holds it (sectionText).
+type shownSection struct {
+	Title, Text string
+}
+
+// sectionText is a section of an order check as the mail shows it: a map, a record
+// or a history as it is, other text wrapped at 78 columns. Wrapped here, not by the
+// template's functions, which cost more than the wrapping.
+func sectionText(s section) string {
+	switch s.Title {
+	case "MAP", "ROLLS", "HELP DICE", "HISTORY", "SUMMARY":
+		return s.Body
+	}
+	return templates.Wrap(78, 0, s.Body)
 }
 
 type sealView struct {
@@ -74,6 +114,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	if err != nil {
 		return "", fmt.Errorf("decode state of %s: %w", g.Name, err)
 	}
+	h.knowState(g.State, st, nil) // the notice to the other side starts from it (glance.go)
 	side := rules.Side(player.Side)
 	if player.Bouncing {
 		// He wrote from the address: mail reaches him again, or at least he reads it.
@@ -217,7 +258,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	lines, unlisted := listLines(lines)
 	sortLines(lines)
 	sayLines(lines)
-	view["Lines"], view["Unlisted"] = lines, unlisted
+	view["Lines"], view["LinesText"], view["Unlisted"] = lines, linesText(lines), unlisted
 	view["Sealed"] = sealed
 
 	// The opponents hear that orders were sealed, with one commitment for them all
@@ -260,7 +301,11 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	}
 	h.game = g
 	st = adv.state
-	h.knowState(g.State, st) // the order check's first lines start from it (glance.go)
+	var digest *[32]byte
+	if adv.batch != nil {
+		digest = &adv.digest
+	}
+	h.knowState(g.State, st, digest) // the order check's first lines start from it (glance.go)
 	now, err := filedOrders(h.tx, g.Name)
 	if err != nil {
 		return "", err
@@ -284,7 +329,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 		sections = append(sections, section{"HELP DICE", text})
 	}
 	if cmd.status || len(cmd.orderLines) > 0 || cmd.mapMode != "" {
-		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, side, adv.waiting, now, !cmd.status)})
+		sections = append(sections, section{"STATUS", h.desk.statusText(g, rs, st, h.digestOf(g.State), side, adv.waiting, now, !cmd.status)})
 	}
 	var pictures []store.Picture
 	if cmd.showMap {
@@ -292,7 +337,7 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 		if ml, ok := rs.(rules.MapLayerer); ok && len(cmd.mapLayers) > 0 {
 			text = ml.MapWith(st, side, cmd.mapLayers)
 		} else {
-			text = h.desk.maps.render(rs, st, g.State, side)
+			text = h.desk.maps.render(rs, st, h.digestOf(g.State), side)
 		}
 		sections = append(sections, section{"MAP", text})
 		if pictures, err = mapPictures(g, rs, nil, st, player, "== MAP ==", nil); err != nil {
@@ -310,7 +355,12 @@ func (h *handling) submit(ctx context.Context, rs rules.Ruleset, player store.Pl
 	if err != nil {
 		return "", err
 	}
-	view["Sections"] = append(sections, more...)
+	shown := make([]shownSection, 0, len(sections)+len(more))
+	for _, s := range append(sections, more...) {
+		shown = append(shown, shownSection{Title: s.Title, Text: sectionText(s)})
+	}
+	view["Sections"] = shown
+	view["Intro"] = templates.Wrap(78, 0, fmt.Sprintf("Order check: you play %s (%s) in game %s.", view["Side"], view["Address"], view["Game"]))
 	body, err := render("order-check.txt", view)
 	if err != nil {
 		return "", err

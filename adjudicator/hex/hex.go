@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Hex is one map hex, printed as ccrr (column, row), e.g. 2301.
@@ -55,7 +56,45 @@ func MustParse(s string) Hex {
 // [Hex.Valid] (a neighbour off the edge of every map) the output is still
 // that format, e.g. "23-1", and so cannot be parsed back.
 func (h Hex) String() string {
-	return fmt.Sprintf("%02d%02d", h.Col, h.Row)
+	if !h.Valid() {
+		return fmt.Sprintf("%02d%02d", h.Col, h.Row)
+	}
+	// Neither written with fmt nor made anew: rulesets spell hex ids in every event
+	// and look units up by them.
+	return ids()[100*h.Col+h.Row]
+}
+
+// ids are the four-digit ids "0000" to "9999", by 100*column+row, slices of one
+// string (40 KB, made at first use): every valid hex's String, and the hex ids of
+// a ruleset's decoded state (Interned), share them.
+var ids = sync.OnceValue(func() *[10000]string {
+	all := make([]byte, 0, 4*10000)
+	for i := range 10000 {
+		all = append(all, byte('0'+i/1000), byte('0'+i/100%10), byte('0'+i/10%10), byte('0'+i%10))
+	}
+	s := string(all)
+	var out [10000]string
+	for i := range out {
+		out[i] = s[4*i : 4*i+4]
+	}
+	return &out
+})
+
+// Interned is id as a valid hex's String gives it, sharing its bytes, when id is four
+// digits; else id as a string of its own. A ruleset decoding a state of hundreds of
+// units spells their hexes with it, so that they share their ids.
+func Interned(id []byte) string {
+	if len(id) != 4 {
+		return string(id)
+	}
+	n := 0
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return string(id)
+		}
+		n = 10*n + int(c-'0')
+	}
+	return ids()[n]
 }
 
 // Valid reports whether h can be written as a four-digit id, i.e. whether

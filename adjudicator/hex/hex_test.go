@@ -178,3 +178,44 @@ func TestJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestStringAsFmt: a hex's id is "%02d%02d" of its column and row, for every valid
+// hex (one string of all ids, made once: no allocation, BenchmarkString) and for
+// hexes off every map (negative, past 99); Interned gives a valid hex's String for its
+// id, and any other text as it is.
+func TestStringAsFmt(t *testing.T) {
+	for col := -12; col <= 112; col++ {
+		for row := -12; row <= 112; row++ {
+			h := hex.Hex{Col: col, Row: row}
+			if got, want := h.String(), fmt.Sprintf("%02d%02d", col, row); got != want {
+				t.Fatalf("Hex{%d, %d}.String() = %q, want %q", col, row, got, want)
+			}
+			if id := h.String(); h.Valid() && hex.Interned([]byte(id)) != id {
+				t.Fatalf("Interned(%q) = %q", id, hex.Interned([]byte(id)))
+			}
+		}
+	}
+	for _, s := range []string{"", "123", "12345", "12a4", "-123", "é234"} {
+		if got := hex.Interned([]byte(s)); got != s {
+			t.Errorf("Interned(%q) = %q", s, got)
+		}
+	}
+	h := hex.Hex{Col: 23, Row: 7}
+	if n := testing.AllocsPerRun(100, func() { sink = h.String() }); n != 0 {
+		t.Errorf("Hex.String: %.0f allocations, want none", n)
+	}
+	id := []byte("2307")
+	if n := testing.AllocsPerRun(100, func() { sink = hex.Interned(id) }); n != 0 {
+		t.Errorf("Interned: %.0f allocations, want none", n)
+	}
+}
+
+var sink string
+
+func BenchmarkString(b *testing.B) {
+	h := hex.Hex{Col: 23, Row: 7}
+	b.ReportAllocs()
+	for b.Loop() {
+		sink = h.String()
+	}
+}

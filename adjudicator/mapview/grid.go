@@ -183,7 +183,7 @@ func (l *layout) terrain(h hex.Hex) byte {
 }
 
 // strips writes the map's strips, its grid filled in with v's cells.
-func (l *layout) strips(b *strings.Builder) {
+func (l *layout) strips(b *bytes.Buffer) {
 	g := l.gridOf()
 	buf := make([]byte, g.width)
 	for _, gl := range g.lines {

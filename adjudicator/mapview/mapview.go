@@ -32,6 +32,7 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
@@ -232,31 +233,43 @@ func Render(v View) string {
 	cols := l.m.Cols
 	ncols := cols[1] - cols[0] + 1
 	nstrips := (ncols + per - 1) / per
-	var b strings.Builder
+	// Drawn in a buffer kept from map to map, the map's string made of it at its
+	// size: a buffer grown to the most a map may take, and cut down to what it took,
+	// made two copies of every map.
+	b := renderBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= maxRenderBuffer {
+			b.Reset()
+			renderBuffers.Put(b)
+		}
+	}()
+	b.Reset()
 	// The grid's lines (two a row, four more a strip, and the headers), at most a
 	// full line each, and the legend and key after them.
 	b.Grow((l.lines+8)*nstrips*(Width+1) + 2048)
 	for _, line := range strings.Split(strings.TrimRight(v.Title, "\n"), "\n") {
 		b.WriteString(cut(line, Width) + "\n")
 	}
-	l.strips(&b) // grid.go
+	l.strips(b) // grid.go
 	b.WriteString("\n")
 	title := v.LegendTitle
 	if title == "" {
 		title = "Legend"
 	}
-	b.WriteString(wrap(title, Width, "  "))
-	l.legend(&b)
+	wrapTo(b, title, Width, "  ")
+	l.legend(b)
 	for _, k := range v.Key {
-		b.WriteString(wrap(k, Width, "  "))
-	}
-	if b.Cap()-b.Len() > b.Len()/4 {
-		// A map is kept (the desk's memo of maps): not with the room its lines did
-		// not take.
-		return strings.Clone(b.String())
+		wrapTo(b, k, Width, "  ")
 	}
 	return b.String()
 }
+
+// renderBuffers are the buffers maps are drawn in (Render).
+var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxRenderBuffer is the largest buffer kept for the next map: a map of a few
+// hundred hexes takes about 20 KB.
+const maxRenderBuffer = 256 << 10
 
 func cut(s string, n int) string {
 	r := []rune(s)
@@ -268,7 +281,7 @@ func cut(s string, n int) string {
 
 // writeLine writes row without its trailing spaces, and a newline; nothing when it is
 // all spaces and skipBlank.
-func writeLine(b *strings.Builder, row []byte, skipBlank bool) {
+func writeLine(b *bytes.Buffer, row []byte, skipBlank bool) {
 	row = bytes.TrimRight(row, " ")
 	if len(row) == 0 && skipBlank {
 		return
@@ -351,40 +364,47 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (l *layout) legend(b *strings.Builder) {
+func (l *layout) legend(b *bytes.Buffer) {
 	var items []string
 	for _, s := range l.v.Legend.Terrain {
 		items = append(items, fmt.Sprintf("%q %s", string(s.Char), s.Text))
 	}
-	b.WriteString(wrap("Terrain: "+strings.Join(items, ", ")+".", Width, "  "))
+	wrapTo(b, "Terrain: "+strings.Join(items, ", ")+".", Width, "  ")
 	items = nil
 	for _, s := range l.v.Legend.Sides {
 		items = append(items, fmt.Sprintf("%q %s", string(s.Char), s.Text))
 	}
 	if len(items) > 0 {
-		b.WriteString(wrap("Hexsides: "+strings.Join(items, ", ")+".", Width, "  "))
+		wrapTo(b, "Hexsides: "+strings.Join(items, ", ")+".", Width, "  ")
 	}
 	items = nil
 	for _, s := range l.v.Legend.Marks {
 		items = append(items, fmt.Sprintf("%q %s", string(s.Char), s.Text))
 	}
 	if len(items) > 0 {
-		b.WriteString(wrap("In a hex: "+strings.Join(items, ", ")+".", Width, "  "))
+		wrapTo(b, "In a hex: "+strings.Join(items, ", ")+".", Width, "  ")
 	}
 	items = nil
 	for _, p := range l.m.Places {
 		items = append(items, p.Name+" "+p.Hex.String())
 	}
 	if len(items) > 0 {
-		b.WriteString(wrap("Places: "+strings.Join(items, ", ")+".", Width, "  "))
+		wrapTo(b, "Places: "+strings.Join(items, ", ")+".", Width, "  ")
 	}
 }
 
 // wrap breaks s into lines of at most width columns at spaces, continuation lines
 // indented; it ends with a newline.
 func wrap(s string, width int, indent string) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(len(s) + 1 + (len(s)/max(width/2, 1)+1)*(len(indent)+1))
+	wrapTo(&b, s, width, indent)
+	return b.String()
+}
+
+// wrapTo writes wrap(s, width, indent) to b: a map's key and legend are written
+// where they go, not made a string each first.
+func wrapTo(b *bytes.Buffer, s string, width int, indent string) {
 	n := -1 // the length of the line being written; -1 before the first word
 	for w := range strings.FieldsSeq(s) {
 		switch {
@@ -401,7 +421,6 @@ func wrap(s string, width int, indent string) string {
 		b.WriteString(w)
 	}
 	b.WriteByte('\n')
-	return b.String()
 }
 
 // Wrap is the line breaking the map's legend uses, for rulesets' keys and status text:

@@ -1,6 +1,7 @@
 package mapview
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -43,7 +44,9 @@ func refRender(v View) string {
 		title = "Legend"
 	}
 	b.WriteString(wrap(title, Width, "  "))
-	l.legend(&b)
+	var legend bytes.Buffer
+	l.legend(&legend)
+	b.Write(legend.Bytes())
 	for _, k := range v.Key {
 		b.WriteString(wrap(k, Width, "  "))
 	}

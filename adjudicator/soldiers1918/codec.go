@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 )
 
 // The desk decodes a game's state for every mail, and encoding/json took a fifth of
@@ -278,7 +280,9 @@ func (d *stateReader) units() ([]Unit, bool) {
 				u.Kind = internKind(b)
 			case "hex":
 				bit = 4
-				u.Hex, ok = d.str()
+				var b []byte
+				b, ok = d.strBytes()
+				u.Hex = hex.Interned(b) // two hundred units share their ids' strings
 			case "carnage":
 				bit = 8
 				u.Carnage, ok = d.bool()

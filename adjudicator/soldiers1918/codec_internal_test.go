@@ -2,6 +2,7 @@ package soldiers1918
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -115,5 +116,26 @@ func TestEncodeStateAsJSON(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Fatalf("encodeState = %s, %v, want %s", got, err, want)
 		}
+	}
+}
+
+// TestDecodeStateAllocs: the units of a decoded state share their kind's and their hex
+// id's string: a state of 200 units decodes in a few allocations, not one or more a
+// unit.
+func TestDecodeStateAllocs(t *testing.T) {
+	st := &State{T: 3, P: "VII"}
+	for i := range 200 {
+		st.Units = append(st.Units, Unit{ID: i, Kind: []string{KindDeInf, KindUSArmy, KindUSMC}[i%3], Hex: fmt.Sprintf("%02d%02d", 10+i%30, i%12), Carnage: i%7 == 0})
+	}
+	raw, err := encodeState(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got State
+	if !decodeState(raw, &got) || !reflect.DeepEqual(&got, st) {
+		t.Fatalf("decodeState(%s) = %+v, want %+v", raw, got, st)
+	}
+	if n := testing.AllocsPerRun(20, func() { decodeState(raw, &got) }); n > 20 {
+		t.Errorf("decodeState of 200 units: %.0f allocations, want at most 20", n)
 	}
 }

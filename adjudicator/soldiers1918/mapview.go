@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
@@ -85,30 +86,162 @@ func RenderMap(s *Scenario, v MapView) string {
 }
 
 // View is the kit's view of v: the header, the cells and the legend.
+//
+// What does not change from one state to the next (each hex's trench letters, the
+// cells of the hexes with nothing in them, the legend and the key) is made once a
+// scenario and rules revision (mvBaseOf); a view fills in the hexes that hold units or
+// markers, a few dozen of the map's hundreds.
 func (s *Scenario) View(v MapView) mapview.View {
-	cells := make(map[hex.Hex]string, len(s.scOrder))
+	base := s.mvBaseOf(v.Revision)
+	cells := maps.Clone(base.cells)
 	counters := make(map[hex.Hex]string, len(v.Stacks)+len(v.Carnage))
 	forces := make(map[hex.Hex][]string, len(v.Stacks))
 	for h, st := range v.Stacks {
-		if st.DeInf+st.DeHMG > 0 {
-			forces[h] = append(forces[h], string(DE))
-		}
-		if st.USArmy+st.USMC > 0 {
-			forces[h] = append(forces[h], string(US))
+		de, us := st.DeInf+st.DeHMG > 0, st.USArmy+st.USMC > 0
+		switch {
+		case de && us:
+			forces[h] = mvForcesBoth
+		case de:
+			forces[h] = mvForcesDE
+		case us:
+			forces[h] = mvForcesUS
 		}
 	}
-	works := mvWorks(v.Revision)
+	// The hexes with something in them, by their place in scOrder: the key spells
+	// out the crowded ones in the map's order.
+	held := make([]int, 0, len(v.Stacks)+len(v.Carnage)+len(v.COWed)+len(v.Bombardment))
+	hold := func(h hex.Hex) {
+		if at, ok := base.at[h]; ok {
+			held = append(held, at)
+		}
+	}
+	for h := range v.Stacks {
+		hold(h)
+	}
+	for h := range v.Carnage {
+		hold(h)
+	}
+	for h := range v.COWed {
+		hold(h)
+	}
+	for h := range v.Bombardment {
+		hold(h)
+	}
+	slices.Sort(held)
+	held = slices.Compact(held)
 	var notes []string
-	for _, h := range s.scOrder {
-		cell, full, counter := mvCellText(s, works, s.scHexes[h], h, v)
+	note := func(h hex.Hex, full string) {
+		notes = append(notes, fmt.Sprintf("+ column %02d, row %02d: %s", h.Col, h.Row, full))
+	}
+	bn := 0 // the next of base.notes
+	for _, at := range held {
+		for ; bn < len(base.notes) && base.notes[bn].at < at; bn++ {
+			note(s.scOrder[base.notes[bn].at], base.notes[bn].full)
+		}
+		if bn < len(base.notes) && base.notes[bn].at == at {
+			bn++ // this hex's note, if any, is made with its units below
+		}
+		h := s.scOrder[at]
+		cell, full, counter := mvCellText(base.trenches[at], s.scHexes[h], h, v)
 		if cell != "" {
 			cells[h] = cell
+		} else {
+			delete(cells, h)
 		}
 		if counter != "" {
 			counters[h] = counter
 		}
 		if len(cell) > mvCellWidth-1 {
-			notes = append(notes, fmt.Sprintf("+ column %02d, row %02d: %s", h.Col, h.Row, full))
+			note(h, full)
+		}
+	}
+	for ; bn < len(base.notes); bn++ {
+		note(s.scOrder[base.notes[bn].at], base.notes[bn].full)
+	}
+	key := slices.Clip(base.key)
+	if len(notes) > 0 {
+		key = append(key, "A cell ending in + is spelt out here:")
+		key = append(key, notes...)
+	}
+	return mapview.View{
+		Title:       mvHeader(v),
+		Map:         s.Map,
+		Legend:      base.legend,
+		CellWidth:   mvCellWidth,
+		Cells:       cells,
+		Key:         key,
+		LegendTitle: "Legend (defence strength in brackets)",
+		RowsUp:      true,
+		Forces:      forces,
+		Counters:    counters,
+	}
+}
+
+// The forces of a hex (mapview.View.Forces), shared by every view: clipped, so that
+// appending to one copies it.
+var (
+	mvForcesDE   = []string{string(DE)}
+	mvForcesUS   = []string{string(US)}
+	mvForcesBoth = []string{string(DE), string(US)}
+)
+
+// mvBase is what every view of a scenario's map in one rules revision shares: each
+// hex's trench letters (by its place in scOrder), the cells of an empty map, the key
+// of the hexes whose trenches alone overflow their cell, the legend and the key.
+type mvBase struct {
+	trenches []string
+	at       map[hex.Hex]int // a hex's place in scOrder
+	cells    map[hex.Hex]string
+	notes    []mvNote
+	legend   mapview.Legend
+	key      []string
+}
+
+// mvNote is the key's line for the hex at scOrder[at] when empty: full is its cell
+// spelt out.
+type mvNote struct {
+	at   int
+	full string
+}
+
+// mvBases are a scenario's mvBase for revisions before 2 ([0]) and from 2 ([1]),
+// each made once.
+type mvBases struct {
+	once [2]sync.Once
+	base [2]*mvBase
+}
+
+// mvBaseOf returns the shared part of the views of revision rev, made at first use.
+func (s *Scenario) mvBaseOf(rev int) *mvBase {
+	i := 0
+	if rev >= 2 {
+		i = 1
+	}
+	if s.mvBases == nil {
+		return s.mvMakeBase(rev) // a Scenario not made by ParseScenario
+	}
+	s.mvBases.once[i].Do(func() { s.mvBases.base[i] = s.mvMakeBase(rev) })
+	return s.mvBases.base[i]
+}
+
+// mvMakeBase makes the shared part of the views of revision rev. Its slices are
+// clipped, so that a caller appending to a view's legend or key copies them.
+func (s *Scenario) mvMakeBase(rev int) *mvBase {
+	works := mvWorks(rev)
+	b := &mvBase{
+		trenches: make([]string, len(s.scOrder)),
+		at:       make(map[hex.Hex]int, len(s.scOrder)),
+		cells:    make(map[hex.Hex]string, len(s.scOrder)),
+	}
+	for i, h := range s.scOrder {
+		b.at[h] = i
+		b.trenches[i] = mvTrenches(s, works, s.scHexes[h])
+		cell, full, _ := mvCellText(b.trenches[i], s.scHexes[h], h, MapView{})
+		if cell != "" {
+			b.cells[h] = cell
+		}
+		if len(cell) > mvCellWidth-1 {
+			b.notes = append(b.notes, mvNote{at: i, full: full})
 		}
 	}
 	def := func(t Terrain) string {
@@ -125,12 +258,12 @@ func (s *Scenario) View(v MapView) mapview.View {
 	}
 	featureTexts := maps.Clone(texts)
 	featureTexts[outpost] = "outpost (Main Trench)"
-	legend := mapview.Legend{
+	b.legend = mapview.Legend{
 		Terrain: []mapview.Symbol{
 			{Name: string(Open), Char: '.', Text: "open ground" + def(Open)},
 			{Name: string(NoMansLand), Char: '~', Text: "No Man's Land" + def(NoMansLand)},
 		},
-		Marks: append(mapview.WorkSymbols(works, texts, main, outpost, support, comm, bunker, wire), []mapview.Symbol{
+		Marks: slices.Clip(append(mapview.WorkSymbols(works, texts, main, outpost, support, comm, bunker, wire), []mapview.Symbol{
 			{Name: "g", Char: 'g', Text: "German infantry"},
 			{Name: "h", Char: 'h', Text: "German HMG"},
 			{Name: "a", Char: 'a', Text: "US Army"},
@@ -139,39 +272,25 @@ func (s *Scenario) View(v MapView) mapview.View {
 			{Name: "!", Char: '!', Text: "COWed"},
 			{Name: "*", Char: '*', Text: "bombardment markers"},
 			{Name: "x", Char: 'x', Text: "carnage"},
-		}...),
+		}...)),
 		Forces: []mapview.Symbol{
 			{Name: string(DE), Char: 'G', Text: "German units"},
 			{Name: string(US), Char: 'A', Text: "American units"},
 		},
 		// The picture draws the trenches as trench lines, not letters: its counters
 		// hold the units and markers only (Counters).
-		Features: mapview.WorkSymbols(nil, featureTexts, main, outpost, support, comm, wire, bunker),
+		Features: slices.Clip(mapview.WorkSymbols(nil, featureTexts, main, outpost, support, comm, wire, bunker)),
 	}
-	key := []string{
+	b.key = []string{
 		"Trenches: a hex with several defends with the strongest (10.11). The text map spells them after the ground, the strongest first; the picture draws them as lines.",
 		"Units and markers: 3g is three German infantry, 1h one German HMG, 4a four US Army platoons (4ay: one of them is Sergeant York), 4m four USMC; ! COWed, *2 two bombardment markers, x3 three carnage.",
 		"Hexes: a hex's id is its column number (above and below its strip) then its row number (at the left of its line). Rows grow north.",
 	}
 	if mvExitsOnTop(s) {
-		key = append(key, "Exits: the top hex of every column is a north-edge exit hex (4.1).")
+		b.key = append(b.key, "Exits: the top hex of every column is a north-edge exit hex (4.1).")
 	}
-	if len(notes) > 0 {
-		key = append(key, "A cell ending in + is spelt out here:")
-		key = append(key, notes...)
-	}
-	return mapview.View{
-		Title:       mvHeader(v),
-		Map:         s.Map,
-		Legend:      legend,
-		CellWidth:   mvCellWidth,
-		Cells:       cells,
-		Key:         key,
-		LegendTitle: "Legend (defence strength in brackets)",
-		RowsUp:      true,
-		Forces:      forces,
-		Counters:    counters,
-	}
+	b.key = slices.Clip(b.key)
+	return b
 }
 
 func mvHeader(v MapView) string {
@@ -194,8 +313,9 @@ func mvHeader(v MapView) string {
 // than the cell, the hex spelt out with spaces for the key when the cell is longer
 // (else ""), and the text of its counter in the picture (units and markers: the
 // picture draws the trenches).
-func mvCellText(s *Scenario, works map[string]byte, info *HexInfo, h hex.Hex, v MapView) (cell, full, counter string) {
-	trenches := mvTrenches(s, works, info)
+//
+// trenches is the hex's trenches as mvTrenches spells them.
+func mvCellText(trenches string, info *HexInfo, h hex.Hex, v MapView) (cell, full, counter string) {
 	// items are the units, then the markers, each as "3g" or "*2": a map is drawn for
 	// every results mail, so they are spelt in a buffer, not a string each.
 	var buf [64]byte
@@ -238,13 +358,17 @@ func mvCellText(s *Scenario, works map[string]byte, info *HexInfo, h hex.Hex, v 
 		items = append(items, 'x')
 		item(c, "")
 	}
-	rest := string(items)
 	cell = trenches
-	if rest != "" {
-		cell = trenches + " " + rest
-		if len(cell) > mvCellWidth-1 {
-			cell = trenches + rest // squeeze out the space
-		}
+	if len(items) > 0 {
+		// The cell and its counter in one string: the counter is the cell's end.
+		var text [80]byte
+		line := append(text[:0], trenches...)
+		if len(trenches)+1+len(items) <= mvCellWidth-1 {
+			line = append(line, ' ')
+		} // else squeeze out the space
+		line = append(line, items...)
+		cell = string(line)
+		counter = cell[len(cell)-len(items):]
 	}
 	if len(cell) > mvCellWidth-1 {
 		ground := "."
@@ -265,7 +389,7 @@ func mvCellText(s *Scenario, works map[string]byte, info *HexInfo, h hex.Hex, v 
 		}
 		full = strings.TrimSpace(f.String())
 	}
-	return cell, full, rest
+	return cell, full, counter
 }
 
 // mvTrenches spells a hex's trenches, bunker and wire: the feature it defends

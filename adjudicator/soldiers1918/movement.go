@@ -240,14 +240,26 @@ func (g *game) cowCheck(units []int, h hex.Hex, d dice.Source) bool {
 // movement resolves Phase VII (US) or X (German): each MOVE line in the order written.
 func (g *game) movement(side rules.Side, inputs []rules.Order, next string) error {
 	name := sides.Name(side)
-	start := map[int]string{}
+	// Where each unit started and whether 11.1 exempts it, by its index.
+	start := make([]string, len(g.st.Units))
 	for i, u := range g.st.Units {
 		start[i] = u.Hex
 	}
-	exempt := map[int]bool{}
+	exempt := make([]bool, len(g.st.Units))
 	if side == US {
+		// The German-occupied hexes as the phase starts, gathered once rather than
+		// each Marine's neighbours looked for among all the units.
+		german := map[string]bool{}
+		for _, u := range g.st.Units {
+			if !u.Carnage && sideOf(u.Kind) == DE {
+				german[u.Hex] = true
+			}
+		}
 		for i, u := range g.st.Units {
-			if h, err := hex.Parse(u.Hex); err == nil && u.Kind == KindUSMC && g.nextToGerman(h) {
+			if u.Kind != KindUSMC || len(german) == 0 {
+				continue
+			}
+			if h, err := hex.Parse(u.Hex); err == nil && nextTo(g.r.sc.Grid, h, german) {
 				exempt[i] = true // 11.1: started next to a German-occupied hex
 			}
 		}
@@ -306,10 +318,10 @@ func (g *game) movement(side rules.Side, inputs []rules.Order, next string) erro
 
 // esprit is 11.1 at the end of the US Movement Phase: every USMC unit must end at least
 // one row farther north than it started, unless it started next to a German-occupied hex.
-func (g *game) esprit(start map[int]string, exempt map[int]bool) {
+func (g *game) esprit(start []string, exempt []bool) {
 	for i := range g.st.Units {
 		u := &g.st.Units[i]
-		if u.Kind != KindUSMC || u.Carnage || exempt[i] {
+		if i >= len(start) || u.Kind != KindUSMC || u.Carnage || exempt[i] {
 			continue
 		}
 		from, err := hex.Parse(start[i])
@@ -324,10 +336,10 @@ func (g *game) esprit(start map[int]string, exempt map[int]bool) {
 	}
 }
 
-// nextToGerman reports a German-occupied hex next to h, in the state as it now stands.
-func (g *game) nextToGerman(h hex.Hex) bool {
-	for _, n := range g.r.sc.Grid.Neighbours(h) {
-		if len(g.st.liveIn(n, DE)) > 0 {
+// nextTo reports whether a hex next to h is one of hexes (by id).
+func nextTo(grid hex.Grid, h hex.Hex, hexes map[string]bool) bool {
+	for _, n := range grid.Neighbours(h) {
+		if hexes[n.String()] {
 			return true
 		}
 	}

@@ -568,7 +568,15 @@ func (r *Rules) MapView(s rules.State, side rules.Side) mapview.View {
 	st := s.(*State)
 	// The header gives the turn and says "phase": the title need not say them again.
 	phase := strings.TrimPrefix(st.PhaseTitle(), fmt.Sprintf("Turn %d, Phase ", st.T))
-	v := MapView{Turn: st.T, Phase: phase, Visibility: st.Visibility, Stacks: map[hex.Hex]Stack{}, Carnage: map[hex.Hex]int{}, COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}, Revision: st.Revision}
+	dead := 0
+	for _, u := range st.Units {
+		if u.Carnage {
+			dead++
+		}
+	}
+	// Sized for the units, at most one hex each, so that filling them grows no map.
+	v := MapView{Turn: st.T, Phase: phase, Visibility: st.Visibility, Stacks: make(map[hex.Hex]Stack, len(st.Units)-dead), Carnage: make(map[hex.Hex]int, dead),
+		COWed: map[hex.Hex]bool{}, Bombardment: map[hex.Hex]int{}, Revision: st.Revision}
 	for _, id := range st.COWedHexes() {
 		if h, err := hex.Parse(id); err == nil {
 			v.COWed[h] = true

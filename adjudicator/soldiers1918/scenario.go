@@ -130,6 +130,7 @@ type Scenario struct {
 	scHexes   map[hex.Hex]*HexInfo // what the rules make of Map, hex by hex
 	scOrder   []hex.Hex            // sorted by column then row
 	scMainRow map[int]int          // column -> row of its Main Trench line hex (not an outpost)
+	mvBases   *mvBases             // the views' shared parts (mapview.go)
 }
 
 // The data files, relative to the root of the file system given to
@@ -164,6 +165,7 @@ func ParseScenario(fsys fs.FS) (*Scenario, error) {
 		CounterSources:   map[string]Value{},
 		scHexes:          map[hex.Hex]*HexInfo{},
 		scMainRow:        map[int]int{},
+		mvBases:          &mvBases{},
 	}
 	mapOK := false
 	if src, _, ok := p.read(fsys, scMapFile, s, false); ok {
