@@ -2,6 +2,7 @@ package mapimage
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -104,5 +105,37 @@ func TestLRU(t *testing.T) {
 	c.get([32]byte{3}, func() (int, error) { return 3, nil })
 	if v, _ := c.get([32]byte{1}, func() (int, error) { return 8, nil }); v != 8 {
 		t.Errorf("the oldest value is still kept (%d) after two newer ones", v)
+	}
+}
+
+// TestPicturesKeptForAPass: the distinct pictures of a pass of the sender, more than
+// a few (here 24: six advances' results of two sides, map and close-up), are drawn
+// once; asked for again, none is drawn again.
+func TestPicturesKeptForAPass(t *testing.T) {
+	ForgetAll()
+	v := testView(t, false)
+	var views [][]byte
+	for i := range 24 {
+		w := v
+		w.Title = fmt.Sprintf("picture %d", i)
+		b, err := Encode(w, News{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		views = append(views, b)
+	}
+	for _, b := range views {
+		if _, err := RenderEncoded(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := drawn.Load()
+	for _, b := range views {
+		if _, err := RenderEncoded(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := drawn.Load() - before; n != 0 {
+		t.Errorf("%d of %d pictures of a pass drawn again", n, len(views))
 	}
 }

@@ -43,6 +43,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
@@ -250,9 +251,13 @@ func RenderEncoded(b []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		drawn.Add(1)
 		return render(s)
 	})
 }
+
+// drawn counts the pictures RenderEncoded drew, not taken from those kept (for tests).
+var drawn atomic.Int64
 
 // MaxBytes is the most a picture may weigh: a mail with one stays light.
 const MaxBytes = 150 << 10
