@@ -41,6 +41,9 @@ type baseLayer struct {
 	pal   color.Palette
 	index map[uint32]uint8
 	pix   []uint8
+	// bands are pix's bands of rows compressed (band), each once asked for.
+	mu    sync.Mutex
+	bands []*band
 }
 
 // static is the part of s that is the map's, not the view's: what the base layer is
@@ -109,7 +112,7 @@ func (p *picture) base() (*baseLayer, error) {
 // drawBase draws the base layer of p from static, p's scene's static part.
 func (p *picture) drawBase(static *scene) *baseLayer {
 	q := *p
-	q.s = static
+	q.s, q.tiles = static, nil
 	img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(p.y0+p.mapH))+baseOverflow))
 	fillPaper(img.Pix)
 	q.dc = gg.NewContextForRGBA(img)
@@ -137,124 +140,6 @@ func fillPaper(pix []byte) {
 // inks and commonest shades; the others are the picture's own (the counters' colours
 // and the edges of their text, arrows, news, the legend).
 const basePalette = 192
-
-// palettedOnBase is the picture as a palette image: the base layer's palette, and
-// after it the inks and commonest colours of what the picture draws over its base
-// layer, 256 colours in all; where the picture is its base layer, the base layer's
-// indexes. Only what differs from the base layer is counted and looked up: fills and
-// grid are most of a picture.
-func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
-	base := p.baseLayer
-	// Every pixel is set below: the base layer's, or those that differ from it.
-	out := &image.Paletted{Pix: canvasPix(&indexPix, len(img.Pix)/4), Stride: img.Rect.Dx(), Rect: img.Rect}
-	// The palette: the base layer's colours, then the picture's inks, always, in the
-	// legend's order, then its commonest other colours. The base layer's and the
-	// inks' indexes are the same in every picture of one map and legend, and so are
-	// the bands of rows that show only them.
-	prefix := slices.Clip(base.pal)
-	inks := append(p.inks(), newsInks()...)
-	inPal := map[uint32]bool{}
-	for _, c := range prefix {
-		inPal[rgbaKey(c.(color.RGBA))] = true
-	}
-	for _, c := range inks {
-		if k := rgbaKey(c); !inPal[k] && len(prefix) < 256 {
-			prefix, inPal[k] = append(prefix, c), true
-		}
-	}
-	// The rows of a legend kept (drawLegendKept) are the legend's indexes, kept with
-	// it for this palette's first colours; the rows above, the base layer's indexes
-	// where they are the base layer, and the runs of pixels that differ from it (both
-	// have the picture's width).
-	end := len(img.Pix)
-	if p.legendKept != nil {
-		top := p.legendTop * img.Stride
-		idx, err := p.legendKept.indexes(base, prefix)
-		if err == nil && len(idx) == (end-top)/4 {
-			copy(out.Pix[top/4:], idx)
-			end = top
-		}
-	}
-	copy(out.Pix[:end/4], base.pix)
-	const run = 256 // bytes: 64 pixels
-	var differ [][2]int
-	n := min(len(base.img.Pix), end)
-	for i := 0; i < n; i += run {
-		j := min(i+run, n)
-		if !bytes.Equal(img.Pix[i:j], base.img.Pix[i:j]) {
-			if k := len(differ) - 1; k >= 0 && differ[k][1] == i {
-				differ[k][1] = j
-			} else {
-				differ = append(differ, [2]int{i, j})
-			}
-		}
-	}
-	differ = append(differ, [2]int{n, end})
-	// The colours there, each given an id, by runs of one colour, and counted.
-	var ids colourIDs
-	kept, _ := runPool.Get().(*[]colourRun)
-	if kept == nil {
-		kept = new([]colourRun)
-	}
-	runs := (*kept)[:0]
-	defer func() { *kept = runs; runPool.Put(kept) }()
-	for _, d := range differ {
-		pix := img.Pix[d[0]:d[1]]
-		if len(pix) == 0 {
-			continue
-		}
-		last, n := pixKey(pix, 0), uint32(0)
-		for i := 0; i < len(pix); {
-			// Blank paper (most of the title's and the legend's rows) a block at a
-			// time.
-			if last == paperKey && i+len(paperBlock) <= len(pix) && bytes.Equal(pix[i:i+len(paperBlock)], paperBlock) {
-				n += uint32(len(paperBlock) / 4)
-				i += len(paperBlock)
-				continue
-			}
-			if k := pixKey(pix, i); k != last {
-				runs = append(runs, colourRun{uint32(ids.id(last)), n})
-				last, n = k, 0
-			}
-			n++
-			i += 4
-		}
-		runs = append(runs, colourRun{uint32(ids.id(last)), n})
-	}
-	count := make([]int, len(ids.colours))
-	for _, r := range runs {
-		count[r.id] += int(r.n)
-	}
-	// The base layer's colours keep their indexes (a shade the base layer has is
-	// given what the base layer gives it), the picture's inks and other colours are
-	// counted for the rest of the palette.
-	own := map[uint32]int{}
-	for id, k := range ids.colours {
-		if _, ok := base.index[k]; !ok || inPal[k] {
-			own[k] = count[id]
-		}
-	}
-	pal, index := quantise(own, nil, prefix, 256)
-	out.Palette = pal
-	at := make([]uint8, len(ids.colours))
-	for id, k := range ids.colours {
-		i, ok := index[k]
-		if !ok {
-			i = base.index[k]
-		}
-		at[id] = i
-	}
-	// The runs again, in the same order, by index.
-	r := 0
-	for _, d := range differ {
-		for j, end := d[0]/4, d[1]/4; j < end; r++ {
-			run := out.Pix[j : j+int(runs[r].n)]
-			fill(run, at[runs[r].id])
-			j += len(run)
-		}
-	}
-	return out
-}
 
 // paperKey is the paper's colour as pixKey gives it, and paperBlock 64 pixels of it.
 var (
@@ -461,15 +346,13 @@ func newsInks() []color.RGBA {
 // the same items at the same place when the rows it takes are blank paper (the map's
 // last hexsides may reach into its first rows: then it is drawn over them).
 func (p *picture) drawLegendKept() error {
-	img := p.dc.Image().(*image.RGBA)
+	img := p.canvas
 	y := p.y0 + p.mapH + 10
 	top := int(math.Floor(y))
-	rows := img.Pix[top*img.Stride:]
-	for i := 0; i < len(rows); i += len(paperBlock) {
-		if !bytes.Equal(rows[i:min(i+len(paperBlock), len(rows))], paperBlock[:min(len(paperBlock), len(rows)-i)]) {
-			p.drawLegend()
-			return nil
-		}
+	if !p.blankFrom(top) {
+		p.touch(0, float64(top), float64(img.Rect.Dx()), float64(img.Rect.Dy()))
+		p.drawLegend()
+		return nil
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %v %v %v %v %v %v\x00", p.legendTitle(), p.w, y-float64(top), img.Rect.Dy()-top, p.ids, p.terrainColour(p.s.geo.Default), textSz)
@@ -482,14 +365,14 @@ func (p *picture) drawLegendKept() error {
 		l := image.NewRGBA(image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy()-top))
 		fillPaper(l.Pix)
 		q := *p
-		q.dc = gg.NewContextForRGBA(l)
+		q.dc, q.canvas, q.tiles = gg.NewContextForRGBA(l), l, nil
 		q.drawLegendAt(y - float64(top))
 		return &keptLegend{img: l}, nil
 	})
 	if err != nil {
 		return err
 	}
-	copy(rows, l.img.Pix)
+	// Its rows are the legend's indexes (encodeOnBase), or copied in by fillCanvas.
 	p.legendKept, p.legendTop = l, top
 	return nil
 }

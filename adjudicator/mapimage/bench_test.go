@@ -1,6 +1,7 @@
 package mapimage_test
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
@@ -61,7 +62,7 @@ func BenchmarkRenderBurst(b *testing.B) {
 // in outbox order: each side's results mail (its close-up when worth one, then its
 // whole map, from one scene: mapimage.Pictures, as the desk stores them), then each
 // side's MAP reply.
-func senderBurst(b *testing.B, tc sample) [][]byte {
+func senderBurst(b testing.TB, tc sample) [][]byte {
 	b.Helper()
 	var burst, maps [][]byte
 	after := tc.state(b, tc.after)
@@ -85,6 +86,10 @@ func senderBurst(b *testing.B, tc sample) [][]byte {
 	return append(burst, maps...)
 }
 
+// newBands makes BenchmarkRenderSender compress every band a picture draws on, as for
+// a picture whose counters are where no picture before had them.
+var newBands = flag.Bool("newbands", false, "BenchmarkRenderSender: forget the bands of the pictures before")
+
 // BenchmarkRenderSender is the sender's CPU a picture, warm: the pictures of
 // senderBurst in turn, each drawn (the cache of pictures drawn is emptied before
 // each), on what the pictures before them kept (base layers, glyphs, bands).
@@ -102,6 +107,9 @@ func BenchmarkRenderSender(b *testing.B) {
 			cpu := processCPU()
 			for b.Loop() {
 				mapimage.ForgetPictures()
+				if *newBands {
+					mapimage.ForgetBands()
+				}
 				if _, err := mapimage.RenderEncoded(burst[i%len(burst)]); err != nil {
 					b.Fatal(err)
 				}

@@ -169,6 +169,11 @@ type picture struct {
 	// (drawLegendKept), nil when it was drawn there.
 	legendKept *keptLegend
 	legendTop  int
+	// The canvas is made of tiles of its base layer, each copied in when something is
+	// first drawn on it (see touch): the rest of the picture is its base layer's.
+	canvas *image.RGBA
+	tiles  []bool // by row of tiles, then column: drawn on
+	tcols  int
 }
 
 // slot is the half row of h from the map's top: a hex is two half rows tall, and the
@@ -304,14 +309,13 @@ func renderTry(s *scene, i int) (b []byte, same bool, err error) {
 	if err := p.drawLegendKept(); err != nil {
 		return nil, false, err
 	}
-	img := p.dc.Image().(*image.RGBA)
+	img := p.canvas
 	defer putCanvas(&rgbaPix, img.Pix)
-	if try.colours == 256 && p.baseLayer != nil && len(p.baseLayer.img.Pix) <= len(img.Pix) {
-		pi := p.palettedOnBase(img)
-		defer putCanvas(&indexPix, pi.Pix)
-		b, err = encodeBands(pi)
+	if try.colours == 256 && len(p.baseLayer.img.Pix) <= len(img.Pix) {
+		b, err = p.encodeOnBase()
 		return b, false, err
 	}
+	p.fillCanvas()
 	count := map[uint32]int{}
 	countPix(count, img.Pix, 1)
 	b, err = encodePNG(paletted(img, p.inks(), count, try.colours))
@@ -485,7 +489,11 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 	}
 	p.baseLayer = base
 	img := newCanvas(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
-	fillPaper(img.Pix[copy(img.Pix, base.img.Pix):])
+	p.canvas, p.tcols = img, (img.Rect.Dx()+tile-1)/tile
+	p.tiles = make([]bool, p.tcols*((img.Rect.Dy()+tile-1)/tile))
+	if wholeCanvas {
+		p.touch(0, 0, float64(img.Rect.Dx()), float64(img.Rect.Dy()))
+	}
 	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
 		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
@@ -744,6 +752,7 @@ func (p *picture) drawNews() {
 			continue
 		}
 		x, y := p.center(h)
+		p.touch(x-p.r, y-p.r, x+p.r, y+p.r)
 		p.hexPathR(x, y, p.r-2.5)
 		dc.SetColor(changedInk)
 		dc.SetLineWidth(4)
@@ -753,6 +762,7 @@ func (p *picture) drawNews() {
 
 // cross draws a bold red X of half size d centred on x, y, on a white outline.
 func (p *picture) cross(x, y, d float64) {
+	p.touch(x-d-3, y-d-3, x+d+3, y+d+3)
 	dc := p.dc
 	for _, pass := range []struct {
 		c color.Color
@@ -784,9 +794,16 @@ func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
 func (p *picture) text(s string, x, y, ax, ay float64, key string, c color.Color) {
 	f := p.fonts[key]
 	w := float64(font.MeasureString(f, s)) / 64
-	h := float64(f.Metrics().Height) / 64
-	d := font.Drawer{Dst: p.dc.Image().(*image.RGBA), Src: image.NewUniform(c), Face: f,
-		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + ay*h) * 64))}}
+	m := f.Metrics()
+	h := float64(m.Height) / 64
+	dot := fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + ay*h) * 64))}
+	if p.tiles != nil {
+		// The glyphs' boxes reach at most a pixel or two past the advance and the
+		// font's ascent and descent; touch pads them.
+		left, base := float64(dot.X)/64, float64(dot.Y)/64
+		p.touch(left, base-float64(m.Ascent)/64, left+w, base+float64(m.Descent)/64)
+	}
+	d := font.Drawer{Dst: p.dc.Image().(*image.RGBA), Src: image.NewUniform(c), Face: f, Dot: dot}
 	d.DrawString(s)
 }
 
@@ -876,6 +893,7 @@ func pointStyle(name string) (width, length float64) {
 
 // box draws a filled rectangle with a one-pixel border.
 func (p *picture) box(x, y, w, h float64, fill, border color.Color) {
+	p.touch(x, y, x+w, y+h)
 	p.dc.DrawRectangle(x, y, w, h)
 	p.dc.SetColor(fill)
 	p.dc.FillPreserve()

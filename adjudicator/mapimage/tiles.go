@@ -1,0 +1,314 @@
+package mapimage
+
+import (
+	"bytes"
+	"image/color"
+	"math"
+	"slices"
+	"sync"
+)
+
+// A picture is drawn over its base layer, which it shares with every picture of the
+// same part of the same map. Copying the whole base layer into each picture's canvas,
+// comparing it back and converting it to palette indexes was most of a picture's
+// time (issue 23): what a picture draws (title, counters, arrows, news, legend)
+// covers a small part of it. So the canvas is tiles: a tile is copied from the base
+// layer when something is first drawn on it (touch, which every drawing primitive
+// calls with what it may cover before it draws), only the tiles drawn on are
+// converted to indexes, and a band of rows with no tile drawn on is the base layer's
+// band, compressed once for every picture on that base layer (baseLayer.band).
+
+// tile is a tile's side in pixels: a band of rows is one row of tiles.
+const tile = bandRows
+
+// wholeCanvas makes every picture copy its whole base layer and convert every pixel,
+// as if it had drawn on every tile (for tests: the tiles drawn on must give the same
+// bytes).
+var wholeCanvas = false
+
+// touch says that what is drawn next may cover the rectangle from (x0, y0) to (x1, y1)
+// (with a few pixels more for antialiasing): the tiles it meets are copied into the
+// canvas from the base layer, if they were not yet. Without a canvas of tiles (the
+// base layer, a legend drawn on its own) it does nothing.
+func (p *picture) touch(x0, y0, x1, y1 float64) {
+	if p.tiles == nil {
+		return
+	}
+	const pad = 3
+	w, h := p.canvas.Rect.Dx(), p.canvas.Rect.Dy()
+	tx0, ty0 := max(int(math.Floor(x0))-pad, 0)/tile, max(int(math.Floor(y0))-pad, 0)/tile
+	tx1, ty1 := min(int(math.Ceil(x1))+pad, w-1)/tile, min(int(math.Ceil(y1))+pad, h-1)/tile
+	if math.IsNaN(x0 + y0 + x1 + y1) {
+		tx0, ty0, tx1, ty1 = 0, 0, (w-1)/tile, (h-1)/tile
+	}
+	for ty := ty0; ty <= ty1; ty++ {
+		for tx := tx0; tx <= tx1; tx++ {
+			if i := ty*p.tcols + tx; !p.tiles[i] {
+				p.tiles[i] = true
+				p.initTile(tx, ty)
+			}
+		}
+	}
+}
+
+// touchLine is touch for a line from (x1, y1) to (x2, y2) and pad either side of it:
+// the tiles along it, not its whole bounding box.
+func (p *picture) touchLine(x1, y1, x2, y2, pad float64) {
+	if p.tiles == nil {
+		return
+	}
+	n := int(math.Ceil(math.Hypot(x2-x1, y2-y1) / tile))
+	for i := 0; i <= n; i++ {
+		t := float64(i) / float64(max(n, 1))
+		x, y := x1+(x2-x1)*t, y1+(y2-y1)*t
+		p.touch(x-pad-tile/2, y-pad-tile/2, x+pad+tile/2, y+pad+tile/2)
+	}
+}
+
+// initTile copies the base layer's pixels of a tile into the canvas: paper below it.
+func (p *picture) initTile(tx, ty int) {
+	img, base := p.canvas, p.baseLayer.img
+	x0, x1 := tx*tile*4, min((tx+1)*tile, img.Rect.Dx())*4
+	baseH := base.Rect.Dy()
+	for y := ty * tile; y < min((ty+1)*tile, img.Rect.Dy()); y++ {
+		row := img.Pix[y*img.Stride+x0 : y*img.Stride+x1]
+		if y < baseH {
+			copy(row, base.Pix[y*base.Stride+x0:y*base.Stride+x1])
+		} else {
+			copy(row, paperBlock[:len(row)])
+		}
+	}
+}
+
+// fillCanvas makes the canvas the whole picture: the tiles not drawn on copied from
+// the base layer, and the legend kept copied in.
+func (p *picture) fillCanvas() {
+	img := p.canvas
+	for i, on := range p.tiles {
+		if !on {
+			p.initTile(i%p.tcols, i/p.tcols)
+		}
+	}
+	if p.legendKept != nil {
+		copy(img.Pix[p.legendTop*img.Stride:], p.legendKept.img.Pix)
+	}
+}
+
+// tileOn reports whether the tile at pixel column x of the row of tiles ty was drawn on.
+func (p *picture) tileOn(x, ty int) bool { return p.tiles[ty*p.tcols+x/tile] }
+
+// blankFrom reports whether the picture is blank paper from row top down, as drawn so
+// far: its tiles drawn on, the base layer's pixels elsewhere.
+func (p *picture) blankFrom(top int) bool {
+	img, base := p.canvas, p.baseLayer.img
+	w := img.Rect.Dx()
+	for y := top; y < img.Rect.Dy(); y++ {
+		for x := 0; x < w; x += tile {
+			n := 4 * min(tile, w-x)
+			var seg []byte
+			switch {
+			case p.tileOn(x, y/tile):
+				seg = img.Pix[y*img.Stride+4*x:][:n]
+			case y < base.Rect.Dy():
+				seg = base.Pix[y*base.Stride+4*x:][:n]
+			default:
+				continue // paper
+			}
+			if !bytes.Equal(seg, paperBlock[:n]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// span is a run of tiles drawn on in one row of pixels: from x0 to x1.
+type span struct{ y, x0, x1 int }
+
+// spans are the runs of tiles drawn on, row by row of pixels, above row end.
+func (p *picture) spans(end int, out []span) []span {
+	w := p.canvas.Rect.Dx()
+	for y := 0; y < end; y++ {
+		ty := y / tile
+		for tx := 0; tx < p.tcols; tx++ {
+			if !p.tiles[ty*p.tcols+tx] {
+				continue
+			}
+			x0 := tx * tile
+			for tx+1 < p.tcols && p.tiles[ty*p.tcols+tx+1] {
+				tx++
+			}
+			out = append(out, span{y, x0, min((tx+1)*tile, w)})
+		}
+	}
+	return out
+}
+
+// encodeOnBase is the picture as a palette PNG: the base layer's palette, and after
+// it the inks and commonest colours of what the picture draws over its base layer,
+// 256 colours in all; where the picture is its base layer, the base layer's indexes.
+// Only the tiles drawn on are counted and looked up, and a band of rows with none is
+// the base layer's band, compressed once.
+func (p *picture) encodeOnBase() ([]byte, error) {
+	img, base := p.canvas, p.baseLayer
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	// The palette: the base layer's colours, then the picture's inks, always, in the
+	// legend's order, then its commonest other colours. The base layer's and the
+	// inks' indexes are the same in every picture of one map and legend, and so are
+	// the bands of rows that show only them.
+	prefix := slices.Clip(base.pal)
+	inks := append(p.inks(), newsInks()...)
+	inPal := map[uint32]bool{}
+	for _, c := range prefix {
+		inPal[rgbaKey(c.(color.RGBA))] = true
+	}
+	for _, c := range inks {
+		if k := rgbaKey(c); !inPal[k] && len(prefix) < 256 {
+			prefix, inPal[k] = append(prefix, c), true
+		}
+	}
+	// The rows of a legend kept (drawLegendKept) are the legend's indexes, kept with
+	// it for this palette's first colours; the rows above, the base layer's indexes
+	// where no tile was drawn on, and the tiles drawn on.
+	end := h
+	var legend []uint8
+	if p.legendKept != nil {
+		idx, err := p.legendKept.indexes(base, prefix)
+		if err == nil && len(idx) == (h-p.legendTop)*w {
+			legend, end = idx, p.legendTop
+		} else {
+			// Drawn in the canvas instead, as the tiles of its rows.
+			p.touch(0, float64(p.legendTop), float64(w), float64(h))
+			copy(img.Pix[p.legendTop*img.Stride:], p.legendKept.img.Pix)
+		}
+	}
+	kept, _ := spanPool.Get().(*[]span)
+	if kept == nil {
+		kept = new([]span)
+	}
+	spans := p.spans(end, (*kept)[:0])
+	defer func() { *kept = spans; spanPool.Put(kept) }()
+	// The colours there, each given an id, by runs of one colour, and counted.
+	var ids colourIDs
+	keptRuns, _ := runPool.Get().(*[]colourRun)
+	if keptRuns == nil {
+		keptRuns = new([]colourRun)
+	}
+	runs := (*keptRuns)[:0]
+	defer func() { *keptRuns = runs; runPool.Put(keptRuns) }()
+	for _, sp := range spans {
+		pix := img.Pix[sp.y*img.Stride+4*sp.x0 : sp.y*img.Stride+4*sp.x1]
+		last, n := pixKey(pix, 0), uint32(0)
+		for i := 0; i < len(pix); {
+			// Blank paper (most of the title's rows) a block at a time.
+			if last == paperKey && i+len(paperBlock) <= len(pix) && bytes.Equal(pix[i:i+len(paperBlock)], paperBlock) {
+				n += uint32(len(paperBlock) / 4)
+				i += len(paperBlock)
+				continue
+			}
+			if k := pixKey(pix, i); k != last {
+				runs = append(runs, colourRun{uint32(ids.id(last)), n})
+				last, n = k, 0
+			}
+			n++
+			i += 4
+		}
+		runs = append(runs, colourRun{uint32(ids.id(last)), n})
+	}
+	count := make([]int, len(ids.colours))
+	for _, r := range runs {
+		count[r.id] += int(r.n)
+	}
+	// The base layer's colours keep their indexes (a shade the base layer has is
+	// given what the base layer gives it), the picture's inks and other colours are
+	// counted for the rest of the palette.
+	own := map[uint32]int{}
+	for id, k := range ids.colours {
+		if _, ok := base.index[k]; !ok || inPal[k] {
+			own[k] = count[id]
+		}
+	}
+	pal, index := quantise(own, nil, prefix, 256)
+	at := make([]uint8, len(ids.colours))
+	for id, k := range ids.colours {
+		i, ok := index[k]
+		if !ok {
+			i = base.index[k]
+		}
+		at[id] = i
+	}
+	// The runs again, in the same order, by index, into the tiles' indexes.
+	idx := canvasPix(&indexPix, w*h)
+	defer putCanvas(&indexPix, idx)
+	r := 0
+	for _, sp := range spans {
+		for j, e := sp.y*w+sp.x0, sp.y*w+sp.x1; j < e; r++ {
+			run := idx[j : j+int(runs[r].n)]
+			fill(run, at[runs[r].id])
+			j += len(run)
+		}
+	}
+	paperAt := base.index[paperKey]
+	baseH := base.img.Rect.Dy()
+	raw := make([]byte, 0, tile*(w+1))
+	return writeBands(w, h, pal, func(y0 int) (*band, error) {
+		ty, y1 := y0/tile, min(y0+tile, h)
+		clean := y1 <= baseH && y1 <= end && y1-y0 == tile
+		for tx := 0; clean && tx < p.tcols; tx++ {
+			clean = !p.tiles[ty*p.tcols+tx]
+		}
+		if clean {
+			return base.band(ty)
+		}
+		raw = raw[:0]
+		for y := y0; y < y1; y++ {
+			raw = append(raw, 0) // no filter: a palette image gains nothing from one
+			if y >= end {
+				raw = append(raw, legend[(y-end)*w:(y-end+1)*w]...)
+				continue
+			}
+			for x := 0; x < w; x += tile {
+				x1 := min(x+tile, w)
+				switch {
+				case p.tiles[ty*p.tcols+x/tile]:
+					raw = append(raw, idx[y*w+x:y*w+x1]...)
+				case y < baseH:
+					raw = append(raw, base.pix[y*w+x:y*w+x1]...)
+				default:
+					for range x1 - x {
+						raw = append(raw, paperAt)
+					}
+				}
+			}
+		}
+		return bandOf(raw)
+	})
+}
+
+// spanPool keeps the spans of a picture for the next.
+var spanPool sync.Pool // *[]span
+
+// band is the base layer's band of rows ty*tile to (ty+1)*tile, by palette index,
+// compressed once: every picture on the base layer that draws nothing on it has it.
+func (b *baseLayer) band(ty int) (*band, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if ty < len(b.bands) && b.bands[ty] != nil {
+		return b.bands[ty], nil
+	}
+	w := b.img.Rect.Dx()
+	raw := make([]byte, 0, tile*(w+1))
+	for y := ty * tile; y < (ty+1)*tile; y++ {
+		raw = append(raw, 0)
+		raw = append(raw, b.pix[y*w:(y+1)*w]...)
+	}
+	z, err := compressBand(raw)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.bands) <= ty {
+		b.bands = append(b.bands, make([]*band, ty+1-len(b.bands))...)
+	}
+	b.bands[ty] = z
+	return z, nil
+}
