@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/fogleman/gg"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
@@ -50,45 +48,27 @@ type baseLayer struct {
 // drawn from. A view's units, counters, labels, arrows, news and title are not in it.
 func (s *scene) static() *scene {
 	return &scene{
-		rowsUp: s.rowsUp, geo: s.geo, terrain: s.terrain, features: s.features, sides: s.sides,
+		rowsUp: s.rowsUp, digest: s.digest, mapWire: s.mapWire, hexList: s.hexList, geo: s.geo, terrain: s.terrain, features: s.features, sides: s.sides,
 		legend:   mapview.Legend{Terrain: s.legend.Terrain, Sides: s.legend.Sides, Features: s.legend.Features},
 		counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: map[hex.Hex][]string{},
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{},
 	}
 }
 
-// baseKey is what the base layer of p is drawn from: the map (static, its geometry,
-// the legend of what drawMap draws, each hex's terrain, works and hexsides) and the
-// picture's layout.
+// baseKey is what the base layer of p is drawn from: the map (static: the digest of
+// its geometry, each hex's terrain, works and hexsides), the legend of what drawMap
+// draws, and the picture's layout.
 func (p *picture) baseKey(static *scene) ([32]byte, error) {
 	h := sha256.New()
 	head, err := json.Marshal(struct {
-		Map    board.Map
+		Map    string
 		RowsUp bool
 		Legend mapview.Legend
-	}{*static.geo, static.rowsUp, static.legend})
+	}{static.digest, static.rowsUp, static.legend})
 	if err != nil {
 		return [32]byte{}, fmt.Errorf("map picture: the base layer's key: %w", err)
 	}
-	b := append(head, 0)
-	str := func(s string) { b = append(binary.AppendUvarint(b, uint64(len(s))), s...) }
-	list := func(ss []string) {
-		b = binary.AppendUvarint(b, uint64(len(ss)))
-		for _, s := range ss {
-			str(s)
-		}
-	}
-	for _, hx := range static.hexes() {
-		b = binary.AppendVarint(binary.AppendVarint(b, int64(hx.Col)), int64(hx.Row))
-		str(static.terrain[hx])
-		list(static.features[hx])
-		for _, n := range static.geo.Grid.Neighbours(hx) {
-			if hex.Compare(n, hx) > 0 {
-				list(static.side(hx, n))
-			}
-		}
-	}
-	h.Write(b)
+	h.Write(head)
 	fmt.Fprintf(h, "\x00%v %v %d %d %d %d %v %v %v %v", p.k, p.ids, p.c0, p.c1, p.h0, p.h1, p.x0, p.y0, p.w, p.mapH)
 	var k [32]byte
 	h.Sum(k[:0])
@@ -286,7 +266,7 @@ func putCanvas(pool *sync.Pool, pix []byte) { pool.Put(&pix) }
 // legends are the legends drawn lately, by what they show and where (legendKey): the
 // pictures of one game show the same terrain, units and marks, and a legend is a
 // fifth of what a picture draws over its base layer.
-var legends = &lru[*keptLegend]{max: 16, sizeOf: func(l *keptLegend) int { return 5 * len(l.img.Pix) / 4 }, maxSize: 4 << 20}
+var legends = &lru[*keptLegend]{max: 16, sizeOf: func(l *keptLegend) int { return 3 * len(l.img.Pix) / 2 }, maxSize: 4 << 20}
 
 // keptLegend is a legend drawn, and its pixels by index for the last palette prefix
 // (a base layer's colours and the inks) it was asked for.
@@ -295,12 +275,41 @@ type keptLegend struct {
 	mu  sync.Mutex
 	at  [32]byte // the prefix idx is for
 	idx []uint8
+	// bands are idx's bands of rows compressed, by their first row, for the prefix
+	// bandsAt: the bands of a picture's legend, the same in every picture with it.
+	bands   map[int]*band
+	bandsAt [32]byte
+}
+
+// band is the band of idx's rows from row r on, tile of them or to its end, compressed
+// once for the prefix at (idx and at are what indexes gave).
+func (l *keptLegend) band(at [32]byte, idx []uint8, r int) (*band, error) {
+	w := l.img.Rect.Dx()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.bands == nil || l.bandsAt != at {
+		l.bands, l.bandsAt = map[int]*band{}, at
+	}
+	if b, ok := l.bands[r]; ok {
+		return b, nil
+	}
+	raw := make([]byte, 0, tile*(w+1))
+	for y := r; y < min(r+tile, len(idx)/w); y++ {
+		raw = append(raw, 0)
+		raw = append(raw, idx[y*w:(y+1)*w]...)
+	}
+	b, err := compressBand(raw)
+	if err != nil {
+		return nil, err
+	}
+	l.bands[r] = b
+	return b, nil
 }
 
 // indexes are l's pixels as indexes of prefix, which starts with base's palette: a
 // colour of the base layer its index there, an ink its own, another the nearest of
 // prefix. The same for every picture of one base layer and legend.
-func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, error) {
+func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, [32]byte, error) {
 	h := sha256.New()
 	h.Write(base.key[:])
 	for _, c := range prefix[len(base.pal):] {
@@ -312,7 +321,7 @@ func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, er
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.idx != nil && l.at == at {
-		return l.idx, nil
+		return l.idx, at, nil
 	}
 	exact := map[uint32]uint8{}
 	for i, c := range prefix[len(base.pal):] {
@@ -330,7 +339,7 @@ func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, er
 		return near.index(color.RGBA{uint8(k >> 24), uint8(k >> 16), uint8(k >> 8), uint8(k)})
 	})
 	l.at, l.idx = at, idx
-	return idx, nil
+	return idx, at, nil
 }
 
 // newsInks are the colours of what News draws, in the palette of every picture.

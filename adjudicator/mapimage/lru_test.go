@@ -1,6 +1,7 @@
 package mapimage
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -49,11 +50,24 @@ func testView(t testing.TB, rowsUp bool) mapview.View {
 // are, and what decodes is a whole scene.
 func FuzzDecode(f *testing.F) {
 	v := testView(f, true)
-	b, err := Encode(v, News{Before: &v, Lost: []hex.Hex{hex.MustParse("0203")}})
+	news := News{Before: &v, Lost: []hex.Hex{hex.MustParse("0203")}}
+	b, err := Encode(v, news)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b)
+	// Format 3: the test map compiled in, named by its digest.
+	RegisterMaps(func() ([]*board.Map, error) { return []*board.Map{v.Map}, nil })
+	f.Cleanup(func() { RegisterMaps(nil) })
+	named, err := Encode(v, news)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if bytes.Equal(named, b) {
+		f.Fatal("the scene of a map compiled in carries it")
+	}
+	f.Add(named)
+	f.Add([]byte(`{"v":3,"map_id":"00","counters":{"0101":"x"}}`))
 	f.Add([]byte(`{"v":2,"map":{"Cols":[1,2],"OddRows":[1,1],"EvenRows":[1,1]},"sides":{"river":["0101/0201"]}}`))
 	f.Add([]byte(`{"v":2,"counters":{"x":"y"}}`))
 	f.Add([]byte(`{"v":2,"changed":["0101","x"]}`))

@@ -172,10 +172,11 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 	// where no tile was drawn on, and the tiles drawn on.
 	end := h
 	var legend []uint8
+	var legendAt [32]byte
 	if p.legendKept != nil {
-		idx, err := p.legendKept.indexes(base, prefix)
+		idx, at, err := p.legendKept.indexes(base, prefix)
 		if err == nil && len(idx) == (h-p.legendTop)*w {
-			legend, end = idx, p.legendTop
+			legend, legendAt, end = idx, at, p.legendTop
 		} else {
 			// Drawn in the canvas instead, as the tiles of its rows.
 			p.touch(0, float64(p.legendTop), float64(w), float64(h))
@@ -259,6 +260,9 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 		}
 		if clean {
 			return base.band(ty)
+		}
+		if y0 >= end {
+			return p.legendKept.band(legendAt, legend, y0-end)
 		}
 		raw = raw[:0]
 		for y := y0; y < y1; y++ {
