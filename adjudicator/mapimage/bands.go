@@ -134,20 +134,26 @@ func encodeBands(img *image.Paletted) ([]byte, error) {
 			raw = append(raw, 0) // no filter: a palette image gains nothing from one
 			raw = append(raw, img.Pix[y*img.Stride:y*img.Stride+w]...)
 		}
-		return bandOf(raw)
+		return bandOf(raw, nil)
 	})
 }
 
 // bandOf is raw (a band's rows, each with its filter byte) compressed: the band kept
-// with the same bytes, or raw compressed now and kept.
-func bandOf(raw []byte) (*band, error) {
+// with the same bytes, or raw compressed now (with code, quickBand; without,
+// deflate) and kept.
+func bandOf(raw []byte, code *quickCode) (*band, error) {
 	k := bandKey{maphash.Bytes(bandSeeds[0], raw), maphash.Bytes(bandSeeds[1], raw), len(raw)}
 	if b, ok := keptBand(k); ok {
 		return b, nil
 	}
-	b, err := compressBand(raw)
-	if err != nil {
-		return nil, fmt.Errorf("map picture: compress: %w", err)
+	var b *band
+	if code != nil {
+		b = quickBand(raw, code)
+	} else {
+		var err error
+		if b, err = compressBand(raw); err != nil {
+			return nil, fmt.Errorf("map picture: compress: %w", err)
+		}
 	}
 	keepBand(k, b)
 	return b, nil

@@ -39,9 +39,11 @@ type baseLayer struct {
 	pal   color.Palette
 	index map[uint32]uint8
 	pix   []uint8
-	// bands are pix's bands of rows compressed (band), each once asked for.
+	// bands are pix's bands of rows compressed (band), each once asked for; code is
+	// the code of the bands pictures draw on (quickCode).
 	mu    sync.Mutex
 	bands []*band
+	code  *quickCode
 }
 
 // static is the part of s that is the map's, not the view's: what the base layer is

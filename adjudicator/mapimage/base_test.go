@@ -144,7 +144,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 // TestTilesAsWholeCanvas: a picture that copies and converts only the tiles of its
-// base layer it draws on is, byte for byte, the picture drawn over a copy of its
+// base layer it draws on is, pixel for pixel, the picture drawn over a copy of its
 // whole base layer with every pixel converted: nothing is drawn outside the tiles its
 // drawing touched. Every ruleset's pictures of an advance as the sender draws them
 // (each side's close-up, whole map and MAP reply), cold and warm.
@@ -162,7 +162,9 @@ func TestTilesAsWholeCanvas(t *testing.T) {
 						mapimage.ForgetAll()
 					}
 					mapimage.ForgetPictures()
-					if got := render(t, enc); !bytes.Equal(got, want) {
+					// The pixels: how a band is compressed depends on whether it
+					// was drawn on.
+					if got := render(t, enc); !samePixels(t, got, want) {
 						t.Errorf("picture %d (warm %v): drawn on the tiles it touched, it differs from the picture drawn on the whole canvas", i, warm)
 					}
 				}

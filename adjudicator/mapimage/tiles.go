@@ -250,6 +250,7 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 		}
 	}
 	paperAt := base.index[paperKey]
+	code := base.quickCode()
 	baseH := base.img.Rect.Dy()
 	raw := make([]byte, 0, tile*(w+1))
 	return writeBands(w, h, pal, func(y0 int) (*band, error) {
@@ -285,8 +286,29 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 				}
 			}
 		}
-		return bandOf(raw)
+		return bandOf(raw, code)
 	})
+}
+
+// quickCode is the Huffman code of the bands pictures on b draw on (quickBand), made
+// once from b's own bands.
+func (b *baseLayer) quickCode() *quickCode {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.code == nil {
+		w := b.img.Rect.Dx()
+		var bands [][]byte
+		for y0 := 0; y0 < b.img.Rect.Dy(); y0 += tile {
+			raw := make([]byte, 0, tile*(w+1))
+			for y := y0; y < min(y0+tile, b.img.Rect.Dy()); y++ {
+				raw = append(raw, 0)
+				raw = append(raw, b.pix[y*w:(y+1)*w]...)
+			}
+			bands = append(bands, raw)
+		}
+		b.code = newQuickCode(bands, w+1)
+	}
+	return b.code
 }
 
 // spanPool keeps the spans of a picture for the next.
