@@ -83,7 +83,7 @@ func TestQuickBand(t *testing.T) {
 	code := newQuickCode([][]byte{make([]byte, 16*301)}, 301)
 	for name, raw := range map[string][]byte{
 		"noise": noise, "one colour": make([]byte, 16*301), "one row": noise[:301], "a few bytes": noise[:3], "none": nil,
-		"runs": bytes.Repeat([]byte{0, 7, 7, 7, 7, 7, 200, 200, 200, 200, 1}, 500),
+		"runs":                  bytes.Repeat([]byte{0, 7, 7, 7, 7, 7, 200, 200, 200, 200, 1}, 500),
 		"further than a window": append(append(slices.Clone(noise[:40000%len(noise)]), make([]byte, 36000)...), noise[:4000]...),
 	} {
 		if got := inflate(t, quickBand(raw, code).z); !bytes.Equal(got, raw) {
