@@ -44,6 +44,7 @@ type baseLayer struct {
 	mu    sync.Mutex
 	bands []*band
 	code  *quickCode
+	near  map[[32]byte]*prefixNear // by palette prefix (prefixNear)
 }
 
 // static is the part of s that is the map's, not the view's: what the base layer is

@@ -220,23 +220,16 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 	for _, r := range runs {
 		count[r.id] += int(r.n)
 	}
-	// The base layer's colours keep their indexes (a shade the base layer has is
-	// given what the base layer gives it), the picture's inks and other colours are
-	// counted for the rest of the palette.
-	own := map[uint32]int{}
-	for id, k := range ids.colours {
-		if _, ok := base.index[k]; !ok || inPal[k] {
-			own[k] = count[id]
+	var pal color.Palette
+	var at []uint8
+	if opaque(ids.colours) {
+		pal, at = paletteOnBase(base, prefix, ids.colours, count)
+		if comparePalettes != nil {
+			slow, slowAt := quantiseOnBase(base, prefix, inPal, ids.colours, count)
+			comparePalettes(pal, slow, at, slowAt)
 		}
-	}
-	pal, index := quantise(own, nil, prefix, 256)
-	at := make([]uint8, len(ids.colours))
-	for id, k := range ids.colours {
-		i, ok := index[k]
-		if !ok {
-			i = base.index[k]
-		}
-		at[id] = i
+	} else {
+		pal, at = quantiseOnBase(base, prefix, inPal, ids.colours, count)
 	}
 	// The runs again, in the same order, by index, into the tiles' indexes.
 	idx := canvasPix(&indexPix, w*h)
@@ -337,4 +330,41 @@ func (b *baseLayer) band(ty int) (*band, error) {
 	}
 	b.bands[ty] = z
 	return z, nil
+}
+
+// comparePalettes, when set (by a test), is given each picture's palette and indexes
+// made by paletteOnBase and by quantiseOnBase.
+var comparePalettes func(fast, slow color.Palette, fastAt, slowAt []uint8)
+
+// opaque reports whether every colour (pixKey) is opaque.
+func opaque(colours []uint32) bool {
+	for _, k := range colours {
+		if k&0xff != 0xff {
+			return false
+		}
+	}
+	return true
+}
+
+// quantiseOnBase is paletteOnBase by quantise, for any colours: the base layer's
+// colours keep their indexes (a shade the base layer has is given what the base
+// layer gives it), the picture's inks and other colours are counted for the rest of
+// the palette.
+func quantiseOnBase(base *baseLayer, prefix color.Palette, inPal map[uint32]bool, colours []uint32, count []int) (color.Palette, []uint8) {
+	own := map[uint32]int{}
+	for id, k := range colours {
+		if _, ok := base.index[k]; !ok || inPal[k] {
+			own[k] = count[id]
+		}
+	}
+	pal, index := quantise(own, nil, prefix, 256)
+	at := make([]uint8, len(colours))
+	for id, k := range colours {
+		i, ok := index[k]
+		if !ok {
+			i = base.index[k]
+		}
+		at[id] = i
+	}
+	return pal, at
 }
