@@ -150,31 +150,44 @@ type colourRun struct{ id, n uint32 }
 // runPool keeps the runs of a picture for the next (a hundred thousand, a MB).
 var runPool sync.Pool // *[]colourRun
 
-// colourIDs numbers colours from 0 in the order first seen: a small table by hash in
-// front of a map, since the runs of a picture's text and edges are short and a map
-// lookup a run was most of what telling their colours took.
+// colourIDs numbers colours from 0 in the order first seen, in an open table by
+// hash (linear probing, at most half full): the runs of a picture's text and edges
+// are short, and a map lookup a run was most of what telling their colours took.
 type colourIDs struct {
-	slots   [1 << 12]struct{ k, id uint32 } // id+1, 0 for none
-	more    map[uint32]int
-	colours []uint32 // by id
+	slots   []struct{ k, id uint32 } // id+1, 0 for none
+	colours []uint32                 // by id
 }
 
 func (c *colourIDs) id(k uint32) int {
-	s := &c.slots[(k*0x9e3779b1)>>20]
-	if s.id != 0 && s.k == k {
-		return int(s.id - 1)
+	if 2*(len(c.colours)+1) > len(c.slots) {
+		c.grow()
 	}
-	if c.more == nil {
-		c.more = map[uint32]int{}
+	mask := uint32(len(c.slots) - 1)
+	for i := (k * 0x9e3779b1) >> 16 & mask; ; i = (i + 1) & mask {
+		s := &c.slots[i]
+		if s.id == 0 {
+			c.colours = append(c.colours, k)
+			s.k, s.id = k, uint32(len(c.colours))
+			return len(c.colours) - 1
+		}
+		if s.k == k {
+			return int(s.id - 1)
+		}
 	}
-	id, ok := c.more[k]
-	if !ok {
-		id = len(c.colours)
-		c.colours = append(c.colours, k)
-		c.more[k] = id
+}
+
+// grow doubles the table (from 4096 slots), the colours in it put back.
+func (c *colourIDs) grow() {
+	n := max(2*len(c.slots), 1<<12)
+	c.slots = make([]struct{ k, id uint32 }, n)
+	mask := uint32(n - 1)
+	for id, k := range c.colours {
+		i := (k * 0x9e3779b1) >> 16 & mask
+		for c.slots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		c.slots[i].k, c.slots[i].id = k, uint32(id+1)
 	}
-	s.k, s.id = k, uint32(id+1)
-	return id
 }
 
 // nearest finds the colour of a palette nearest a colour, as [color.Palette.Index]

@@ -5,6 +5,7 @@ import (
 	"hash/adler32"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // The bands a picture draws on are new in nearly every picture, and deflate at its
@@ -75,19 +76,25 @@ const (
 	maxDist  = 32768
 )
 
-// tokens calls lit for each byte of raw written as a literal and match for each copy
-// quickBand makes: of the byte before (a run of one colour), of the byte stride
-// before (the row above), or of the last place the next four bytes were seen (a hex,
-// a pattern or a letter seen before in the band), the longest.
-func tokens(raw []byte, stride int, lit func(byte), match func(n, dist int)) {
+// A token is a byte written as a literal (below 256), or a copy: isCopy, its length
+// from bit 16, its distance in the low 16 bits (less one: 32768 is 1<<15).
+const isCopy = 1 << 31
+
+// tokens appends to out the tokens quickBand writes raw as: literals, and copies of
+// the byte before (a run of one colour), of the byte stride before (the row above),
+// or of the last place the next four bytes were seen (a hex, a pattern or a letter
+// seen before in the band), the longest.
+func tokens(raw []byte, stride int, out []uint32) []uint32 {
 	var seen [1 << hashBits]int32 // position+1, 0 for none
 	hash := func(i int) uint32 { return binary.LittleEndian.Uint32(raw[i:]) * 0x1e35a7bd >> (32 - hashBits) }
+	up := stride <= maxDist
 	for i := 0; i < len(raw); {
 		n, dist := 0, 0
-		if i > 0 {
+		// Three bytes the same are the least copy: looked at before same is called.
+		if i > 0 && i+2 < len(raw) && raw[i] == raw[i-1] && raw[i+1] == raw[i] && raw[i+2] == raw[i] {
 			n, dist = same(raw, i, 1), 1
 		}
-		if i >= stride && stride <= maxDist && n < 258 {
+		if up && i >= stride && n < 258 && i+2 < len(raw) && raw[i] == raw[i-stride] && raw[i+1] == raw[i+1-stride] && raw[i+2] == raw[i+2-stride] {
 			if m := same(raw, i, stride); m > n {
 				n, dist = m, stride
 			}
@@ -102,16 +109,17 @@ func tokens(raw []byte, stride int, lit func(byte), match func(n, dist int)) {
 			seen[h] = int32(i + 1)
 		}
 		if n < 3 {
-			lit(raw[i])
+			out = append(out, uint32(raw[i]))
 			i++
 			continue
 		}
-		match(n, dist)
+		out = append(out, isCopy|uint32(n)<<16|uint32(dist-1))
 		if e := i + n - 1; e+4 <= len(raw) {
 			seen[hash(e)] = int32(e + 1)
 		}
 		i += n
 	}
+	return out
 }
 
 // same is how many bytes from raw[i] on repeat those dist before them, at most 258.
@@ -138,12 +146,18 @@ func newQuickCode(bands [][]byte, stride int) *quickCode {
 	litFreq, distFreq := make([]int, numLit), make([]int, numDist)
 	sd := distSym(stride)
 	total := 0
+	var toks []uint32
 	for _, raw := range bands {
-		tokens(raw, stride, func(b byte) { litFreq[b]++; total++ }, func(n, dist int) {
-			litFreq[257+int(lengthSym[n])]++
-			distFreq[distSym(dist)]++
+		toks = tokens(raw, stride, toks[:0])
+		for _, t := range toks {
+			if t&isCopy == 0 {
+				litFreq[t]++
+			} else {
+				litFreq[257+int(lengthSym[t>>16&0x1ff])]++
+				distFreq[distSym(int(t&0xffff)+1)]++
+			}
 			total++
-		})
+		}
 	}
 	litFreq[256]++ // the end of the block
 	share := 1 + total/(8*256)
@@ -196,10 +210,15 @@ func quickBand(raw []byte, c *quickCode) *band {
 	for i := 0; i < c.headerBits; i += 8 {
 		w.write(uint64(c.header[i/8]), uint(min(8, c.headerBits-i)))
 	}
-	tokens(raw, c.stride, func(b byte) {
-		h := c.lit[b]
-		w.write(uint64(h.code), uint(h.n))
-	}, func(n, dist int) {
+	toks := tokenPool.Get().(*[]uint32)
+	*toks = tokens(raw, c.stride, (*toks)[:0])
+	for _, t := range *toks {
+		if t&isCopy == 0 {
+			h := c.lit[t]
+			w.write(uint64(h.code), uint(h.n))
+			continue
+		}
+		n, dist := int(t>>16&0x1ff), int(t&0xffff)+1
 		l := lengthSym[n]
 		h := c.lit[257+int(l)]
 		w.write(uint64(h.code), uint(h.n))
@@ -211,7 +230,8 @@ func quickBand(raw []byte, c *quickCode) *band {
 		h = c.dist[d]
 		w.write(uint64(h.code), uint(h.n))
 		w.write(uint64(dist-int(distBase[d])), uint(distExtra[d]))
-	})
+	}
+	tokenPool.Put(toks)
 	end := c.lit[256]
 	w.write(uint64(end.code), uint(end.n))
 	// An empty stored block ends the band on a byte boundary, as a sync flush does.
@@ -220,6 +240,9 @@ func quickBand(raw []byte, c *quickCode) *band {
 	w.buf = append(w.buf, 0, 0, 0xff, 0xff)
 	return &band{z: w.buf, adler: adler32.Checksum(raw), n: len(raw)}
 }
+
+// tokenPool keeps a band's tokens for the next band.
+var tokenPool = sync.Pool{New: func() any { return new([]uint32) }}
 
 // bitWriter writes deflate's bits, least significant first.
 type bitWriter struct {
