@@ -476,11 +476,12 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 	title := p.wrapped(measure, "title", s.title)
 	p.x0 = math.Round((p.w - mapW(p.c0, p.c1, p.k)) / 2)
 	p.y0 = math.Round(margin + float64(len(title))*titleS*1.3 + 6)
-	legendH := p.legendHeight(measure)
-	h := p.y0 + p.mapH + legendH + margin
 	if !canvas {
+		// The layout alone (a close-up's scale, where a hex is): the legend's
+		// items and height only size the canvas.
 		return p, nil
 	}
+	h := p.y0 + p.mapH + p.legendHeight(measure) + margin
 	// The map from its base layer, drawn once for every picture of this part of the
 	// map (a third to a half of a picture's time), then the title over it.
 	base, err := p.base()
