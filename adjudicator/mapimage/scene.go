@@ -117,11 +117,28 @@ func (s *scene) add(v mapview.View, news News) error {
 			}
 			return w.Cells[h]
 		}
-		for _, h := range s.hexes() {
+		// Only a hex with something in either view can differ: the hexes of their
+		// counters, labels and forces, not every hex of the map.
+		check := func(h hex.Hex) {
 			// What the picture shows: a mark only the text map shows (Mons's German
 			// control of an empty hex) would outline a hex that shows no change.
-			if counter(v, h) != counter(*b, h) || v.Labels[h] != b.Labels[h] || !slices.Equal(v.Forces[h], b.Forces[h]) {
+			if s.onMap(h) && !s.changed[h] && (counter(v, h) != counter(*b, h) || v.Labels[h] != b.Labels[h] || !slices.Equal(v.Forces[h], b.Forces[h])) {
 				s.changed[h] = true
+			}
+		}
+		for _, w := range []mapview.View{v, *b} {
+			cells := w.Counters
+			if cells == nil {
+				cells = w.Cells
+			}
+			for h := range cells {
+				check(h)
+			}
+			for h := range w.Labels {
+				check(h)
+			}
+			for h := range w.Forces {
+				check(h)
 			}
 		}
 	}
