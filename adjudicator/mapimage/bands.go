@@ -40,6 +40,10 @@ type band struct {
 type bandKey struct {
 	h1, h2 uint64
 	n      int
+	// code is the code the band was compressed with (quickCode's id), 0 for deflate's:
+	// a band's bytes depend on it, and a picture's must not depend on the pictures
+	// before it.
+	code uint64
 }
 
 var bandSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
@@ -139,10 +143,13 @@ func encodeBands(img *image.Paletted) ([]byte, error) {
 }
 
 // bandOf is raw (a band's rows, each with its filter byte) compressed: the band kept
-// with the same bytes, or raw compressed now (with code, quickBand; without,
-// deflate) and kept.
+// with the same bytes compressed the same way, or raw compressed now (with code,
+// quickBand; without, deflate) and kept.
 func bandOf(raw []byte, code *quickCode) (*band, error) {
-	k := bandKey{maphash.Bytes(bandSeeds[0], raw), maphash.Bytes(bandSeeds[1], raw), len(raw)}
+	k := bandKey{maphash.Bytes(bandSeeds[0], raw), maphash.Bytes(bandSeeds[1], raw), len(raw), 0}
+	if code != nil {
+		k.code = code.id
+	}
 	if b, ok := keptBand(k); ok {
 		return b, nil
 	}

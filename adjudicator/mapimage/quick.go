@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // The bands a picture draws on are new in nearly every picture, and deflate at its
@@ -57,6 +58,7 @@ func distSym(d int) int {
 // length symbol and every distance (each has one, however rare), and the block
 // header that describes them, as bits.
 type quickCode struct {
+	id              uint64 // unique, not 0
 	lit, dist       []huffCode
 	header          []byte // the header's bits, least first, after the block's 3
 	headerBits      int
@@ -170,7 +172,7 @@ func newQuickCode(bands [][]byte, stride int) *quickCode {
 	for i := range distFreq {
 		distFreq[i]++
 	}
-	c := &quickCode{lit: huffCodes(huffLengths(litFreq, 15)), dist: huffCodes(huffLengths(distFreq, 15)), stride: stride, strideD: sd}
+	c := &quickCode{id: codeIDs.Add(1), lit: huffCodes(huffLengths(litFreq, 15)), dist: huffCodes(huffLengths(distFreq, 15)), stride: stride, strideD: sd}
 	// The header: the numbers of codes, the code length code, the lengths.
 	lens := make([]uint8, 0, numLit+numDist)
 	for _, h := range c.lit {
@@ -240,6 +242,9 @@ func quickBand(raw []byte, c *quickCode) *band {
 	w.buf = append(w.buf, 0, 0, 0xff, 0xff)
 	return &band{z: w.buf, adler: adler32.Checksum(raw), n: len(raw)}
 }
+
+// codeIDs numbers the codes made.
+var codeIDs atomic.Uint64
 
 // tokenPool keeps a band's tokens for the next band.
 var tokenPool = sync.Pool{New: func() any { return new([]uint32) }}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"image"
+	"image/color"
 	"image/png"
 	"io"
 	"math/rand/v2"
@@ -103,4 +104,31 @@ func FuzzQuickBand(f *testing.F) {
 			t.Fatalf("%x inflates to %x", raw, got)
 		}
 	})
+}
+
+// TestBandsOfOtherBases: a picture's bytes do not depend on the pictures drawn before
+// it: a band with the same bytes as one a picture on another base layer compressed
+// (its title, the same on both) is compressed with this base layer's code, not taken
+// from the other.
+func TestBandsOfOtherBases(t *testing.T) {
+	a := testView(t, false)
+	b := testView(t, false)
+	b.Legend.Terrain = slices.Clone(b.Legend.Terrain)
+	b.Legend.Terrain[1].Colour = color.RGBA{0x30, 0x90, 0x30, 0xff}
+	ForgetAll()
+	cold, err := Render(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ForgetAll()
+	if _, err := Render(a); err != nil {
+		t.Fatal(err)
+	}
+	warm, err := Render(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(warm, cold) {
+		t.Error("a picture drawn after one on another base layer differs from the picture drawn first")
+	}
 }
