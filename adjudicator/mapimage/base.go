@@ -45,6 +45,19 @@ type baseLayer struct {
 	bands []*band
 	code  *quickCode
 	near  map[[32]byte]*prefixNear // by palette prefix (prefixNear)
+	shown *mapNames                 // what its hexes show (names), once listed
+}
+
+// names are the names of the terrain, works and hexside features of the hexes of b,
+// a base layer of p's part of the map: the same for every picture on it.
+func (b *baseLayer) names(p *picture) mapNames {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.shown == nil {
+		n := p.mapNames()
+		b.shown = &n
+	}
+	return *b.shown
 }
 
 // static is the part of s that is the map's, not the view's: what the base layer is

@@ -481,7 +481,6 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 		// items and height only size the canvas.
 		return p, nil
 	}
-	h := p.y0 + p.mapH + p.legendHeight(measure) + margin
 	// The map from its base layer, drawn once for every picture of this part of the
 	// map (a third to a half of a picture's time), then the title over it.
 	base, err := p.base()
@@ -489,6 +488,7 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 		return nil, err
 	}
 	p.baseLayer = base
+	h := p.y0 + p.mapH + p.legendHeight(measure) + margin
 	img := newCanvas(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
 	p.canvas, p.tcols = img, (img.Rect.Dx()+tile-1)/tile
 	p.tiles = make([]bool, p.tcols*((img.Rect.Dy()+tile-1)/tile))
@@ -934,32 +934,33 @@ func (p *picture) items() [][]item {
 
 func (p *picture) listItems() [][]item {
 	l := p.s.legend
-	shown := p.shown()
-	terrain, feats, sides, forces, chars := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}, map[rune]bool{}
-	in := map[hex.Hex]bool{}
-	for _, h := range shown {
-		in[h] = true
+	// The terrain, works and hexside features of the hexes shown are the base
+	// layer's, listed once with it.
+	var shownMap mapNames
+	if p.baseLayer != nil {
+		shownMap = p.baseLayer.names(p)
+	} else {
+		shownMap = p.mapNames()
 	}
-	for _, h := range shown {
-		terrain[p.s.terrain[h]] = true
-		for _, f := range p.s.features[h] {
-			feats[f] = true
-		}
-		for _, n := range p.s.geo.Grid.Neighbours(h) {
-			for _, f := range p.s.side(h, n) {
-				sides[f] = true
+	terrain, feats, sides := shownMap.terrain, shownMap.features, shownMap.sides
+	forces, chars := map[string]bool{}, map[rune]bool{}
+	for h, fs := range p.s.forces {
+		if len(fs) > 0 && p.in(h) {
+			for _, f := range fs {
+				forces[f] = true
 			}
 		}
-		for _, f := range p.s.forces[h] {
-			forces[f] = true
-		}
-		for _, c := range p.s.counters[h] {
-			chars[c] = true
+	}
+	for h, c := range p.s.counters {
+		if p.in(h) {
+			for _, r := range c {
+				chars[r] = true
+			}
 		}
 	}
 	arrows := map[string]bool{}
 	for _, a := range p.s.arrows {
-		if in[a.From] || in[a.To] {
+		if p.in(a.From) || p.in(a.To) {
 			arrows[a.Name] = true
 		}
 	}
@@ -1025,6 +1026,27 @@ const (
 	swatch = 22.0
 	lineH  = textSz * 1.45
 )
+
+// mapNames are the names of the terrain, works and hexside features of the hexes a
+// picture shows.
+type mapNames struct{ terrain, features, sides map[string]bool }
+
+// mapNames lists them.
+func (p *picture) mapNames() mapNames {
+	n := mapNames{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+	for _, h := range p.shown() {
+		n.terrain[p.s.terrain[h]] = true
+		for _, f := range p.s.features[h] {
+			n.features[f] = true
+		}
+		for _, nb := range p.s.geo.Grid.Neighbours(h) {
+			for _, f := range p.s.side(h, nb) {
+				n.sides[f] = true
+			}
+		}
+	}
+	return n
+}
 
 // flow lays out items from left to right, wrapping; it returns each item's top left
 // corner and the height used.
