@@ -45,7 +45,7 @@ type baseLayer struct {
 	bands []*band
 	code  *quickCode
 	near  map[[32]byte]*prefixNear // by palette prefix (prefixNear)
-	shown *mapNames                 // what its hexes show (names), once listed
+	shown *mapNames                // what its hexes show (names), once listed
 }
 
 // names are the names of the terrain, works and hexside features of the hexes of b,
