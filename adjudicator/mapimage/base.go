@@ -243,31 +243,8 @@ func (n *nearest) index(c color.RGBA) uint8 {
 	if n.pal != nil || c.A != 0xff {
 		return uint8(n.pal.Index(c))
 	}
-	r, g, b := int32(c.R), int32(c.G), int32(c.B)
-	at, _ := slices.BinarySearchFunc(n.byRed, r, func(e nearColour, r int32) int { return cmp.Compare(e.r, r) })
-	best, bestI := uint32(math.MaxUint32), uint8(0)
-	try := func(e nearColour) {
-		if d := term(r, e.r) + term(g, e.g) + term(b, e.b); d < best || d == best && e.i < bestI {
-			best, bestI = d, e.i
-		}
-	}
-	for lo, hi := at-1, at; lo >= 0 || hi < len(n.byRed); lo, hi = lo-1, hi+1 {
-		if hi < len(n.byRed) {
-			if term(r, n.byRed[hi].r) > best {
-				hi = len(n.byRed)
-			} else {
-				try(n.byRed[hi])
-			}
-		}
-		if lo >= 0 {
-			if term(r, n.byRed[lo].r) > best {
-				lo = -1
-			} else {
-				try(n.byRed[lo])
-			}
-		}
-	}
-	return bestI
+	i, _, _ := n.below(c, math.MaxUint32)
+	return i
 }
 
 // rgbaPix and indexPix are the pixels of pictures drawn (RGBA, and by palette
@@ -339,14 +316,7 @@ func (l *keptLegend) band(at [32]byte, idx []uint8, r int) (*band, error) {
 // colour of the base layer its index there, an ink its own, another the nearest of
 // prefix. The same for every picture of one base layer and legend.
 func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, [32]byte, error) {
-	h := sha256.New()
-	h.Write(base.key[:])
-	for _, c := range prefix[len(base.pal):] {
-		r, g, b, _ := c.RGBA()
-		h.Write([]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8)})
-	}
-	var at [32]byte
-	h.Sum(at[:0])
+	at := base.prefixKey(prefix)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.idx != nil && l.at == at {

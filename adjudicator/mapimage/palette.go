@@ -37,13 +37,7 @@ const maxMemo = 1 << 15
 
 // prefixNear is the prefixNear of prefix, which starts with b's palette.
 func (b *baseLayer) prefixNear(prefix color.Palette) *prefixNear {
-	h := sha256.New()
-	for _, c := range prefix[len(b.pal):] {
-		r, g, bl, _ := c.RGBA()
-		h.Write([]byte{byte(r >> 8), byte(g >> 8), byte(bl >> 8)})
-	}
-	var k [32]byte
-	h.Sum(k[:0])
+	k := b.prefixKey(prefix)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if pn, ok := b.near[k]; ok {
@@ -60,6 +54,19 @@ func (b *baseLayer) prefixNear(prefix color.Palette) *prefixNear {
 	}
 	b.near[k] = pn
 	return pn
+}
+
+// prefixKey names a palette prefix on b: b's key and the colours after b's palette.
+func (b *baseLayer) prefixKey(prefix color.Palette) [32]byte {
+	h := sha256.New()
+	h.Write(b.key[:])
+	for _, c := range prefix[len(b.pal):] {
+		r, g, bl, _ := c.RGBA()
+		h.Write([]byte{byte(r >> 8), byte(g >> 8), byte(bl >> 8)})
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
 }
 
 func hasKey(m map[uint32]uint8, k uint32) bool { _, ok := m[k]; return ok }
