@@ -19,15 +19,19 @@
 //
 // Rendering is a pure function: the same view and news give the same bytes. [Encode]
 // turns them into bytes a mail can store, and [RenderEncoded] draws the picture from
-// them later (the mail sender draws it just before it sends the mail).
+// them later (the mail sender draws it just before it sends the mail). A map compiled
+// into the program ([RegisterMaps]) is named in those bytes by its digest, not
+// written out.
 //
 // What does not change from picture to picture of one map is made once and kept,
 // within a few MB: the base layer of a part of a map at a scale (terrain, grid,
 // hexsides, works, hex ids, places: drawn from the map alone, never from a side's
-// view), the fonts' glyphs, and the compressed bands of rows a picture shares with
-// one written before. A picture draws its title, counters, arrows, news and legend
-// over a copy of its base layer; its palette is the base layer's colours, then its
-// own. Kept or not, the bytes are the same.
+// view), its bands of rows compressed and the Huffman code of the bands pictures
+// draw on, the fonts' glyphs, legends, and the compressed bands of rows a picture
+// shares with one written before. A picture draws its title, counters, arrows, news
+// and legend over the tiles of its base layer they touch, copied in (tiles.go); its
+// palette is the base layer's colours, then its own. Kept or not, the bytes are the
+// same.
 package mapimage
 
 import (
