@@ -26,10 +26,12 @@ type prefixNear struct {
 	memo map[uint32]nearHit
 }
 
-// nearHit is the nearest colour found and its distance.
+// nearHit is what a colour is on a prefix: a colour of the prefix or of the base
+// layer, its index i; another (own), the nearest prefix colour i at distance d.
 type nearHit struct {
-	i uint8
-	d uint32
+	i   uint8
+	own bool
+	d   uint32
 }
 
 // maxMemo is the most nearest colours a prefix keeps (a few hundred KB).
@@ -81,16 +83,33 @@ func hasKey(m map[uint32]uint8, k uint32) bool { _, ok := m[k]; return ok }
 func paletteOnBase(base *baseLayer, prefix color.Palette, colours []uint32, count []int) (color.Palette, []uint8) {
 	pn := base.prefixNear(prefix)
 	at := make([]uint8, len(colours))
+	hits := make([]nearHit, len(colours))
 	var own []int // ids of colours neither the prefix's nor the base layer's
+	// What each colour is, told once a prefix: one lookup a colour.
+	pn.mu.Lock()
+	if len(pn.memo) > maxMemo {
+		clear(pn.memo)
+	}
 	for id, k := range colours {
-		if i, ok := pn.at[k]; ok {
-			at[id] = i
-		} else if i, ok := base.index[k]; ok {
-			at[id] = i
-		} else {
+		hit, ok := pn.memo[k]
+		if !ok {
+			if i, ok := pn.at[k]; ok {
+				hit.i = i
+			} else if i, ok := base.index[k]; ok {
+				hit.i = i
+			} else {
+				hit.own = true
+				hit.i, hit.d, _ = pn.near.below(color.RGBA{uint8(k >> 24), uint8(k >> 16), uint8(k >> 8), uint8(k)}, math.MaxUint32)
+			}
+			pn.memo[k] = hit
+		}
+		if hits[id] = hit; hit.own {
 			own = append(own, id)
+		} else {
+			at[id] = hit.i
 		}
 	}
+	pn.mu.Unlock()
 	before := func(a, b int) int {
 		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(colours[a], colours[b]))
 	}
@@ -117,22 +136,13 @@ func paletteOnBase(base *baseLayer, prefix color.Palette, colours []uint32, coun
 	for i := range near.byRed {
 		near.byRed[i].i += uint8(len(prefix))
 	}
-	pn.mu.Lock()
-	defer pn.mu.Unlock()
-	if len(pn.memo) > maxMemo {
-		clear(pn.memo)
-	}
 	for _, id := range own {
 		if chosen[id] {
 			continue
 		}
 		k := colours[id]
 		c := color.RGBA{uint8(k >> 24), uint8(k >> 16), uint8(k >> 8), uint8(k)}
-		hit, ok := pn.memo[k]
-		if !ok {
-			hit.i, hit.d, _ = pn.near.below(c, math.MaxUint32)
-			pn.memo[k] = hit
-		}
+		hit := hits[id]
 		// A colour of the picture's own nearer than the prefix's nearest; at the
 		// same distance, the prefix's, which comes first.
 		if i, _, ok := near.below(c, hit.d); ok {
