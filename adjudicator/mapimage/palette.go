@@ -34,8 +34,12 @@ type nearHit struct {
 	d   uint32
 }
 
-// maxMemo is the most nearest colours a prefix keeps (a few hundred KB).
-const maxMemo = 1 << 15
+// maxMemo is the most colours a prefix keeps told (a few hundred KB), and maxPrefixes
+// the most prefixes a base layer keeps (one a legend's inks: one or two a game).
+const (
+	maxMemo     = 1 << 13
+	maxPrefixes = 2
+)
 
 // prefixNear is the prefixNear of prefix, which starts with b's palette.
 func (b *baseLayer) prefixNear(prefix color.Palette) *prefixNear {
@@ -45,7 +49,7 @@ func (b *baseLayer) prefixNear(prefix color.Palette) *prefixNear {
 	if pn, ok := b.near[k]; ok {
 		return pn
 	}
-	if b.near == nil || len(b.near) >= 8 {
+	if b.near == nil || len(b.near) >= maxPrefixes {
 		b.near = map[[32]byte]*prefixNear{}
 	}
 	pn := &prefixNear{at: make(map[uint32]uint8, len(prefix)), near: newNearest(prefix), memo: map[uint32]nearHit{}}
