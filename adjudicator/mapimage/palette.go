@@ -20,10 +20,13 @@ import (
 // prefixNear is what pictures with one palette prefix share: each prefix colour's
 // index, and the nearest prefix colour of each colour asked for so far.
 type prefixNear struct {
-	mu   sync.Mutex
-	at   map[uint32]uint8 // a prefix colour's index
-	near *nearest
-	memo map[uint32]nearHit
+	// baseSafe: no colour of the prefix after the base layer's palette is a colour
+	// of the base layer, so that every base layer colour keeps its base index.
+	baseSafe bool
+	mu       sync.Mutex
+	at       map[uint32]uint8 // a prefix colour's index
+	near     *nearest
+	memo     map[uint32]nearHit
 }
 
 // nearHit is what a colour is on a prefix: a colour of the prefix or of the base
@@ -52,7 +55,12 @@ func (b *baseLayer) prefixNear(prefix color.Palette) *prefixNear {
 	if b.near == nil || len(b.near) >= maxPrefixes {
 		b.near = map[[32]byte]*prefixNear{}
 	}
-	pn := &prefixNear{at: make(map[uint32]uint8, len(prefix)), near: newNearest(prefix), memo: map[uint32]nearHit{}}
+	pn := &prefixNear{baseSafe: true, at: make(map[uint32]uint8, len(prefix)), near: newNearest(prefix), memo: map[uint32]nearHit{}}
+	for _, c := range prefix[len(b.pal):] {
+		if _, ok := b.index[rgbaKey(c.(color.RGBA))]; ok {
+			pn.baseSafe = false
+		}
+	}
 	for i, c := range prefix {
 		if k := rgbaKey(c.(color.RGBA)); !hasKey(pn.at, k) {
 			pn.at[k] = uint8(i)

@@ -2,6 +2,7 @@ package mapimage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"image/color"
 	"math"
 	"slices"
@@ -197,28 +198,53 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 	}
 	runs := (*keptRuns)[:0]
 	defer func() { *keptRuns = runs; runPool.Put(keptRuns) }()
+	// Where a tile drawn on is still its base layer's pixels (most of it), they are
+	// a run of the base layer's indexes, looked at no further: the base layer's
+	// colours keep its indexes, unless an ink the base layer has in no index of its
+	// own came into the palette (baseSafe).
+	baseH := base.img.Rect.Dy()
+	safe := base.prefixNear(prefix).baseSafe
 	for _, sp := range spans {
 		pix := img.Pix[sp.y*img.Stride+4*sp.x0 : sp.y*img.Stride+4*sp.x1]
-		last, n := pixKey(pix, 0), uint32(0)
+		var under []byte
+		if safe && sp.y < baseH {
+			under = base.img.Pix[sp.y*base.img.Stride+4*sp.x0 : sp.y*base.img.Stride+4*sp.x1]
+		}
+		isBase := func(j int) bool {
+			return under != nil && binary.LittleEndian.Uint32(pix[j:]) == binary.LittleEndian.Uint32(under[j:])
+		}
 		for i := 0; i < len(pix); {
-			// Blank paper (most of the title's rows) a block at a time.
-			if last == paperKey && i+len(paperBlock) <= len(pix) && bytes.Equal(pix[i:i+len(paperBlock)], paperBlock) {
-				n += uint32(len(paperBlock) / 4)
-				i += len(paperBlock)
+			j := i + 4
+			if isBase(i) {
+				for j+64 <= len(pix) && bytes.Equal(pix[j:j+64], under[j:j+64]) {
+					j += 64
+				}
+				for j < len(pix) && isBase(j) {
+					j += 4
+				}
+				runs = append(runs, colourRun{fromBase, uint32(j-i) / 4})
+				i = j
 				continue
 			}
-			if k := pixKey(pix, i); k != last {
-				runs = append(runs, colourRun{uint32(ids.id(last)), n})
-				last, n = k, 0
+			k := pixKey(pix, i)
+			if k == paperKey {
+				// Blank paper (most of the title's rows) a block at a time.
+				for j+len(paperBlock) <= len(pix) && bytes.Equal(pix[j:j+len(paperBlock)], paperBlock) {
+					j += len(paperBlock)
+				}
 			}
-			n++
-			i += 4
+			for j < len(pix) && pixKey(pix, j) == k && !isBase(j) {
+				j += 4
+			}
+			runs = append(runs, colourRun{uint32(ids.id(k)), uint32(j-i) / 4})
+			i = j
 		}
-		runs = append(runs, colourRun{uint32(ids.id(last)), n})
 	}
 	count := make([]int, len(ids.colours))
 	for _, r := range runs {
-		count[r.id] += int(r.n)
+		if r.id != fromBase {
+			count[r.id] += int(r.n)
+		}
 	}
 	var pal color.Palette
 	var at []uint8
@@ -238,13 +264,16 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 	for _, sp := range spans {
 		for j, e := sp.y*w+sp.x0, sp.y*w+sp.x1; j < e; r++ {
 			run := idx[j : j+int(runs[r].n)]
-			fill(run, at[runs[r].id])
+			if runs[r].id == fromBase {
+				copy(run, base.pix[j:])
+			} else {
+				fill(run, at[runs[r].id])
+			}
 			j += len(run)
 		}
 	}
 	paperAt := base.index[paperKey]
 	code := base.quickCode()
-	baseH := base.img.Rect.Dy()
 	raw := make([]byte, 0, tile*(w+1))
 	return writeBands(w, h, pal, func(y0 int) (*band, error) {
 		ty, y1 := y0/tile, min(y0+tile, h)
@@ -303,6 +332,9 @@ func (b *baseLayer) quickCode() *quickCode {
 	}
 	return b.code
 }
+
+// fromBase is the id of a run of pixels that are the base layer's.
+const fromBase = math.MaxUint32
 
 // spanPool keeps the spans of a picture for the next.
 var spanPool sync.Pool // *[]span
