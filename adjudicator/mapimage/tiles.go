@@ -128,19 +128,31 @@ type span struct{ y, x0, x1 int }
 
 // spans are the runs of tiles drawn on, row by row of pixels, above row end.
 func (p *picture) spans(end int, out []span) []span {
-	w := p.canvas.Rect.Dx()
+	var row []span
 	for y := 0; y < end; y++ {
-		ty := y / tile
-		for tx := 0; tx < p.tcols; tx++ {
-			if !p.tiles[ty*p.tcols+tx] {
-				continue
-			}
-			x0 := tx * tile
-			for tx+1 < p.tcols && p.tiles[ty*p.tcols+tx+1] {
-				tx++
-			}
-			out = append(out, span{y, x0, min((tx+1)*tile, w)})
+		if y%tile == 0 {
+			row = p.spansOf(y/tile, row[:0])
 		}
+		for _, sp := range row {
+			out = append(out, span{y, sp.x0, sp.x1})
+		}
+	}
+	return out
+}
+
+// spansOf appends to out the runs of tiles drawn on in the row of tiles ty (their y
+// not set).
+func (p *picture) spansOf(ty int, out []span) []span {
+	w := p.canvas.Rect.Dx()
+	for tx := 0; tx < p.tcols; tx++ {
+		if !p.tiles[ty*p.tcols+tx] {
+			continue
+		}
+		x0 := tx * tile
+		for tx+1 < p.tcols && p.tiles[ty*p.tcols+tx+1] {
+			tx++
+		}
+		out = append(out, span{0, x0, min((tx+1)*tile, w)})
 	}
 	return out
 }
@@ -272,7 +284,8 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 			j += len(run)
 		}
 	}
-	paperAt := base.index[paperKey]
+	paperRow := bytes.Repeat([]byte{base.index[paperKey]}, w)
+	var rowSpans []span
 	code := base.quickCode()
 	raw := make([]byte, 0, tile*(w+1))
 	return writeBands(w, h, pal, func(y0 int) (*band, error) {
@@ -287,6 +300,10 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 		if y0 >= end {
 			return p.legendKept.band(legendAt, legend, y0-end)
 		}
+		rowSpans = rowSpans[:0]
+		if y0 < end {
+			rowSpans = p.spansOf(ty, rowSpans)
+		}
 		raw = raw[:0]
 		for y := y0; y < y1; y++ {
 			raw = append(raw, 0) // no filter: a palette image gains nothing from one
@@ -294,18 +311,16 @@ func (p *picture) encodeOnBase() ([]byte, error) {
 				raw = append(raw, legend[(y-end)*w:(y-end+1)*w]...)
 				continue
 			}
-			for x := 0; x < w; x += tile {
-				x1 := min(x+tile, w)
-				switch {
-				case p.tiles[ty*p.tcols+x/tile]:
-					raw = append(raw, idx[y*w+x:y*w+x1]...)
-				case y < baseH:
-					raw = append(raw, base.pix[y*w+x:y*w+x1]...)
-				default:
-					for range x1 - x {
-						raw = append(raw, paperAt)
-					}
-				}
+			// The row of the base layer (or paper below it), then the runs of tiles
+			// drawn on over it.
+			row := len(raw)
+			if y < baseH {
+				raw = append(raw, base.pix[y*w:(y+1)*w]...)
+			} else {
+				raw = append(raw, paperRow[:w]...)
+			}
+			for _, sp := range rowSpans {
+				copy(raw[row+sp.x0:row+sp.x1], idx[y*w+sp.x0:y*w+sp.x1])
 			}
 		}
 		return bandOf(raw, code)
