@@ -3,6 +3,7 @@ package mapimage
 import (
 	"cmp"
 	"crypto/sha256"
+	"hash/fnv"
 	"image/color"
 	"math"
 	"slices"
@@ -27,6 +28,9 @@ type prefixNear struct {
 	at       map[uint32]uint8 // a prefix colour's index
 	near     *nearest
 	memo     map[uint32]nearHit
+	// told are the indexes of the colours of pictures whose own colours, after the
+	// prefix, were the same, by those colours' hash.
+	told map[uint64]*toldColours
 }
 
 // nearHit is what a colour is on a prefix: a colour of the prefix or of the base
@@ -144,15 +148,30 @@ func paletteOnBase(base *baseLayer, prefix color.Palette, colours []uint32, coun
 	if len(top) == len(own) {
 		return pal, at
 	}
-	near := newNearest(extra)
-	for i := range near.byRed {
-		near.byRed[i].i += uint8(len(prefix))
+	// The pictures of a game often choose the same colours of their own: the
+	// indexes found for them are kept too.
+	told := pn.toldFor(extra)
+	var near *nearest
+	told.mu.Lock()
+	defer told.mu.Unlock()
+	if len(told.at) >= maxMemo {
+		clear(told.at)
 	}
 	for _, id := range own {
 		if chosen[id] {
 			continue
 		}
 		k := colours[id]
+		if i, ok := told.at[k]; ok {
+			at[id] = i
+			continue
+		}
+		if near == nil {
+			near = newNearest(extra)
+			for i := range near.byRed {
+				near.byRed[i].i += uint8(len(prefix))
+			}
+		}
 		c := color.RGBA{uint8(k >> 24), uint8(k >> 16), uint8(k >> 8), uint8(k)}
 		hit := hits[id]
 		// A colour of the picture's own nearer than the prefix's nearest; at the
@@ -162,8 +181,37 @@ func paletteOnBase(base *baseLayer, prefix color.Palette, colours []uint32, coun
 		} else {
 			at[id] = hit.i
 		}
+		told.at[k] = at[id]
 	}
 	return pal, at
+}
+
+// toldColours are the indexes found for colours with one palette (a prefix and the
+// colours after it).
+type toldColours struct {
+	mu sync.Mutex
+	at map[uint32]uint8
+}
+
+// toldFor is the toldColours of the palette of pn's prefix then extra.
+func (pn *prefixNear) toldFor(extra color.Palette) *toldColours {
+	h := fnv.New64a()
+	for _, c := range extra {
+		r, g, b, _ := c.RGBA()
+		h.Write([]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8)})
+	}
+	k := h.Sum64()
+	pn.mu.Lock()
+	defer pn.mu.Unlock()
+	if t, ok := pn.told[k]; ok {
+		return t
+	}
+	if pn.told == nil || len(pn.told) >= maxPrefixes {
+		pn.told = map[uint64]*toldColours{}
+	}
+	t := &toldColours{at: map[uint32]uint8{}}
+	pn.told[k] = t
+	return t
 }
 
 // topOf are the n first of ids in the order before, in no order: the ids kept in a
