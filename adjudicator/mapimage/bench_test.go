@@ -2,6 +2,8 @@ package mapimage_test
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator"
@@ -142,4 +144,41 @@ func BenchmarkPictures(b *testing.B) {
 			b.ReportMetric(float64(size), "scene-bytes")
 		})
 	}
+}
+
+// scenesDir names a folder of scenes to draw in BenchmarkRenderScenes: the bytes
+// RenderEncoded was given in a run of the bench, a file each, in the order of their
+// names.
+var scenesDir = flag.String("scenes", "", "BenchmarkRenderScenes: a folder of scenes (RenderEncoded's input), drawn in name order")
+
+// BenchmarkRenderScenes is the sender's CPU a picture over the pictures of a real
+// pass (-scenes): each scene drawn in turn as the sender drew it (the same scene
+// twice taken from the pictures kept), everything made cold at the start of each
+// pass. One op is one pass; cpu-ns/picture the process's CPU a picture asked for.
+func BenchmarkRenderScenes(b *testing.B) {
+	if *scenesDir == "" {
+		b.Skip("no -scenes folder")
+	}
+	entries, err := os.ReadDir(*scenesDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var scenes [][]byte
+	for _, e := range entries {
+		s, err := os.ReadFile(filepath.Join(*scenesDir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		scenes = append(scenes, s)
+	}
+	cpu := processCPU()
+	for b.Loop() {
+		mapimage.ForgetAll()
+		for _, s := range scenes {
+			if _, err := mapimage.RenderEncoded(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N*len(scenes)), "cpu-ns/picture")
 }
