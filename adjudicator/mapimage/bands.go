@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"hash/maphash"
 	"image"
+	"image/color"
 	"sync"
 )
 
@@ -39,6 +40,10 @@ type band struct {
 type bandKey struct {
 	h1, h2 uint64
 	n      int
+	// code is the code the band was compressed with (quickCode's id), 0 for deflate's:
+	// a band's bytes depend on it, and a picture's must not depend on the pictures
+	// before it.
+	code uint64
 }
 
 var bandSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
@@ -126,8 +131,46 @@ func adlerCombine(a, b uint32, n int) uint32 {
 // by bands.
 func encodeBands(img *image.Paletted) ([]byte, error) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	if len(img.Palette) == 0 || len(img.Palette) > 256 {
-		return nil, fmt.Errorf("map picture: a palette of %d colours", len(img.Palette))
+	raw := make([]byte, 0, bandRows*(w+1))
+	return writeBands(w, h, img.Palette, func(y0 int) (*band, error) {
+		raw = raw[:0]
+		for y := y0; y < min(y0+bandRows, h); y++ {
+			raw = append(raw, 0) // no filter: a palette image gains nothing from one
+			raw = append(raw, img.Pix[y*img.Stride:y*img.Stride+w]...)
+		}
+		return bandOf(raw, nil)
+	})
+}
+
+// bandOf is raw (a band's rows, each with its filter byte) compressed: the band kept
+// with the same bytes compressed the same way, or raw compressed now (with code,
+// quickBand; without, deflate) and kept.
+func bandOf(raw []byte, code *quickCode) (*band, error) {
+	k := bandKey{maphash.Bytes(bandSeeds[0], raw), maphash.Bytes(bandSeeds[1], raw), len(raw), 0}
+	if code != nil {
+		k.code = code.id
+	}
+	if b, ok := keptBand(k); ok {
+		return b, nil
+	}
+	var b *band
+	if code != nil {
+		b = quickBand(raw, code)
+	} else {
+		var err error
+		if b, err = compressBand(raw); err != nil {
+			return nil, fmt.Errorf("map picture: compress: %w", err)
+		}
+	}
+	keepBand(k, b)
+	return b, nil
+}
+
+// writeBands is the 8-bit palette PNG of a picture w by h pixels of the colours pal
+// (at most 256, opaque), whose band of rows from y0 down bandAt gives, compressed.
+func writeBands(w, h int, pal color.Palette, bandAt func(y0 int) (*band, error)) ([]byte, error) {
+	if len(pal) == 0 || len(pal) > 256 {
+		return nil, fmt.Errorf("map picture: a palette of %d colours", len(pal))
 	}
 	var out bytes.Buffer
 	out.Grow(64 << 10)
@@ -137,8 +180,8 @@ func encodeBands(img *image.Paletted) ([]byte, error) {
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
 	ihdr[8], ihdr[9] = 8, 3 // 8 bits an index, a palette
 	writeChunk(&out, "IHDR", ihdr[:])
-	plte := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
+	plte := make([]byte, 0, 3*len(pal))
+	for _, c := range pal {
 		r, g, b, a := c.RGBA()
 		if a != 0xffff {
 			return nil, fmt.Errorf("map picture: a colour not opaque")
@@ -148,23 +191,13 @@ func encodeBands(img *image.Paletted) ([]byte, error) {
 	writeChunk(&out, "PLTE", plte)
 	// The zlib stream: its header (the fastest level), the bands, an empty final
 	// block, the Adler-32 of all the rows.
-	z := []byte{0x78, 0x01}
+	z := make([]byte, 2, 64<<10)
+	z[0], z[1] = 0x78, 0x01
 	adler := uint32(1)
-	raw := make([]byte, 0, bandRows*(w+1))
 	for y0 := 0; y0 < h; y0 += bandRows {
-		raw = raw[:0]
-		for y := y0; y < min(y0+bandRows, h); y++ {
-			raw = append(raw, 0) // no filter: a palette image gains nothing from one
-			raw = append(raw, img.Pix[y*img.Stride:y*img.Stride+w]...)
-		}
-		k := bandKey{maphash.Bytes(bandSeeds[0], raw), maphash.Bytes(bandSeeds[1], raw), len(raw)}
-		b, ok := keptBand(k)
-		if !ok {
-			var err error
-			if b, err = compressBand(raw); err != nil {
-				return nil, fmt.Errorf("map picture: compress: %w", err)
-			}
-			keepBand(k, b)
+		b, err := bandAt(y0)
+		if err != nil {
+			return nil, err
 		}
 		z = append(z, b.z...)
 		adler = adlerCombine(adler, b.adler, b.n)

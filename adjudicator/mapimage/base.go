@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/fogleman/gg"
 
-	"github.com/adjutant-pbem/adjutant/adjudicator/board"
 	"github.com/adjutant-pbem/adjutant/adjudicator/hex"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapview"
 )
@@ -41,51 +39,52 @@ type baseLayer struct {
 	pal   color.Palette
 	index map[uint32]uint8
 	pix   []uint8
+	// bands are pix's bands of rows compressed (band), each once asked for; code is
+	// the code of the bands pictures draw on (quickCode).
+	mu    sync.Mutex
+	bands []*band
+	code  *quickCode
+	near  map[[32]byte]*prefixNear // by palette prefix (prefixNear)
+	shown *mapNames                // what its hexes show (names), once listed
+}
+
+// names are the names of the terrain, works and hexside features of the hexes of b,
+// a base layer of p's part of the map: the same for every picture on it.
+func (b *baseLayer) names(p *picture) mapNames {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.shown == nil {
+		n := p.mapNames()
+		b.shown = &n
+	}
+	return *b.shown
 }
 
 // static is the part of s that is the map's, not the view's: what the base layer is
 // drawn from. A view's units, counters, labels, arrows, news and title are not in it.
 func (s *scene) static() *scene {
 	return &scene{
-		rowsUp: s.rowsUp, geo: s.geo, terrain: s.terrain, features: s.features, sides: s.sides,
+		rowsUp: s.rowsUp, digest: s.digest, mapWire: s.mapWire, hexList: s.hexList, geo: s.geo, terrain: s.terrain, features: s.features, sides: s.sides,
 		legend:   mapview.Legend{Terrain: s.legend.Terrain, Sides: s.legend.Sides, Features: s.legend.Features},
 		counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: map[hex.Hex][]string{},
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{},
 	}
 }
 
-// baseKey is what the base layer of p is drawn from: the map (static, its geometry,
-// the legend of what drawMap draws, each hex's terrain, works and hexsides) and the
-// picture's layout.
+// baseKey is what the base layer of p is drawn from: the map (static: the digest of
+// its geometry, each hex's terrain, works and hexsides), the legend of what drawMap
+// draws, and the picture's layout.
 func (p *picture) baseKey(static *scene) ([32]byte, error) {
 	h := sha256.New()
 	head, err := json.Marshal(struct {
-		Map    board.Map
+		Map    string
 		RowsUp bool
 		Legend mapview.Legend
-	}{*static.geo, static.rowsUp, static.legend})
+	}{static.digest, static.rowsUp, static.legend})
 	if err != nil {
 		return [32]byte{}, fmt.Errorf("map picture: the base layer's key: %w", err)
 	}
-	b := append(head, 0)
-	str := func(s string) { b = append(binary.AppendUvarint(b, uint64(len(s))), s...) }
-	list := func(ss []string) {
-		b = binary.AppendUvarint(b, uint64(len(ss)))
-		for _, s := range ss {
-			str(s)
-		}
-	}
-	for _, hx := range static.hexes() {
-		b = binary.AppendVarint(binary.AppendVarint(b, int64(hx.Col)), int64(hx.Row))
-		str(static.terrain[hx])
-		list(static.features[hx])
-		for _, n := range static.geo.Grid.Neighbours(hx) {
-			if hex.Compare(n, hx) > 0 {
-				list(static.side(hx, n))
-			}
-		}
-	}
-	h.Write(b)
+	h.Write(head)
 	fmt.Fprintf(h, "\x00%v %v %d %d %d %d %v %v %v %v", p.k, p.ids, p.c0, p.c1, p.h0, p.h1, p.x0, p.y0, p.w, p.mapH)
 	var k [32]byte
 	h.Sum(k[:0])
@@ -109,7 +108,7 @@ func (p *picture) base() (*baseLayer, error) {
 // drawBase draws the base layer of p from static, p's scene's static part.
 func (p *picture) drawBase(static *scene) *baseLayer {
 	q := *p
-	q.s = static
+	q.s, q.tiles = static, nil
 	img := image.NewRGBA(image.Rect(0, 0, int(p.w), int(math.Ceil(p.y0+p.mapH))+baseOverflow))
 	fillPaper(img.Pix)
 	q.dc = gg.NewContextForRGBA(img)
@@ -138,124 +137,6 @@ func fillPaper(pix []byte) {
 // and the edges of their text, arrows, news, the legend).
 const basePalette = 192
 
-// palettedOnBase is the picture as a palette image: the base layer's palette, and
-// after it the inks and commonest colours of what the picture draws over its base
-// layer, 256 colours in all; where the picture is its base layer, the base layer's
-// indexes. Only what differs from the base layer is counted and looked up: fills and
-// grid are most of a picture.
-func (p *picture) palettedOnBase(img *image.RGBA) *image.Paletted {
-	base := p.baseLayer
-	// Every pixel is set below: the base layer's, or those that differ from it.
-	out := &image.Paletted{Pix: canvasPix(&indexPix, len(img.Pix)/4), Stride: img.Rect.Dx(), Rect: img.Rect}
-	// The palette: the base layer's colours, then the picture's inks, always, in the
-	// legend's order, then its commonest other colours. The base layer's and the
-	// inks' indexes are the same in every picture of one map and legend, and so are
-	// the bands of rows that show only them.
-	prefix := slices.Clip(base.pal)
-	inks := append(p.inks(), newsInks()...)
-	inPal := map[uint32]bool{}
-	for _, c := range prefix {
-		inPal[rgbaKey(c.(color.RGBA))] = true
-	}
-	for _, c := range inks {
-		if k := rgbaKey(c); !inPal[k] && len(prefix) < 256 {
-			prefix, inPal[k] = append(prefix, c), true
-		}
-	}
-	// The rows of a legend kept (drawLegendKept) are the legend's indexes, kept with
-	// it for this palette's first colours; the rows above, the base layer's indexes
-	// where they are the base layer, and the runs of pixels that differ from it (both
-	// have the picture's width).
-	end := len(img.Pix)
-	if p.legendKept != nil {
-		top := p.legendTop * img.Stride
-		idx, err := p.legendKept.indexes(base, prefix)
-		if err == nil && len(idx) == (end-top)/4 {
-			copy(out.Pix[top/4:], idx)
-			end = top
-		}
-	}
-	copy(out.Pix[:end/4], base.pix)
-	const run = 256 // bytes: 64 pixels
-	var differ [][2]int
-	n := min(len(base.img.Pix), end)
-	for i := 0; i < n; i += run {
-		j := min(i+run, n)
-		if !bytes.Equal(img.Pix[i:j], base.img.Pix[i:j]) {
-			if k := len(differ) - 1; k >= 0 && differ[k][1] == i {
-				differ[k][1] = j
-			} else {
-				differ = append(differ, [2]int{i, j})
-			}
-		}
-	}
-	differ = append(differ, [2]int{n, end})
-	// The colours there, each given an id, by runs of one colour, and counted.
-	var ids colourIDs
-	kept, _ := runPool.Get().(*[]colourRun)
-	if kept == nil {
-		kept = new([]colourRun)
-	}
-	runs := (*kept)[:0]
-	defer func() { *kept = runs; runPool.Put(kept) }()
-	for _, d := range differ {
-		pix := img.Pix[d[0]:d[1]]
-		if len(pix) == 0 {
-			continue
-		}
-		last, n := pixKey(pix, 0), uint32(0)
-		for i := 0; i < len(pix); {
-			// Blank paper (most of the title's and the legend's rows) a block at a
-			// time.
-			if last == paperKey && i+len(paperBlock) <= len(pix) && bytes.Equal(pix[i:i+len(paperBlock)], paperBlock) {
-				n += uint32(len(paperBlock) / 4)
-				i += len(paperBlock)
-				continue
-			}
-			if k := pixKey(pix, i); k != last {
-				runs = append(runs, colourRun{uint32(ids.id(last)), n})
-				last, n = k, 0
-			}
-			n++
-			i += 4
-		}
-		runs = append(runs, colourRun{uint32(ids.id(last)), n})
-	}
-	count := make([]int, len(ids.colours))
-	for _, r := range runs {
-		count[r.id] += int(r.n)
-	}
-	// The base layer's colours keep their indexes (a shade the base layer has is
-	// given what the base layer gives it), the picture's inks and other colours are
-	// counted for the rest of the palette.
-	own := map[uint32]int{}
-	for id, k := range ids.colours {
-		if _, ok := base.index[k]; !ok || inPal[k] {
-			own[k] = count[id]
-		}
-	}
-	pal, index := quantise(own, nil, prefix, 256)
-	out.Palette = pal
-	at := make([]uint8, len(ids.colours))
-	for id, k := range ids.colours {
-		i, ok := index[k]
-		if !ok {
-			i = base.index[k]
-		}
-		at[id] = i
-	}
-	// The runs again, in the same order, by index.
-	r := 0
-	for _, d := range differ {
-		for j, end := d[0]/4, d[1]/4; j < end; r++ {
-			run := out.Pix[j : j+int(runs[r].n)]
-			fill(run, at[runs[r].id])
-			j += len(run)
-		}
-	}
-	return out
-}
-
 // paperKey is the paper's colour as pixKey gives it, and paperBlock 64 pixels of it.
 var (
 	paperKey   = rgbaKey(paper)
@@ -282,31 +163,44 @@ type colourRun struct{ id, n uint32 }
 // runPool keeps the runs of a picture for the next (a hundred thousand, a MB).
 var runPool sync.Pool // *[]colourRun
 
-// colourIDs numbers colours from 0 in the order first seen: a small table by hash in
-// front of a map, since the runs of a picture's text and edges are short and a map
-// lookup a run was most of what telling their colours took.
+// colourIDs numbers colours from 0 in the order first seen, in an open table by
+// hash (linear probing, at most half full): the runs of a picture's text and edges
+// are short, and a map lookup a run was most of what telling their colours took.
 type colourIDs struct {
-	slots   [1 << 12]struct{ k, id uint32 } // id+1, 0 for none
-	more    map[uint32]int
-	colours []uint32 // by id
+	slots   []struct{ k, id uint32 } // id+1, 0 for none
+	colours []uint32                 // by id
 }
 
 func (c *colourIDs) id(k uint32) int {
-	s := &c.slots[(k*0x9e3779b1)>>20]
-	if s.id != 0 && s.k == k {
-		return int(s.id - 1)
+	if 2*(len(c.colours)+1) > len(c.slots) {
+		c.grow()
 	}
-	if c.more == nil {
-		c.more = map[uint32]int{}
+	mask := uint32(len(c.slots) - 1)
+	for i := (k * 0x9e3779b1) >> 16 & mask; ; i = (i + 1) & mask {
+		s := &c.slots[i]
+		if s.id == 0 {
+			c.colours = append(c.colours, k)
+			s.k, s.id = k, uint32(len(c.colours))
+			return len(c.colours) - 1
+		}
+		if s.k == k {
+			return int(s.id - 1)
+		}
 	}
-	id, ok := c.more[k]
-	if !ok {
-		id = len(c.colours)
-		c.colours = append(c.colours, k)
-		c.more[k] = id
+}
+
+// grow doubles the table (from 4096 slots), the colours in it put back.
+func (c *colourIDs) grow() {
+	n := max(2*len(c.slots), 1<<12)
+	c.slots = make([]struct{ k, id uint32 }, n)
+	mask := uint32(n - 1)
+	for id, k := range c.colours {
+		i := (k * 0x9e3779b1) >> 16 & mask
+		for c.slots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		c.slots[i].k, c.slots[i].id = k, uint32(id+1)
 	}
-	s.k, s.id = k, uint32(id+1)
-	return id
 }
 
 // nearest finds the colour of a palette nearest a colour, as [color.Palette.Index]
@@ -349,31 +243,8 @@ func (n *nearest) index(c color.RGBA) uint8 {
 	if n.pal != nil || c.A != 0xff {
 		return uint8(n.pal.Index(c))
 	}
-	r, g, b := int32(c.R), int32(c.G), int32(c.B)
-	at, _ := slices.BinarySearchFunc(n.byRed, r, func(e nearColour, r int32) int { return cmp.Compare(e.r, r) })
-	best, bestI := uint32(math.MaxUint32), uint8(0)
-	try := func(e nearColour) {
-		if d := term(r, e.r) + term(g, e.g) + term(b, e.b); d < best || d == best && e.i < bestI {
-			best, bestI = d, e.i
-		}
-	}
-	for lo, hi := at-1, at; lo >= 0 || hi < len(n.byRed); lo, hi = lo-1, hi+1 {
-		if hi < len(n.byRed) {
-			if term(r, n.byRed[hi].r) > best {
-				hi = len(n.byRed)
-			} else {
-				try(n.byRed[hi])
-			}
-		}
-		if lo >= 0 {
-			if term(r, n.byRed[lo].r) > best {
-				lo = -1
-			} else {
-				try(n.byRed[lo])
-			}
-		}
-	}
-	return bestI
+	i, _, _ := n.below(c, math.MaxUint32)
+	return i
 }
 
 // rgbaPix and indexPix are the pixels of pictures drawn (RGBA, and by palette
@@ -401,7 +272,7 @@ func putCanvas(pool *sync.Pool, pix []byte) { pool.Put(&pix) }
 // legends are the legends drawn lately, by what they show and where (legendKey): the
 // pictures of one game show the same terrain, units and marks, and a legend is a
 // fifth of what a picture draws over its base layer.
-var legends = &lru[*keptLegend]{max: 16, sizeOf: func(l *keptLegend) int { return 5 * len(l.img.Pix) / 4 }, maxSize: 4 << 20}
+var legends = &lru[*keptLegend]{max: 16, sizeOf: func(l *keptLegend) int { return 3 * len(l.img.Pix) / 2 }, maxSize: 4 << 20}
 
 // keptLegend is a legend drawn, and its pixels by index for the last palette prefix
 // (a base layer's colours and the inks) it was asked for.
@@ -410,24 +281,46 @@ type keptLegend struct {
 	mu  sync.Mutex
 	at  [32]byte // the prefix idx is for
 	idx []uint8
+	// bands are idx's bands of rows compressed, by their first row, for the prefix
+	// bandsAt: the bands of a picture's legend, the same in every picture with it.
+	bands   map[int]*band
+	bandsAt [32]byte
+}
+
+// band is the band of idx's rows from row r on, tile of them or to its end, compressed
+// once for the prefix at (idx and at are what indexes gave).
+func (l *keptLegend) band(at [32]byte, idx []uint8, r int) (*band, error) {
+	w := l.img.Rect.Dx()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.bands == nil || l.bandsAt != at {
+		l.bands, l.bandsAt = map[int]*band{}, at
+	}
+	if b, ok := l.bands[r]; ok {
+		return b, nil
+	}
+	raw := make([]byte, 0, tile*(w+1))
+	for y := r; y < min(r+tile, len(idx)/w); y++ {
+		raw = append(raw, 0)
+		raw = append(raw, idx[y*w:(y+1)*w]...)
+	}
+	b, err := compressBand(raw)
+	if err != nil {
+		return nil, err
+	}
+	l.bands[r] = b
+	return b, nil
 }
 
 // indexes are l's pixels as indexes of prefix, which starts with base's palette: a
 // colour of the base layer its index there, an ink its own, another the nearest of
 // prefix. The same for every picture of one base layer and legend.
-func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, error) {
-	h := sha256.New()
-	h.Write(base.key[:])
-	for _, c := range prefix[len(base.pal):] {
-		r, g, b, _ := c.RGBA()
-		h.Write([]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8)})
-	}
-	var at [32]byte
-	h.Sum(at[:0])
+func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, [32]byte, error) {
+	at := base.prefixKey(prefix)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.idx != nil && l.at == at {
-		return l.idx, nil
+		return l.idx, at, nil
 	}
 	exact := map[uint32]uint8{}
 	for i, c := range prefix[len(base.pal):] {
@@ -445,7 +338,7 @@ func (l *keptLegend) indexes(base *baseLayer, prefix color.Palette) ([]uint8, er
 		return near.index(color.RGBA{uint8(k >> 24), uint8(k >> 16), uint8(k >> 8), uint8(k)})
 	})
 	l.at, l.idx = at, idx
-	return idx, nil
+	return idx, at, nil
 }
 
 // newsInks are the colours of what News draws, in the palette of every picture.
@@ -461,15 +354,13 @@ func newsInks() []color.RGBA {
 // the same items at the same place when the rows it takes are blank paper (the map's
 // last hexsides may reach into its first rows: then it is drawn over them).
 func (p *picture) drawLegendKept() error {
-	img := p.dc.Image().(*image.RGBA)
+	img := p.canvas
 	y := p.y0 + p.mapH + 10
 	top := int(math.Floor(y))
-	rows := img.Pix[top*img.Stride:]
-	for i := 0; i < len(rows); i += len(paperBlock) {
-		if !bytes.Equal(rows[i:min(i+len(paperBlock), len(rows))], paperBlock[:min(len(paperBlock), len(rows)-i)]) {
-			p.drawLegend()
-			return nil
-		}
+	if !p.blankFrom(top) {
+		p.touch(0, float64(top), float64(img.Rect.Dx()), float64(img.Rect.Dy()))
+		p.drawLegend()
+		return nil
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %v %v %v %v %v %v\x00", p.legendTitle(), p.w, y-float64(top), img.Rect.Dy()-top, p.ids, p.terrainColour(p.s.geo.Default), textSz)
@@ -482,14 +373,14 @@ func (p *picture) drawLegendKept() error {
 		l := image.NewRGBA(image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy()-top))
 		fillPaper(l.Pix)
 		q := *p
-		q.dc = gg.NewContextForRGBA(l)
+		q.dc, q.canvas, q.tiles = gg.NewContextForRGBA(l), l, nil
 		q.drawLegendAt(y - float64(top))
 		return &keptLegend{img: l}, nil
 	})
 	if err != nil {
 		return err
 	}
-	copy(rows, l.img.Pix)
+	// Its rows are the legend's indexes (encodeOnBase), or copied in by fillCanvas.
 	p.legendKept, p.legendTop = l, top
 	return nil
 }

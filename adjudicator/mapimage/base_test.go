@@ -142,3 +142,33 @@ func TestConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestTilesAsWholeCanvas: a picture that copies and converts only the tiles of its
+// base layer it draws on is, pixel for pixel, the picture drawn over a copy of its
+// whole base layer with every pixel converted: nothing is drawn outside the tiles its
+// drawing touched. Every ruleset's pictures of an advance as the sender draws them
+// (each side's close-up, whole map and MAP reply), cold and warm.
+func TestTilesAsWholeCanvas(t *testing.T) {
+	defer mapimage.WholeCanvas(false)
+	for _, s := range samples(t) {
+		t.Run(s.name, func(t *testing.T) {
+			for i, enc := range senderBurst(t, s) {
+				for _, warm := range []bool{false, true} {
+					mapimage.WholeCanvas(true)
+					mapimage.ForgetAll()
+					want := render(t, enc)
+					mapimage.WholeCanvas(false)
+					if !warm {
+						mapimage.ForgetAll()
+					}
+					mapimage.ForgetPictures()
+					// The pixels: how a band is compressed depends on whether it
+					// was drawn on.
+					if got := render(t, enc); !samePixels(t, got, want) {
+						t.Errorf("picture %d (warm %v): drawn on the tiles it touched, it differs from the picture drawn on the whole canvas", i, warm)
+					}
+				}
+			}
+		})
+	}
+}

@@ -34,3 +34,11 @@ func BaseLayer(a, layout []byte) ([32]byte, []byte, error) {
 	}
 	return key, p.drawBase(static).img.Pix, nil
 }
+
+// WholeCanvas makes every picture copy its whole base layer and convert every pixel
+// (on), or only the tiles it draws on (off, as RenderEncoded does).
+func WholeCanvas(on bool) { wholeCanvas = on }
+
+// ForgetBands forgets the bands compressed of the pictures drawn (not their base
+// layers' bands).
+func ForgetBands() { forgetBands() }

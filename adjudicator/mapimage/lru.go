@@ -7,8 +7,13 @@ import (
 
 // pictures are the last pictures RenderEncoded drew, by the hash of their view: the
 // mails of one advance often carry the same view (in Soldiers both sides see the same
-// map, 6.5), and drawing one takes a tenth of a second.
-var pictures = &lru[[]byte]{max: 4}
+// map, 6.5), and the games of a club that play the same scenario draw the same
+// opening pictures. Enough for the distinct pictures of a pass of the sender (four
+// a results advance: each side's map and close-up), 4 MB at most.
+var pictures = &lru[[]byte]{max: maxPictures, sizeOf: func(b []byte) int { return len(b) }, maxSize: 4 << 20}
+
+// maxPictures is the most pictures kept.
+const maxPictures = 64
 
 // lru keeps the last few values made, most recent last. A value is never changed once
 // made, so callers at once may share it; a value asked for while it is being made is

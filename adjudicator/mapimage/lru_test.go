@@ -1,7 +1,9 @@
 package mapimage
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -48,11 +50,24 @@ func testView(t testing.TB, rowsUp bool) mapview.View {
 // are, and what decodes is a whole scene.
 func FuzzDecode(f *testing.F) {
 	v := testView(f, true)
-	b, err := Encode(v, News{Before: &v, Lost: []hex.Hex{hex.MustParse("0203")}})
+	news := News{Before: &v, Lost: []hex.Hex{hex.MustParse("0203")}}
+	b, err := Encode(v, news)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b)
+	// Format 3: the test map compiled in, named by its digest.
+	RegisterMaps(func() ([]*board.Map, error) { return []*board.Map{v.Map}, nil })
+	f.Cleanup(func() { RegisterMaps(nil) })
+	named, err := Encode(v, news)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if bytes.Equal(named, b) {
+		f.Fatal("the scene of a map compiled in carries it")
+	}
+	f.Add(named)
+	f.Add([]byte(`{"v":3,"map_id":"00","counters":{"0101":"x"}}`))
 	f.Add([]byte(`{"v":2,"map":{"Cols":[1,2],"OddRows":[1,1],"EvenRows":[1,1]},"sides":{"river":["0101/0201"]}}`))
 	f.Add([]byte(`{"v":2,"counters":{"x":"y"}}`))
 	f.Add([]byte(`{"v":2,"changed":["0101","x"]}`))
@@ -104,5 +119,37 @@ func TestLRU(t *testing.T) {
 	c.get([32]byte{3}, func() (int, error) { return 3, nil })
 	if v, _ := c.get([32]byte{1}, func() (int, error) { return 8, nil }); v != 8 {
 		t.Errorf("the oldest value is still kept (%d) after two newer ones", v)
+	}
+}
+
+// TestPicturesKeptForAPass: the distinct pictures of a pass of the sender, more than
+// a few (here 24: six advances' results of two sides, map and close-up), are drawn
+// once; asked for again, none is drawn again.
+func TestPicturesKeptForAPass(t *testing.T) {
+	ForgetAll()
+	v := testView(t, false)
+	var views [][]byte
+	for i := range 24 {
+		w := v
+		w.Title = fmt.Sprintf("picture %d", i)
+		b, err := Encode(w, News{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		views = append(views, b)
+	}
+	for _, b := range views {
+		if _, err := RenderEncoded(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := drawn.Load()
+	for _, b := range views {
+		if _, err := RenderEncoded(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := drawn.Load() - before; n != 0 {
+		t.Errorf("%d of %d pictures of a pass drawn again", n, len(views))
 	}
 }

@@ -19,15 +19,19 @@
 //
 // Rendering is a pure function: the same view and news give the same bytes. [Encode]
 // turns them into bytes a mail can store, and [RenderEncoded] draws the picture from
-// them later (the mail sender draws it just before it sends the mail).
+// them later (the mail sender draws it just before it sends the mail). A map compiled
+// into the program ([RegisterMaps]) is named in those bytes by its digest, not
+// written out.
 //
 // What does not change from picture to picture of one map is made once and kept,
 // within a few MB: the base layer of a part of a map at a scale (terrain, grid,
 // hexsides, works, hex ids, places: drawn from the map alone, never from a side's
-// view), the fonts' glyphs, and the compressed bands of rows a picture shares with
-// one written before. A picture draws its title, counters, arrows, news and legend
-// over a copy of its base layer; its palette is the base layer's colours, then its
-// own. Kept or not, the bytes are the same.
+// view), its bands of rows compressed and the Huffman code of the bands pictures
+// draw on, the fonts' glyphs, legends, and the compressed bands of rows a picture
+// shares with one written before. A picture draws its title, counters, arrows, news
+// and legend over the tiles of its base layer they touch, copied in (tiles.go); its
+// palette is the base layer's colours, then its own. Kept or not, the bytes are the
+// same.
 package mapimage
 
 import (
@@ -43,6 +47,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
@@ -168,6 +173,11 @@ type picture struct {
 	// (drawLegendKept), nil when it was drawn there.
 	legendKept *keptLegend
 	legendTop  int
+	// The canvas is made of tiles of its base layer, each copied in when something is
+	// first drawn on it (see touch): the rest of the picture is its base layer's.
+	canvas *image.RGBA
+	tiles  []bool // by row of tiles, then column: drawn on
+	tcols  int
 }
 
 // slot is the half row of h from the map's top: a hex is two half rows tall, and the
@@ -250,9 +260,13 @@ func RenderEncoded(b []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		drawn.Add(1)
 		return render(s)
 	})
 }
+
+// drawn counts the pictures RenderEncoded drew, not taken from those kept (for tests).
+var drawn atomic.Int64
 
 // MaxBytes is the most a picture may weigh: a mail with one stays light.
 const MaxBytes = 150 << 10
@@ -299,14 +313,13 @@ func renderTry(s *scene, i int) (b []byte, same bool, err error) {
 	if err := p.drawLegendKept(); err != nil {
 		return nil, false, err
 	}
-	img := p.dc.Image().(*image.RGBA)
+	img := p.canvas
 	defer putCanvas(&rgbaPix, img.Pix)
-	if try.colours == 256 && p.baseLayer != nil && len(p.baseLayer.img.Pix) <= len(img.Pix) {
-		pi := p.palettedOnBase(img)
-		defer putCanvas(&indexPix, pi.Pix)
-		b, err = encodeBands(pi)
+	if try.colours == 256 && len(p.baseLayer.img.Pix) <= len(img.Pix) {
+		b, err = p.encodeOnBase()
 		return b, false, err
 	}
+	p.fillCanvas()
 	count := map[uint32]int{}
 	countPix(count, img.Pix, 1)
 	b, err = encodePNG(paletted(img, p.inks(), count, try.colours))
@@ -467,9 +480,9 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 	title := p.wrapped(measure, "title", s.title)
 	p.x0 = math.Round((p.w - mapW(p.c0, p.c1, p.k)) / 2)
 	p.y0 = math.Round(margin + float64(len(title))*titleS*1.3 + 6)
-	legendH := p.legendHeight(measure)
-	h := p.y0 + p.mapH + legendH + margin
 	if !canvas {
+		// The layout alone (a close-up's scale, where a hex is): the legend's
+		// items and height only size the canvas.
 		return p, nil
 	}
 	// The map from its base layer, drawn once for every picture of this part of the
@@ -479,8 +492,13 @@ func newPicture(s *scene, canvas, ids bool) (*picture, error) {
 		return nil, err
 	}
 	p.baseLayer = base
+	h := p.y0 + p.mapH + p.legendHeight(measure) + margin
 	img := newCanvas(image.Rect(0, 0, int(p.w), int(math.Ceil(h))))
-	fillPaper(img.Pix[copy(img.Pix, base.img.Pix):])
+	p.canvas, p.tcols = img, (img.Rect.Dx()+tile-1)/tile
+	p.tiles = make([]bool, p.tcols*((img.Rect.Dy()+tile-1)/tile))
+	if wholeCanvas {
+		p.touch(0, 0, float64(img.Rect.Dx()), float64(img.Rect.Dy()))
+	}
 	p.dc = gg.NewContextForRGBA(img)
 	for i, line := range title {
 		p.text(line, margin, margin+titleS+float64(i)*titleS*1.3, 0, 0, "title", ink)
@@ -739,6 +757,7 @@ func (p *picture) drawNews() {
 			continue
 		}
 		x, y := p.center(h)
+		p.touch(x-p.r, y-p.r, x+p.r, y+p.r)
 		p.hexPathR(x, y, p.r-2.5)
 		dc.SetColor(changedInk)
 		dc.SetLineWidth(4)
@@ -748,6 +767,7 @@ func (p *picture) drawNews() {
 
 // cross draws a bold red X of half size d centred on x, y, on a white outline.
 func (p *picture) cross(x, y, d float64) {
+	p.touch(x-d-3, y-d-3, x+d+3, y+d+3)
 	dc := p.dc
 	for _, pass := range []struct {
 		c color.Color
@@ -779,9 +799,16 @@ func (p *picture) halo(s string, x, y float64, key string, c color.Color) {
 func (p *picture) text(s string, x, y, ax, ay float64, key string, c color.Color) {
 	f := p.fonts[key]
 	w := float64(font.MeasureString(f, s)) / 64
-	h := float64(f.Metrics().Height) / 64
-	d := font.Drawer{Dst: p.dc.Image().(*image.RGBA), Src: image.NewUniform(c), Face: f,
-		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + ay*h) * 64))}}
+	m := f.Metrics()
+	h := float64(m.Height) / 64
+	dot := fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + ay*h) * 64))}
+	if p.tiles != nil {
+		// The glyphs' boxes reach at most a pixel or two past the advance and the
+		// font's ascent and descent; touch pads them.
+		left, base := float64(dot.X)/64, float64(dot.Y)/64
+		p.touch(left, base-float64(m.Ascent)/64, left+w, base+float64(m.Descent)/64)
+	}
+	d := font.Drawer{Dst: p.dc.Image().(*image.RGBA), Src: image.NewUniform(c), Face: f, Dot: dot}
 	d.DrawString(s)
 }
 
@@ -871,6 +898,7 @@ func pointStyle(name string) (width, length float64) {
 
 // box draws a filled rectangle with a one-pixel border.
 func (p *picture) box(x, y, w, h float64, fill, border color.Color) {
+	p.touch(x, y, x+w, y+h)
 	p.dc.DrawRectangle(x, y, w, h)
 	p.dc.SetColor(fill)
 	p.dc.FillPreserve()
@@ -910,32 +938,33 @@ func (p *picture) items() [][]item {
 
 func (p *picture) listItems() [][]item {
 	l := p.s.legend
-	shown := p.shown()
-	terrain, feats, sides, forces, chars := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}, map[rune]bool{}
-	in := map[hex.Hex]bool{}
-	for _, h := range shown {
-		in[h] = true
+	// The terrain, works and hexside features of the hexes shown are the base
+	// layer's, listed once with it.
+	var shownMap mapNames
+	if p.baseLayer != nil {
+		shownMap = p.baseLayer.names(p)
+	} else {
+		shownMap = p.mapNames()
 	}
-	for _, h := range shown {
-		terrain[p.s.terrain[h]] = true
-		for _, f := range p.s.features[h] {
-			feats[f] = true
-		}
-		for _, n := range p.s.geo.Grid.Neighbours(h) {
-			for _, f := range p.s.side(h, n) {
-				sides[f] = true
+	terrain, feats, sides := shownMap.terrain, shownMap.features, shownMap.sides
+	forces, chars := map[string]bool{}, map[rune]bool{}
+	for h, fs := range p.s.forces {
+		if len(fs) > 0 && p.in(h) {
+			for _, f := range fs {
+				forces[f] = true
 			}
 		}
-		for _, f := range p.s.forces[h] {
-			forces[f] = true
-		}
-		for _, c := range p.s.counters[h] {
-			chars[c] = true
+	}
+	for h, c := range p.s.counters {
+		if p.in(h) {
+			for _, r := range c {
+				chars[r] = true
+			}
 		}
 	}
 	arrows := map[string]bool{}
 	for _, a := range p.s.arrows {
-		if in[a.From] || in[a.To] {
+		if p.in(a.From) || p.in(a.To) {
 			arrows[a.Name] = true
 		}
 	}
@@ -1001,6 +1030,27 @@ const (
 	swatch = 22.0
 	lineH  = textSz * 1.45
 )
+
+// mapNames are the names of the terrain, works and hexside features of the hexes a
+// picture shows.
+type mapNames struct{ terrain, features, sides map[string]bool }
+
+// mapNames lists them.
+func (p *picture) mapNames() mapNames {
+	n := mapNames{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+	for _, h := range p.shown() {
+		n.terrain[p.s.terrain[h]] = true
+		for _, f := range p.s.features[h] {
+			n.features[f] = true
+		}
+		for _, nb := range p.s.geo.Grid.Neighbours(h) {
+			for _, f := range p.s.side(h, nb) {
+				n.sides[f] = true
+			}
+		}
+	}
+	return n
+}
 
 // flow lays out items from left to right, wrapping; it returns each item's top left
 // corner and the height used.

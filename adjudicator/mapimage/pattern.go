@@ -330,6 +330,9 @@ func (p *picture) arrow(x1, y1, x2, y2 float64, c color.RGBA) {
 	ux, uy := (x2-x1)/l, (y2-y1)/l
 	head := math.Min(10, l/2)
 	bx, by := x2-ux*head, y2-uy*head
+	// The outline is 6.5 wide, the head's barbs reach head*0.6+3 from the line and
+	// its tip 3 past the end.
+	p.touchLine(x1, y1, x2, y2, head*0.6+6)
 	for _, pass := range []struct {
 		c color.Color
 		w float64

@@ -2,6 +2,8 @@ package mapimage
 
 import (
 	"bytes"
+	"crypto/sha256"
+	hex2 "encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,15 +25,19 @@ import (
 type scene struct {
 	title, legendTitle string
 	rowsUp             bool
-	geo                *board.Map // geometry only: Grid, Cols, rows, Default, Places
-	terrain            map[hex.Hex]string
-	features           map[hex.Hex][]string
-	sides              map[hex.Hexside][]string
-	legend             mapview.Legend
-	counters           map[hex.Hex]string // each hex's counter text, "" for none
-	labels             map[hex.Hex]string // the line above a counter's text (View.Labels), "" for none
-	forces             map[hex.Hex][]string
-	arrows             []mapview.Arrow
+	// The map's part, shared with every scene of the map: never changed.
+	digest   string      // the map's (staticMap)
+	mapWire  *staticWire // the map written out (format 2)
+	hexList  []hex.Hex   // the map's hexes, by column then row
+	geo      *board.Map  // geometry only: Grid, Cols, rows, Default, Places
+	terrain  map[hex.Hex]string
+	features map[hex.Hex][]string
+	sides    map[hex.Hexside][]string
+	legend   mapview.Legend
+	counters map[hex.Hex]string // each hex's counter text, "" for none
+	labels   map[hex.Hex]string // the line above a counter's text (View.Labels), "" for none
+	forces   map[hex.Hex][]string
+	arrows   []mapview.Arrow
 	// What happened since the side's previous picture (see [News]): hexes whose
 	// content changed, outlined, and hexes where units were lost, crossed.
 	changed, lost map[hex.Hex]bool
@@ -45,35 +51,32 @@ func sceneOf(v mapview.View) (*scene, error) {
 	if m == nil {
 		return nil, fmt.Errorf("map picture: the view has no map")
 	}
+	st, err := staticOf(m)
+	if err != nil {
+		return nil, err
+	}
 	s := &scene{
 		title: v.Title, legendTitle: v.LegendTitle, rowsUp: v.RowsUp,
-		geo:     &board.Map{Grid: m.Grid, Cols: m.Cols, OddRows: m.OddRows, EvenRows: m.EvenRows, Default: m.Default, Places: m.Places},
-		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
+		digest: st.digest, mapWire: &st.wire, hexList: st.hexes, geo: st.geo, terrain: st.terrain, features: st.features, sides: st.sides,
 		legend: v.Legend, counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: v.Forces, arrows: v.Arrows,
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{},
 	}
-	for _, h := range m.Hexes() {
-		s.terrain[h] = m.Terrain(h)
-		if f := m.Features(h); len(f) > 0 {
-			s.features[h] = f
-		}
-		for _, n := range m.Grid.Neighbours(h) {
-			if f := m.Side(h, n); len(f) > 0 {
-				if side, ok := m.Grid.Hexside(h, n); ok {
-					s.sides[side] = f
-				}
-			}
-		}
-		text := v.Cell(h)
-		if v.Counters != nil {
-			text = v.Counters[h]
-		}
-		if text = strings.TrimSpace(text); text != "" {
+	add := func(h hex.Hex, text string) {
+		if text = strings.TrimSpace(text); text != "" && s.onMap(h) {
 			s.counters[h] = text
 			// A label goes on a counter: none is drawn alone.
 			if l := strings.TrimSpace(v.Labels[h]); l != "" {
 				s.labels[h] = l
 			}
+		}
+	}
+	if v.Counters != nil {
+		for h, text := range v.Counters {
+			add(h, text)
+		}
+	} else {
+		for h := range v.Cells {
+			add(h, v.Cell(h))
 		}
 	}
 	return s, nil
@@ -114,11 +117,28 @@ func (s *scene) add(v mapview.View, news News) error {
 			}
 			return w.Cells[h]
 		}
-		for _, h := range s.hexes() {
+		// Only a hex with something in either view can differ: the hexes of their
+		// counters, labels and forces, not every hex of the map.
+		check := func(h hex.Hex) {
 			// What the picture shows: a mark only the text map shows (Mons's German
 			// control of an empty hex) would outline a hex that shows no change.
-			if counter(v, h) != counter(*b, h) || v.Labels[h] != b.Labels[h] || !slices.Equal(v.Forces[h], b.Forces[h]) {
+			if s.onMap(h) && !s.changed[h] && (counter(v, h) != counter(*b, h) || v.Labels[h] != b.Labels[h] || !slices.Equal(v.Forces[h], b.Forces[h])) {
 				s.changed[h] = true
+			}
+		}
+		for _, w := range []mapview.View{v, *b} {
+			cells := w.Counters
+			if cells == nil {
+				cells = w.Cells
+			}
+			for h := range cells {
+				check(h)
+			}
+			for h := range w.Labels {
+				check(h)
+			}
+			for h := range w.Forces {
+				check(h)
 			}
 		}
 	}
@@ -148,7 +168,8 @@ func (s *scene) add(v mapview.View, news News) error {
 	return nil
 }
 
-func (s *scene) hexes() []hex.Hex { return s.geo.Hexes() }
+// hexes are the map's hexes, by column then row: the caller does not change them.
+func (s *scene) hexes() []hex.Hex { return s.hexList }
 
 func (s *scene) onMap(h hex.Hex) bool { return s.geo.OnMap(h) }
 
@@ -165,22 +186,30 @@ func (s *scene) halfLower(col int) bool {
 	return mapview.View{Map: s.geo, RowsUp: s.rowsUp}.HalfLower(col)
 }
 
-// wireVersion is the version of Encode's format; RenderEncoded refuses any other.
+// wireVersion is the version of Encode's format for a map compiled into the binary;
+// RenderEncoded reads it and wireInline.
 // 2: what happened (changed, lost hexes; moves among the arrows), and the picture
 // shows the part of the map that matters, not the whole sheet. The counters' labels
 // came later within 2: a view without them encodes to the same bytes as before, and
-// an older mail's view draws as it did.
-const wireVersion = 2
+// an older mail's view draws as it did. 2 is still written for a map not compiled
+// in (wireInline).
+// 3: the map named by its digest (map_id), not written out: a map compiled into the
+// binary (RegisterMaps).
+const (
+	wireVersion = 3
+	wireInline  = 2
+)
 
 // wire is a scene as JSON: hexes as their ids, the terrain and features as lists of
 // hexes by name, hexsides as "a/b". encoding/json writes maps in key order, so the same
 // view always gives the same bytes.
 type wire struct {
 	V           int                 `json:"v"`
+	MapID       string              `json:"map_id,omitempty"` // 3
 	Title       string              `json:"title"`
 	LegendTitle string              `json:"legend_title,omitempty"`
 	RowsUp      bool                `json:"rows_up,omitempty"`
-	Map         board.Map           `json:"map"` // the exported geometry only
+	Map         board.Map           `json:"map,omitzero"` // 2: the exported geometry only
 	Terrain     map[string][]string `json:"terrain,omitempty"`
 	Features    map[string][]string `json:"features,omitempty"`
 	Sides       map[string][]string `json:"sides,omitempty"`
@@ -264,38 +293,23 @@ func Encode(v mapview.View, news News) ([]byte, error) {
 	return encodeScene(s)
 }
 
-// encodeScene is Encode's bytes of s.
+// encodeScene is Encode's bytes of s: the map by its digest when it is compiled into
+// the binary, else written out.
 func encodeScene(s *scene) ([]byte, error) {
-	w := wire{V: wireVersion, Title: s.title, LegendTitle: s.legendTitle, RowsUp: s.rowsUp,
-		Map: *s.geo, Terrain: map[string][]string{}, Features: map[string][]string{}, Sides: map[string][]string{},
+	w := wire{V: wireVersion, MapID: s.digest, Title: s.title, LegendTitle: s.legendTitle, RowsUp: s.rowsUp,
 		Legend: s.legend, Counters: map[string]string{}, Labels: map[string]string{}, Forces: map[string][]string{}, Arrows: s.arrows, CloseUp: s.closeUp}
-	for _, h := range s.hexes() {
-		if t := s.terrain[h]; t != s.geo.Default {
-			w.Terrain[t] = append(w.Terrain[t], h.String())
-		}
-		for _, f := range s.features[h] {
-			w.Features[f] = append(w.Features[f], h.String())
-		}
-		for _, n := range s.geo.Grid.Neighbours(h) {
-			if hex.Compare(n, h) > 0 {
-				for _, f := range s.side(h, n) {
-					w.Sides[f] = append(w.Sides[f], h.String()+"/"+n.String())
-				}
-			}
-		}
-		if c, ok := s.counters[h]; ok {
-			w.Counters[h.String()] = c
-		}
-		if l, ok := s.labels[h]; ok {
-			w.Labels[h.String()] = l
-		}
-		if s.changed[h] {
-			w.Changed = append(w.Changed, h.String())
-		}
-		if s.lost[h] {
-			w.Lost = append(w.Lost, h.String())
-		}
+	if _, ok := compiledMap(s.digest); !ok {
+		m := s.mapWire
+		w.V, w.MapID = wireInline, ""
+		w.Map, w.Terrain, w.Features, w.Sides = m.Map, m.Terrain, m.Features, m.Sides
 	}
+	for h, c := range s.counters {
+		w.Counters[h.String()] = c
+	}
+	for h, l := range s.labels {
+		w.Labels[h.String()] = l
+	}
+	w.Changed, w.Lost = hexIDs(s.changed), hexIDs(s.lost)
 	for h, f := range s.forces {
 		w.Forces[h.String()] = f
 	}
@@ -308,30 +322,52 @@ func encodeScene(s *scene) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// decode reads Encode's bytes back into a scene.
+// hexIDs are the ids of the hexes of set, by column then row; nil for none.
+func hexIDs(set map[hex.Hex]bool) []string {
+	hs := make([]hex.Hex, 0, len(set))
+	for h, ok := range set {
+		if ok {
+			hs = append(hs, h)
+		}
+	}
+	if len(hs) == 0 {
+		return nil
+	}
+	slices.SortFunc(hs, hex.Compare)
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return out
+}
+
+// decode reads Encode's bytes back into a scene: of format 3, with the map compiled
+// in that it names; of format 2, with the map it writes out.
 func decode(b []byte) (*scene, error) {
 	var w wire
 	if err := json.Unmarshal(b, &w); err != nil {
 		return nil, fmt.Errorf("map picture: decode the view: %w", err)
 	}
-	if w.V != wireVersion {
-		return nil, fmt.Errorf("map picture: a view of format %d, want %d", w.V, wireVersion)
-	}
-	geo := w.Map
-	if geo.Cols == [2]int{} {
-		return nil, fmt.Errorf("map picture: decode the view: it has no map")
-	}
-	s := &scene{title: w.Title, legendTitle: w.LegendTitle, rowsUp: w.RowsUp, geo: &geo,
-		terrain: map[hex.Hex]string{}, features: map[hex.Hex][]string{}, sides: map[hex.Hexside][]string{},
+	s := &scene{title: w.Title, legendTitle: w.LegendTitle, rowsUp: w.RowsUp,
 		legend: w.Legend, counters: map[hex.Hex]string{}, labels: map[hex.Hex]string{}, forces: map[hex.Hex][]string{}, arrows: w.Arrows,
 		changed: map[hex.Hex]bool{}, lost: map[hex.Hex]bool{}, closeUp: w.CloseUp}
-	for _, h := range s.hexes() {
-		s.terrain[h] = geo.Default
+	var err error
+	switch w.V {
+	case wireVersion:
+		st, ok := compiledMap(w.MapID)
+		if !ok {
+			return nil, fmt.Errorf("map picture: a view of the map %.12s, which is not compiled into this program", w.MapID)
+		}
+		s.digest, s.mapWire, s.hexList, s.geo, s.terrain, s.features, s.sides = st.digest, &st.wire, st.hexes, st.geo, st.terrain, st.features, st.sides
+	case wireInline:
+		err = decodeInline(s, &w)
+	default:
+		return nil, fmt.Errorf("map picture: a view of format %d, want %d or %d", w.V, wireInline, wireVersion)
 	}
-	err := errors.Join(
-		readLists("terrain", w.Terrain, hex.Parse, func(h hex.Hex, t string) { s.terrain[h] = t }),
-		readLists("feature", w.Features, hex.Parse, func(h hex.Hex, f string) { s.features[h] = append(s.features[h], f) }),
-		readLists("hexside", w.Sides, hex.ParseHexside, func(h hex.Hexside, f string) { s.sides[h] = append(s.sides[h], f) }),
+	if err != nil {
+		return nil, err
+	}
+	err = errors.Join(
 		readLists("counter", byValue(w.Counters), hex.Parse, func(h hex.Hex, c string) { s.counters[h] = c }),
 		readLists("label", byValue(w.Labels), hex.Parse, func(h hex.Hex, l string) { s.labels[h] = l }),
 		readLists("changed hex", map[string][]string{"": w.Changed}, hex.Parse, func(h hex.Hex, _ string) { s.changed[h] = true }),
@@ -347,13 +383,43 @@ func decode(b []byte) (*scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s, nil
+}
+
+// decodeInline reads the map a scene of format 2 writes out into s.
+func decodeInline(s *scene, w *wire) error {
+	geo := w.Map
+	if geo.Cols == [2]int{} {
+		return fmt.Errorf("map picture: decode the view: it has no map")
+	}
+	s.geo, s.hexList = &geo, geo.Hexes()
+	s.terrain, s.features, s.sides = map[hex.Hex]string{}, map[hex.Hex][]string{}, map[hex.Hexside][]string{}
+	for _, h := range s.hexList {
+		s.terrain[h] = geo.Default
+	}
+	err := errors.Join(
+		readLists("terrain", w.Terrain, hex.Parse, func(h hex.Hex, t string) { s.terrain[h] = t }),
+		readLists("feature", w.Features, hex.Parse, func(h hex.Hex, f string) { s.features[h] = append(s.features[h], f) }),
+		readLists("hexside", w.Sides, hex.ParseHexside, func(h hex.Hexside, f string) { s.sides[h] = append(s.sides[h], f) }),
+	)
+	if err != nil {
+		return err
+	}
 	for _, fs := range s.features {
 		slices.Sort(fs)
 	}
 	for _, fs := range s.sides {
 		slices.Sort(fs)
 	}
-	return s, nil
+	// The digest names the map's base layers (baseKey): that of the map written out.
+	s.mapWire = &staticWire{Map: geo, Terrain: w.Terrain, Features: w.Features, Sides: w.Sides}
+	b, err := json.Marshal(s.mapWire)
+	if err != nil {
+		return fmt.Errorf("map picture: decode the view: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	s.digest = hex2.EncodeToString(sum[:])
+	return nil
 }
 
 // readLists calls put for each id listed under each name, parsed; an id that does not
