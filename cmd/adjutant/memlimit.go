@@ -54,3 +54,27 @@ func sizeMemoryLimit(ctx context.Context, configured int64, log *slog.Logger) {
 		current = limit
 	}
 }
+
+// mappedReleaseEvery is how often serve takes the store file's pages out of its
+// resident set (store.DB.ReleaseMapped): what the mails of that time read stays
+// mapped until then, and a read maps them again at the cost of a minor fault.
+const mappedReleaseEvery = time.Second
+
+// releaseMapped calls release every interval until ctx is done. A failure is logged
+// once: it costs memory, not mail.
+func releaseMapped(ctx context.Context, release func() error, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	failed := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := release(); err != nil && !failed {
+			log.Warn("the store's mapped pages stay resident", "err", err)
+			failed = true
+		}
+	}
+}

@@ -198,10 +198,14 @@ func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	wg.Add(4)
+	wg.Add(5)
 	go func() {
 		defer wg.Done()
 		d.serveControl(ctx, d.control)
+	}()
+	go func() {
+		defer wg.Done()
+		releaseMapped(ctx, d.db.ReleaseMapped, mappedReleaseEvery, d.log.With("part", "memory"))
 	}()
 	go func() {
 		defer wg.Done()
@@ -213,6 +217,11 @@ func (d *daemon) run(ctx context.Context) error {
 		// once while overdue phases are resolved.
 		d.tick(ctx)
 		d.archiveTick(ctx)
+		// The start-up pass read every game's record (archiveTick): out of the resident
+		// set at once, not at the next release.
+		if err := d.db.ReleaseMapped(); err != nil {
+			d.log.Warn("the store's mapped pages stay resident", "err", err)
+		}
 		t := time.NewTicker(d.cfg.TickInterval.Duration)
 		defer t.Stop()
 		for {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package store
+
+// ReleaseMapped does nothing here: the resident set of a mapping is measured and
+// released this way on Linux only (mapped_linux.go).
+func (d *DB) ReleaseMapped() error { return nil }
