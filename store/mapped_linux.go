@@ -2,6 +2,9 @@ package store
 
 import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 	"golang.org/x/sys/unix"
@@ -35,4 +38,26 @@ func (d *DB) ReleaseMapped() error {
 		}
 		return nil
 	})
+}
+
+// MappedResident is how much of this process's resident set maps files (RssFile and
+// RssShmem of /proc/self/status): the store's mapping, the program's own text, and any
+// other mapped file. It is what ReleaseMapped brings down.
+func MappedResident() (int64, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, fmt.Errorf("read the resident set: %w", err)
+	}
+	var n int64
+	for l := range strings.SplitSeq(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && (f[0] == "RssFile:" || f[0] == "RssShmem:") {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("read the resident set: %s: %w", l, err)
+			}
+			n += kb << 10
+		}
+	}
+	return n, nil
 }

@@ -4,33 +4,17 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/adjutant-pbem/adjutant/store"
 )
 
-// mappedBytes is this process's resident memory that is not anonymous: the mapped
-// files (the store's mapping among them; RssShmem where the temporary directory is a
-// tmpfs).
+// mappedBytes is store.MappedResident, or the test's end.
 func mappedBytes(t *testing.T) int64 {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
+	n, err := store.MappedResident()
 	if err != nil {
 		t.Fatal(err)
-	}
-	var n int64
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 2 && (f[0] == "RssFile:" || f[0] == "RssShmem:") {
-			v, err := strconv.ParseInt(f[1], 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n += v << 10
-		}
 	}
 	return n
 }
