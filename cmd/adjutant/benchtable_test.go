@@ -389,7 +389,7 @@ func runBench(e *env, o benchOpts) (*benchTable, error) {
 			continue
 		}
 		mib := float64(m.hwm) / (1 << 20)
-		rss := fmt.Sprintf("%.1f MiB (at the end: VmRSS %.1f MiB = anon %.1f + file %.1f)", mib, mb(m.rss), mb(m.anon), mb(m.file))
+		rss := fmt.Sprintf("%.1f MiB (at the end: VmRSS %.1f MiB = anon %.1f + file %.1f; CPU %.1fs)", mib, mb(m.rss), mb(m.anon), mb(m.file), m.cpu.Seconds())
 		perMail := float64(m.dbSize) / float64(m.handled)
 		if r.name == "store" {
 			t.add("6", fmt.Sprintf("store file, %d games after %d mails in (%d a game), every one answered, %d sent: %.1f MiB, bytes a mail in", g, m.handled, r.mails, m.sent, mb(m.dbSize)),
@@ -1357,6 +1357,7 @@ func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
 type benchMem struct {
 	hwm, rss, anon, file, dbSize int64
 	handled, sent                int
+	cpu                          time.Duration // serve's CPU time (user and system), its start and stop included
 	// peak is the sample of the largest VmRSS (taken every 100 ms): when the peak came
 	// and whether it was the heap (anon) or the mapped store (file).
 	peak memSample
@@ -1512,10 +1513,13 @@ func benchMemory(e *env, o benchOpts, name string, games, perGame int, dir strin
 		<-done
 	}
 	stopped = true
+	if ps := cmd.ProcessState; ps != nil {
+		res.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if st, err := os.Stat(path); err == nil {
 		res.dbSize = st.Size()
 	}
-	logf("memory: VmHWM %.1f MiB", float64(res.hwm)/(1<<20))
+	logf("memory: VmHWM %.1f MiB, serve's CPU %.2fs", float64(res.hwm)/(1<<20), res.cpu.Seconds())
 	return res, nil
 }
 
