@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -279,7 +280,11 @@ func cmdServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	sizeLimit, gcPercent := collectorSettings(os.Getenv)
+	if gcPercent > 0 {
+		debug.SetGCPercent(gcPercent)
+	}
+	if sizeLimit {
 		ctx, cancel := context.WithCancel(e.ctx)
 		defer cancel()
 		go sizeMemoryLimit(ctx, cfg.MemoryLimitMiB<<20, log.With("part", "memory"))
