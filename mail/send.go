@@ -447,30 +447,6 @@ func sendReferences(refs []string) []string {
 	return out
 }
 
-// sendDue returns the pending mails queued after the mail seq that are due at now, in
-// outbox order, as heads (no body, no pictures: the builder reads each whole just before
-// it is sent).
-func (s *Sender) sendDue(ctx context.Context, after uint64, now time.Time) ([]store.OutMail, error) {
-	var due []store.OutMail
-	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.PendingHeadsAfter(after)
-		if err != nil {
-			return err
-		}
-		for _, m := range all {
-			if !m.Sent && !m.Failed && !m.NextAttempt.After(now) {
-				due = append(due, m)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read outbox: %w", err)
-	}
-	slices.SortStableFunc(due, func(a, b store.OutMail) int { return cmp.Compare(a.Seq, b.Seq) })
-	return due, nil
-}
-
 // sendRoundSize is how many mails a pass sends between two looks at the outbox: after
 // each round its sent marks are committed (one short transaction, so that the intake
 // is never kept waiting behind a whole backlog's marks) and the mails queued meanwhile
@@ -479,23 +455,83 @@ func (s *Sender) sendDue(ctx context.Context, after uint64, now time.Time) ([]st
 // lock 40 s more).
 const sendRoundSize = 200
 
-// nextRound takes the mails of the next round out of queue (in outbox order), and
-// returns them and what is left. fresh is how many mails at the end of queue were
-// queued since the pass began sending (the rest is the backlog it began with, and
-// older): when the queue is longer than a round, those go first, so that a player's
-// answer does not wait behind a backlog (a host's new games' invitations, a restart's
-// unsent mail). leftover is how many of rest are fresh (again at its end).
-func nextRound(queue []store.OutMail, fresh int) (round, rest []store.OutMail, leftover int) {
-	if len(queue) <= sendRoundSize {
-		return queue, nil, 0
+// passQueue is what a pass has still to send, read from the outbox a round at a time
+// (issue 23: a pass that read its whole backlog's heads at once held 20,000 of them,
+// and copied them at every round): the backlog it began with, the pending mails up to
+// end, read on from after the mail backlog; and the mails queued since it began, read
+// on from after the mail fresh.
+type passQueue struct {
+	s                   *Sender
+	backlog, end, fresh uint64
+	backlogDone         bool
+}
+
+// newPassQueue starts a pass at the outbox as it is now.
+func (s *Sender) newPassQueue(ctx context.Context) (*passQueue, error) {
+	q := &passQueue{s: s}
+	err := s.Store.Read(ctx, func(tx store.Tx) (err error) {
+		q.end, err = store.LastPending(tx)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read outbox: %w", err)
 	}
-	take := min(fresh, sendRoundSize)
-	old := len(queue) - fresh // the fresh ones are at the end: queue is in outbox order
-	round = append(round, queue[old:old+take]...)
-	round = append(round, queue[:sendRoundSize-take]...)
-	rest = append(rest, queue[sendRoundSize-take:old]...)
-	rest = append(rest, queue[old+take:]...)
-	return round, rest, fresh - take
+	q.fresh = q.end
+	return q, nil
+}
+
+// next reads the next round of the pass, the mails due at now in outbox order: the
+// mails queued since the pass began first (so that a player's answer does not wait
+// behind a backlog: a host's new games' invitations, a restart's unsent mail), then
+// the backlog's next ones. An empty round ends the pass.
+func (q *passQueue) next(ctx context.Context, now time.Time) ([]store.OutMail, error) {
+	var round []store.OutMail
+	err := q.s.Store.Read(ctx, func(tx store.Tx) error {
+		// read takes pages after *from (up to upTo) until the round is full or none is
+		// left, keeping the due mails.
+		read := func(from *uint64, upTo uint64) (bool, error) {
+			for len(round) < sendRoundSize {
+				page, last, err := store.PendingPage(tx, *from, upTo, sendRoundSize-len(round))
+				if err != nil || len(page) == 0 {
+					return len(page) == 0, err
+				}
+				*from = last
+				for _, m := range page {
+					if !m.Sent && !m.Failed && !m.NextAttempt.After(now) {
+						round = append(round, m)
+					}
+				}
+			}
+			return false, nil
+		}
+		if _, err := read(&q.fresh, 0); err != nil {
+			return err
+		}
+		if q.backlogDone || q.end == 0 {
+			return nil
+		}
+		done, err := read(&q.backlog, q.end)
+		q.backlogDone = done
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read outbox: %w", err)
+	}
+	slices.SortFunc(round, func(a, b store.OutMail) int { return cmp.Compare(a.Seq, b.Seq) })
+	return round, nil
+}
+
+// rest reads every mail the pass has still to send, due at now: those a failed
+// connection holds back.
+func (q *passQueue) rest(ctx context.Context, now time.Time) ([]store.OutMail, error) {
+	var all []store.OutMail
+	for {
+		round, err := q.next(ctx, now)
+		if err != nil || len(round) == 0 {
+			return all, err
+		}
+		all = append(all, round...)
+	}
 }
 
 // DrainOnce sends every unsent, not failed mail whose NextAttempt has come, in outbox
@@ -525,13 +561,13 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 	if err := s.FoldSentLog(ctx); err != nil {
 		return 0, 0, err
 	}
-	queue, err := s.sendDue(ctx, 0, s.now())
-	if err != nil || len(queue) == 0 {
+	queue, err := s.newPassQueue(ctx)
+	if err != nil {
 		return 0, 0, err
 	}
-	var seen uint64 // the newest mail the pass has looked at
-	for _, m := range queue {
-		seen = max(seen, m.Seq)
+	round, err := queue.next(ctx, s.now())
+	if err != nil || len(round) == 0 {
+		return 0, 0, err
 	}
 	conn, err := s.takeConn(ctx)
 	if err != nil {
@@ -550,10 +586,7 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 		}
 	}()
 	var dropped error // the last session that dropped under a mail, reported at the end
-	fresh := 0
-	for len(queue) > 0 {
-		var round []store.OutMail
-		round, queue, fresh = nextRound(queue, fresh)
+	for len(round) > 0 {
 		n, f, drop, rerr := s.sendRound(ctx, conn, round, queue, folder)
 		sent, failed = sent+n, failed+f
 		if drop != nil {
@@ -563,16 +596,9 @@ func (s *Sender) DrainOnce(ctx context.Context) (sent, failed int, err error) {
 		if rerr != nil {
 			return sent, failed, rerr
 		}
-		// Mails queued meanwhile: those after the newest the pass has seen (the pass's
-		// own are not read again, marked or not).
-		more, err := s.sendDue(ctx, seen, s.now())
-		if err != nil {
+		if round, err = queue.next(ctx, s.now()); err != nil {
 			return sent, failed, err
 		}
-		for _, m := range more {
-			seen = max(seen, m.Seq)
-		}
-		queue, fresh = append(queue, more...), fresh+len(more)
 	}
 	return sent, failed, dropped
 }
@@ -676,7 +702,7 @@ func (f *sentFolder) finish() error {
 // sendRound sends one round of a pass over conn; later are the pass's mails after it,
 // held back with the round's rest when the connection fails. dropped is the last session
 // that dropped under a mail (the round went on); err ends the pass.
-func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []store.OutMail, folder *sentFolder) (sent, failed int, dropped, err error) {
+func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due []store.OutMail, later *passQueue, folder *sentFolder) (sent, failed int, dropped, err error) {
 	log := s.log()
 	built := s.buildAhead(ctx, due)
 	defer built.stop()
@@ -768,7 +794,11 @@ func (s *Sender) sendRound(ctx context.Context, conn *smtpConn, due, later []sto
 			dropped = serr
 
 		case sendConnLost:
-			rest := append(slices.Clone(due[i:]), later...)
+			after, lerr := later.rest(ctx, s.now())
+			if lerr != nil {
+				log.Warn("mails after the connection failed not held back: they are tried at the next pass", "err", lerr)
+			}
+			rest := append(slices.Clone(due[i:]), after...)
 			failed += len(rest)
 			var refused *LoginError
 			if errors.As(serr, &refused) {
@@ -892,19 +922,22 @@ func (s *Sender) sendNextWait(ctx context.Context) (time.Duration, bool, error) 
 	var next time.Time
 	pending := false
 	err := s.Store.Read(ctx, func(tx store.Tx) error {
-		all, err := tx.PendingHeads()
-		if err != nil {
-			return err
-		}
-		for _, m := range all {
-			if m.Sent || m.Failed {
-				continue
+		// A page at a time: a backlog's heads are not held at once.
+		for after := uint64(0); ; {
+			page, last, err := store.PendingPage(tx, after, 0, sendRoundSize)
+			if err != nil || len(page) == 0 {
+				return err
 			}
-			if !pending || m.NextAttempt.Before(next) {
-				next, pending = m.NextAttempt, true
+			after = last
+			for _, m := range page {
+				if m.Sent || m.Failed {
+					continue
+				}
+				if !pending || m.NextAttempt.Before(next) {
+					next, pending = m.NextAttempt, true
+				}
 			}
 		}
-		return nil
 	})
 	if err != nil {
 		return 0, false, fmt.Errorf("read outbox: %w", err)

@@ -2,8 +2,10 @@ package mail_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -218,5 +220,47 @@ func TestSenderSendsWhileWriteLockHeld(t *testing.T) {
 	}
 	if ids := sendMessageIDs(t, k.received()); len(ids) != n {
 		t.Errorf("the server received %d mails, want %d", len(ids), n)
+	}
+}
+
+// TestSenderReadsRoundNotBacklog: a pass reads its backlog a round at a time: before
+// it sends its first mail it has allocated as much with a backlog of 2,000 mails as
+// with one of 10,000 (issue 23: serve's first pass read and held the heads of 20,000
+// invitations at once, and copied them at every round).
+func TestSenderReadsRoundNotBacklog(t *testing.T) {
+	allocated := func() int64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.TotalAlloc)
+	}
+	// firstMail is what a pass over a backlog of n mails allocates until it sends its
+	// first.
+	firstMail := func(n int) int64 {
+		db := sendOpenStore(t)
+		enqueue := func() { sendEnqueue(t, db, sendBacklog(n, "held")...) }
+		enqueue()
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		var once sync.Once
+		var during int64
+		k := newSMTPSink(t, func(k *smtpSink) {
+			k.onData = func(int, smtpGot) {
+				once.Do(func() {
+					during = allocated()
+					cancel() // the rest is not needed: the pass stops, its mails left as they were
+				})
+			}
+		})
+		s := newTestSender(t, k, db, newSendClock(), nil)
+		before := allocated()
+		if _, _, err := s.DrainOnce(ctx); !errors.Is(err, context.Canceled) {
+			t.Fatalf("DrainOnce over %d mails: %v; want the pass cancelled at its first mail", n, err)
+		}
+		return during - before
+	}
+	small, large := firstMail(2000), firstMail(10000)
+	// A head decoded is a few hundred bytes: 8,000 more of them would be 3 MB and more.
+	if more := large - small; more > 1<<20 {
+		t.Errorf("until its first mail a pass allocated %d bytes over a backlog of 10,000 mails, %d over 2,000: %d more, want under 1 MB", large, small, more)
 	}
 }

@@ -389,7 +389,7 @@ func runBench(e *env, o benchOpts) (*benchTable, error) {
 			continue
 		}
 		mib := float64(m.hwm) / (1 << 20)
-		rss := fmt.Sprintf("%.1f MiB (at the end: VmRSS %.1f MiB = anon %.1f + file %.1f)", mib, mb(m.rss), mb(m.anon), mb(m.file))
+		rss := fmt.Sprintf("%.1f MiB (at the end: VmRSS %.1f MiB = anon %.1f + file %.1f; CPU %.1fs)", mib, mb(m.rss), mb(m.anon), mb(m.file), m.cpu.Seconds())
 		perMail := float64(m.dbSize) / float64(m.handled)
 		if r.name == "store" {
 			t.add("6", fmt.Sprintf("store file, %d games after %d mails in (%d a game), every one answered, %d sent: %.1f MiB, bytes a mail in", g, m.handled, r.mails, m.sent, mb(m.dbSize)),
@@ -526,6 +526,13 @@ func (k *benchSink) count() int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.accepted
+}
+
+// repliedCount is how many distinct mails were answered since reset.
+func (k *benchSink) repliedCount() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.replies)
 }
 
 func (k *benchSink) replied(id string) (time.Time, bool) {
@@ -1350,6 +1357,60 @@ func describeGoBench(b goBench) (item, measure, value, target string, ok bool) {
 type benchMem struct {
 	hwm, rss, anon, file, dbSize int64
 	handled, sent                int
+	cpu                          time.Duration // serve's CPU time (user and system), its start and stop included
+	// peak is the sample of the largest VmRSS (taken every 100 ms): when the peak came
+	// and whether it was the heap (anon) or the mapped store (file).
+	peak memSample
+}
+
+// memSample is one reading of a child's /proc/<pid>/status during a memory run, with
+// the run's progress at that moment.
+type memSample struct {
+	at              time.Duration // since the child started
+	rss, anon, file int64
+	sent, replies   int // mails the sink accepted; of the mails in, those answered
+}
+
+// sampleMemory reads pid's memory every 100 ms until stop is closed, and returns the
+// series: the shape of the run's memory over time, its peak and what it was made of.
+func sampleMemory(pid int, start time.Time, sink *benchSink, stop <-chan struct{}) []memSample {
+	var series []memSample
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return series
+		case <-t.C:
+		}
+		_, rss, anon, file, err := procMemory(pid)
+		if err != nil {
+			return series
+		}
+		series = append(series, memSample{at: time.Since(start), rss: rss, anon: anon, file: file, sent: sink.count(), replies: sink.repliedCount()})
+	}
+}
+
+// logMemorySeries prints the series one line every second (the largest VmRSS of that
+// second) and its peak.
+func logMemorySeries(series []memSample, logf func(string, ...any)) (peak memSample) {
+	var window memSample
+	for i, s := range series {
+		if s.rss > peak.rss {
+			peak = s
+		}
+		if s.rss >= window.rss {
+			window = s
+		}
+		if i == len(series)-1 || series[i+1].at/time.Second != s.at/time.Second {
+			logf("memory series: %5.1fs rss %6.1f = anon %6.1f + file %6.1f MiB; sent %d, answered %d",
+				window.at.Seconds(), mb(window.rss), mb(window.anon), mb(window.file), window.sent, window.replies)
+			window = memSample{}
+		}
+	}
+	logf("memory peak: %.1fs rss %.1f = anon %.1f + file %.1f MiB; sent %d, answered %d",
+		peak.at.Seconds(), mb(peak.rss), mb(peak.anon), mb(peak.file), peak.sent, peak.replies)
+	return peak
 }
 
 // benchMemory runs `adjutant serve` in a child process against a store of games games
@@ -1393,6 +1454,15 @@ func benchMemory(e *env, o benchOpts, name string, games, perGame int, dir strin
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	stopSampling, sampled := make(chan struct{}), make(chan []memSample, 1)
+	go func(start time.Time) { sampled <- sampleMemory(cmd.Process.Pid, start, sink, stopSampling) }(time.Now())
+	defer func() { // a run that failed stops its sampler too
+		select {
+		case <-stopSampling:
+		default:
+			close(stopSampling)
+		}
+	}()
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -1430,6 +1500,8 @@ func benchMemory(e *env, o benchOpts, name string, games, perGame int, dir strin
 		}
 	}
 	res.handled, res.sent = len(mails), sink.count()
+	close(stopSampling)
+	res.peak = logMemorySeries(<-sampled, logf)
 	if res.hwm, res.rss, res.anon, res.file, err = procMemory(cmd.Process.Pid); err != nil {
 		return res, err
 	}
@@ -1441,10 +1513,13 @@ func benchMemory(e *env, o benchOpts, name string, games, perGame int, dir strin
 		<-done
 	}
 	stopped = true
+	if ps := cmd.ProcessState; ps != nil {
+		res.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if st, err := os.Stat(path); err == nil {
 		res.dbSize = st.Size()
 	}
-	logf("memory: VmHWM %.1f MiB", float64(res.hwm)/(1<<20))
+	logf("memory: VmHWM %.1f MiB, serve's CPU %.2fs", float64(res.hwm)/(1<<20), res.cpu.Seconds())
 	return res, nil
 }
 

@@ -23,3 +23,27 @@ func TestMemoryLimitFor(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectorSettings: serve sizes the heap's limit unless GOMEMLIMIT is set, and
+// under that limit runs the collector at GOGC 400 unless the host set GOGC.
+func TestCollectorSettings(t *testing.T) {
+	for _, tc := range []struct {
+		env       map[string]string
+		sizeLimit bool
+		percent   int
+	}{
+		{map[string]string{}, true, gcPercent},
+		{map[string]string{"GOGC": "100"}, true, 0},
+		{map[string]string{"GOGC": "off"}, true, 0},
+		{map[string]string{"GOMEMLIMIT": "off"}, false, 0},
+		{map[string]string{"GOMEMLIMIT": "200MiB", "GOGC": "50"}, false, 0},
+	} {
+		sizeLimit, percent := collectorSettings(func(k string) string { return tc.env[k] })
+		if sizeLimit != tc.sizeLimit || percent != tc.percent {
+			t.Errorf("environment %v: size the limit %v, GOGC %d; want %v, %d", tc.env, sizeLimit, percent, tc.sizeLimit, tc.percent)
+		}
+	}
+	if gcPercent <= 100 {
+		t.Errorf("gcPercent %d: want more than the runtime's 100", gcPercent)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,10 +199,14 @@ func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("adjutant serving", "address", d.cfg.Address, "imap", d.intake.Config.Addr, "smtp", d.cfg.SMTP.Host, "control", d.cfg.socketPath())
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	wg.Add(4)
+	wg.Add(5)
 	go func() {
 		defer wg.Done()
 		d.serveControl(ctx, d.control)
+	}()
+	go func() {
+		defer wg.Done()
+		releaseMapped(ctx, d.db.ReleaseMapped, mappedReleaseEvery, d.log.With("part", "memory"))
 	}()
 	go func() {
 		defer wg.Done()
@@ -213,6 +218,11 @@ func (d *daemon) run(ctx context.Context) error {
 		// once while overdue phases are resolved.
 		d.tick(ctx)
 		d.archiveTick(ctx)
+		// The start-up pass read every game's record (archiveTick): out of the resident
+		// set at once, not at the next release.
+		if err := d.db.ReleaseMapped(); err != nil {
+			d.log.Warn("the store's mapped pages stay resident", "err", err)
+		}
 		t := time.NewTicker(d.cfg.TickInterval.Duration)
 		defer t.Stop()
 		for {
@@ -270,7 +280,11 @@ func cmdServe(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	sizeLimit, gcPercent := collectorSettings(os.Getenv)
+	if gcPercent > 0 {
+		debug.SetGCPercent(gcPercent)
+	}
+	if sizeLimit {
 		ctx, cancel := context.WithCancel(e.ctx)
 		defer cancel()
 		go sizeMemoryLimit(ctx, cfg.MemoryLimitMiB<<20, log.With("part", "memory"))
