@@ -1031,7 +1031,7 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	if err := t.indexGameMail(m.Game, seq); err != nil {
 		return m, err
 	}
-	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	id, d, err := t.zdictFor(m.Kind, m.Body, m.Redact)
 	if err != nil {
 		return m, err
 	}
@@ -1189,10 +1189,8 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
 	if decodeStored(old, &prev) == nil && len(prev.BodyZ) > 0 {
-		if d, err := t.dictByID(prev.Dict); err == nil {
-			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
-				return putStored(b, m, prev.BodyZ, prev.Dict)
-			}
+		if body, err := t.decodeBody(prev.Codec, prev.Dict, prev.BodyZ); err == nil && body == m.Body {
+			return putStored(b, m, prev.BodyZ, prev.Codec, prev.Dict)
 		}
 	}
 	return t.putMail(b, m)
@@ -1228,8 +1226,11 @@ type storedMail struct {
 	OutMail
 	Body  string `json:"body,omitempty"` // shadows OutMail.Body: kept empty
 	BodyZ []byte `json:"body_z,omitempty"`
-	// Dict is the id of the dictionary BodyZ was deflated with (dict.go); "": none.
-	Dict     string          `json:"zd,omitempty"`
+	// Dict is the id of the dictionary BodyZ was compressed with (zdict.go, dict.go);
+	// "": none.
+	Dict string `json:"zd,omitempty"`
+	// Codec is what compressed BodyZ: "zstd" (zdict.go), or "" for deflate (dict.go).
+	Codec    string          `json:"zc,omitempty"`
 	Pictures []storedPicture `json:"pictures,omitempty"` // shadows OutMail.Pictures
 }
 
@@ -1243,9 +1244,9 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
-// putMail writes m, its body deflated with the dictionary of its kind.
+// putMail writes m, its body compressed with the dictionary of its kind.
 func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
-	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	id, d, err := t.zdictFor(m.Kind, m.Body, m.Redact)
 	if err != nil {
 		return err
 	}
@@ -1256,29 +1257,30 @@ func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
 	return b.Put(u64(m.Seq), raw)
 }
 
-// putStored writes m with its body deflated as bodyZ with the dictionary dict,
-// deflating its pictures' views.
-func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, dict string) error {
-	raw, err := encodeStored(m, bodyZ, dict)
+// putStored writes m with its body compressed as bodyZ by codec with the dictionary
+// dict, deflating its pictures' views.
+func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, codec, dict string) error {
+	raw, err := encodeStored(m, bodyZ, codec, dict)
 	if err != nil {
 		return err
 	}
 	return b.Put(u64(m.Seq), raw)
 }
 
-// encodeMail is m's record: its body deflated with the dictionary d of id, its
-// pictures' views deflated.
+// encodeMail is m's record: its body compressed by zstd with the dictionary d of id,
+// its pictures' views deflated.
 func encodeMail(m OutMail, id string, d []byte) ([]byte, error) {
-	z, err := deflateDict(m.Body, id, d)
+	z, err := zstdEncode(m.Body, id, d)
 	if err != nil {
-		return nil, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
+		return nil, fmt.Errorf("compress outbox mail %d: %w", m.Seq, err)
 	}
-	return encodeStored(m, z, id)
+	return encodeStored(m, z, codecZstd, id)
 }
 
-// encodeStored is m's record with its deflated body z, deflating its pictures' views.
-func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
-	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict}
+// encodeStored is m's record with its body z compressed by codec, deflating its
+// pictures' views.
+func encodeStored(m OutMail, bodyZ []byte, codec, dict string) ([]byte, error) {
+	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict, Codec: codec}
 	for _, p := range m.Pictures {
 		sp := storedPicture{Picture: p}
 		if len(p.View) > 0 {
@@ -1325,11 +1327,7 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if len(sm.Redact) > 0 {
 		// One inflate and one deflate, and only when a secret is in the body: a fold of
 		// 20,000 invitations did each twice over (issue 23).
-		d, err := t.dictByID(sm.Dict)
-		if err != nil {
-			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
-		}
-		if err := sm.redact(d); err != nil {
+		if err := t.redact(&sm); err != nil {
 			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
 		}
 	}
@@ -1346,9 +1344,9 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	return true, b.Put(u64(seq), v)
 }
 
-// redact masks the secrets of Redact in the stored body (deflated with the dictionary
-// d) and forgets them.
-func (sm *storedMail) redact(d []byte) error {
+// redact masks the secrets of Redact in sm's stored body, compressed again as it was,
+// and forgets them.
+func (t *btx) redact(sm *storedMail) error {
 	secrets := sm.Redact
 	sm.Redact = nil
 	if sm.Body != "" { // a record from before bodies were deflated
@@ -1358,7 +1356,7 @@ func (sm *storedMail) redact(d []byte) error {
 	if len(sm.BodyZ) == 0 {
 		return nil
 	}
-	body, err := inflateDict(sm.BodyZ, d)
+	body, err := t.decodeBody(sm.Codec, sm.Dict, sm.BodyZ)
 	if err != nil {
 		return fmt.Errorf("inflate body: %w", err)
 	}
@@ -1366,9 +1364,9 @@ func (sm *storedMail) redact(d []byte) error {
 	if masked == body {
 		return nil
 	}
-	z, err := deflateDict(masked, sm.Dict, d)
+	z, err := t.encodeBody(sm.Codec, sm.Dict, masked)
 	if err != nil {
-		return fmt.Errorf("deflate body: %w", err)
+		return fmt.Errorf("compress body: %w", err)
 	}
 	sm.BodyZ = z
 	return nil
@@ -1392,11 +1390,7 @@ func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	m := s.OutMail
 	m.Body = s.Body
 	if len(s.BodyZ) > 0 {
-		d, err := t.dictByID(s.Dict)
-		if err != nil {
-			return OutMail{}, err
-		}
-		body, err := inflateDict(s.BodyZ, d)
+		body, err := t.decodeBody(s.Codec, s.Dict, s.BodyZ)
 		if err != nil {
 			return OutMail{}, fmt.Errorf("inflate body: %w", err)
 		}

@@ -1,0 +1,185 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Outbox bodies are compressed with zstd and a raw dictionary a kind of mail, grown from
+// the first bodies of that kind the store queued (their secrets masked): up to
+// zdictSamples of them, the newest zdictMax bytes. One body made a poor dictionary for
+// the next (a results mail's map and events change from turn to turn): six of them
+// halve a Soldiers results mail against deflate with the first (1,690 -> 906 bytes,
+// BenchmarkBodyCodec), and zstd's encoder, made once a dictionary, costs a third of
+// deflate's, which re-read its 32 KB window for every mail (issue 23).
+//
+//	meta  "zdict-for:" kind -> the id of that kind's dictionary, space, the bodies in it
+//	      "zdict:" id       -> the dictionary
+//
+// A record says its codec (storedMail.Codec) and names its dictionary
+// (storedMail.Dict): records deflated before zstd (dict.go) are read as they were.
+// A dictionary that grew leaves the smaller ones in place for the records that use them.
+const (
+	codecZstd    = "zstd"
+	zdictSamples = 6
+	zdictMax     = 64 << 10
+	// zstdWindow bounds what a body's matches reach back to, the dictionary included.
+	zstdWindow = 128 << 10
+	// zstdMaxBody is the largest body a record may inflate to: a corrupt record claims
+	// any size, and must not be able to take the process's memory.
+	zstdMaxBody = 64 << 20
+)
+
+// zcoders are the zstd encoders and decoders made so far, by dictionary id ("": none):
+// made once each, their tables are not refilled for every mail.
+var zencoders, zdecoders sync.Map
+
+// zdictFor returns the zstd dictionary of kind (id "" is none), first growing it with
+// body (secrets masked) while it holds fewer than zdictSamples bodies.
+func (t *btx) zdictFor(kind, body string, secrets []string) (id string, d []byte, err error) {
+	meta := t.tx.Bucket(bucketMeta)
+	n := 0
+	if v := meta.Get([]byte("zdict-for:" + kind)); v != nil {
+		idv, nv, ok := bytes.Cut(v, []byte(" "))
+		if n, err = strconv.Atoi(string(nv)); !ok || err != nil {
+			return "", nil, fmt.Errorf("the %s dictionary's entry %q: %w", kind, v, errBadRecord)
+		}
+		id = string(idv)
+		if d, err = t.zdictByID(id); err != nil {
+			return "", nil, err
+		}
+	}
+	if n >= zdictSamples || len(d) >= zdictMax || len(body) < dictMinBody || !t.tx.Writable() {
+		return id, d, nil
+	}
+	grown := append(bytes.Clone(d), maskSecrets(body, secrets)...)
+	if len(grown) > zdictMax {
+		grown = grown[len(grown)-zdictMax:]
+	}
+	id = dictID(grown)
+	if err := meta.Put([]byte("zdict:"+id), grown); err != nil {
+		return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
+	}
+	if err := meta.Put([]byte("zdict-for:"+kind), []byte(id+" "+strconv.Itoa(n+1))); err != nil {
+		return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
+	}
+	dicts.Store("z"+id, grown)
+	return id, grown, nil
+}
+
+// zdictByID returns the zstd dictionary id ("": none).
+func (t *btx) zdictByID(id string) ([]byte, error) {
+	if id == "" {
+		return nil, nil
+	}
+	if d, ok := dicts.Load("z" + id); ok {
+		return d.([]byte), nil
+	}
+	v := t.tx.Bucket(bucketMeta).Get([]byte("zdict:" + id))
+	if v == nil {
+		return nil, fmt.Errorf("zstd dictionary %s: %w", id, ErrNotFound)
+	}
+	d := bytes.Clone(v)
+	dicts.Store("z"+id, d)
+	return d, nil
+}
+
+// zencoder returns the encoder of the dictionary d of id, made once.
+func zencoder(id string, d []byte) (*zstd.Encoder, error) {
+	if e, ok := zencoders.Load(id); ok {
+		return e.(*zstd.Encoder), nil
+	}
+	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(zstdWindow),
+		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0))}
+	if id != "" {
+		opts = append(opts, zstd.WithEncoderDictRaw(0, d)) // id 0: the record names it, not the frame
+	}
+	e, err := zstd.NewWriter(nil, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("zstd encoder: %w", err)
+	}
+	e2, _ := zencoders.LoadOrStore(id, e)
+	return e2.(*zstd.Encoder), nil
+}
+
+// zdecoder returns the decoder of the dictionary d of id, made once.
+func zdecoder(id string, d []byte) (*zstd.Decoder, error) {
+	if z, ok := zdecoders.Load(id); ok {
+		return z.(*zstd.Decoder), nil
+	}
+	opts := []zstd.DOption{zstd.WithDecoderMaxMemory(zstdMaxBody), zstd.WithDecoderMaxWindow(zstdWindow),
+		zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0))}
+	if id != "" {
+		opts = append(opts, zstd.WithDecoderDictRaw(0, d))
+	}
+	z, err := zstd.NewReader(nil, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("zstd decoder: %w", err)
+	}
+	z2, _ := zdecoders.LoadOrStore(id, z)
+	return z2.(*zstd.Decoder), nil
+}
+
+// zstdEncode compresses text with the dictionary d of id ("": none).
+func zstdEncode(text, id string, d []byte) ([]byte, error) {
+	flateCalls.Add(1)
+	e, err := zencoder(id, d)
+	if err != nil {
+		return nil, err
+	}
+	return e.EncodeAll([]byte(text), make([]byte, 0, len(text)/6+64)), nil
+}
+
+// zstdDecode decompresses z, compressed with the dictionary d of id ("": none).
+func zstdDecode(z []byte, id string, d []byte) (string, error) {
+	flateCalls.Add(1)
+	dec, err := zdecoder(id, d)
+	if err != nil {
+		return "", err
+	}
+	out, err := dec.DecodeAll(z, nil)
+	if err != nil {
+		return "", fmt.Errorf("zstd: %w", err)
+	}
+	return string(out), nil
+}
+
+// encodeBody compresses a body with codec and the dictionary of id (the record's).
+func (t *btx) encodeBody(codec, id, text string) ([]byte, error) {
+	if codec == codecZstd {
+		d, err := t.zdictByID(id)
+		if err != nil {
+			return nil, err
+		}
+		return zstdEncode(text, id, d)
+	}
+	d, err := t.dictByID(id)
+	if err != nil {
+		return nil, err
+	}
+	return deflateDict(text, id, d)
+}
+
+// decodeBody decompresses a body stored with codec and the dictionary of id.
+func (t *btx) decodeBody(codec, id string, z []byte) (string, error) {
+	switch codec {
+	case codecZstd:
+		d, err := t.zdictByID(id)
+		if err != nil {
+			return "", err
+		}
+		return zstdDecode(z, id, d)
+	case "":
+		d, err := t.dictByID(id)
+		if err != nil {
+			return "", err
+		}
+		return inflateDict(z, d)
+	}
+	return "", fmt.Errorf("body codec %q: %w", codec, errBadRecord)
+}

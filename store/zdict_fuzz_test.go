@@ -1,0 +1,63 @@
+package store
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzZstdBody: a stored body that is not what zstd wrote (cut, flipped, made up)
+// decodes to an error or to some text, never a panic nor more than zstdMaxBody; one
+// that is comes back whole.
+func FuzzZstdBody(f *testing.F) {
+	d := []byte(strings.Repeat("Your move: fire and movement by the deadline. Map of 2301-2410.\n", 40))
+	id := dictID(d)
+	for _, body := range []string{"", "short", strings.Repeat("Your move: fire at 2305.\n", 30), string(d[:900])} {
+		for _, dict := range []bool{false, true} {
+			var z []byte
+			var err error
+			if dict {
+				z, err = zstdEncode(body, id, d)
+			} else {
+				z, err = zstdEncode(body, "", nil)
+			}
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(z, dict)
+		}
+	}
+	f.Fuzz(func(t *testing.T, z []byte, dict bool) {
+		var got string
+		var err error
+		if dict {
+			got, err = zstdDecode(z, id, d)
+		} else {
+			got, err = zstdDecode(z, "", nil)
+		}
+		if err != nil {
+			return
+		}
+		if len(got) > zstdMaxBody {
+			t.Fatalf("%d bytes decoded, more than %d", len(got), zstdMaxBody)
+		}
+		// What decodes, encoded again, decodes to the same text.
+		var z2 []byte
+		if dict {
+			z2, err = zstdEncode(got, id, d)
+		} else {
+			z2, err = zstdEncode(got, "", nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back string
+		if dict {
+			back, err = zstdDecode(z2, id, d)
+		} else {
+			back, err = zstdDecode(z2, "", nil)
+		}
+		if err != nil || back != got {
+			t.Fatalf("re-encoded %d bytes come back as %d bytes, %v", len(got), len(back), err)
+		}
+	})
+}
