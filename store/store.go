@@ -693,7 +693,7 @@ func eachRecord[T any](r records, what string) ([]T, error) {
 	var out []T
 	err := r.each(func(k, v []byte) error {
 		var x T
-		if err := unpackJSON(v, &x); err != nil {
+		if err := unpackJSON(r.b.Tx(), v, &x); err != nil {
 			return fmt.Errorf("decode %s %x: %w", what, k, err)
 		}
 		out = append(out, x)
@@ -729,7 +729,7 @@ func (t *btx) Game(name string) (Game, error) {
 		if v == nil {
 			continue
 		}
-		raw, err := unpack(v)
+		raw, err := unpack(t.tx, v)
 		if err != nil {
 			return Game{}, fmt.Errorf("read game %s: %w", name, err)
 		}
@@ -787,7 +787,7 @@ func (t *btx) putState(game string, kind byte, raw json.RawMessage) error {
 		t.keepState(game, kind, nil)
 		return nil
 	}
-	v, err := packRaw(raw)
+	v, err := t.packRecord(kind, raw, true)
 	if err != nil {
 		return fmt.Errorf("put game %s: pack its state: %w", game, err)
 	}
@@ -878,13 +878,19 @@ func (k *kept[T]) remove(game string, key []byte) {
 	}
 }
 
-// putKept stores v under key in r and keeps it in k.
-func putKept[T any](r records, k *kept[T], game string, key []byte, v T) error {
+// putKept stores v under key in r, packed by pack (nil: plain JSON), and keeps it in k.
+func putKept[T any](r records, k *kept[T], game string, key []byte, v T, pack func([]byte) ([]byte, error)) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)
 	}
-	if err := r.put(key, raw); err != nil {
+	stored := raw
+	if pack != nil {
+		if stored, err = pack(raw); err != nil {
+			return fmt.Errorf("pack %s: %w", key, err)
+		}
+	}
+	if err := r.put(key, stored); err != nil {
 		delete(k.games, game)
 		return err
 	}
@@ -893,7 +899,9 @@ func putKept[T any](r records, k *kept[T], game string, key []byte, v T) error {
 }
 
 func (t *btx) PutOrder(game string, o Order) error {
-	return putKept(t.recordsOf(game, recOrder), &t.orders, game, o.storeKey(), o)
+	// Orders are packed; a sealed one's text stays out of the dictionary.
+	pack := func(raw []byte) ([]byte, error) { return t.packRecord(recOrder, raw, !o.Sealed) }
+	return putKept(t.recordsOf(game, recOrder), &t.orders, game, o.storeKey(), o, pack)
 }
 
 func (t *btx) DeleteOrder(game string, o Order) error {
@@ -919,7 +927,8 @@ func (t *btx) Orders(game string) ([]Order, error) {
 }
 
 func (t *btx) PutSeed(game string, s Seed) error {
-	return putKept(t.recordsOf(game, recSeed), &t.seeds, game, seedKey(s), s)
+	// Seeds stay plain JSON: small, and a secret until revealed.
+	return putKept(t.recordsOf(game, recSeed), &t.seeds, game, seedKey(s), s, nil)
 }
 
 func seedKey(s Seed) []byte { return u64(uint64(s.Turn)) }
@@ -1007,7 +1016,7 @@ func (t *btx) AppendJournal(game string, j JournalEntry) (JournalEntry, error) {
 	j.Seq = r.nextSeq()
 	// A journal entry is a few KB of JSON (the orders of every phase it resolved), read
 	// only by replay and the game's record: packed.
-	v, err := packJSON(j)
+	v, err := t.packJSON(recJournal, j, true)
 	if err != nil {
 		return j, fmt.Errorf("encode journal entry %d of %s: %w", j.Seq, game, err)
 	}

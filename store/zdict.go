@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Outbox bodies are compressed with zstd and a raw dictionary a kind of mail, grown from
@@ -18,12 +19,13 @@ import (
 // BenchmarkBodyCodec), and zstd's encoder, made once a dictionary, costs a third of
 // deflate's, which re-read its 32 KB window for every mail (issue 23).
 //
-//	meta  "zdict-for:" kind -> the id of that kind's dictionary, space, the bodies in it
-//	      "zdict:" id       -> the dictionary
+//	meta  "zdict-for:" kind     -> the id of that kind's dictionary, space, the samples seen
+//	      "zdict:" id           -> the dictionary
+//	      "zdict-samples:" kind -> the samples seen, until the last dictionary is made
 //
 // A record says its codec (storedMail.Codec) and names its dictionary
 // (storedMail.Dict): records deflated before zstd (dict.go) are read as they were.
-// A dictionary that grew leaves the smaller ones in place for the records that use them.
+// A dictionary that grew leaves the first in place for the records that use it.
 const (
 	codecZstd    = "zstd"
 	zdictSamples = 6
@@ -39,9 +41,31 @@ const (
 // made once each, their tables are not refilled for every mail.
 var zencoders, zdecoders sync.Map
 
-// zdictFor returns the zstd dictionary of kind (id "" is none), first growing it with
-// body (secrets masked) while it holds fewer than zdictSamples bodies.
+// dictRule says which texts a dictionary grows from: at least minBody bytes long, the
+// first samples of them, to max bytes (the newest kept).
+type dictRule struct{ minBody, samples, max int }
+
+var (
+	// outboxDicts: a mail shorter than 1 KB shares too little to be worth a sample.
+	outboxDicts = dictRule{minBody: dictMinBody, samples: zdictSamples, max: zdictMax}
+	// recordDicts: a game's records (orders, journal entries, states) are JSON of a
+	// few hundred bytes to a few KB whose field names and phrases recur: more, smaller
+	// samples.
+	recordDicts = dictRule{minBody: packMin, samples: 16, max: zdictMax}
+)
+
+// zdictFor returns the zstd dictionary of an outbox kind (id "" is none), first growing
+// it with body (secrets masked) while it holds fewer than zdictSamples bodies.
 func (t *btx) zdictFor(kind, body string, secrets []string) (id string, d []byte, err error) {
+	return t.zdictGrow(kind, outboxDicts, func() []byte { return []byte(maskSecrets(body, secrets)) }, len(body))
+}
+
+// zdictGrow returns the dictionary of kind, first grown with sample() (of n0 bytes)
+// as rule says. A kind has two dictionaries in its life: its first sample alone, from
+// the first record on, then all its samples, from the last sample on; the samples in
+// between wait in meta ("zdict-samples:" kind). A dictionary for every sample kept
+// every size of it: 1.6 MB of dictionaries in a store of 300 games.
+func (t *btx) zdictGrow(kind string, rule dictRule, sample func() []byte, n0 int) (id string, d []byte, err error) {
 	meta := t.tx.Bucket(bucketMeta)
 	n := 0
 	if v := meta.Get([]byte("zdict-for:" + kind)); v != nil {
@@ -54,33 +78,53 @@ func (t *btx) zdictFor(kind, body string, secrets []string) (id string, d []byte
 			return "", nil, err
 		}
 	}
-	if n >= zdictSamples || len(d) >= zdictMax || len(body) < dictMinBody || !t.tx.Writable() {
+	if n >= rule.samples || n0 < rule.minBody || !t.tx.Writable() {
 		return id, d, nil
 	}
-	grown := append(bytes.Clone(d), maskSecrets(body, secrets)...)
-	if len(grown) > zdictMax {
-		grown = grown[len(grown)-zdictMax:]
+	samplesKey := []byte("zdict-samples:" + kind)
+	samples := append(bytes.Clone(meta.Get(samplesKey)), sample()...)
+	if len(samples) > rule.max {
+		samples = samples[len(samples)-rule.max:]
 	}
-	id = dictID(grown)
-	if err := meta.Put([]byte("zdict:"+id), grown); err != nil {
+	n++
+	full := n >= rule.samples || len(samples) >= rule.max // the last dictionary of kind
+	if full {
+		n = rule.samples
+	}
+	if n == 1 || full {
+		id = dictID(samples)
+		if err := meta.Put([]byte("zdict:"+id), samples); err != nil {
+			return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
+		}
+		dicts.Store("z"+id, samples)
+		d = samples
+	}
+	if full {
+		err = meta.Delete(samplesKey)
+	} else {
+		err = meta.Put(samplesKey, samples)
+	}
+	if err == nil {
+		err = meta.Put([]byte("zdict-for:"+kind), []byte(id+" "+strconv.Itoa(n)))
+	}
+	if err != nil {
 		return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
 	}
-	if err := meta.Put([]byte("zdict-for:"+kind), []byte(id+" "+strconv.Itoa(n+1))); err != nil {
-		return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
-	}
-	dicts.Store("z"+id, grown)
-	return id, grown, nil
+	return id, d, nil
 }
 
 // zdictByID returns the zstd dictionary id ("": none).
-func (t *btx) zdictByID(id string) ([]byte, error) {
+func (t *btx) zdictByID(id string) ([]byte, error) { return zdictIn(t.tx, id) }
+
+// zdictIn returns the zstd dictionary id ("": none) of the store tx reads.
+func zdictIn(tx *bolt.Tx, id string) ([]byte, error) {
 	if id == "" {
 		return nil, nil
 	}
 	if d, ok := dicts.Load("z" + id); ok {
 		return d.([]byte), nil
 	}
-	v := t.tx.Bucket(bucketMeta).Get([]byte("zdict:" + id))
+	v := tx.Bucket(bucketMeta).Get([]byte("zdict:" + id))
 	if v == nil {
 		return nil, fmt.Errorf("zstd dictionary %s: %w", id, ErrNotFound)
 	}
