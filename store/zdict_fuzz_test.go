@@ -1,8 +1,12 @@
 package store
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // FuzzZstdBody: a stored body that is not what zstd wrote (cut, flipped, made up)
@@ -59,5 +63,39 @@ func FuzzZstdBody(f *testing.F) {
 		if err != nil || back != got {
 			t.Fatalf("re-encoded %d bytes come back as %d bytes, %v", len(got), len(back), err)
 		}
+	})
+}
+
+// FuzzUnpackRecord: a game's record that is not what packRecord wrote (cut, flipped,
+// made up) unpacks to an error or to some bytes, never a panic.
+func FuzzUnpackRecord(f *testing.F) {
+	db, err := Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	sample := []byte(`{"phase":"move","side":"us","key":"2301","kind":"move","text":"MOVE 2301-2302-2402 ` + strings.Repeat("x", 100) + `"}`)
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		bt := newTx(tx)
+		for _, raw := range [][]byte{sample, []byte(`{"a":1}`), bytes.Repeat(sample, 3)} {
+			v, err := bt.packRecord(recOrder, raw, true)
+			if err != nil {
+				return err
+			}
+			f.Add(v)
+			if z, err := packRaw(bytes.Repeat(raw, 4)); err == nil {
+				f.Add(z)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		db.bolt.View(func(tx *bolt.Tx) error {
+			unpack(tx, v)
+			return nil
+		})
 	})
 }
