@@ -959,7 +959,7 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	seq := r.nextSeq()
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
-	if err := r.put(u64(seq), encodeAuditEntry(e)); err != nil {
+	if err := r.put(u64(seq), encodeChained(e)); err != nil {
 		return e, err
 	}
 	if t.heads == nil {
@@ -971,10 +971,25 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 
 func (t *btx) AuditHead(game string) (AuditEntry, error) {
 	var e AuditEntry
-	if k, v := t.recordsOf(game, recAudit).last(); v != nil {
-		if err := decodeAuditEntry(v, &e); err != nil {
-			return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
+	r := t.recordsOf(game, recAudit)
+	k, v := r.last()
+	if v == nil {
+		return e, nil
+	}
+	if err := decodeAuditEntry(v, &e); err != nil {
+		return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
+	}
+	if v[0] == auditChained && e.Seq > 1 {
+		// Its prev is the hash of the entry before it.
+		pv := r.get(u64(e.Seq - 1))
+		var prev AuditEntry
+		if pv == nil {
+			return e, fmt.Errorf("read audit entry %d of %s: %w", e.Seq-1, game, ErrNotFound)
 		}
+		if err := decodeAuditEntry(pv, &prev); err != nil {
+			return e, fmt.Errorf("read audit entry %d of %s: %w", e.Seq-1, game, err)
+		}
+		e.Prev = prev.Hash
 	}
 	return e, nil
 }
@@ -1001,11 +1016,17 @@ func (t *btx) Audit(game string) ([]AuditEntry, error) {
 		out = make([]AuditEntry, 0, binary.BigEndian.Uint64(k)) // numbered from 1
 	}
 	var dec auditDecoder // one for the trail: values from shared slabs
+	prev := ""           // the hash of the entry before: the prev of one in the chained form
 	err := r.each(func(k, v []byte) error {
 		out = append(out, AuditEntry{})
-		if err := dec.decode(v, &out[len(out)-1]); err != nil {
+		e := &out[len(out)-1]
+		if err := dec.decode(v, e); err != nil {
 			return fmt.Errorf("decode audit entry %x: %w", k, err)
 		}
+		if v[0] == auditChained {
+			e.Prev = prev
+		}
+		prev = e.Hash
 		return nil
 	})
 	return out, err
