@@ -112,3 +112,46 @@ func BenchmarkEncodeMail(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeMail is the cost of reading a body back (inflate, or zstd's decode)
+// over the same results mails, compressed as BenchmarkEncodeMail's.
+func BenchmarkDecodeMail(b *testing.B) {
+	bodies := sampleBodies(b)
+	first := []byte(bodies[0])
+	if len(first) > dictMax {
+		first = first[len(first)-dictMax:]
+	}
+	var grown []byte
+	for _, body := range bodies[:zdictSamples] {
+		grown = append(grown, body...)
+	}
+	grown = grown[max(0, len(grown)-zdictMax):]
+	zID, flateID := dictID(grown), dictID(first)
+	rest := bodies[zdictSamples:]
+	for _, c := range []struct {
+		name string
+		enc  func(string) ([]byte, error)
+		dec  func([]byte) (string, error)
+	}{
+		{"zstd-dict", func(s string) ([]byte, error) { return zstdEncode(s, zID, grown) }, func(z []byte) (string, error) { return zstdDecode(z, zID, grown) }},
+		{"flate-dict", func(s string) ([]byte, error) { return deflateDict(s, flateID, first) }, func(z []byte) (string, error) { return inflateDict(z, first) }},
+	} {
+		zs := make([][]byte, len(rest))
+		for i, body := range rest {
+			var err error
+			if zs[i], err = c.enc(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if got, err := c.dec(zs[i%len(zs)]); err != nil || len(got) != len(rest[i%len(rest)]) {
+					b.Fatalf("body %d: %d bytes, %v", i, len(got), err)
+				}
+				i++
+			}
+		})
+	}
+}
