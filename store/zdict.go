@@ -11,13 +11,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Outbox bodies are compressed with zstd and a raw dictionary a kind of mail, grown from
+// Outbox bodies are compressed with zstd and a raw dictionary a kind of mail, made of
 // the first bodies of that kind the store queued (their secrets masked): up to
 // zdictSamples of them, the newest zdictMax bytes. One body made a poor dictionary for
-// the next (a results mail's map and events change from turn to turn): six of them
-// halve a Soldiers results mail against deflate with the first (1,690 -> 906 bytes,
-// BenchmarkBodyCodec), and zstd's encoder, made once a dictionary, costs a third of
-// deflate's, which re-read its 32 KB window for every mail (issue 23).
+// the next (a results mail's map and events change from turn to turn): twelve of them
+// halve a Soldiers results mail against deflate with the first (1,546 -> 794 bytes a
+// mail of the demo's after the twelve; Soissons' 2,718 -> 1,875), and zstd's encoder,
+// made once a dictionary, costs about 40 % of deflate's, which re-read its 32 KB window
+// for every mail (BenchmarkEncodeMail, issue 23).
 //
 //	meta  "zdict-for:" kind     -> the id of that kind's dictionary, space, the samples seen
 //	      "zdict:" id           -> the dictionary
@@ -28,10 +29,10 @@ import (
 // A dictionary that grew leaves the first in place for the records that use it.
 const (
 	codecZstd    = "zstd"
-	zdictSamples = 6
-	zdictMax     = 64 << 10
+	zdictSamples = 12
+	zdictMax     = 192 << 10
 	// zstdWindow bounds what a body's matches reach back to, the dictionary included.
-	zstdWindow = 128 << 10
+	zstdWindow = 256 << 10
 	// zstdMaxBody is the largest body a record may inflate to: a corrupt record claims
 	// any size, and must not be able to take the process's memory.
 	zstdMaxBody = 64 << 20
@@ -51,7 +52,7 @@ var (
 	// recordDicts: a game's records (orders, journal entries, states) are JSON of a
 	// few hundred bytes to a few KB whose field names and phrases recur: more, smaller
 	// samples.
-	recordDicts = dictRule{minBody: packMin, samples: 16, max: zdictMax}
+	recordDicts = dictRule{minBody: packMin, samples: 16, max: 64 << 10}
 )
 
 // zdictFor returns the zstd dictionary of an outbox kind (id "" is none), first growing
