@@ -182,3 +182,41 @@ func TestRecordsPacked(t *testing.T) {
 		return nil
 	})
 }
+
+// TestFirstDictionaryEncoderDropped: once a kind's last dictionary is made, the
+// encoder of its first one is no longer kept (a MB a kind of mail and of record),
+// and a mail compressed with the first dictionary still reads.
+func TestFirstDictionaryEncoderDropped(t *testing.T) {
+	ForgetDictionaries()
+	bodies := sampleBodies(t)
+	db, err := Open(filepath.Join(t.TempDir(), "enc.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	var first OutMail
+	var firstDict string
+	for i, body := range bodies[:zdictSamples+1] {
+		if err := db.Write(ctx, func(tx Tx) error {
+			m, err := tx.Enqueue(OutMail{To: []string{"p@example.org"}, Kind: "results", Game: "g", Body: body})
+			if i == 1 {
+				first = m
+				id, _, _ := tx.(*btx).zdictFor("results", "", nil)
+				firstDict = id
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := zencoders.Load(firstDict); ok || firstDict == "" {
+		t.Errorf("the encoder of the first results dictionary %q is still kept", firstDict)
+	}
+	db.Read(ctx, func(tx Tx) error {
+		if m, err := tx.OutMailAt(first.Seq); err != nil || m.Body != bodies[1] {
+			t.Errorf("the second results mail reads %.40q, %v", m.Body, err)
+		}
+		return nil
+	})
+}
