@@ -817,7 +817,7 @@ func (t *btx) MarkProcessed(id string, p Processed) error {
 	if id == "" {
 		return errors.New("mark processed: empty message id")
 	}
-	return putJSON(t.tx.Bucket(bucketProcessed), []byte(id), p)
+	return t.tx.Bucket(bucketProcessed).Put([]byte(id), encodeProcessed(p))
 }
 
 // kept is, for each game, its records of one kind (orders, seeds) as a read in this
