@@ -16,10 +16,10 @@ import (
 // kept in one top-level bucket, keyed by the game's name, NUL, a byte for the kind of
 // record and the record's key:
 //
-//	game-records  game NUL 'o' phase|side|key -> Order (JSON)
+//	game-records  game NUL 'o' phase|side|key -> Order (packed JSON)
 //	              game NUL 's' turn (8-byte BE) -> Seed (JSON)
 //	              game NUL 'g' group            -> its commitments, one a line
-//	              game NUL 'a' seq (8-byte BE)  -> AuditEntry (JSON)
+//	              game NUL 'a' seq (8-byte BE)  -> AuditEntry (binary, auditrecord.go)
 //	              game NUL 'j' seq (8-byte BE)  -> JournalEntry (packed JSON)
 //	              game NUL 'T'                  -> the game's state (packed JSON)
 //	              game NUL 'I'                  -> the state it started from (packed JSON)

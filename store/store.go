@@ -8,6 +8,7 @@
 // # Bucket layout
 //
 //	meta                      "schema" -> schema version, 8-byte big-endian
+//	                          "zdict..." -> the zstd dictionaries (zdict.go)
 //	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
 //	                          "store-secret" -> the store's secret, 32 random bytes ([Identity])
 //	games                     game name -> Game (JSON, without its states)
@@ -15,9 +16,10 @@
 //	                          orders, seeds, sealed groups, the audit chain (append-only,
 //	                          hash-chained), the journal (append-only), its state and the
 //	                          state it started from
-//	processed                 message id -> Processed (JSON)
-//	outbox                    seq (8-byte BE) -> OutMail (JSON, the body deflated in body_z, each
-//	                          picture's view in view_z; pictures are dropped once the mail is sent)
+//	processed                 message id -> Processed (binary, processed.go)
+//	outbox                    seq (8-byte BE) -> OutMail: its head (JSON, each picture's view
+//	                          deflated in view_z; pictures are dropped once the mail is sent)
+//	                          compressed, then its body compressed (outboxrecord.go, zdict.go)
 //	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
 //	addresses                 address NUL game -> nothing: who plays where (kept by PutGame)
@@ -57,8 +59,13 @@ import (
 )
 
 // SchemaVersion is the version of the bucket layout this code writes. Open migrates a
-// store of schema 1 (each game's records in buckets of its own, migrate.go).
-const SchemaVersion = 2
+// store of schema 1 (each game's records in buckets of its own, migrate.go). Schema 3
+// is schema 2 with records in forms that a program of schema 2 cannot read (zstd
+// bodies and records, compressed heads, chained audit entries, binary processed
+// marks): each has a tag of its own, and the records of schema 2 are read as they
+// are, so that a store of schema 2 is marked 3 on opening, and a program of schema 2
+// refuses it instead of failing on its records.
+const SchemaVersion = 3
 
 var (
 	bucketMeta      = []byte("meta")
@@ -515,7 +522,11 @@ func Open(path string) (*DB, error) {
 		}
 		meta := tx.Bucket(bucketMeta)
 		if v := meta.Get(keySchema); v != nil {
-			if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
+			got := binary.BigEndian.Uint64(v)
+			if got == 2 {
+				return meta.Put(keySchema, u64(SchemaVersion)) // nothing to move: see SchemaVersion
+			}
+			if got != SchemaVersion {
 				return fmt.Errorf("schema version %d, this program knows %d", got, SchemaVersion)
 			}
 			return nil
