@@ -15,15 +15,21 @@ import (
 func FuzzZstdBody(f *testing.F) {
 	d := []byte(strings.Repeat("Your move: fire and movement by the deadline. Map of 2301-2410.\n", 40))
 	id := dictID(d)
+	enc := func(body string, dict bool) ([]byte, error) {
+		if dict {
+			return zstdEncode(body, id, d)
+		}
+		return zstdEncode(body, "", nil)
+	}
+	dec := func(z []byte, dict bool) (string, error) {
+		if dict {
+			return zstdDecode(z, id, d)
+		}
+		return zstdDecode(z, "", nil)
+	}
 	for _, body := range []string{"", "short", strings.Repeat("Your move: fire at 2305.\n", 30), string(d[:900])} {
 		for _, dict := range []bool{false, true} {
-			var z []byte
-			var err error
-			if dict {
-				z, err = zstdEncode(body, id, d)
-			} else {
-				z, err = zstdEncode(body, "", nil)
-			}
+			z, err := enc(body, dict)
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -31,13 +37,7 @@ func FuzzZstdBody(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, z []byte, dict bool) {
-		var got string
-		var err error
-		if dict {
-			got, err = zstdDecode(z, id, d)
-		} else {
-			got, err = zstdDecode(z, "", nil)
-		}
+		got, err := dec(z, dict)
 		if err != nil {
 			return
 		}
@@ -45,22 +45,11 @@ func FuzzZstdBody(f *testing.F) {
 			t.Fatalf("%d bytes decoded, more than %d", len(got), zstdMaxBody)
 		}
 		// What decodes, encoded again, decodes to the same text.
-		var z2 []byte
-		if dict {
-			z2, err = zstdEncode(got, id, d)
-		} else {
-			z2, err = zstdEncode(got, "", nil)
-		}
+		z2, err := enc(got, dict)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back string
-		if dict {
-			back, err = zstdDecode(z2, id, d)
-		} else {
-			back, err = zstdDecode(z2, "", nil)
-		}
-		if err != nil || back != got {
+		if back, err := dec(z2, dict); err != nil || back != got {
 			t.Fatalf("re-encoded %d bytes come back as %d bytes, %v", len(got), len(back), err)
 		}
 	})

@@ -57,12 +57,7 @@ func TestOutboxResultsBytes(t *testing.T) {
 	if dictionaries != 2 || waiting != 0 {
 		t.Errorf("%d dictionaries stored for results mails and %d kinds of samples waiting, want 2 and none", dictionaries, waiting)
 	}
-	db.Close()
-	ForgetDictionaries()
-	if db, err = Open(path); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = reopen(t, db, path)
 	db.Read(ctx, func(tx Tx) error {
 		for i, s := range seqs {
 			if m, err := tx.OutMailAt(s); err != nil || m.Body != bodies[i] {
@@ -156,12 +151,7 @@ func TestRecordsPacked(t *testing.T) {
 			t.Errorf("records %c: %d bytes on average over %d, want at most %d", c.kind, s[1]/max(1, s[0]), s[0], c.max)
 		}
 	}
-	db.Close()
-	ForgetDictionaries()
-	if db, err = Open(path); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = reopen(t, db, path)
 	db.Read(ctx, func(tx Tx) error {
 		for _, g := range games {
 			js, err := tx.Journal(g)
@@ -219,4 +209,19 @@ func TestFirstDictionaryEncoderDropped(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// reopen closes db, forgets the process's dictionaries and coders, and opens the
+// store at path again (closed when the test ends): what is read then comes from the
+// file.
+func reopen(t *testing.T, db *DB, path string) *DB {
+	t.Helper()
+	db.Close()
+	ForgetDictionaries()
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
