@@ -52,15 +52,19 @@ const headDict = `{"seq":1,"message_id":"adjutant-0123456789abcdef01234567@local
 	`{"seq":3,"message_id":"<game-1@adjutant.example>","to":["player@example.org"],"subject":"[game] invite","game":"game","side":"us","kind":"invite","queued":"2026-11-28T10:00:00Z","sent":false,"redact":["password"],"zd":"0123456789abcdef","zc":"zstd"}` +
 	`{"seq":4,"message_id":"<game-2@adjutant.example>","to":["player@example.org"],"subject":"[game] results","game":"game","side":"de","kind":"results","queued":"2026-11-28T10:00:00Z","sent":true,"sent_at":"2026-11-28T10:00:00Z","attempts":1,"zd":"0123456789abcdef","zc":"zstd","pictures":[{"name":"game-de-turn5.png","alt":"The map of game for de, turn 5: the units and what changed since the last results.","before":"== Map ==","view_z":""}]}`
 
+// headWindow is the window of the heads' encoder.
+const headWindow = 32 << 10
+
 // headCoders are the encoder and decoder of heads, made once.
 var headCoders = sync.OnceValues(func() (headCoder, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithEncoderDictRaw(0, []byte(headDict)))
+	// A head is a few hundred bytes: a small window keeps each encoder's history small.
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false), zstd.WithWindowSize(headWindow),
+		zstd.WithLowerEncoderMem(true), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithEncoderDictRaw(0, []byte(headDict)))
 	if err != nil {
 		return headCoder{}, fmt.Errorf("zstd head encoder: %w", err)
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(zstdMaxBody), zstd.WithDecoderMaxWindow(zstdWindow),
-		zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithDecoderDictRaw(0, []byte(headDict)))
+		zstd.WithDecoderLowmem(true), zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithDecoderDictRaw(0, []byte(headDict)))
 	if err != nil {
 		return headCoder{}, fmt.Errorf("zstd head decoder: %w", err)
 	}

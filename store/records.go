@@ -183,7 +183,7 @@ func (t *btx) packRecord(kind byte, raw []byte, sample bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := zencoder(id, d)
+	e, err := zencoder(id, d, recordWindow)
 	if err != nil {
 		return nil, err
 	}
