@@ -16,7 +16,7 @@ import (
 // kept in one top-level bucket, keyed by the game's name, NUL, a byte for the kind of
 // record and the record's key:
 //
-//	game-records  game NUL 'o' phase|side|key -> Order (packed JSON)
+//	game-records  game NUL 'o' phase|side|key -> Order (JSON)
 //	              game NUL 's' turn (8-byte BE) -> Seed (JSON)
 //	              game NUL 'g' group            -> its commitments, one a line
 //	              game NUL 'a' seq (8-byte BE)  -> AuditEntry (binary, auditrecord.go)
@@ -167,19 +167,14 @@ const (
 // packMin is the shortest JSON worth compressing: below it, zstd saves too little.
 const packMin = 64
 
-// packRecord packs the JSON raw of a record of kind (recOrder, recJournal, ...) with
-// zstd and that kind's dictionary, grown with raw first when sample says so (a record
-// whose text is a secret, a sealed order's, never goes into a dictionary, which
-// outlives the game's records). A value that packs no smaller is kept as it is.
-func (t *btx) packRecord(kind byte, raw []byte, sample bool) ([]byte, error) {
+// packRecord packs the JSON raw of a record of kind (recJournal, recState, ...) with
+// zstd and that kind's dictionary, grown with raw first while it takes samples. A
+// value that packs no smaller is kept as it is.
+func (t *btx) packRecord(kind byte, raw []byte) ([]byte, error) {
 	if len(raw) < packMin {
 		return bytes.Clone(raw), nil // bbolt keeps it until the commit
 	}
-	n := len(raw)
-	if !sample {
-		n = 0
-	}
-	id, d, err := t.zdictGrow("rec:"+string(kind), recordDicts, func() []byte { return bytes.Clone(raw) }, n)
+	id, d, err := t.zdictGrow("rec:"+string(kind), recordDicts, func() []byte { return bytes.Clone(raw) }, len(raw))
 	if err != nil {
 		return nil, err
 	}
@@ -199,12 +194,12 @@ func (t *btx) packRecord(kind byte, raw []byte, sample bool) ([]byte, error) {
 }
 
 // packJSON is v as JSON, packed by packRecord.
-func (t *btx) packJSON(kind byte, v any, sample bool) ([]byte, error) {
+func (t *btx) packJSON(kind byte, v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return t.packRecord(kind, raw, sample)
+	return t.packRecord(kind, raw)
 }
 
 // packRaw packs the JSON raw with deflate, as stores before zstd did (the migration

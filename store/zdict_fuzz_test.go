@@ -67,7 +67,7 @@ func FuzzUnpackRecord(f *testing.F) {
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
 		bt := newTx(tx)
 		for _, raw := range [][]byte{sample, []byte(`{"a":1}`), bytes.Repeat(sample, 3)} {
-			v, err := bt.packRecord(recOrder, raw, true)
+			v, err := bt.packRecord(recJournal, raw)
 			if err != nil {
 				return err
 			}
