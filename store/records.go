@@ -16,7 +16,7 @@ import (
 // kept in one top-level bucket, keyed by the game's name, NUL, a byte for the kind of
 // record and the record's key:
 //
-//	game-records  game NUL 'o' phase|side|key -> Order (JSON)
+//	game-records  game NUL 'o' phase|side|key -> Order (JSON, packed from 1 KB)
 //	              game NUL 's' turn (8-byte BE) -> Seed (JSON)
 //	              game NUL 'g' group            -> its commitments, one a line
 //	              game NUL 'a' seq (8-byte BE)  -> AuditEntry (binary, auditrecord.go)
@@ -167,7 +167,7 @@ const (
 // packMin is the shortest JSON worth compressing: below it, zstd saves too little.
 const packMin = 64
 
-// packRecord packs the JSON raw of a record of kind (recJournal, recState, ...) with
+// packRecord packs the JSON raw of a record of kind (recJournal, recState, recOrder) with
 // zstd and that kind's dictionary, grown with raw first while it takes samples. A
 // value that packs no smaller is kept as it is.
 func (t *btx) packRecord(kind byte, raw []byte) ([]byte, error) {

@@ -54,8 +54,8 @@ type dictRule struct{ minBody, samples, max int }
 var (
 	// outboxDicts: a mail shorter than 1 KB shares too little to be worth a sample.
 	outboxDicts = dictRule{minBody: dictMinBody, samples: zdictSamples, max: zdictMax}
-	// recordDicts: a game's records (journal entries, states) are JSON of a few KB
-	// whose field names and phrases recur: more, smaller samples.
+	// recordDicts: a game's records (journal entries, states, long orders) are JSON of
+	// a few KB whose field names and phrases recur: more, smaller samples.
 	recordDicts = dictRule{minBody: packMin, samples: 16, max: 64 << 10}
 )
 

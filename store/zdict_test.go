@@ -70,8 +70,9 @@ func TestOutboxResultsBytes(t *testing.T) {
 
 // TestRecordsPacked: a Soissons game's journal entries, filed again in other games,
 // are packed with their kind's dictionary to at most 1,600 bytes an entry (2,183
-// deflated alone, before zstd), the orders filed beside them and a sealed order's
-// text go into no dictionary, and every record reads back as filed from a store
+// deflated alone, before zstd), its orders made a KB long to at most 500 (plain, over
+// 1,000); its orders as they are and a sealed order stay plain JSON, and the sealed
+// order's text goes into no dictionary; every record reads back as filed from a store
 // opened again.
 func TestRecordsPacked(t *testing.T) {
 	src, err := Open(openSoissons(t))
@@ -94,7 +95,7 @@ func TestRecordsPacked(t *testing.T) {
 		t.Fatalf("%d journal entries, %d orders in the sample", len(journal), len(orders))
 	}
 	const secret = "4300x3, 4400x3, 4500x2: a sealed plot nobody may read"
-	sealed := Order{Phase: "plot", Side: "us", Key: "plot", Kind: "plot", Text: secret + strings.Repeat(" and more", 20), Sealed: true, Salt: "salt"}
+	sealed := Order{Phase: "plot", Side: "us", Key: "plot", Kind: "plot", Text: secret + strings.Repeat(" and more", 200), Sealed: true, Salt: "salt"}
 	path := filepath.Join(t.TempDir(), "records.db")
 	db, err := Open(path)
 	if err != nil {
@@ -109,6 +110,11 @@ func TestRecordsPacked(t *testing.T) {
 			}
 			for i, o := range orders {
 				o.Key = fmt.Sprint(i) // each its own record
+				if i%4 == 0 {         // a long one, as a set-up's placements are
+					o.Key = fmt.Sprint("long", i)
+					o.Text = strings.Repeat(o.Text+"\n", 1+orderPackMin/max(1, len(o.Text)))
+					o.Sealed = false
+				}
 				if err := tx.PutOrder(g, o); err != nil {
 					return err
 				}
@@ -136,17 +142,24 @@ func TestRecordsPacked(t *testing.T) {
 			if !bytes.HasPrefix(k, []byte("g3\x00")) {
 				return nil
 			}
-			s := sizes[k[3]]
+			kind := k[3]
+			if kind == recOrder && bytes.Contains(k, []byte("|long")) {
+				kind = 'L' // the long orders
+			}
+			if kind == recOrder && v[0] != '{' || bytes.Contains(k, []byte("|plot")) && v[0] != '{' {
+				t.Errorf("order %q is stored packed (%#x...), want plain JSON", k, v[0])
+			}
+			s := sizes[kind]
 			s[0]++
 			s[1] += len(v)
-			sizes[k[3]] = s
+			sizes[kind] = s
 			return nil
 		})
 	})
 	for _, c := range []struct {
 		kind byte
 		max  int
-	}{{recJournal, 1600}} {
+	}{{recJournal, 1600}, {'L', 500}} {
 		if s := sizes[c.kind]; s[0] == 0 || s[1]/s[0] > c.max {
 			t.Errorf("records %c: %d bytes on average over %d, want at most %d", c.kind, s[1]/max(1, s[0]), s[0], c.max)
 		}
