@@ -190,13 +190,7 @@ func TestRecordsPacked(t *testing.T) {
 // encoder of its first one is no longer kept (a MB a kind of mail and of record),
 // and a mail compressed with the first dictionary still reads.
 func TestFirstDictionaryEncoderDropped(t *testing.T) {
-	ForgetDictionaries()
-	bodies := sampleBodies(t)
-	db, err := Open(filepath.Join(t.TempDir(), "enc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, bodies := freshStore(t)
 	ctx := context.Background()
 	var first OutMail
 	var firstDict string
@@ -237,4 +231,18 @@ func reopen(t *testing.T, db *DB, path string) *DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// freshStore is a new store, with no dictionary or coder of the process's left from
+// another test, and the results mails of a Soissons game.
+func freshStore(t *testing.T) (*DB, []string) {
+	t.Helper()
+	ForgetDictionaries()
+	bodies := sampleBodies(t)
+	db, err := Open(filepath.Join(t.TempDir(), "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, bodies
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -13,13 +12,7 @@ import (
 // kind's last dictionary made, keep at most 10 MB of heap (6.5 MB measured; 15.9 MB
 // with every encoder at the bodies' 256 KB window and the heads' in full-memory mode).
 func TestCodersHeap(t *testing.T) {
-	ForgetDictionaries()
-	bodies := sampleBodies(t)
-	db, err := Open(filepath.Join(t.TempDir(), "heap.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, bodies := freshStore(t)
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
