@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +137,12 @@ func TestArchiveOfAGame(t *testing.T) {
 func TestCompact(t *testing.T) {
 	db, path := open(t)
 	twoGames(t, db)
+	// Letters at random: records are compressed, and a MB of zeros is a few bytes.
 	big := make([]byte, 1<<20)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range big {
+		big[i] = 'a' + byte(rng.IntN(26))
+	}
 	db.Write(t.Context(), func(tx store.Tx) error {
 		for i := range 4 {
 			if _, err := tx.AppendJournal("g", store.JournalEntry{Notes: []string{string(big[:(i+1)<<18])}}); err != nil {

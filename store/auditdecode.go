@@ -40,7 +40,7 @@ func (d *auditDecoder) newSlab(n int) {
 }
 
 func (d *auditDecoder) decode(raw []byte, e *AuditEntry) error {
-	if len(raw) > 0 && raw[0] == auditBinary {
+	if len(raw) > 0 && (raw[0] == auditBinary || raw[0] == auditChained) {
 		return d.decodeBinary(raw, e)
 	}
 	if d.fast(raw, e) {

@@ -27,8 +27,8 @@ func FuzzDecodeAuditEntry(f *testing.F) {
 	f.Add([]byte(`{"values":null,"kind":null}`))
 	f.Add([]byte(` {"seq":1} `))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if len(raw) > 0 && raw[0] == auditBinary {
-			return // the binary form, no JSON (FuzzAuditBinary)
+		if len(raw) > 0 && (raw[0] == auditBinary || raw[0] == auditChained) {
+			return // the binary forms, no JSON (FuzzAuditBinary)
 		}
 		var want AuditEntry
 		werr := json.Unmarshal(raw, &want)
@@ -67,7 +67,20 @@ func FuzzAuditBinary(f *testing.F) {
 		if e.Time.Year() >= 0 && e.Time.Year() <= 9999 && got.ComputeHash() != e.ComputeHash() {
 			t.Fatalf("hash changed in the round trip: %+v", e)
 		}
+		// The chained form reads back the same without its prev.
+		chained := encodeChained(e)
+		var gotc AuditEntry
+		if err := decodeAuditEntry(chained, &gotc); err != nil {
+			t.Fatalf("decode the chained form of %+v: %v", e, err)
+		}
+		gotc.Prev = e.Prev
+		if !reflect.DeepEqual(gotc, e) {
+			t.Fatalf("chained round trip:\n got %+v\nwant %+v", gotc, e)
+		}
 		// Every cut and every change of a byte is refused or read, never a panic.
+		for i := range chained {
+			decodeAuditEntry(chained[:i], &got)
+		}
 		for i := range raw {
 			decodeAuditEntry(raw[:i], &got)
 			mut := append([]byte(nil), raw...)

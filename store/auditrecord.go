@@ -22,12 +22,32 @@ import (
 // whose low bit says whether the bytes that follow are the string's or its lowercase
 // hex decoded, and the rest their length. Entries written as JSON (schema 1 and
 // before) begin with '{' and are read as they are.
-const auditBinary = 0x02
+//
+// An entry that AppendAudit wrote is in the chained form, auditChained: the same
+// without prev, which is the hash of the entry before it in the trail (33 bytes of
+// the 170 of a roll). Nothing is lost to the audit: an entry's hash still covers its
+// prev, so an entry changed, taken out or put in makes the hash of the one after it
+// (recomputed over the prev it is read with) differ from the one stored.
+const (
+	auditBinary  = 0x02
+	auditChained = 0x03
+)
 
 // encodeAuditEntry is e in the binary form.
-func encodeAuditEntry(e AuditEntry) []byte {
+func encodeAuditEntry(e AuditEntry) []byte { return appendAuditEntry(e, true) }
+
+// encodeChained is e in the chained form: e.Prev must be the hash of the entry before
+// it in the trail, as AppendAudit makes it.
+func encodeChained(e AuditEntry) []byte { return appendAuditEntry(e, false) }
+
+// appendAuditEntry is e in the binary form, or with withPrev false, the chained form.
+func appendAuditEntry(e AuditEntry, withPrev bool) []byte {
 	b := make([]byte, 0, 64+len(e.Purpose)+len(e.Rule)+len(e.Phase)+len(e.Kind)+len(e.Value)+len(e.Deck)+len(e.OrdersDigest)/2+64)
-	b = append(b, auditBinary)
+	if withPrev {
+		b = append(b, auditBinary)
+	} else {
+		b = append(b, auditChained)
+	}
 	b = binary.AppendUvarint(b, e.Seq)
 	b = binary.AppendVarint(b, e.Time.Unix())
 	b = binary.AppendUvarint(b, uint64(e.Time.Nanosecond()))
@@ -48,7 +68,9 @@ func encodeAuditEntry(e AuditEntry) []byte {
 	b = appendHexStr(b, e.OrdersDigest)
 	b = appendHexStr(b, e.Value)
 	b = appendStr(b, e.Deck)
-	b = appendHexStr(b, e.Prev)
+	if withPrev {
+		b = appendHexStr(b, e.Prev)
+	}
 	return appendHexStr(b, e.Hash)
 }
 
@@ -145,7 +167,8 @@ func (r *auditReader) hexText(buf []byte) ([]byte, int) {
 	return buf, len(buf)
 }
 
-// decodeBinary decodes the binary form (its first byte auditBinary) into e. The entry's
+// decodeBinary decodes the binary form (its first byte auditBinary) or the chained
+// form (auditChained: its Prev left empty, for the reader of the trail to fill) into e. The entry's
 // strings are made in one allocation and its values come from the decoder's slab, so
 // that verifying a long trail costs about one allocation a roll (issue 23).
 func (d *auditDecoder) decodeBinary(raw []byte, e *AuditEntry) error {
@@ -183,7 +206,11 @@ func (d *auditDecoder) decodeBinary(raw []byte, e *AuditEntry) error {
 	buf, ends[4] = r.hexText(buf) // orders digest
 	buf, ends[5] = r.hexText(buf) // value
 	buf, ends[6] = r.text(buf)    // deck
-	buf, ends[7] = r.hexText(buf) // prev
+	if raw[0] == auditChained {
+		ends[7] = len(buf) // prev: not stored
+	} else {
+		buf, ends[7] = r.hexText(buf)
+	}
 	buf, ends[8] = r.hexText(buf) // hash
 	d.text = buf
 	if r.err == nil && len(r.b) != 0 {
@@ -217,12 +244,15 @@ func (d *auditDecoder) ints(n int) []int {
 }
 
 // DecodeAuditRecord decodes an audit entry as the file keeps it (the value under its
-// key in game-records, records.go), for a tool that reads the bbolt file itself.
+// key in game-records, records.go), for a tool that reads the bbolt file itself. An
+// entry in the chained form (what AppendAudit writes) comes without its Prev, which
+// is the Hash of the entry before it.
 func DecodeAuditRecord(v []byte) (AuditEntry, error) {
 	var e AuditEntry
 	err := decodeAuditEntry(v, &e)
 	return e, err
 }
 
-// EncodeAuditRecord is e as the file keeps it.
-func EncodeAuditRecord(e AuditEntry) []byte { return encodeAuditEntry(e) }
+// EncodeAuditRecord is e as AppendAudit writes it, in the chained form: without its
+// Prev, which a reader of the trail takes from the entry before it.
+func EncodeAuditRecord(e AuditEntry) []byte { return encodeChained(e) }

@@ -10,8 +10,9 @@ import (
 	"sync"
 )
 
-// Outbox bodies are deflated with a preset dictionary, one a kind of mail: the first
-// body of that kind the store queued (its secrets masked). Mails of one kind are mostly
+// Outbox bodies were deflated with a preset dictionary, one a kind of mail: the first
+// body of that kind the store queued (its secrets masked); they are compressed by zstd
+// now (zdict.go), and this is the reader of the records written before. Mails of one kind are mostly
 // the same text (an invitation is the game's HELP, a results mail the same map frame and
 // phrases), so a dictionary makes an 11 KB invitation a few hundred bytes where alone it
 // deflated to 5 KB (issue 23: the outbox was 40 % of the file).
@@ -34,33 +35,6 @@ var dicts, dictWriters sync.Map
 func dictID(d []byte) string {
 	sum := sha256.Sum256(d)
 	return hex.EncodeToString(sum[:8])
-}
-
-// dictFor returns the dictionary of kind, making it from body (secrets masked) when
-// the store has none yet and body is long enough; id "" is none.
-func (t *btx) dictFor(kind, body string, secrets []string) (id string, d []byte, err error) {
-	meta := t.tx.Bucket(bucketMeta)
-	if v := meta.Get([]byte("dict-for:" + kind)); v != nil {
-		id = string(v)
-		d, err = t.dictByID(id)
-		return id, d, err
-	}
-	if len(body) < dictMinBody || !t.tx.Writable() {
-		return "", nil, nil
-	}
-	d = []byte(maskSecrets(body, secrets))
-	if len(d) > dictMax {
-		d = d[len(d)-dictMax:]
-	}
-	id = dictID(d)
-	if err := meta.Put([]byte("dict:"+id), d); err != nil {
-		return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
-	}
-	if err := meta.Put([]byte("dict-for:"+kind), []byte(id)); err != nil {
-		return "", nil, fmt.Errorf("store the %s dictionary: %w", kind, err)
-	}
-	dicts.Store(id, d)
-	return id, d, nil
 }
 
 // dictByID returns the dictionary id ("": none).

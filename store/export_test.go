@@ -15,6 +15,8 @@ func SeqKey(seq uint64) []byte { return u64(seq) }
 // ForgetDictionaries empties the process's cache of deflate dictionaries.
 func ForgetDictionaries() {
 	dicts.Clear()
+	zencoders.Clear()
+	zdecoders.Clear()
 	dictWriters.Clear()
 }
 

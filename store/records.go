@@ -16,10 +16,10 @@ import (
 // kept in one top-level bucket, keyed by the game's name, NUL, a byte for the kind of
 // record and the record's key:
 //
-//	game-records  game NUL 'o' phase|side|key -> Order (JSON)
+//	game-records  game NUL 'o' phase|side|key -> Order (JSON, packed from 1 KB)
 //	              game NUL 's' turn (8-byte BE) -> Seed (JSON)
 //	              game NUL 'g' group            -> its commitments, one a line
-//	              game NUL 'a' seq (8-byte BE)  -> AuditEntry (JSON)
+//	              game NUL 'a' seq (8-byte BE)  -> AuditEntry (binary, auditrecord.go)
 //	              game NUL 'j' seq (8-byte BE)  -> JournalEntry (packed JSON)
 //	              game NUL 'T'                  -> the game's state (packed JSON)
 //	              game NUL 'I'                  -> the state it started from (packed JSON)
@@ -32,8 +32,8 @@ import (
 // so that a mail that changes the state rewrites neither the initial state nor the
 // players, and the initial state is written once.
 //
-// A packed value ([packJSON]) is JSON deflated, behind a byte that no JSON begins with;
-// a value that begins with '{' is plain JSON.
+// A packed value ([btx.packRecord]) is JSON compressed, behind a byte that no JSON
+// begins with; a value that begins with '{' is plain JSON.
 var bucketRecords = []byte("game-records")
 
 // Kinds of a game's records.
@@ -153,24 +153,59 @@ func (r records) nextSeq() uint64 {
 	return binary.BigEndian.Uint64(k) + 1
 }
 
-// packed marks a packed value: JSON deflated. No JSON value begins with it.
-const packed = 0x01
+// packed marks a packed value: JSON deflated. No JSON value begins with it. Stores
+// before zstd wrote it; packedZstd is what is written now:
+//
+//	0x03 | len(id) (uvarint) | id | JSON compressed by zstd with the dictionary id
+//
+// where id names a dictionary of the kind of record (zdict.go; "": none).
+const (
+	packed     = 0x01
+	packedZstd = 0x03
+)
 
-// packJSON is v as JSON, deflated behind the byte [packed] when that makes it smaller.
-func packJSON(v any) ([]byte, error) {
+// packMin is the shortest JSON worth compressing: below it, zstd saves too little.
+const packMin = 64
+
+// packRecord packs the JSON raw of a record of kind (recJournal, recState, recOrder) with
+// zstd and that kind's dictionary, grown with raw first while it takes samples. A
+// value that packs no smaller is kept as it is.
+func (t *btx) packRecord(kind byte, raw []byte) ([]byte, error) {
+	if len(raw) < packMin {
+		return bytes.Clone(raw), nil // bbolt keeps it until the commit
+	}
+	id, d, err := t.zdictGrow("rec:"+string(kind), recordDicts, func() []byte { return bytes.Clone(raw) }, len(raw))
+	if err != nil {
+		return nil, err
+	}
+	e, err := zencoder(id, d, recordWindow)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(id)+len(raw)/3+32)
+	out = append(out, packedZstd)
+	out = binary.AppendUvarint(out, uint64(len(id)))
+	out = append(out, id...)
+	out = e.EncodeAll(raw, out)
+	if len(out) >= len(raw) {
+		return bytes.Clone(raw), nil
+	}
+	return out, nil
+}
+
+// packJSON is v as JSON, packed by packRecord.
+func (t *btx) packJSON(kind byte, v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return packRaw(raw)
+	return t.packRecord(kind, raw)
 }
 
-// packMin is the shortest JSON worth deflating: below it, deflate saves too little.
-const packMin = 256
-
-// packRaw packs the JSON raw.
+// packRaw packs the JSON raw with deflate, as stores before zstd did (the migration
+// of schema 1 still does).
 func packRaw(raw []byte) ([]byte, error) {
-	if len(raw) < packMin {
+	if len(raw) < 256 {
 		return bytes.Clone(raw), nil // bbolt keeps it until the commit
 	}
 	var z bytes.Buffer
@@ -191,7 +226,7 @@ func packRaw(raw []byte) ([]byte, error) {
 	return z.Bytes(), nil
 }
 
-// packers are the flate writers of packJSON. Level 1: the records are small and
+// packers are the flate writers of packRaw. Level 1: the records are small and
 // written with every mail; a higher level saves a few per cent of them at twice the
 // time.
 var packers = sync.Pool{New: func() any {
@@ -199,29 +234,58 @@ var packers = sync.Pool{New: func() any {
 	return w
 }}
 
-// unpack returns the JSON of a value packJSON wrote (plain JSON as it is).
-func unpack(v []byte) ([]byte, error) {
-	if len(v) == 0 || v[0] != packed {
+// unpack returns the JSON of a packed value (plain JSON as it is) of the store tx
+// reads.
+func unpack(tx *bolt.Tx, v []byte) ([]byte, error) {
+	if len(v) == 0 {
 		return v, nil
 	}
+	switch v[0] {
+	case packed:
+		return inflateRecord(v[1:])
+	case packedZstd:
+		n, w := binary.Uvarint(v[1:])
+		if w <= 0 || n > uint64(len(v)-1-w) {
+			return nil, errBadRecord
+		}
+		id := string(v[1+w : 1+w+int(n)])
+		d, err := zdictIn(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		dec, err := zdecoder(id, d)
+		if err != nil {
+			return nil, err
+		}
+		out, err := dec.DecodeAll(v[1+w+int(n):], nil)
+		if err != nil {
+			return nil, fmt.Errorf("unpack record: %w", err)
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// inflateRecord inflates a record packRaw deflated (without its first byte).
+func inflateRecord(z []byte) ([]byte, error) {
 	r, _ := inflaters.Get().(io.ReadCloser)
 	if r == nil {
-		r = flate.NewReader(bytes.NewReader(v[1:]))
-	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(v[1:]), nil); err != nil {
+		r = flate.NewReader(bytes.NewReader(z))
+	} else if err := r.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
 		return nil, err
 	}
 	defer inflaters.Put(r)
 	var out bytes.Buffer
-	out.Grow(4 * len(v))
+	out.Grow(4 * len(z))
 	if _, err := out.ReadFrom(r); err != nil {
 		return nil, fmt.Errorf("inflate record: %w", err)
 	}
 	return out.Bytes(), nil
 }
 
-// unpackJSON decodes a value packJSON wrote into v.
-func unpackJSON(raw []byte, v any) error {
-	j, err := unpack(raw)
+// unpackJSON decodes a packed value of the store tx reads into v.
+func unpackJSON(tx *bolt.Tx, raw []byte, v any) error {
+	j, err := unpack(tx, raw)
 	if err != nil {
 		return err
 	}

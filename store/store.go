@@ -8,6 +8,7 @@
 // # Bucket layout
 //
 //	meta                      "schema" -> schema version, 8-byte big-endian
+//	                          "zdict..." -> the zstd dictionaries (zdict.go)
 //	                          "host-key" -> the host's signing key (32-byte Ed25519 seed)
 //	                          "store-secret" -> the store's secret, 32 random bytes ([Identity])
 //	games                     game name -> Game (JSON, without its states)
@@ -15,9 +16,10 @@
 //	                          orders, seeds, sealed groups, the audit chain (append-only,
 //	                          hash-chained), the journal (append-only), its state and the
 //	                          state it started from
-//	processed                 message id -> Processed (JSON)
-//	outbox                    seq (8-byte BE) -> OutMail (JSON, the body deflated in body_z, each
-//	                          picture's view in view_z; pictures are dropped once the mail is sent)
+//	processed                 message id -> Processed (binary, processed.go)
+//	outbox                    seq (8-byte BE) -> OutMail: its head (JSON, each picture's view
+//	                          deflated in view_z; pictures are dropped once the mail is sent)
+//	                          compressed, then its body compressed (outboxrecord.go, zdict.go)
 //	outbox-pending            seq (8-byte BE) -> nothing: the mails neither sent nor failed
 //	throttle                  address -> Throttle (JSON)
 //	addresses                 address NUL game -> nothing: who plays where (kept by PutGame)
@@ -57,8 +59,13 @@ import (
 )
 
 // SchemaVersion is the version of the bucket layout this code writes. Open migrates a
-// store of schema 1 (each game's records in buckets of its own, migrate.go).
-const SchemaVersion = 2
+// store of schema 1 (each game's records in buckets of its own, migrate.go). Schema 3
+// is schema 2 with records in forms that a program of schema 2 cannot read (zstd
+// bodies and records, compressed heads, chained audit entries, binary processed
+// marks): each has a tag of its own, and the records of schema 2 are read as they
+// are, so that a store of schema 2 is marked 3 on opening, and a program of schema 2
+// refuses it instead of failing on its records.
+const SchemaVersion = 3
 
 var (
 	bucketMeta      = []byte("meta")
@@ -515,7 +522,11 @@ func Open(path string) (*DB, error) {
 		}
 		meta := tx.Bucket(bucketMeta)
 		if v := meta.Get(keySchema); v != nil {
-			if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
+			got := binary.BigEndian.Uint64(v)
+			if got == 2 {
+				return meta.Put(keySchema, u64(SchemaVersion)) // nothing to move: see SchemaVersion
+			}
+			if got != SchemaVersion {
 				return fmt.Errorf("schema version %d, this program knows %d", got, SchemaVersion)
 			}
 			return nil
@@ -693,7 +704,7 @@ func eachRecord[T any](r records, what string) ([]T, error) {
 	var out []T
 	err := r.each(func(k, v []byte) error {
 		var x T
-		if err := unpackJSON(v, &x); err != nil {
+		if err := unpackJSON(r.b.Tx(), v, &x); err != nil {
 			return fmt.Errorf("decode %s %x: %w", what, k, err)
 		}
 		out = append(out, x)
@@ -729,7 +740,7 @@ func (t *btx) Game(name string) (Game, error) {
 		if v == nil {
 			continue
 		}
-		raw, err := unpack(v)
+		raw, err := unpack(t.tx, v)
 		if err != nil {
 			return Game{}, fmt.Errorf("read game %s: %w", name, err)
 		}
@@ -787,7 +798,7 @@ func (t *btx) putState(game string, kind byte, raw json.RawMessage) error {
 		t.keepState(game, kind, nil)
 		return nil
 	}
-	v, err := packRaw(raw)
+	v, err := t.packRecord(kind, raw)
 	if err != nil {
 		return fmt.Errorf("put game %s: pack its state: %w", game, err)
 	}
@@ -817,7 +828,7 @@ func (t *btx) MarkProcessed(id string, p Processed) error {
 	if id == "" {
 		return errors.New("mark processed: empty message id")
 	}
-	return putJSON(t.tx.Bucket(bucketProcessed), []byte(id), p)
+	return t.tx.Bucket(bucketProcessed).Put([]byte(id), encodeProcessed(p))
 }
 
 // kept is, for each game, its records of one kind (orders, seeds) as a read in this
@@ -878,13 +889,19 @@ func (k *kept[T]) remove(game string, key []byte) {
 	}
 }
 
-// putKept stores v under key in r and keeps it in k.
-func putKept[T any](r records, k *kept[T], game string, key []byte, v T) error {
+// putKept stores v under key in r, packed by pack (nil: plain JSON), and keeps it in k.
+func putKept[T any](r records, k *kept[T], game string, key []byte, v T, pack func([]byte) ([]byte, error)) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)
 	}
-	if err := r.put(key, raw); err != nil {
+	stored := raw
+	if pack != nil {
+		if stored, err = pack(raw); err != nil {
+			return fmt.Errorf("pack %s: %w", key, err)
+		}
+	}
+	if err := r.put(key, stored); err != nil {
 		delete(k.games, game)
 		return err
 	}
@@ -893,8 +910,23 @@ func putKept[T any](r records, k *kept[T], game string, key []byte, v T) error {
 }
 
 func (t *btx) PutOrder(game string, o Order) error {
-	return putKept(t.recordsOf(game, recOrder), &t.orders, game, o.storeKey(), o)
+	// An order of orderPackMin bytes or more is packed. A shorter one stays plain
+	// JSON: packed, the dictionary's tables set up for each cost the desk about 0.1 ms
+	// a mail to write and as much to read (issue 23's desk goal is 1 ms), for 1.3 KB a
+	// mail in the bench's Soldiers games of two set-up mails, 0.3 KB at ten mails a
+	// game. A sealed order stays plain: its text goes into no dictionary, which
+	// outlives the game's records.
+	pack := func(raw []byte) ([]byte, error) {
+		if o.Sealed || len(raw) < orderPackMin {
+			return raw, nil
+		}
+		return t.packRecord(recOrder, raw)
+	}
+	return putKept(t.recordsOf(game, recOrder), &t.orders, game, o.storeKey(), o, pack)
 }
+
+// orderPackMin is the JSON length from which an order is packed.
+const orderPackMin = 1 << 10
 
 func (t *btx) DeleteOrder(game string, o Order) error {
 	if err := t.recordsOf(game, recOrder).delete(o.storeKey()); err != nil {
@@ -919,7 +951,7 @@ func (t *btx) Orders(game string) ([]Order, error) {
 }
 
 func (t *btx) PutSeed(game string, s Seed) error {
-	return putKept(t.recordsOf(game, recSeed), &t.seeds, game, seedKey(s), s)
+	return putKept(t.recordsOf(game, recSeed), &t.seeds, game, seedKey(s), s, nil)
 }
 
 func seedKey(s Seed) []byte { return u64(uint64(s.Turn)) }
@@ -950,7 +982,7 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 	seq := r.nextSeq()
 	e.Seq, e.Prev, e.Time = seq, prev, e.Time.UTC()
 	e.Hash = e.ComputeHash()
-	if err := r.put(u64(seq), encodeAuditEntry(e)); err != nil {
+	if err := r.put(u64(seq), encodeChained(e)); err != nil {
 		return e, err
 	}
 	if t.heads == nil {
@@ -962,10 +994,25 @@ func (t *btx) AppendAudit(game string, e AuditEntry) (AuditEntry, error) {
 
 func (t *btx) AuditHead(game string) (AuditEntry, error) {
 	var e AuditEntry
-	if k, v := t.recordsOf(game, recAudit).last(); v != nil {
-		if err := decodeAuditEntry(v, &e); err != nil {
-			return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
+	r := t.recordsOf(game, recAudit)
+	k, v := r.last()
+	if v == nil {
+		return e, nil
+	}
+	if err := decodeAuditEntry(v, &e); err != nil {
+		return e, fmt.Errorf("read audit entry %x of %s: %w", k, game, err)
+	}
+	if v[0] == auditChained && e.Seq > 1 {
+		// Its prev is the hash of the entry before it.
+		pv := r.get(u64(e.Seq - 1))
+		var prev AuditEntry
+		if pv == nil {
+			return e, fmt.Errorf("read audit entry %d of %s: %w", e.Seq-1, game, ErrNotFound)
 		}
+		if err := decodeAuditEntry(pv, &prev); err != nil {
+			return e, fmt.Errorf("read audit entry %d of %s: %w", e.Seq-1, game, err)
+		}
+		e.Prev = prev.Hash
 	}
 	return e, nil
 }
@@ -992,11 +1039,17 @@ func (t *btx) Audit(game string) ([]AuditEntry, error) {
 		out = make([]AuditEntry, 0, binary.BigEndian.Uint64(k)) // numbered from 1
 	}
 	var dec auditDecoder // one for the trail: values from shared slabs
+	prev := ""           // the hash of the entry before: the prev of one in the chained form
 	err := r.each(func(k, v []byte) error {
 		out = append(out, AuditEntry{})
-		if err := dec.decode(v, &out[len(out)-1]); err != nil {
+		e := &out[len(out)-1]
+		if err := dec.decode(v, e); err != nil {
 			return fmt.Errorf("decode audit entry %x: %w", k, err)
 		}
+		if v[0] == auditChained {
+			e.Prev = prev
+		}
+		prev = e.Hash
 		return nil
 	})
 	return out, err
@@ -1007,7 +1060,7 @@ func (t *btx) AppendJournal(game string, j JournalEntry) (JournalEntry, error) {
 	j.Seq = r.nextSeq()
 	// A journal entry is a few KB of JSON (the orders of every phase it resolved), read
 	// only by replay and the game's record: packed.
-	v, err := packJSON(j)
+	v, err := t.packJSON(recJournal, j)
 	if err != nil {
 		return j, fmt.Errorf("encode journal entry %d of %s: %w", j.Seq, game, err)
 	}
@@ -1031,7 +1084,7 @@ func (t *btx) Enqueue(m OutMail) (OutMail, error) {
 	if err := t.indexGameMail(m.Game, seq); err != nil {
 		return m, err
 	}
-	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	id, d, err := t.zdictFor(m.Kind, m.Body, m.Redact)
 	if err != nil {
 		return m, err
 	}
@@ -1189,10 +1242,8 @@ func (t *btx) PutOutMail(m OutMail) error {
 	// deflating it again (inflating to compare is the cheaper way round).
 	var prev storedMail
 	if decodeStored(old, &prev) == nil && len(prev.BodyZ) > 0 {
-		if d, err := t.dictByID(prev.Dict); err == nil {
-			if body, err := inflateDict(prev.BodyZ, d); err == nil && body == m.Body {
-				return putStored(b, m, prev.BodyZ, prev.Dict)
-			}
+		if body, err := t.decodeBody(prev.Codec, prev.Dict, prev.BodyZ); err == nil && body == m.Body {
+			return putStored(b, m, prev.BodyZ, prev.Codec, prev.Dict)
 		}
 	}
 	return t.putMail(b, m)
@@ -1228,8 +1279,11 @@ type storedMail struct {
 	OutMail
 	Body  string `json:"body,omitempty"` // shadows OutMail.Body: kept empty
 	BodyZ []byte `json:"body_z,omitempty"`
-	// Dict is the id of the dictionary BodyZ was deflated with (dict.go); "": none.
-	Dict     string          `json:"zd,omitempty"`
+	// Dict is the id of the dictionary BodyZ was compressed with (zdict.go, dict.go);
+	// "": none.
+	Dict string `json:"zd,omitempty"`
+	// Codec is what compressed BodyZ: "zstd" (zdict.go), or "" for deflate (dict.go).
+	Codec    string          `json:"zc,omitempty"`
 	Pictures []storedPicture `json:"pictures,omitempty"` // shadows OutMail.Pictures
 }
 
@@ -1243,9 +1297,9 @@ var deflaters = sync.Pool{New: func() any {
 	return w
 }}
 
-// putMail writes m, its body deflated with the dictionary of its kind.
+// putMail writes m, its body compressed with the dictionary of its kind.
 func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
-	id, d, err := t.dictFor(m.Kind, m.Body, m.Redact)
+	id, d, err := t.zdictFor(m.Kind, m.Body, m.Redact)
 	if err != nil {
 		return err
 	}
@@ -1256,29 +1310,30 @@ func (t *btx) putMail(b *bolt.Bucket, m OutMail) error {
 	return b.Put(u64(m.Seq), raw)
 }
 
-// putStored writes m with its body deflated as bodyZ with the dictionary dict,
-// deflating its pictures' views.
-func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, dict string) error {
-	raw, err := encodeStored(m, bodyZ, dict)
+// putStored writes m with its body compressed as bodyZ by codec with the dictionary
+// dict, deflating its pictures' views.
+func putStored(b *bolt.Bucket, m OutMail, bodyZ []byte, codec, dict string) error {
+	raw, err := encodeStored(m, bodyZ, codec, dict)
 	if err != nil {
 		return err
 	}
 	return b.Put(u64(m.Seq), raw)
 }
 
-// encodeMail is m's record: its body deflated with the dictionary d of id, its
-// pictures' views deflated.
+// encodeMail is m's record: its body compressed by zstd with the dictionary d of id,
+// its pictures' views deflated.
 func encodeMail(m OutMail, id string, d []byte) ([]byte, error) {
-	z, err := deflateDict(m.Body, id, d)
+	z, err := zstdEncode(m.Body, id, d)
 	if err != nil {
-		return nil, fmt.Errorf("deflate outbox mail %d: %w", m.Seq, err)
+		return nil, fmt.Errorf("compress outbox mail %d: %w", m.Seq, err)
 	}
-	return encodeStored(m, z, id)
+	return encodeStored(m, z, codecZstd, id)
 }
 
-// encodeStored is m's record with its deflated body z, deflating its pictures' views.
-func encodeStored(m OutMail, bodyZ []byte, dict string) ([]byte, error) {
-	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict}
+// encodeStored is m's record with its body z compressed by codec, deflating its
+// pictures' views.
+func encodeStored(m OutMail, bodyZ []byte, codec, dict string) ([]byte, error) {
+	s := storedMail{OutMail: m, BodyZ: bodyZ, Dict: dict, Codec: codec}
 	for _, p := range m.Pictures {
 		sp := storedPicture{Picture: p}
 		if len(p.View) > 0 {
@@ -1325,11 +1380,7 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	if len(sm.Redact) > 0 {
 		// One inflate and one deflate, and only when a secret is in the body: a fold of
 		// 20,000 invitations did each twice over (issue 23).
-		d, err := t.dictByID(sm.Dict)
-		if err != nil {
-			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
-		}
-		if err := sm.redact(d); err != nil {
+		if err := t.redact(&sm); err != nil {
 			return false, fmt.Errorf("outbox mail %d: %w", seq, err)
 		}
 	}
@@ -1346,9 +1397,9 @@ func (t *btx) MarkSent(seq uint64, at time.Time) (bool, error) {
 	return true, b.Put(u64(seq), v)
 }
 
-// redact masks the secrets of Redact in the stored body (deflated with the dictionary
-// d) and forgets them.
-func (sm *storedMail) redact(d []byte) error {
+// redact masks the secrets of Redact in sm's stored body, compressed again as it was,
+// and forgets them.
+func (t *btx) redact(sm *storedMail) error {
 	secrets := sm.Redact
 	sm.Redact = nil
 	if sm.Body != "" { // a record from before bodies were deflated
@@ -1358,7 +1409,7 @@ func (sm *storedMail) redact(d []byte) error {
 	if len(sm.BodyZ) == 0 {
 		return nil
 	}
-	body, err := inflateDict(sm.BodyZ, d)
+	body, err := t.decodeBody(sm.Codec, sm.Dict, sm.BodyZ)
 	if err != nil {
 		return fmt.Errorf("inflate body: %w", err)
 	}
@@ -1366,9 +1417,9 @@ func (sm *storedMail) redact(d []byte) error {
 	if masked == body {
 		return nil
 	}
-	z, err := deflateDict(masked, sm.Dict, d)
+	z, err := t.encodeBody(sm.Codec, sm.Dict, masked)
 	if err != nil {
-		return fmt.Errorf("deflate body: %w", err)
+		return fmt.Errorf("compress body: %w", err)
 	}
 	sm.BodyZ = z
 	return nil
@@ -1392,11 +1443,7 @@ func (t *btx) decodeMail(raw []byte) (OutMail, error) {
 	m := s.OutMail
 	m.Body = s.Body
 	if len(s.BodyZ) > 0 {
-		d, err := t.dictByID(s.Dict)
-		if err != nil {
-			return OutMail{}, err
-		}
-		body, err := inflateDict(s.BodyZ, d)
+		body, err := t.decodeBody(s.Codec, s.Dict, s.BodyZ)
 		if err != nil {
 			return OutMail{}, fmt.Errorf("inflate body: %w", err)
 		}

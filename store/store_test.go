@@ -712,3 +712,47 @@ func TestLastOutMail(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSchema2MarkedAsSchema3: a store of schema 2 opens as schema 3 (a program of
+// schema 2 then refuses it rather than fail on records it cannot read), with its
+// records as they were.
+func TestSchema2MarkedAsSchema3(t *testing.T) {
+	db, path := open(t)
+	if err := db.Write(context.Background(), func(tx store.Tx) error {
+		return tx.PutGame(store.Game{Name: "g", Ruleset: "soldiers1918", State: json.RawMessage(`{"turn":1}`)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	schema := func(set uint64) (got uint64) {
+		b, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		b.Update(func(tx *bolt.Tx) error {
+			meta := tx.Bucket([]byte("meta"))
+			if set != 0 {
+				meta.Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, set))
+			}
+			got = binary.BigEndian.Uint64(meta.Get([]byte("schema")))
+			return nil
+		})
+		return got
+	}
+	schema(2)
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatalf("Open(schema 2) = %v", err)
+	}
+	db.Read(context.Background(), func(tx store.Tx) error {
+		if g, err := tx.Game("g"); err != nil || string(g.State) != `{"turn":1}` {
+			t.Errorf("game g of schema 2 reads %s, %v", g.State, err)
+		}
+		return nil
+	})
+	db.Close()
+	if got := schema(0); got != 3 || store.SchemaVersion != 3 {
+		t.Errorf("schema %d after opening a store of schema 2, want 3 (SchemaVersion %d)", got, store.SchemaVersion)
+	}
+}
