@@ -35,44 +35,16 @@ vet:
 check: test
 	$(GO) test -count=1 -race ./...
 
-# Each fuzz target for a while (FUZZTIME=30s by default).
+# Each fuzz target for a while (FUZZTIME=30s by default): every func Fuzz... in a test
+# file, found afresh each run, so that a new target is never left out of the list.
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
-	$(GO) test -run '^$$' -fuzz '^FuzzParsePlotItems$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
-	$(GO) test -run '^$$' -fuzz '^FuzzClosingText$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
-	$(GO) test -run '^$$' -fuzz '^FuzzRuns$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
-	$(GO) test -run '^$$' -fuzz '^FuzzTypography$$' -fuzztime $(FUZZTIME) ./adjudicator/orders/
-	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
-	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseScenarioMap$$' -fuzztime $(FUZZTIME) ./adjudicator/soldiers1918/
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckAndResolve$$' -fuzztime $(FUZZTIME) ./adjudicator/teaching/
-	$(GO) test -run '^$$' -fuzz '^FuzzComputeHash$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzSentLog$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadArchive$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeAuditEntry$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzPlain$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzSplitStored$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzAuditBinary$$' -fuzztime $(FUZZTIME) ./store/
-	$(GO) test -run '^$$' -fuzz '^FuzzMailField$$' -fuzztime $(FUZZTIME) ./adjudicator/
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckMails$$' -fuzztime $(FUZZTIME) ./adjudicator/
-	$(GO) test -run '^$$' -fuzz '^FuzzScrub$$' -fuzztime $(FUZZTIME) ./adjudicator/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadMessage$$' -fuzztime $(FUZZTIME) ./adjudicator/
-	$(GO) test -run '^$$' -fuzz '^FuzzDesk$$' -fuzztime $(FUZZTIME) ./adjudicator/
-	$(GO) test -run '^$$' -fuzz '^FuzzClubMail$$' -fuzztime $(FUZZTIME) ./adjudicator/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadEnvelope$$' -fuzztime $(FUZZTIME) ./mail/
-	$(GO) test -run '^$$' -fuzz '^FuzzTextFromHTML$$' -fuzztime $(FUZZTIME) ./mail/
-	$(GO) test -run '^$$' -fuzz '^FuzzBounce$$' -fuzztime $(FUZZTIME) ./mail/
-	$(GO) test -run '^$$' -fuzz '^FuzzWriteDotted$$' -fuzztime $(FUZZTIME) ./mail/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./adjudicator/hex/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseMap$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseTables$$' -fuzztime $(FUZZTIME) ./adjudicator/board/
-	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/mons1914/
-	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./adjudicator/soissons1918/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseCombatResult$$' -fuzztime $(FUZZTIME) ./adjudicator/soissons1918/
-	$(GO) test -run '^$$' -fuzz '^FuzzRetreatOrders$$' -fuzztime $(FUZZTIME) ./adjudicator/soissons1918/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./adjudicator/mapimage/
-	$(GO) test -run '^$$' -fuzz '^FuzzWrap$$' -fuzztime $(FUZZTIME) ./templates/
+	@set -e; for f in $$(git grep -l '^func Fuzz' -- '*_test.go'); do \
+		for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+			echo "== $$t ./$$(dirname $$f)/"; \
+			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./$$(dirname $$f)/; \
+		done; \
+	done
 
 # Every figure of BENCHMARKS.md, measured in one run on this machine and printed as one
 # table: the daemon end to end over loopback and its floor (200 and 2,000 games, pictures
