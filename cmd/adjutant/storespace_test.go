@@ -11,6 +11,8 @@ import (
 // testStoreSpace: `store space` lists the buckets with their keys, and says how much of
 // the file is free: after two finished games are archived the free pages are a large
 // share and it advises compaction; after `store compact` they are gone and it does not.
+// (The demo's store itself may already have a quarter free: the store replaces its
+// first compression dictionaries once it has seen more mails.)
 func testStoreSpace(t *testing.T, demo string) {
 	db := copyStore(t, demo, t.TempDir())
 	out := mustCLI(t, nil, "store", "space", "--db", db)
@@ -19,9 +21,6 @@ func testStoreSpace(t *testing.T, demo string) {
 	}
 	if n := bucketKeys(t, out, "games"); n != 2 {
 		t.Errorf("store space lists %d games, want the demo's 2:\n%s", n, out)
-	}
-	if strings.Contains(out, "compaction would give") {
-		t.Errorf("store space advises compaction of a store with nothing deleted:\n%s", out)
 	}
 
 	markAllSent(t, db)
