@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/adjutant-pbem/adjutant/adjudicator/dice"
 	"github.com/adjutant-pbem/adjutant/adjudicator/mapimage"
@@ -201,14 +200,13 @@ type resultsShared struct {
 }
 
 // mapSectionKey is a map section's key: the player's SET MAP, the layout, and the two
-// maps it compares, by identity (the desk's memo of maps gives every side the one
-// string of a map they all see).
+// maps it compares, by their text. (Not by the strings' addresses: the key would not
+// keep a map alive, and a map freed and another drawn at its address would be given
+// the first one's section, perhaps another side's.)
 type mapSectionKey struct {
 	mode     string
 	layout   int
-	now, was *byte
-	nowLen   int
-	wasLen   int
+	now, was string
 }
 
 // event is eventLine of the j-th event of step i.
@@ -287,7 +285,7 @@ func (m *resultsShared) mapSection(maps mapRenderer, side rules.Side, mode strin
 	if mode != "full" {
 		was = maps(false, side)
 	}
-	key := mapSectionKey{mode: mode, layout: layout, now: unsafe.StringData(now), nowLen: len(now), was: unsafe.StringData(was), wasLen: len(was)}
+	key := mapSectionKey{mode: mode, layout: layout, now: now, was: was}
 	m.mu.Lock()
 	text, ok := m.maps[key]
 	m.mu.Unlock()
