@@ -222,12 +222,12 @@ func TestGameRecordReadsItsOwnMails(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Read(ctx, func(tx store.Tx) error {
-		before := store.FlateCalls()
+		before := store.CodecCalls()
 		a, err := store.ReadGameRecord(tx, "b")
 		if err != nil || len(a.Mails) != 5 {
 			t.Fatalf("ReadGameRecord(b) = %d mails, %v", len(a.Mails), err)
 		}
-		if n := store.FlateCalls() - before; n != 5 {
+		if n := store.CodecCalls() - before; n != 5 {
 			t.Errorf("reading the record of a game of 5 mails inflated %d bodies", n)
 		}
 		return nil

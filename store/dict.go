@@ -59,7 +59,7 @@ func deflateDict(text, id string, d []byte) ([]byte, error) {
 	if id == "" {
 		return deflate(text)
 	}
-	flateCalls.Add(1)
+	codecCalls.Add(1)
 	p, _ := dictWriters.LoadOrStore(id, &sync.Pool{})
 	pool := p.(*sync.Pool)
 	var z bytes.Buffer

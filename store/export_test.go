@@ -6,8 +6,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// FlateCalls is the number of inflates and deflates of outbox bodies so far.
-func FlateCalls() int64 { return flateCalls.Load() }
+// CodecCalls is the number of compressions and decompressions of outbox bodies so far.
+func CodecCalls() int64 { return codecCalls.Load() }
 
 // SeqKey is the key of the outbox mail seq.
 func SeqKey(seq uint64) []byte { return u64(seq) }

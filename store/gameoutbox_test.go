@@ -35,7 +35,7 @@ func TestGameOutbox(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		before := store.FlateCalls()
+		before := store.CodecCalls()
 		var mails []store.OutMail
 		if err := db.Read(ctx, func(tx store.Tx) error {
 			var err error
@@ -44,7 +44,7 @@ func TestGameOutbox(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if n := store.FlateCalls() - before; n != 3 {
+		if n := store.CodecCalls() - before; n != 3 {
 			t.Errorf("%s: %d bodies inflated to read a game of 3 mails among 300, want 3", when, n)
 		}
 		var got string

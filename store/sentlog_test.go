@@ -193,14 +193,14 @@ func TestMarkSentFlateCost(t *testing.T) {
 				m, _ = tx.Enqueue(tc.mail)
 				return nil
 			})
-			before := store.FlateCalls()
+			before := store.CodecCalls()
 			if err := db.Write(ctx, func(tx store.Tx) error {
 				_, err := tx.MarkSent(m.Seq, time.Unix(1, 0))
 				return err
 			}); err != nil {
 				t.Fatal(err)
 			}
-			if n := store.FlateCalls() - before; n > tc.budget {
+			if n := store.CodecCalls() - before; n > tc.budget {
 				t.Errorf("MarkSent inflated or deflated %d times, want at most %d", n, tc.budget)
 			}
 			db.Read(ctx, func(tx store.Tx) error {

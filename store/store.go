@@ -1252,15 +1252,15 @@ func (t *btx) PutOutMail(m OutMail) error {
 // inflaters keeps flate readers for reuse, as deflaters does writers.
 var inflaters sync.Pool
 
-// flateCalls counts inflates and deflates of outbox bodies, so that a test can hold
-// the cost of a path to its number of them.
-var flateCalls atomic.Int64
+// codecCalls counts compressions and decompressions of outbox bodies (flate or zstd),
+// so that a test can hold the cost of a path to its number of them.
+var codecCalls atomic.Int64
 
 func inflate(z []byte) (string, error) { return inflateDict(z, nil) }
 
 // inflateDict inflates z, deflated with the dictionary d (nil: none).
 func inflateDict(z, d []byte) (string, error) {
-	flateCalls.Add(1)
+	codecCalls.Add(1)
 	r, _ := inflaters.Get().(io.ReadCloser)
 	if r == nil {
 		r = flate.NewReaderDict(bytes.NewReader(z), d)
@@ -1349,7 +1349,7 @@ func encodeStored(m OutMail, bodyZ []byte, codec, dict string) ([]byte, error) {
 }
 
 func deflate(text string) ([]byte, error) {
-	flateCalls.Add(1)
+	codecCalls.Add(1)
 	var z bytes.Buffer
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)

@@ -182,7 +182,7 @@ func zdecoder(id string, d []byte) (*zstd.Decoder, error) {
 
 // zstdEncode compresses text with the dictionary d of id ("": none).
 func zstdEncode(text, id string, d []byte) ([]byte, error) {
-	flateCalls.Add(1)
+	codecCalls.Add(1)
 	e, err := zencoder(id, d, zstdWindow)
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func zstdEncode(text, id string, d []byte) ([]byte, error) {
 
 // zstdDecode decompresses z, compressed with the dictionary d of id ("": none).
 func zstdDecode(z []byte, id string, d []byte) (string, error) {
-	flateCalls.Add(1)
+	codecCalls.Add(1)
 	dec, err := zdecoder(id, d)
 	if err != nil {
 		return "", err
